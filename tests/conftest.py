@@ -1,0 +1,51 @@
+"""Fixtures shared by the whole suite: upstream reference data and network isolation."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+settings.register_profile(
+    "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "fuzz", max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck)
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """The ``../shared`` reference data beside the checkout; skips when it is absent.
+
+    Users clone trainc alone, so every test that needs upstream CRDs or examples goes
+    through this fixture and skips cleanly without them.
+    """
+    path = Path(os.environ.get("TRAINC_SHARED_DIR", REPO_ROOT.parent / "shared"))
+    if not (path / "upstream").is_dir():
+        pytest.skip(f"upstream reference data not found at {path}")
+    return path
+
+
+_real_connect = socket.socket.connect
+
+
+def _loopback_only(self: socket.socket, address: object) -> None:
+    host = address[0] if isinstance(address, tuple) else address
+    if self.family == socket.AF_UNIX or host in ("127.0.0.1", "::1", "localhost"):
+        _real_connect(self, address)  # type: ignore[arg-type]  # address is whatever the caller passed
+        return
+    raise OSError(f"tests must not reach the network (tried {address!r})")
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(socket.socket, "connect", _loopback_only)
+    yield

@@ -1,0 +1,1 @@
+"""Test helpers: object builders and in-memory documents."""

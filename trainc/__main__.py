@@ -1,0 +1,5 @@
+"""``python -m trainc`` runs the command line."""
+
+from trainc.cli.main import main
+
+main()

@@ -1,0 +1,115 @@
+"""The repository configuration trainc runs with: ``trainc.yaml`` plus command-line choices.
+
+Reading and validating the file is the façade's job (it has the loader and the
+structural validator); this module turns the validated file into :class:`RepoConfig`
+and finds the repository root.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trainc.errors import UsageError
+from trainc.load.limits import Limits
+from trainc.model.json import JsonObject, JsonValue
+from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
+
+DEFAULT_INCLUDE: tuple[str, ...] = ("**/*.yaml", "**/*.yml", "**/*.yaml.j2", "**/*.yml.j2")
+DEFAULT_POLICY_PATHS: tuple[str, ...] = ("policies",)
+DEFAULT_NAMESPACE = "default"
+DEFAULT_KUBERNETES_VERSION = "1.33"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PolicySettings:
+    """Which policies run, with which parameters."""
+
+    paths: tuple[str, ...] = DEFAULT_POLICY_PATHS
+    enable: frozenset[str] = frozenset()
+    disable: frozenset[str] = frozenset()
+    params: Mapping[str, JsonObject] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RepoConfig:
+    """Everything a run needs to know about the repository, resolved and immutable."""
+
+    root: Path
+    config_file: str | None = None
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    exclude: tuple[str, ...] = ()
+    namespace: str = DEFAULT_NAMESPACE
+    kubernetes_version: str = DEFAULT_KUBERNETES_VERSION
+    environment: str | None = None
+    template_values: JsonObject = field(default_factory=dict)
+    policies: PolicySettings = field(default_factory=PolicySettings)
+    limits: Limits = field(default_factory=Limits)
+
+
+def find_repo_root(start: Path) -> Path:
+    """The nearest directory at or above ``start`` with a trainc.yaml or a .git, else ``start``."""
+    start = start.resolve()
+    for directory in (start, *start.parents):
+        if (directory / CONFIG_FILE_NAME).is_file() or (directory / ".git").exists():
+            return directory
+    return start
+
+
+def merge_values(base: JsonObject, override: JsonObject) -> JsonObject:
+    """Deep merge of template values: mappings merge key by key, anything else is replaced."""
+    merged: dict[str, JsonValue] = dict(base)
+    for key, value in override.items():
+        current = merged.get(key)
+        if isinstance(current, dict) and isinstance(value, dict):
+            merged[key] = merge_values(current, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def build_config(
+    root: Path, file: RepoConfigFile | None, *, config_file: str | None, environment: str | None
+) -> RepoConfig:
+    """Resolve a validated config file and the ``--env`` choice into a RepoConfig.
+
+    Raises UsageError for an environment the file does not define: that is a command-line
+    mistake, not a problem in the repository.
+    """
+    file = file or RepoConfigFile()
+    environments = file.environments or {}
+    values: JsonObject = dict(file.values or {})
+    if environment is not None:
+        if environment not in environments:
+            known = ", ".join(sorted(environments)) or "none"
+            raise UsageError(
+                f"--env {environment}: no such environment in {config_file or CONFIG_FILE_NAME}"
+                f" (defined: {known})"
+            )
+        values = merge_values(values, environments[environment].values or {})
+    inputs = file.inputs
+    policies = file.policies
+    limits = file.limits
+    defaults = Limits()
+    return RepoConfig(
+        root=root,
+        config_file=config_file,
+        include=tuple(inputs.include) if inputs and inputs.include else DEFAULT_INCLUDE,
+        exclude=tuple(inputs.exclude) if inputs and inputs.exclude else (),
+        namespace=file.namespace or DEFAULT_NAMESPACE,
+        kubernetes_version=file.kubernetes_version or DEFAULT_KUBERNETES_VERSION,
+        environment=environment,
+        template_values=values,
+        policies=PolicySettings(
+            paths=tuple(policies.paths) if policies and policies.paths else DEFAULT_POLICY_PATHS,
+            enable=frozenset(policies.enable or ()) if policies else frozenset(),
+            disable=frozenset(policies.disable or ()) if policies else frozenset(),
+            params=dict(policies.params or {}) if policies else {},
+        ),
+        limits=Limits(
+            max_file_bytes=(limits and limits.max_file_bytes) or defaults.max_file_bytes,
+            max_yaml_nodes=(limits and limits.max_yaml_nodes) or defaults.max_yaml_nodes,
+            max_depth=(limits and limits.max_depth) or defaults.max_depth,
+        ),
+    )

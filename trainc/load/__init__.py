@@ -1,0 +1,1 @@
+"""Reading the repository: file discovery, YAML with positions, sandboxed templates, git revisions."""

@@ -1,0 +1,96 @@
+"""Parsed YAML documents with the position of every node, and the trainer objects in them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from trainc.diagnostics import Diagnostic, Severity, rule_for
+from trainc.load.source import Position, SourceFile
+from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path, get_path
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Document:
+    """One YAML document of a file, as plain data plus node positions.
+
+    ``positions`` maps a path to where the node starts in the parsed text (0-based line
+    and column as the parser reports them); for a mapping entry that is its key, so
+    errors about a field point at the field's name.
+    """
+
+    source: SourceFile
+    index: int
+    data: JsonValue
+    positions: Mapping[FieldPath, tuple[int, int]]
+
+    def locate(self, path: FieldPath) -> Position:
+        """Where the node at ``path`` starts, or its nearest ancestor that exists."""
+        for end in range(len(path), -1, -1):
+            found = self.positions.get(path[:end])
+            if found is not None:
+                line, column = found
+                return Position(self.source.user_line(line + 1), column + 1)
+        return Position(1, 1)
+
+    def finding(
+        self,
+        path: FieldPath,
+        code: str,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        hint: str | None = None,
+    ) -> Diagnostic:
+        """A diagnostic located at ``path`` in this document."""
+        position = self.locate(path)
+        return Diagnostic(
+            code=code,
+            severity=severity or rule_for(code).severity,
+            message=message,
+            file=self.source.path,
+            line=position.line,
+            column=position.column,
+            field_path=format_path(path) or None,
+            hint=hint,
+        )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LoadedObject:
+    """A trainer.kubeflow.org object found in a document."""
+
+    document: Document
+    api_version: str
+    kind: str
+    name: str
+    namespace: str | None
+
+    @property
+    def data(self) -> JsonObject:
+        """The object as loaded (before defaults)."""
+        data = self.document.data
+        return data if isinstance(data, dict) else {}
+
+    @property
+    def path(self) -> str:
+        """Repo-relative path of the file holding the object."""
+        return self.document.source.path
+
+    def label(self, key: str) -> str | None:
+        """Value of a metadata label, if set to a string."""
+        value = get_path(self.data, ("metadata", "labels", key))
+        return value if isinstance(value, str) else None
+
+    def finding(
+        self,
+        path: FieldPath,
+        code: str,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        hint: str | None = None,
+    ) -> Diagnostic:
+        """A diagnostic about this object, located at ``path`` inside it."""
+        located = self.document.finding(path, code, message, severity=severity, hint=hint)
+        return replace(located, kind=self.kind, namespace=self.namespace, name=self.name)

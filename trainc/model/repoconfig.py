@@ -1,0 +1,105 @@
+"""The repository config file, ``trainc.yaml``, as users write it.
+
+It is modelled like the API kinds so that ``trainc schemas`` publishes a JSON Schema for
+editors and the structural validator reports config mistakes with file and line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from trainc.model.json import JsonObject
+from trainc.model.markers import FreeForm, MinLength, Minimum, Pattern
+from trainc.model.scalars import Int64
+
+CONFIG_API_VERSION = "trainc.dev/v1alpha1"
+CONFIG_FILE_NAME = "trainc.yaml"
+
+Values = Annotated[JsonObject, FreeForm()]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InputsConfig:
+    """Which files of the repository are inputs."""
+
+    include: list[Annotated[str, MinLength(1)]] | None = None
+    """Glob patterns relative to the repository root; ``**`` matches any depth.
+
+    Default: ``**/*.yaml``, ``**/*.yml``, ``**/*.yaml.j2``, ``**/*.yml.j2``.
+    """
+
+    exclude: list[Annotated[str, MinLength(1)]] | None = None
+    """Glob patterns of files to skip, e.g. the directory compiled output goes to."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EnvironmentConfig:
+    """Settings of one environment, chosen with ``--env NAME``."""
+
+    values: Values | None = None
+    """Template values merged over the top-level ``values`` (deeply, this side wins)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PoliciesConfig:
+    """Organisation policies and the built-in policy pack."""
+
+    paths: list[Annotated[str, MinLength(1)]] | None = None
+    """Directories with policy files, relative to the repository root (default ``policies``)."""
+
+    enable: list[Annotated[str, MinLength(1)]] | None = None
+    """Built-in policies to turn on, by name (all are off by default)."""
+
+    disable: list[Annotated[str, MinLength(1)]] | None = None
+    """Repository policies to turn off, by name."""
+
+    params: dict[str, Values] | None = None
+    """Parameters per policy name, merged over the policy's own ``spec.params``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LimitsConfig:
+    """Bounds that keep hostile input from exhausting memory or time."""
+
+    max_file_bytes: Annotated[Int64 | None, Minimum(1)] = None
+    """Largest input file read, in bytes (default 4 MiB)."""
+
+    max_yaml_nodes: Annotated[Int64 | None, Minimum(1)] = None
+    """Most YAML nodes one file may expand to, aliases counted each time (default 1,000,000)."""
+
+    max_depth: Annotated[Int64 | None, Minimum(1)] = None
+    """Deepest nesting of mappings and sequences (default 100)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RepoConfigFile:
+    """``trainc.yaml`` at the repository root; every field is optional."""
+
+    api_version: Literal["trainc.dev/v1alpha1"] | None = None
+    """``trainc.dev/v1alpha1``; recommended so future formats can be told apart."""
+
+    kind: Literal["Config"] | None = None
+    """``Config``."""
+
+    inputs: InputsConfig | None = None
+    """Which files are inputs."""
+
+    namespace: Annotated[str | None, Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")] = None
+    """Namespace of namespaced objects that set none (default ``default``)."""
+
+    kubernetes_version: Annotated[str | None, Pattern(r"^1\.[0-9]+$")] = None
+    """Kubernetes minor version the cluster runs, e.g. ``1.33``; selects core schemas."""
+
+    values: Values | None = None
+    """Values available to ``*.j2`` templates."""
+
+    environments: dict[str, EnvironmentConfig] | None = None
+    """Per-environment overrides, chosen with ``--env NAME``."""
+
+    policies: PoliciesConfig | None = None
+    """Organisation policies."""
+
+    limits: LimitsConfig | None = None
+    """Resource bounds for reading input."""
+

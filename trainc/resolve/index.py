@@ -1,0 +1,94 @@
+"""Runtime lookup: the runtime a TrainJob's runtimeRef names, resolved as Trainer resolves it.
+
+Trainer accepts exactly ``ClusterTrainingRuntime.trainer.kubeflow.org`` and
+``TrainingRuntime.trainer.kubeflow.org`` (the latter in the TrainJob's namespace); the
+messages of the failure cases are upstream's (``upstream-semantics.md`` §1.2).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from trainc.model.json import get_path
+from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME
+from trainc.model.labels import GROUP
+from trainc.resolve.objects import DefaultedObject
+
+_SUPPORTED = {
+    f"{CLUSTER_TRAINING_RUNTIME.kind}.{GROUP}": CLUSTER_TRAINING_RUNTIME.kind,
+    f"{TRAINING_RUNTIME.kind}.{GROUP}": TRAINING_RUNTIME.kind,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LookupFailure:
+    """Why a runtimeRef does not resolve: a rule code, upstream's message, a hint."""
+
+    code: str
+    message: str
+    hint: str | None = None
+
+
+class RuntimeIndex:
+    """All runtimes of a run, addressable the way runtimeRef addresses them."""
+
+    def __init__(self, objects: Iterable[DefaultedObject]) -> None:
+        self._runtimes: dict[tuple[str, str | None, str], DefaultedObject] = {}
+        for obj in objects:
+            if obj.kind in _SUPPORTED.values():
+                # First declaration wins; duplicates are reported by the cross-object layer.
+                self._runtimes.setdefault((obj.kind, obj.namespace, obj.name), obj)
+
+    def lookup(self, trainjob: DefaultedObject) -> DefaultedObject | LookupFailure:
+        """The runtime ``trainjob`` references, or why there is none."""
+        kind = get_path(trainjob.data, ("spec", "runtimeRef", "kind"))
+        group = get_path(trainjob.data, ("spec", "runtimeRef", "apiGroup"))
+        name = get_path(trainjob.data, ("spec", "runtimeRef", "name"))
+        if not isinstance(name, str):
+            return LookupFailure("xobj.runtime-not-found", "spec.runtimeRef.name is not set")
+        qualified = f"{kind}.{group}"
+        if qualified not in _SUPPORTED:
+            return LookupFailure(
+                "xobj.runtime-unsupported",
+                f"unsupported runtime: {qualified}",
+                hint="use kind ClusterTrainingRuntime or TrainingRuntime in apiGroup "
+                f"{GROUP}",
+            )
+        resolved_kind = _SUPPORTED[qualified]
+        namespace = trainjob.namespace if resolved_kind == TRAINING_RUNTIME.kind else None
+        found = self._runtimes.get((resolved_kind, namespace, name))
+        if found is not None:
+            return found
+        return LookupFailure(
+            "xobj.runtime-not-found",
+            self._not_found_message(resolved_kind, namespace, name),
+            hint=self._suggest(resolved_kind, namespace, name),
+        )
+
+    @staticmethod
+    def _not_found_message(kind: str, namespace: str | None, name: str) -> str:
+        if kind == TRAINING_RUNTIME.kind:
+            return (
+                "TrainingRuntime specified in TrainJob is not found: no TrainingRuntime "
+                f"{name!r} in namespace {namespace!r} among the inputs"
+            )
+        return (
+            "not found ClusterTrainingRuntime specified in TrainJob: no "
+            f"ClusterTrainingRuntime {name!r} among the inputs"
+        )
+
+    def _suggest(self, kind: str, namespace: str | None, name: str) -> str | None:
+        same_scope = [n for (k, ns, n) in self._runtimes if k == kind and ns == namespace]
+        close = difflib.get_close_matches(name, same_scope, n=1)
+        if close:
+            return f"did you mean {close[0]!r}?"
+        other = [
+            (k, ns) for (k, ns, n) in self._runtimes if n == name and (k, ns) != (kind, namespace)
+        ]
+        if other:
+            other_kind, other_ns = sorted(other, key=lambda pair: (pair[0], pair[1] or ""))[0]
+            where = f" in namespace {other_ns!r}" if other_ns else ""
+            return f"a {other_kind} named {name!r} exists{where}; set runtimeRef.kind to match"
+        return None

@@ -1,0 +1,47 @@
+"""A trainer object as the cross-object stages see it: defaulted, with its namespace."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trainc.diagnostics import Diagnostic, Severity
+from trainc.load.documents import LoadedObject
+from trainc.model.json import FieldPath, JsonObject
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DefaultedObject:
+    """An object after the structural layer: CRD defaults applied, nulls pruned.
+
+    ``namespace`` is the effective namespace (the configured default for namespaced
+    kinds that set none; None for cluster-scoped kinds). ``schema_valid`` is False when
+    the structural layer reported errors: later stages still run where they can, but
+    must not trust field types in such an object.
+    """
+
+    loaded: LoadedObject
+    data: JsonObject
+    namespace: str | None
+    schema_valid: bool
+
+    @property
+    def kind(self) -> str:
+        """Kind of the object."""
+        return self.loaded.kind
+
+    @property
+    def name(self) -> str:
+        """metadata.name of the object."""
+        return self.loaded.name
+
+    def finding(
+        self,
+        path: FieldPath,
+        code: str,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        hint: str | None = None,
+    ) -> Diagnostic:
+        """A diagnostic about this object at ``path``."""
+        return self.loaded.finding(path, code, message, severity=severity, hint=hint)

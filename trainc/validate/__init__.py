@@ -1,0 +1,1 @@
+"""Offline validation: schema, CEL rules, webhook-equivalent checks and organisation policies."""

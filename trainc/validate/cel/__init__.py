@@ -1,0 +1,1 @@
+"""CEL rules (``x-kubernetes-validations`` and policies) evaluated with Kubernetes semantics."""
