@@ -92,17 +92,23 @@ def build_config(
     policies = file.policies
     limits = file.limits
     defaults = Limits()
+    policy_paths = tuple(policies.paths) if policies and policies.paths else DEFAULT_POLICY_PATHS
+    # Policy files are YAML too, but never inputs: they would only be skipped, noisily.
+    exclude = (
+        *(inputs.exclude if inputs and inputs.exclude else ()),
+        *(f"{path.strip('/')}/**" for path in policy_paths),
+    )
     return RepoConfig(
         root=root,
         config_file=config_file,
         include=tuple(inputs.include) if inputs and inputs.include else DEFAULT_INCLUDE,
-        exclude=tuple(inputs.exclude) if inputs and inputs.exclude else (),
+        exclude=exclude,
         namespace=file.namespace or DEFAULT_NAMESPACE,
         kubernetes_version=file.kubernetes_version or DEFAULT_KUBERNETES_VERSION,
         environment=environment,
         template_values=values,
         policies=PolicySettings(
-            paths=tuple(policies.paths) if policies and policies.paths else DEFAULT_POLICY_PATHS,
+            paths=policy_paths,
             enable=frozenset(policies.enable or ()) if policies else frozenset(),
             disable=frozenset(policies.disable or ()) if policies else frozenset(),
             params=dict(policies.params or {}) if policies else {},

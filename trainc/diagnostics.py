@@ -81,131 +81,149 @@ class Rule:
     summary: str
 
 
-def _rules(severity: Severity, entries: dict[str, str]) -> dict[str, Rule]:
-    return {code: Rule(code, severity, summary) for code, summary in entries.items()}
-
-
 _E, _W, _I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
-#: Static rule codes. Families whose last part is data (``cel.<rule-id>``,
-#: ``policy.<policy-name>``) are described by :data:`FAMILIES`.
-CATALOGUE: dict[str, Rule] = {
-    # --- load: reading files and YAML ------------------------------------------------
-    **_rules(_E, {
-        "load.unreadable": "the file could not be read",
-        "load.too-large": "the file is larger than the configured bound",
-        "load.binary": "the file is binary, not YAML text",
-        "load.encoding": "the file is not valid UTF-8",
-        "load.syntax": "the YAML is not well-formed",
-        "load.tab-indent": "a tab character is used where YAML allows only spaces",
-        "load.duplicate-key": "a mapping has the same key twice",
-        "load.alias-bound": "anchors and aliases expand beyond the configured bound",
-        "load.too-deep": "the document nests deeper than the configured bound",
-        "load.symlink-escape": "a symbolic link points outside the repository root",
-        "load.not-an-object": "a trainer.kubeflow.org document is not a mapping",
-        "load.missing-name": "the object has no metadata.name",
-        "load.unknown-kind": "the kind is not one trainc reads in the trainer.kubeflow.org group",
-        "load.unknown-version": "the apiVersion is not one trainc reads",
-        "load.template-syntax": "a Jinja2 template has a syntax error",
-        "load.template-undefined": "a Jinja2 template uses a value the config does not define",
-        "load.template-security": "a Jinja2 template tried something the sandbox forbids",
-        "load.template-error": "a Jinja2 template failed while rendering",
-    }),
-    **_rules(_I, {
-        "load.ignored-document": "the document is not a trainer.kubeflow.org object and is skipped",
-    }),
-    # --- config: trainc.yaml ------------------------------------------------------------
-    **_rules(_E, {
-        "config.syntax": "trainc.yaml is not valid YAML",
-        "config.invalid": "trainc.yaml does not match its schema",
-    }),
-    # --- schema: structural validation against the generated CRD -------------------------
-    **_rules(_E, {
-        "schema.unknown-field": "the field is not part of the API",
-        "schema.type": "the value has the wrong type",
-        "schema.required": "a required field is missing",
-        "schema.enum": "the value is not one of the allowed values",
-        "schema.range": "the number is outside the allowed range",
-        "schema.length": "the string is shorter or longer than allowed",
-        "schema.items": "the list has fewer or more items than allowed",
-        "schema.properties": "the object has fewer or more properties than allowed",
-        "schema.pattern": "the string does not match the required pattern",
-        "schema.format": "the string is not in the required format",
-        "schema.unique": "a set-type list holds the same item twice",
-        "schema.duplicate-list-key": "a map-type list holds two items with the same key",
-        "schema.int-range": "an integer does not fit the field's integer format",
-        "schema.invalid": "the value breaks the schema",
-    }),
-    # --- meta: ObjectMeta rules the API server applies itself ---------------------------------
-    **_rules(_E, {
-        "meta.name-format": "metadata.name is not a valid object name",
-        "meta.namespace-format": "metadata.namespace is not a valid namespace name",
-        "meta.label-key": "a label or annotation key is not a qualified name",
-        "meta.label-value": "a label value is not valid",
-        "meta.annotations-too-large": "annotations exceed the API server's total size limit",
-    }),
-    **_rules(_W, {
-        "meta.namespace-ignored": "a cluster-scoped object sets metadata.namespace",
-    }),
-    # --- cel: evaluation failures (rule violations are cel.<rule-id>) ------------------------
-    **_rules(_E, {
-        "cel.eval-error": "a validation rule could not be evaluated",
-        "cel.cost-exceeded": "a validation rule would exceed the API server's cost budget",
-    }),
-    # --- xobj: checks the admission webhooks make across objects ----------------------------
-    **_rules(_E, {
-        "xobj.duplicate-object": "two documents declare the same object",
-        "xobj.runtime-not-found": "the referenced runtime is not in the repository",
-        "xobj.runtime-unsupported": "runtimeRef names a kind or API group Trainer does not support",
-        "xobj.ancestor-replicas": "an ancestor-labelled replicatedJob has replicas other than 1",
-        "xobj.ancestor-container": "an ancestor-labelled replicatedJob lacks its required container",
-        "xobj.initializer-job": "the runtime lacks the initializer job the TrainJob configures",
-        "xobj.initializer-container": "the initializer job lacks its initializer container",
-        "xobj.initializer-volume-mount": "the initializer container lacks the initializer mount",
-        "xobj.patch-manager": "a runtimePatches manager is not a domain-prefixed path",
-        "xobj.patch-unknown-job": "a runtime patch names a replicatedJob the runtime lacks",
-        "xobj.patch-unknown-container": "a runtime patch names a container the runtime lacks",
-        "xobj.patch-forbidden-env": "a runtime patch sets env on a container Trainer owns",
-        "xobj.reserved-env": "trainer.env sets a variable the framework plugin reserves",
-        "xobj.torch-env-injection": "a torch envInjection target is not in the runtime template",
-        "xobj.mpi-implementation": "the MPI implementation is not supported",
-        "xobj.mpi-launcher-node": "an MPI runtime with runLauncherAsNode lacks launcher or node",
-        "xobj.flux-reserved-init-container": "the flux-installer init container is reserved",
-        "xobj.volcano-queue-empty": "the Volcano queue annotation is empty",
-        "xobj.volume-claim-name": "a volumeClaimPolicies template name is invalid or duplicated",
-        "xobj.volume-claim-name-too-long": "the generated <claim>-<jobset> PVC name exceeds 63",
-        "xobj.volume-claim-no-mount": "no container mounts a volumeClaimPolicies template",
-        "xobj.volume-claim-volume-conflict": "a pod volume has a volumeClaimPolicies name",
-        "xobj.jobset-name-budget": "generated Job or Pod names would exceed 63 characters",
-        "xobj.jobset-depends-on": "dependsOn does not name an earlier replicatedJob",
-        "xobj.jobset-subdomain": "network.subdomain is not a valid DNS label",
-        "xobj.jobset-group-name": "a replicatedJob groupName is not a valid DNS label",
-        "xobj.jobset-replicas-parallelism": "replicas times parallelism overflows int32",
-        "xobj.jobset-target-unknown": "a success or failure policy names an unknown replicatedJob",
-        "xobj.jobset-failure-rule": "a failurePolicy rule name or reason is invalid",
-        "xobj.jobset-coordinator": "the coordinator names an unknown job or an index out of range",
-        "xobj.torchtune": "a TorchTune TrainJob breaks the TorchTune runtime contract",
-    }),
-    **_rules(_W, {
-        "xobj.ttl-short": "ttlSecondsAfterFinished is under 60 seconds",
-        "xobj.runtime-deprecated": "the referenced runtime is marked deprecated",
-    }),
-    # --- policy: organisation policies (violations are policy.<policy-name>) -------------------
-    **_rules(_E, {
-        "policy.invalid": "a policy file is malformed",
-        "policy.eval-error": "a policy expression could not be evaluated",
-    }),
-    # --- migrate: spellings from older API revisions and the KEP draft ------------------------
-    **_rules(_E, {
-        "migrate.api-version": "the apiVersion belongs to an older draft of the API",
-        "migrate.initializer": "datasetConfig/modelConfig moved to spec.initializer",
-        "migrate.overrides": "pod overrides, spec.labels and spec.annotations became runtimePatches",
-        "migrate.torch-spec": "mlPolicy.torchSpec is now mlPolicy.torch",
-        "migrate.torch-num-proc-per-node": "runtime torch.numProcPerNode was removed",
-        "migrate.torch-elastic-policy": "torch.elasticPolicy was removed",
-        "migrate.num-proc-per-node-string": "trainer.numProcPerNode is now an integer",
-    }),
-}
+#: Static rule codes, grouped by pipeline stage. Families whose last part is data
+#: (``cel.<rule-id>``, ``policy.<policy-name>``) are described by :data:`FAMILIES`.
+_ENTRIES: tuple[Rule, ...] = (
+    # --- load: reading files and YAML --------------------------------------------------------
+    Rule("load.unreadable", _E, "the file could not be read"),
+    Rule("load.too-large", _E, "the file is larger than the configured bound"),
+    Rule("load.binary", _E, "the file is binary, not YAML text"),
+    Rule("load.encoding", _E, "the file is not valid UTF-8"),
+    Rule("load.syntax", _E, "the YAML is not well-formed"),
+    Rule("load.tab-indent", _E, "a tab character is used where YAML allows only spaces"),
+    Rule("load.duplicate-key", _E, "a mapping has the same key twice"),
+    Rule("load.non-string-key", _E, "a mapping key is not a string (Kubernetes objects are JSON)"),
+    Rule("load.alias-bound", _E, "anchors and aliases expand beyond the configured bound"),
+    Rule("load.too-deep", _E, "the document nests deeper than the configured bound"),
+    Rule("load.symlink-escape", _E, "a symbolic link points outside the repository root"),
+    Rule("load.not-an-object", _E, "a trainer.kubeflow.org document is not a mapping"),
+    Rule("load.missing-name", _E, "the object has no metadata.name"),
+    Rule(
+        "load.unknown-kind",
+        _E,
+        "the kind is not one trainc reads in the trainer.kubeflow.org group",
+    ),
+    Rule("load.unknown-version", _E, "the apiVersion is not one trainc reads"),
+    Rule("load.template-syntax", _E, "a Jinja2 template has a syntax error"),
+    Rule(
+        "load.template-undefined", _E, "a Jinja2 template uses a value the config does not define"
+    ),
+    Rule("load.template-security", _E, "a Jinja2 template tried something the sandbox forbids"),
+    Rule("load.template-error", _E, "a Jinja2 template failed while rendering"),
+    Rule(
+        "load.ignored-document",
+        _I,
+        "the document is not a trainer.kubeflow.org object and is skipped",
+    ),
+    # --- config: trainc.yaml -----------------------------------------------------------------
+    Rule("config.syntax", _E, "trainc.yaml is not valid YAML"),
+    Rule("config.invalid", _E, "trainc.yaml does not match its schema"),
+    # --- schema: structural validation against the generated CRD -----------------------------
+    Rule("schema.unknown-field", _E, "the field is not part of the API"),
+    Rule("schema.type", _E, "the value has the wrong type"),
+    Rule("schema.required", _E, "a required field is missing"),
+    Rule("schema.enum", _E, "the value is not one of the allowed values"),
+    Rule("schema.range", _E, "the number is outside the allowed range"),
+    Rule("schema.length", _E, "the string is shorter or longer than allowed"),
+    Rule("schema.items", _E, "the list has fewer or more items than allowed"),
+    Rule("schema.properties", _E, "the object has fewer or more properties than allowed"),
+    Rule("schema.pattern", _E, "the string does not match the required pattern"),
+    Rule("schema.format", _E, "the string is not in the required format"),
+    Rule("schema.unique", _E, "a set-type list holds the same item twice"),
+    Rule("schema.duplicate-list-key", _E, "a map-type list holds two items with the same key"),
+    Rule("schema.int-range", _E, "an integer does not fit the field's integer format"),
+    Rule("schema.invalid", _E, "the value breaks the schema"),
+    # --- meta: ObjectMeta rules the API server applies itself --------------------------------
+    Rule("meta.name-format", _E, "metadata.name is not a valid object name"),
+    Rule("meta.namespace-format", _E, "metadata.namespace is not a valid namespace name"),
+    Rule("meta.label-key", _E, "a label or annotation key is not a qualified name"),
+    Rule("meta.label-value", _E, "a label value is not valid"),
+    Rule("meta.annotations-too-large", _E, "annotations exceed the API server's total size limit"),
+    Rule("meta.namespace-ignored", _W, "a cluster-scoped object sets metadata.namespace"),
+    # --- cel: evaluation failures (rule violations are cel.<rule -----------------------------
+    Rule("cel.eval-error", _E, "a validation rule could not be evaluated"),
+    Rule("cel.cost-exceeded", _E, "a validation rule would exceed the API server's cost budget"),
+    Rule("cel.rule", _E, "a validation rule without a trainc id is violated"),
+    # --- xobj: checks the admission webhooks make across objects -----------------------------
+    Rule("xobj.duplicate-object", _E, "two documents declare the same object"),
+    Rule("xobj.runtime-not-found", _E, "the referenced runtime is not in the repository"),
+    Rule(
+        "xobj.runtime-unsupported",
+        _E,
+        "runtimeRef names a kind or API group Trainer does not support",
+    ),
+    Rule(
+        "xobj.ancestor-replicas", _E, "an ancestor-labelled replicatedJob has replicas other than 1"
+    ),
+    Rule("xobj.ancestor-container", _E, "an ancestor-labelled replicatedJob lacks its container"),
+    Rule(
+        "xobj.initializer-job", _E, "the runtime lacks the initializer job the TrainJob configures"
+    ),
+    Rule("xobj.initializer-container", _E, "the initializer job lacks its initializer container"),
+    Rule(
+        "xobj.initializer-volume-mount", _E, "the initializer container lacks the initializer mount"
+    ),
+    Rule("xobj.patch-manager", _E, "a runtimePatches manager is not a domain-prefixed path"),
+    Rule("xobj.patch-unknown-job", _E, "a runtime patch names a replicatedJob the runtime lacks"),
+    Rule("xobj.patch-unknown-container", _E, "a runtime patch names a container the runtime lacks"),
+    Rule("xobj.patch-forbidden-env", _E, "a runtime patch sets env on a container Trainer owns"),
+    Rule("xobj.reserved-env", _E, "trainer.env sets a variable the framework plugin reserves"),
+    Rule(
+        "xobj.torch-env-injection", _E, "a torch envInjection target is not in the runtime template"
+    ),
+    Rule("xobj.mpi-implementation", _E, "the MPI implementation is not supported"),
+    Rule(
+        "xobj.mpi-launcher-node", _E, "an MPI runtime with runLauncherAsNode lacks launcher or node"
+    ),
+    Rule("xobj.flux-reserved-init-container", _E, "the flux-installer init container is reserved"),
+    Rule("xobj.volcano-queue-empty", _E, "the Volcano queue annotation is empty"),
+    Rule(
+        "xobj.volume-claim-name", _E, "a volumeClaimPolicies template name is invalid or duplicated"
+    ),
+    Rule(
+        "xobj.volume-claim-name-too-long", _E, "the generated <claim>-<jobset> PVC name exceeds 63"
+    ),
+    Rule("xobj.volume-claim-no-mount", _E, "no container mounts a volumeClaimPolicies template"),
+    Rule("xobj.volume-claim-volume-conflict", _E, "a pod volume has a volumeClaimPolicies name"),
+    Rule("xobj.jobset-name-budget", _E, "generated Job or Pod names would exceed 63 characters"),
+    Rule("xobj.jobset-job-name", _E, "a replicatedJob name makes the generated Job names invalid"),
+    Rule("xobj.jobset-managed-by", _E, "the JobSet managedBy is not a short domain-prefixed path"),
+    Rule("xobj.jobset-depends-on", _E, "dependsOn does not name an earlier replicatedJob"),
+    Rule("xobj.jobset-subdomain", _E, "network.subdomain is not a valid DNS label"),
+    Rule("xobj.jobset-group-name", _E, "a replicatedJob groupName is not a valid DNS label"),
+    Rule("xobj.jobset-replicas-parallelism", _E, "replicas times parallelism overflows int32"),
+    Rule(
+        "xobj.jobset-target-unknown",
+        _E,
+        "a success or failure policy names an unknown replicatedJob",
+    ),
+    Rule("xobj.jobset-failure-rule", _E, "a failurePolicy rule name or reason is invalid"),
+    Rule(
+        "xobj.jobset-coordinator",
+        _E,
+        "the coordinator names an unknown job or an index out of range",
+    ),
+    Rule("xobj.torchtune", _E, "a TorchTune TrainJob breaks the TorchTune runtime contract"),
+    Rule("xobj.ttl-short", _W, "ttlSecondsAfterFinished is under 60 seconds"),
+    Rule("xobj.runtime-deprecated", _W, "the referenced runtime is marked deprecated"),
+    # --- policy: organisation policies (violations are policy.<policy ------------------------
+    Rule("policy.invalid", _E, "a policy file is malformed"),
+    Rule("policy.eval-error", _E, "a policy expression could not be evaluated"),
+    # --- migrate: spellings from older API revisions and the KEP draft -----------------------
+    Rule("migrate.api-version", _E, "the apiVersion belongs to an older draft of the API"),
+    Rule("migrate.initializer", _E, "datasetConfig/modelConfig moved to spec.initializer"),
+    Rule(
+        "migrate.overrides", _E, "pod overrides and spec.labels/annotations became runtimePatches"
+    ),
+    Rule("migrate.torch-spec", _E, "mlPolicy.torchSpec is now mlPolicy.torch"),
+    Rule("migrate.torch-num-proc-per-node", _E, "runtime torch.numProcPerNode was removed"),
+    Rule("migrate.torch-elastic-policy", _E, "torch.elasticPolicy was removed"),
+    Rule("migrate.num-proc-per-node-string", _E, "trainer.numProcPerNode is now an integer"),
+)
+
+CATALOGUE: dict[str, Rule] = {rule.code: rule for rule in _ENTRIES}
 
 #: Code families whose last segment is data, with the severity they default to.
 FAMILIES: dict[str, Rule] = {

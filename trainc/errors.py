@@ -9,5 +9,5 @@ class UsageError(Exception):
     """The command line asks for something that cannot be done (exit code 2)."""
 
 
-class CompilerBug(Exception):
+class CompilerBug(Exception):  # noqa: N818 - a bug, not an error in the input
     """trainc broke one of its own invariants; the message says so (exit code 2)."""

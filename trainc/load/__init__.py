@@ -1,1 +1,1 @@
-"""Reading the repository: file discovery, YAML with positions, sandboxed templates, git revisions."""
+"""Reading the repository: discovery, YAML with positions, sandboxed templates, git revisions."""

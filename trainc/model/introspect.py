@@ -7,7 +7,6 @@ decoding of thousands of objects must not pay for ``typing.get_type_hints`` each
 from __future__ import annotations
 
 import dataclasses
-import functools
 import sys
 import types
 import typing
@@ -111,11 +110,20 @@ def parse_type(hint: object, markers: tuple[Marker, ...] = ()) -> TypeNode:
         if len(members) != 1:
             raise TypeError(f"unsupported union {hint!r}: only `T | None` is allowed")
         return parse_type(members[0], markers)
+    return _marked_type(markers) or _container_type(hint, markers) or _leaf_type(hint, markers)
+
+
+def _marked_type(markers: tuple[Marker, ...]) -> TypeNode | None:
+    """A type fixed by a marker: an embedded Kubernetes type or free-form JSON."""
     for marker in markers:
         if isinstance(marker, K8s):
             return K8sRef(marker.definition, markers)
         if isinstance(marker, FreeForm):
             return Free(markers)
+    return None
+
+
+def _container_type(hint: object, markers: tuple[Marker, ...]) -> TypeNode | None:
     origin = get_origin(hint)
     if origin is Literal:
         return Enum(tuple(str(value) for value in get_args(hint)), markers)
@@ -127,6 +135,10 @@ def parse_type(hint: object, markers: tuple[Marker, ...] = ()) -> TypeNode:
         if key is not str:
             raise TypeError(f"map keys must be strings, not {key!r}")
         return MapOf(parse_type(value), markers)
+    return None
+
+
+def _leaf_type(hint: object, markers: tuple[Marker, ...]) -> TypeNode:
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return Struct(hint, markers)
     if isinstance(hint, type) and hint in _SCALARS:
@@ -134,9 +146,18 @@ def parse_type(hint: object, markers: tuple[Marker, ...] = ()) -> TypeNode:
     raise TypeError(f"unsupported type in the API model: {hint!r}")
 
 
-@functools.cache
+_FIELDS: dict[type, tuple[FieldInfo, ...]] = {}
+
+
 def fields_of(cls: type) -> tuple[FieldInfo, ...]:
-    """The wire fields of an API dataclass, in declaration order."""
+    """The wire fields of an API dataclass, in declaration order (computed once per class)."""
+    cached = _FIELDS.get(cls)
+    if cached is None:
+        cached = _FIELDS[cls] = _read_fields(cls)
+    return cached
+
+
+def _read_fields(cls: type) -> tuple[FieldInfo, ...]:
     # JsonValue is a recursive alias spelled with string forward references; they must
     # resolve in every model module, so its namespace joins the class's own.
     namespace = {**vars(json_types), **vars(sys.modules[cls.__module__])}

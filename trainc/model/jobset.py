@@ -162,8 +162,7 @@ class VolumeRetentionPolicy:
 @schema(
     Rule(
         rule=(
-            "self.templates.all(t, !has(t.metadata.namespace) || "
-            "size(t.metadata.namespace) == 0)"
+            "self.templates.all(t, !has(t.metadata.namespace) || size(t.metadata.namespace) == 0)"
         ),
         message="namespace cannot be set for VolumeClaimPolicies templates",
         id="jobset.volume-claim-namespace",
@@ -197,9 +196,9 @@ class JobSetSpec:
     replicated_jobs: Annotated[list[ReplicatedJob] | None, list_map("name")] = None
     """The groups of Jobs the JobSet runs."""
 
-    network: Annotated[
-        Network | None, immutable("jobset.network-immutable", _JOBSET_IMMUTABLE)
-    ] = None
+    network: Annotated[Network | None, immutable("jobset.network-immutable", _JOBSET_IMMUTABLE)] = (
+        None
+    )
     """Pod DNS settings."""
 
     success_policy: Annotated[

@@ -19,7 +19,9 @@ ContainerSecurityContext: TypeAlias = Annotated[JsonObject, K8s(_CORE + "Securit
 EnvVar: TypeAlias = Annotated[JsonObject, K8s(_CORE + "EnvVar")]
 JobTemplateSpec: TypeAlias = Annotated[JsonObject, K8s("io.k8s.api.batch.v1.JobTemplateSpec")]
 LocalObjectReference: TypeAlias = Annotated[JsonObject, K8s(_CORE + "LocalObjectReference")]
-ObjectMeta: TypeAlias = Annotated[JsonObject, K8s("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")]
+ObjectMeta: TypeAlias = Annotated[
+    JsonObject, K8s("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
+]
 PersistentVolumeClaim: TypeAlias = Annotated[JsonObject, K8s(_CORE + "PersistentVolumeClaim")]
 PodSchedulingGate: TypeAlias = Annotated[JsonObject, K8s(_CORE + "PodSchedulingGate")]
 PodSecurityContext: TypeAlias = Annotated[JsonObject, K8s(_CORE + "PodSecurityContext")]

@@ -59,8 +59,9 @@ TRAINJOB = KindInfo(
     model=TrainJob,
     status_subresource=True,
     printer_columns=(
-        PrinterColumn("State", "string", ".status.conditions[-1:].type",
-                      "Latest condition of the TrainJob"),
+        PrinterColumn(
+            "State", "string", ".status.conditions[-1:].type", "Latest condition of the TrainJob"
+        ),
         PrinterColumn("Age", "date", ".metadata.creationTimestamp", "Time since creation"),
     ),
 )

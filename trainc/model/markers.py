@@ -161,8 +161,22 @@ class FreeForm:
 
 
 Marker = (
-    Json | Minimum | Maximum | MinLength | MaxLength | MinItems | MaxItems | MinProperties
-    | Pattern | Format | Default | ListType | MapType | Rule | K8s | FreeForm
+    Json
+    | Minimum
+    | Maximum
+    | MinLength
+    | MaxLength
+    | MinItems
+    | MaxItems
+    | MinProperties
+    | Pattern
+    | Format
+    | Default
+    | ListType
+    | MapType
+    | Rule
+    | K8s
+    | FreeForm
 )
 
 ClassMarker = MinProperties | MapType | Rule

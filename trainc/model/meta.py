@@ -20,11 +20,10 @@ class EmbeddedObjectMeta:
     """Annotations copied onto the object created from the template."""
 
     name: str | None = None
-    """Ignored by the controllers, which name created objects themselves."""
+    """Ignored in Job and pod templates; a volumeClaimPolicies template names its claim with it."""
 
     namespace: str | None = None
     """Ignored by the controllers, which create objects in the owner's namespace."""
 
     finalizers: list[str] | None = None
     """Finalizers set on the created object."""
-

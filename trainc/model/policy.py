@@ -33,7 +33,7 @@ class ResourceRule:
     api_versions: list[Literal["v1alpha1", "*"]] | None = None
     """API versions."""
 
-    resources: Annotated[list[PolicyResource | Literal["*"]], MinItems(1)]
+    resources: Annotated[list[Literal[PolicyResource, "*"]], MinItems(1)]
     """Plural resource names: ``trainjobs``, ``trainingruntimes``, ``clustertrainingruntimes``."""
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from trainc.model.json import JsonObject
-from trainc.model.markers import FreeForm, MinLength, Minimum, Pattern
+from trainc.model.markers import FreeForm, Minimum, MinLength, Pattern
 from trainc.model.scalars import Int64
 
 CONFIG_API_VERSION = "trainc.dev/v1alpha1"
@@ -102,4 +102,3 @@ class RepoConfigFile:
 
     limits: LimitsConfig | None = None
     """Resource bounds for reading input."""
-

@@ -17,9 +17,9 @@ from trainc.model.markers import (
     Default,
     MaxItems,
     MaxLength,
+    Minimum,
     MinItems,
     MinLength,
-    Minimum,
     MinProperties,
     Rule,
     list_map,
@@ -57,9 +57,9 @@ class TorchEnvInjectionTarget:
 class TorchEnvInjection:
     """Extra containers that need the torch rendezvous environment."""
 
-    targets: Annotated[
-        list[TorchEnvInjectionTarget] | None, list_map("jobName"), MaxItems(16)
-    ] = None
+    targets: Annotated[list[TorchEnvInjectionTarget] | None, list_map("jobName"), MaxItems(16)] = (
+        None
+    )
     """Targets, one per replicatedJob."""
 
 
@@ -78,8 +78,11 @@ class MPIMLPolicySource:
     num_proc_per_node: Annotated[
         Int32 | None,
         Default(1),
-        Rule(rule="self >= 1", message="NumProcPerNode in mpiPolicy must be >= 1",
-             id="runtime.mpi-num-proc-per-node"),
+        Rule(
+            rule="self >= 1",
+            message="NumProcPerNode in mpiPolicy must be >= 1",
+            id="runtime.mpi-num-proc-per-node",
+        ),
     ] = None
     """Slots per node in the hostfile."""
 
@@ -110,8 +113,11 @@ class FluxMLPolicySource:
     num_proc_per_node: Annotated[
         Int32 | None,
         Default(1),
-        Rule(rule="self >= 1", message="NumProcPerNode in fluxPolicy must be >= 1",
-             id="runtime.flux-num-proc-per-node"),
+        Rule(
+            rule="self >= 1",
+            message="NumProcPerNode in fluxPolicy must be >= 1",
+            id="runtime.flux-num-proc-per-node",
+        ),
     ] = None
     """Tasks per node."""
 

@@ -37,11 +37,13 @@ def jsonschema_path(info: KindInfo) -> str:
 
 
 CONFIG_SCHEMA = SchemaTarget(
-    name="Config", model=RepoConfigFile,
+    name="Config",
+    model=RepoConfigFile,
     path=f"jsonschema/{TRAINC_GROUP}/config_{TRAINC_VERSION}.json",
 )
 POLICY_SCHEMA = SchemaTarget(
-    name=POLICY_KIND, model=ValidationPolicy,
+    name=POLICY_KIND,
+    model=ValidationPolicy,
     path=f"jsonschema/{TRAINC_GROUP}/{POLICY_KIND.lower()}_{TRAINC_VERSION}.json",
 )
 

@@ -28,11 +28,11 @@ from trainc.model.labels import DEFAULT_MANAGED_BY
 from trainc.model.markers import (
     ATOMIC,
     Default,
-    MaxItems,
     Maximum,
+    MaxItems,
     MaxLength,
-    MinLength,
     Minimum,
+    MinLength,
     MinProperties,
     Rule,
     immutable,
@@ -97,7 +97,9 @@ class Trainer:
     image: Annotated[str | None, MaxLength(500)] = None
     """Container image of the trainer."""
 
-    command: Annotated[list[Annotated[str, MaxLength(1048576)]] | None, ATOMIC, MaxItems(128)] = None
+    command: Annotated[list[Annotated[str, MaxLength(1048576)]] | None, ATOMIC, MaxItems(128)] = (
+        None
+    )
     """Entrypoint of the trainer container."""
 
     args: Annotated[list[Annotated[str, MaxLength(1048576)]] | None, ATOMIC, MaxItems(128)] = None
@@ -114,8 +116,11 @@ class Trainer:
 
     num_proc_per_node: Annotated[
         Int32 | None,
-        Rule(rule="self >= 1", message="numProcPerNode must be greater than or equal to 1",
-             id="trainjob.num-proc-per-node"),
+        Rule(
+            rule="self >= 1",
+            message="numProcPerNode must be greater than or equal to 1",
+            id="trainjob.num-proc-per-node",
+        ),
     ] = None
     """Processes per node; derived from the node's GPUs or CPUs when unset."""
 
@@ -190,9 +195,9 @@ class PodSpecPatch:
     tolerations: Annotated[list[Toleration] | None, ATOMIC, MaxItems(128)] = None
     """Tolerations; replace the runtime's as a whole."""
 
-    scheduling_gates: Annotated[
-        list[PodSchedulingGate] | None, list_map("name"), MaxItems(16)
-    ] = None
+    scheduling_gates: Annotated[list[PodSchedulingGate] | None, list_map("name"), MaxItems(16)] = (
+        None
+    )
     """Scheduling gates merged by name."""
 
     termination_grace_period_seconds: Annotated[
@@ -246,9 +251,9 @@ class ReplicatedJobPatch:
 class JobSetSpecPatch:
     """Changes to the runtime's JobSet spec."""
 
-    replicated_jobs: Annotated[
-        list[ReplicatedJobPatch] | None, list_map("name"), MaxItems(100)
-    ] = None
+    replicated_jobs: Annotated[list[ReplicatedJobPatch] | None, list_map("name"), MaxItems(100)] = (
+        None
+    )
     """replicatedJob changes, merged by name."""
 
 
@@ -298,17 +303,13 @@ class TrainJobSpec:
     runtime_ref: Annotated[RuntimeRef, immutable("trainjob.runtime-ref-immutable")]
     """The runtime blueprint."""
 
-    initializer: Annotated[
-        Initializer | None, immutable("trainjob.initializer-immutable")
-    ] = None
+    initializer: Annotated[Initializer | None, immutable("trainjob.initializer-immutable")] = None
     """Dataset and model initializer settings."""
 
     trainer: Annotated[Trainer | None, immutable("trainjob.trainer-immutable")] = None
     """Trainer overrides."""
 
-    runtime_patches: Annotated[
-        list[RuntimePatch] | None, list_map("manager"), MaxItems(16)
-    ] = None
+    runtime_patches: Annotated[list[RuntimePatch] | None, list_map("manager"), MaxItems(16)] = None
     """Changes to the runtime for this job, one entry per manager."""
 
     suspend: Annotated[bool | None, Default(False)] = None  # noqa: FBT003 - a schema default, not a flag argument
@@ -328,8 +329,7 @@ class TrainJobSpec:
         MaxLength(253),
         Rule(
             rule=(
-                "self in ['trainer.kubeflow.org/trainjob-controller', "
-                "'kueue.x-k8s.io/multikueue']"
+                "self in ['trainer.kubeflow.org/trainjob-controller', 'kueue.x-k8s.io/multikueue']"
             ),
             message=(
                 "ManagedBy must be trainer.kubeflow.org/trainjob-controller or "

@@ -53,8 +53,7 @@ class RuntimeIndex:
             return LookupFailure(
                 "xobj.runtime-unsupported",
                 f"unsupported runtime: {qualified}",
-                hint="use kind ClusterTrainingRuntime or TrainingRuntime in apiGroup "
-                f"{GROUP}",
+                hint=f"use kind ClusterTrainingRuntime or TrainingRuntime in apiGroup {GROUP}",
             )
         resolved_kind = _SUPPORTED[qualified]
         namespace = trainjob.namespace if resolved_kind == TRAINING_RUNTIME.kind else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from trainc.diagnostics import Diagnostic, Severity
 from trainc.load.documents import LoadedObject
@@ -43,5 +43,6 @@ class DefaultedObject:
         severity: Severity | None = None,
         hint: str | None = None,
     ) -> Diagnostic:
-        """A diagnostic about this object at ``path``."""
-        return self.loaded.finding(path, code, message, severity=severity, hint=hint)
+        """A diagnostic about this object at ``path``, naming its effective namespace."""
+        found = self.loaded.finding(path, code, message, severity=severity, hint=hint)
+        return replace(found, namespace=self.namespace)

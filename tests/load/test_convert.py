@@ -1,0 +1,184 @@
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+from trainc.load.limits import Limits
+from trainc.load.source import SourceFile
+from trainc.load.yamlsrc import Parsed, parse_documents
+from trainc.model.json import JsonValue
+
+BILLION_LAUGHS = "a: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]\n"
+    for i in range(9)
+)
+
+
+def parse(text: str, **limits: int) -> Parsed:
+    return parse_documents(SourceFile("f.yaml", text), Limits(**limits))
+
+
+def data(text: str) -> JsonValue:
+    parsed = parse(text)
+    assert parsed.diagnostics == (), parsed.diagnostics
+    (document,) = parsed.documents
+    return document.data
+
+
+def found(parsed: Parsed) -> list[tuple[str, int | None, str | None]]:
+    return [(d.code, d.line, d.field_path) for d in parsed.diagnostics]
+
+
+def test_scalars_become_plain_python_values_with_yaml_1_1_rules() -> None:
+    # kubectl and Argo CD decode with YAML 1.1 rules, so trainc does too: `yes`/`on` are
+    # booleans, `010` is octal and `0o17` is just text.
+    converted = data(
+        "s: text\nq: '1'\ni: 42\nneg: -0x1F\no: 0o17\nu: 1_000\nf: 1.5\ne: 1e3\nt: true\n"
+        "none: ~\nyes_is_a_bool: yes\non_is_a_bool: on\nlead: 010\nlit: |\n  two\n  lines\n"
+        "folded: >\n  one\n  line\n"
+    )
+    assert converted == {
+        "s": "text",
+        "q": "1",
+        "i": 42,
+        "neg": -31,
+        "o": "0o17",
+        "u": 1000,
+        "f": 1.5,
+        "e": 1000.0,
+        "t": True,
+        "none": None,
+        "yes_is_a_bool": True,
+        "on_is_a_bool": True,
+        "lead": 8,
+        "lit": "two\nlines\n",
+        "folded": "one line\n",
+    }
+    assert isinstance(converted, dict)
+    assert {type(value) for value in converted.values()} == {str, int, float, bool, type(None)}
+
+
+def test_a_yaml_1_2_directive_selects_1_2_rules() -> None:
+    assert data("%YAML 1.2\n---\nflag: yes\nlead: 010\n") == {"flag": "yes", "lead": 10}
+
+
+def test_yaml_1_1_documents_follow_their_version_silently() -> None:
+    # filterwarnings = error: a warning from ruamel would fail this test.
+    assert data("%YAML 1.1\n---\na: !!float 1e3\nb: 010\nc: yes\n") == {
+        "a": 1000.0,
+        "b": 8,
+        "c": True,
+    }
+
+
+def test_tagged_scalars_keep_their_text() -> None:
+    assert data(
+        "when: 2001-12-14t21:59:43.10-05:00\nday: 2002-12-14\nblob: !!binary aGVsbG8=\n"
+        "custom: !thing value\nforced: !!str 12\nnumber: !!int '7'\n"
+    ) == {
+        "when": "2001-12-14t21:59:43.10-05:00",
+        "day": "2002-12-14",
+        "blob": "aGVsbG8=",
+        "custom": "value",
+        "forced": "12",
+        "number": 7,
+    }
+
+
+def test_explicit_tag_that_does_not_fit_the_value() -> None:
+    parsed = parse("a: 1\nb: !!int twelve\n")
+    assert found(parsed) == [("load.syntax", 2, "b")]
+    assert parsed.documents[0].data == {"a": 1, "b": "twelve"}
+
+
+def test_every_node_has_a_position() -> None:
+    (document,) = parse("---\nspec:\n  list:\n    - a\n    - {x: 1}\n  empty: []\n").documents
+    assert dict(document.positions) == {
+        (): (1, 0),
+        ("spec",): (1, 0),
+        ("spec", "list"): (2, 2),
+        ("spec", "list", 0): (3, 6),
+        ("spec", "list", 1): (4, 6),
+        ("spec", "list", 1, "x"): (4, 7),
+        ("spec", "empty"): (5, 2),
+    }
+
+
+def test_duplicate_key_names_the_first_line_and_the_last_wins() -> None:
+    parsed = parse("metadata:\n  name: a\n  labels: {}\n  name: b\n")
+    assert found(parsed) == [("load.duplicate-key", 4, "metadata.name")]
+    assert "'name'" in parsed.diagnostics[0].message
+    assert "first on line 2" in parsed.diagnostics[0].message
+    assert parsed.documents[0].data == {"metadata": {"name": "b", "labels": {}}}
+
+
+def test_non_string_keys_are_errors_with_their_text_as_key() -> None:
+    parsed = parse("1: a\nnull: b\ntrue: c\n? [x]\n: d\nok: e\n")
+    assert found(parsed) == [
+        ("load.non-string-key", 1, None),
+        ("load.non-string-key", 2, None),
+        ("load.non-string-key", 3, None),
+        ("load.non-string-key", 4, None),
+    ]
+    assert parsed.diagnostics[0].hint == 'quote it: "1"'
+    assert parsed.documents[0].data == {"1": "a", "null": "b", "true": "c", "ok": "e"}
+
+
+def test_merge_keys_fill_in_without_overriding() -> None:
+    converted = data(
+        "base: &base {image: a, cpu: 1}\nmore: &more {cpu: 2, gpu: 1}\n"
+        "job:\n  <<: [*base, *more]\n  image: b\n"
+    )
+    assert isinstance(converted, dict)
+    assert converted["job"] == {"image": "b", "cpu": 1, "gpu": 1}
+
+
+def test_merge_of_a_scalar_is_reported() -> None:
+    assert found(parse("a:\n  <<: 3\n  b: 1\n")) == [("load.syntax", 2, "a")]
+
+
+def test_aliases_expand_to_independent_copies() -> None:
+    converted = data("a: &x {k: [1]}\nb: *x\n")
+    assert isinstance(converted, dict)
+    assert converted == {"a": {"k": [1]}, "b": {"k": [1]}}
+    assert converted["a"] is not converted["b"]
+
+
+def test_billion_laughs_is_refused_fast_and_small() -> None:
+    tracemalloc.start()
+    start = time.perf_counter()
+    parsed = parse(BILLION_LAUGHS)
+    elapsed = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert found(parsed) == [("load.alias-bound", 7, None)]
+    assert parsed.documents == ()
+    assert elapsed < 1
+    assert peak < 5 * 1024 * 1024
+
+
+def test_node_budget_is_per_file_and_stops_the_file() -> None:
+    document = "a: &a [1, 2, 3]\nb: [*a, *a]\n"  # 1 + 4 + 1 + 2 * 4 = 14 nodes
+    parsed = parse(f"{document}---\n{document}---\n{document}---\nc: 1\n", max_yaml_nodes=30)
+    assert [d.index for d in parsed.documents] == [0, 1]
+    # The third document's anchored list (line 7) no longer fits the 2 nodes left.
+    assert found(parsed) == [("load.alias-bound", 7, None)]
+
+
+def test_plain_documents_count_against_the_budget_too() -> None:
+    parsed = parse("a: [1, 2, 3]\n---\nb: [4, 5, 6]\n", max_yaml_nodes=6)  # 5 + 5 nodes
+    assert [d.index for d in parsed.documents] == [0]
+    assert found(parsed) == [("load.alias-bound", 3, "b")]
+
+
+def test_recursive_alias_is_refused() -> None:
+    parsed = parse("ok: 1\n---\na: &a [x, *a]\n---\nb: 2\n")
+    assert [d.data for d in parsed.documents] == [{"ok": 1}, {"b": 2}]
+    assert found(parsed) == [("load.alias-bound", 3, None)]
+
+
+def test_aliases_cannot_nest_past_the_depth_bound() -> None:
+    text = "a: &a [[[1]]]\nb: &b [[[*a]]]\nc: [[[*b]]]\n"
+    parsed = parse(text, max_depth=8)
+    assert found(parsed) == [("load.too-deep", 1, None)]
+    assert parse(text, max_depth=11).diagnostics == ()

@@ -1,0 +1,53 @@
+from tests.support.builders import located, make_runtime, make_trainjob
+from trainc.validate.crossobject.run import check_cross_object
+
+
+def test_missing_runtime_is_reported_at_the_name():
+    findings = check_cross_object([make_trainjob(runtime="torch-distribute"), make_runtime()])
+
+    assert located(findings) == [("xobj.runtime-not-found", "spec.runtimeRef.name")]
+    assert findings[0].message.startswith("not found ClusterTrainingRuntime specified in TrainJob")
+    assert findings[0].hint == "did you mean 'torch-distributed'?"
+
+
+def test_training_runtime_is_looked_up_in_the_trainjob_namespace():
+    runtime = make_runtime("team-runtime", kind="TrainingRuntime", namespace="team-a")
+    elsewhere = make_trainjob(runtime="team-runtime", runtime_kind="TrainingRuntime")
+    at_home = make_trainjob(
+        "home", namespace="team-a", runtime="team-runtime", runtime_kind="TrainingRuntime"
+    )
+
+    findings = check_cross_object([runtime, elsewhere, at_home])
+
+    assert located(findings) == [("xobj.runtime-not-found", "spec.runtimeRef.name")]
+    assert findings[0].message.startswith("TrainingRuntime specified in TrainJob is not found")
+    assert "exists in namespace 'team-a'" in (findings[0].hint or "")
+
+
+def test_unsupported_kind_is_reported_at_the_kind():
+    findings = check_cross_object([make_trainjob(runtime_kind="JobSet"), make_runtime()])
+
+    assert located(findings) == [("xobj.runtime-unsupported", "spec.runtimeRef.kind")]
+    assert findings[0].message == "unsupported runtime: JobSet.trainer.kubeflow.org"
+
+
+def test_unsupported_group_is_reported_at_the_api_group():
+    trainjob = make_trainjob(runtime_group="kubeflow.org")
+
+    findings = check_cross_object([trainjob, make_runtime()])
+
+    assert located(findings) == [("xobj.runtime-unsupported", "spec.runtimeRef.apiGroup")]
+
+
+def test_unresolved_runtime_hides_the_checks_that_need_it():
+    trainjob = make_trainjob(
+        runtime="absent", trainer={"env": [{"name": "PET_NNODES", "value": "2"}]}
+    )
+
+    findings = check_cross_object([trainjob, make_runtime()])
+
+    assert located(findings) == [("xobj.runtime-not-found", "spec.runtimeRef.name")]
+
+
+def test_resolved_runtime_gives_no_finding():
+    assert check_cross_object([make_trainjob(), make_runtime()]) == []

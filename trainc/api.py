@@ -1,0 +1,133 @@
+"""The library façade: what the command line, the Argo CD plugin, pre-commit and tests call.
+
+Functions here run whole pipelines and return result objects; they never print, exit or
+write outside the directory they are asked to write. Problems in the user's repository
+come back as diagnostics; only a bad request (unknown path, unknown environment, an
+unreadable --base revision) raises :class:`~trainc.errors.UsageError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainc.config import RepoConfig, build_config, find_repo_root
+from trainc.crdgen import files as schema_files
+from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
+from trainc.errors import UsageError
+from trainc.load.documents import Document
+from trainc.load.inputs import load_base, load_inputs, load_single_file
+from trainc.load.source import SourceFile
+from trainc.model.decode import decode
+from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
+from trainc.validate.defaults import apply_defaults, drop_nulls
+from trainc.validate.policies import load_policies
+from trainc.validate.run import validate_objects
+from trainc.validate.schematree import load_kind_schema
+from trainc.validate.structural import check_schema
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    """The outcome of ``trainc validate``: sorted diagnostics and what was read."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    sources: Mapping[str, SourceFile]
+    files: int
+    objects: int
+
+    @property
+    def exit_code(self) -> int:
+        """0 when clean or only warnings, 1 when any error was found."""
+        return exit_code(self.diagnostics)
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigResult:
+    """The repository config, or the diagnostics that prevented reading it.
+
+    ``document`` is the parsed trainc.yaml, so later findings about its entries (an
+    unknown policy name) can point at the line.
+    """
+
+    config: RepoConfig | None
+    diagnostics: tuple[Diagnostic, ...]
+    sources: Mapping[str, SourceFile]
+    document: Document | None = None
+
+
+def load_config(
+    *, cwd: Path, config_file: Path | None = None, environment: str | None = None
+) -> ConfigResult:
+    """Find the repository root and read its ``trainc.yaml``, if any.
+
+    An explicit ``config_file`` sets the root to its directory. A missing explicit file
+    is a usage error; a malformed one is reported as diagnostics in that file.
+    """
+    if config_file is not None:
+        if not config_file.is_file():
+            raise UsageError(f"--config {config_file}: no such file")
+        path = config_file.resolve()
+        root = path.parent
+    else:
+        root = find_repo_root(cwd)
+        path = root / CONFIG_FILE_NAME
+        if not path.is_file():
+            return ConfigResult(
+                build_config(root, None, config_file=None, environment=environment), (), {}
+            )
+    relative = path.relative_to(root).as_posix()
+    source, documents, diagnostics = load_single_file(path, relative)
+    sources = {relative: source} if source is not None else {}
+    if diagnostics:
+        return ConfigResult(None, tuple(diagnostics), sources)
+    data = documents[0].data if documents else {}
+    schema = load_kind_schema("Config")
+    cleaned = drop_nulls(data if data is not None else {})
+    findings = check_schema(cleaned, schema)
+    if findings:
+        document = documents[0]
+        located = tuple(
+            document.finding(f.path, "config.invalid", f.message, hint=f.hint) for f in findings
+        )
+        return ConfigResult(None, located, sources)
+    file = decode(RepoConfigFile, apply_defaults(cleaned, schema))
+    config = build_config(root, file, config_file=relative, environment=environment)
+    return ConfigResult(config, (), sources, documents[0] if documents else None)
+
+
+def validate_paths(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    base: str | None = None,
+) -> ValidationReport:
+    """Validate the given files and directories (the repository root when none)."""
+    loaded_config = load_config(cwd=cwd, config_file=config_file, environment=environment)
+    if loaded_config.config is None:
+        return ValidationReport(
+            sort_diagnostics(loaded_config.diagnostics), loaded_config.sources, 1, 0
+        )
+    config = loaded_config.config
+    inputs = load_inputs(list(paths) or [config.root], config=config)
+    policies = load_policies(config, config_document=loaded_config.document)
+    base_objects = load_base(base, config=config).objects if base is not None else None
+    outcome = validate_objects(inputs.objects, config, policies, base=base_objects)
+    diagnostics = sort_diagnostics(
+        (*inputs.diagnostics, *policies.diagnostics, *outcome.diagnostics)
+    )
+    sources = {**loaded_config.sources, **policies.sources, **inputs.sources}
+    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
+
+
+def write_schemas(directory: Path) -> list[str]:
+    """Regenerate CRDs and JSON Schemas under ``directory``; returns what changed."""
+    return schema_files.write_schemas(directory)
+
+
+def check_schemas(directory: Path) -> list[str]:
+    """What differs between ``directory`` and freshly generated schemas (empty: current)."""
+    return schema_files.check_schemas(directory)

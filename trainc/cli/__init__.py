@@ -1,0 +1,1 @@
+"""The ``trainc`` command line: parse options, call :mod:`trainc.api`, render, exit."""

@@ -1,0 +1,92 @@
+"""The ``trainc`` command group and the one error boundary of the program.
+
+Exit codes, the contract CI scripts rely on: 0 clean (warnings allowed), 1 the input has
+errors, 2 usage errors and internal errors (a traceback only with ``--debug``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+import traceback
+
+import click
+
+from trainc import __version__
+from trainc.cli.schemas import schemas_command
+from trainc.cli.validate import validate_command
+from trainc.errors import CompilerBug, UsageError
+
+EXIT_USAGE = 2
+
+
+class _Group(click.Group):
+    """A command group that suggests the closest command for a typo."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+            suggestion = f" Did you mean {close[0]!r}?" if close else ""
+            raise click.UsageError(f"No such command {name!r}.{suggestion}", ctx)
+        return super().resolve_command(ctx, args)
+
+
+@click.group(
+    cls=_Group,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog="Exit codes: 0 clean (warnings allowed), 1 errors in the input, "
+    "2 usage or internal error.",
+)
+@click.version_option(__version__, "-V", "--version", prog_name="trainc")
+@click.option("--debug", is_flag=True, help="Show a traceback for internal errors.")
+@click.pass_context
+def cli(ctx: click.Context, *, debug: bool) -> None:
+    """Validate and compile Kubeflow Trainer TrainJobs for GitOps, offline.
+
+    trainc reads TrainJob, TrainingRuntime and ClusterTrainingRuntime YAML from a
+    repository and checks them as the Kubernetes API server and the Trainer admission
+    webhooks would, without a cluster or network access.
+
+    \b
+    Examples:
+      trainc validate                     # the whole repository
+      trainc validate jobs/llama.yaml     # one file
+      trainc validate --format github     # annotations in GitHub Actions
+    """
+    ctx.obj = {"debug": debug}
+
+
+cli.add_command(validate_command)
+cli.add_command(schemas_command)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the console script; never lets an exception escape as a traceback."""
+    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    try:
+        code = cli.main(args=argv, prog_name="trainc", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        code = EXIT_USAGE
+    except click.ClickException as error:
+        error.show()
+        code = EXIT_USAGE
+    except UsageError as error:
+        click.echo(f"trainc: error: {error}", err=True)
+        code = EXIT_USAGE
+    except CompilerBug as error:
+        click.echo(f"trainc: internal error (this is a bug in trainc): {error}", err=True)
+        if debug:
+            traceback.print_exc()
+        code = EXIT_USAGE
+    except Exception as error:  # noqa: BLE001 - the program's one error boundary
+        click.echo(f"trainc: internal error: {type(error).__name__}: {error}", err=True)
+        if debug:
+            traceback.print_exc()
+        else:
+            click.echo("Run again with --debug for a traceback, and report it.", err=True)
+        code = EXIT_USAGE
+    sys.exit(code if isinstance(code, int) else 0)

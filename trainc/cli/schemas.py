@@ -1,0 +1,55 @@
+"""``trainc schemas``: regenerate the CRDs and JSON Schemas, or check they are current."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from trainc.api import check_schemas, write_schemas
+
+
+@click.command("schemas")
+@click.option(
+    "-o",
+    "--output",
+    "directory",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("schemas"),
+    show_default=True,
+    help="Directory to write to.",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Write nothing; exit 1 if the directory is not "
+    "exactly what would be written (for CI and pre-commit).",
+)
+def schemas_command(*, directory: Path, check: bool) -> int:
+    """Generate CRDs and JSON Schemas for TrainJob, TrainingRuntime, ClusterTrainingRuntime.
+
+    The CRDs (apiextensions.k8s.io/v1, with defaults and CEL validation rules) go to
+    DIR/crds/; JSON Schemas for editors (yaml-language-server) and kubeconform go to
+    DIR/jsonschema/<group>/<kind>_<version>.json, along with schemas for trainc.yaml
+    and policy files.
+
+    \b
+    Examples:
+      trainc schemas                  # regenerate ./schemas
+      trainc schemas --check          # fail when ./schemas is stale
+      trainc schemas -o /tmp/schemas  # for an editor setup
+    """
+    if check:
+        problems = check_schemas(directory)
+        for problem in problems:
+            click.echo(f"{directory}: {problem}", err=True)
+        if problems:
+            click.echo("Run `trainc schemas` to regenerate.", err=True)
+            return 1
+        click.echo(f"{directory} is up to date.", err=True)
+        return 0
+    changes = write_schemas(directory)
+    for change in changes:
+        click.echo(f"{directory}: {change}", err=True)
+    click.echo(f"{directory}: {len(changes) or 'no'} files changed.", err=True)
+    return 0

@@ -1,0 +1,1 @@
+"""Serialising trainc's output: one deterministic writer per format."""

@@ -1,0 +1,144 @@
+"""Turning command-line paths into the sorted list of repository files to read.
+
+Symbolic links are followed only while their real path stays inside the repository root:
+a repository under review must not make trainc read ``/etc/passwd`` or a CI runner's
+secrets into a report. Each real directory is walked at most once per run, and linked
+directories only after every real one, so a file is named by its real location whenever
+the run reaches it, and link cycles or fan-out cost nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainc.diagnostics import Diagnostic, Severity
+from trainc.errors import UsageError
+from trainc.load.globs import PathFilter
+
+_GIT_DIR = ".git"
+
+
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    """The files to read, as sorted repo-relative POSIX paths, and what was refused."""
+
+    files: tuple[str, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilter) -> Discovery:
+    """Expand ``paths`` (files or directories) into the input files under ``root``.
+
+    A named file is always read, even when the include globs would not select it; a named
+    directory is walked with ``select``. Raises UsageError for a path that does not exist
+    or lies outside the root: the command line is wrong, not the repository. A path inside
+    the root that is a link out of it is a ``load.symlink-escape`` finding instead.
+    """
+    walk = _Walk(Path(os.path.realpath(root)), select)
+    # Lexical absolute paths (no link resolution), so a link named on the command line
+    # is judged as a link rather than as its target.
+    roots = (Path(os.path.abspath(root)), walk.root)  # noqa: PTH100  # lexical on purpose
+    for given in paths:
+        absolute = Path(os.path.abspath(given))  # noqa: PTH100  # lexical on purpose
+        relative = _relative_to_any(absolute, roots)
+        if relative is None:
+            raise UsageError(f"{given}: outside the repository root {root}")
+        if not os.path.lexists(absolute):
+            raise UsageError(f"{given}: no such file or directory")
+        real = Path(os.path.realpath(absolute))
+        if not real.is_relative_to(walk.root):
+            walk.escaped(relative, absolute)
+        elif real.is_dir():
+            walk.queue(absolute, relative, real, linked=absolute.is_symlink())
+        else:
+            walk.files.add(relative)
+    walk.run()
+    return Discovery(tuple(sorted(walk.files)), tuple(walk.diagnostics))
+
+
+def _relative_to_any(path: Path, roots: tuple[Path, ...]) -> str | None:
+    """``path`` relative to the first root holding it lexically ("" for the root itself)."""
+    for root in roots:
+        if path.is_relative_to(root):
+            relative = path.relative_to(root).as_posix()
+            return "" if relative == "." else relative
+    return None
+
+
+_Pending = tuple[Path, str, Path]  # directory as listed, repo-relative, real path
+
+
+class _Walk:
+    """Accumulates the files and findings of one discovery run."""
+
+    def __init__(self, root: Path, select: PathFilter) -> None:
+        self.root = root
+        self.select = select
+        self.files: set[str] = set()
+        self.diagnostics: list[Diagnostic] = []
+        self._visited: set[Path] = set()
+        self._real: list[_Pending] = []
+        self._linked: list[_Pending] = []
+
+    def escaped(self, relative: str, link: Path | str) -> None:
+        """Refuse a link out of the root, quoting the link text (never the resolved path)."""
+        try:
+            target = f" ({Path(link).readlink()})"
+        except OSError:
+            target = ""  # a directory above the named path is the link
+        self.diagnostics.append(
+            Diagnostic(
+                code="load.symlink-escape",
+                severity=Severity.ERROR,
+                message=f"symbolic link leads outside the repository root{target}; not read",
+                file=relative,
+                line=None,
+                column=None,
+                hint="copy the file into the repository or point the link inside it",
+            )
+        )
+
+    def queue(self, directory: Path, relative: str, real: Path, *, linked: bool) -> None:
+        """Schedule a directory; linked ones wait until no real directory is left."""
+        (self._linked if linked else self._real).append((directory, relative, real))
+
+    def run(self) -> None:
+        """Walk everything queued, with explicit stacks (no recursion limit)."""
+        while self._real or self._linked:
+            if not self._real:
+                self._linked.sort(key=lambda pending: pending[1], reverse=True)
+                self._real.append(self._linked.pop())
+            directory, relative, real = self._real.pop()
+            if real not in self._visited:
+                self._visited.add(real)
+                self._list(directory, relative, real)
+
+    def _list(self, directory: Path, prefix: str, real_dir: Path) -> None:
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            return  # vanished or unreadable directory: nothing to read in it
+        for entry in entries:
+            relative = f"{prefix}/{entry.name}" if prefix else entry.name
+            linked = entry.is_symlink()
+            real = Path(os.path.realpath(entry.path)) if linked else real_dir / entry.name
+            if linked and not real.is_relative_to(self.root):
+                if self.select.selects(relative) or real.is_dir():
+                    self.escaped(relative, entry.path)
+            elif _is_dir(entry):
+                if entry.name != _GIT_DIR and not self.select.prunes(relative):
+                    self.queue(Path(entry.path), relative, real, linked=linked)
+            elif self.select.selects(relative):
+                # Regular files, and also dangling links or special files: reading reports those.
+                self.files.add(relative)
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """``entry.is_dir()``, False for a link that loops (which raises ELOOP)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False

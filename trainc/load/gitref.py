@@ -1,0 +1,94 @@
+"""Reading the repository's input files as they were at a git revision (``--base REF``).
+
+The only module that runs a subprocess: ``git``, with argument lists and no shell. Three
+processes per run whatever the repository size: ``rev-parse``, ``ls-tree`` (which also
+gives sizes, so oversized blobs are never read) and one ``cat-file --batch``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainc.diagnostics import Diagnostic
+from trainc.errors import UsageError
+from trainc.load.globs import PathFilter
+from trainc.load.limits import Limits
+from trainc.load.reader import too_large
+
+_SYMLINK_MODE = b"120000"
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    """Input files at a commit, as (repo-relative path, bytes), sorted by path."""
+
+    commit: str
+    files: tuple[tuple[str, bytes], ...]
+    diagnostics: tuple[Diagnostic, ...]
+    selected: int
+
+
+def read_revision(ref: str, *, root: Path, select: PathFilter, limits: Limits) -> Revision:
+    """The files under ``root`` that ``select`` picks, as they were at ``ref``.
+
+    Raises UsageError when ``root`` is not in a git repository or ``ref`` names no commit:
+    both are mistakes on the command line. Symbolic links at the revision are not read
+    (their blobs hold link targets, not YAML).
+    """
+    commit = (
+        _git(root, "rev-parse", "--verify", "--end-of-options", f"{ref}^{{commit}}", what=ref)
+        .decode("ascii")
+        .strip()
+    )
+    listing = _git(root, "ls-tree", "-r", "-z", "-l", "--end-of-options", commit, what=ref)
+    wanted: list[tuple[str, bytes]] = []
+    diagnostics: list[Diagnostic] = []
+    for entry in listing.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, raw_path = entry.partition(b"\t")
+        mode, kind, object_id, size = meta.split()
+        path = os.fsdecode(raw_path)
+        if kind != b"blob" or mode == _SYMLINK_MODE or not select.selects(path):
+            continue
+        if int(size) > limits.max_file_bytes:
+            diagnostics.append(too_large(path, int(size), limits))
+        else:
+            wanted.append((path, object_id))
+    wanted.sort()
+    blobs = _cat_blobs(root, [object_id for _, object_id in wanted], what=ref)
+    files = tuple((path, blobs[object_id]) for path, object_id in wanted)
+    return Revision(commit, files, tuple(diagnostics), len(wanted) + len(diagnostics))
+
+
+def _cat_blobs(root: Path, object_ids: list[bytes], *, what: str) -> dict[bytes, bytes]:
+    """Contents of blobs by id, from one ``git cat-file --batch`` process."""
+    if not object_ids:
+        return {}
+    output = _git(root, "cat-file", "--batch", what=what, stdin=b"\n".join(object_ids) + b"\n")
+    blobs: dict[bytes, bytes] = {}
+    offset = 0
+    while offset < len(output):
+        header_end = output.index(b"\n", offset)
+        object_id, _, size = output[offset:header_end].split(b" ")
+        start = header_end + 1
+        blobs[object_id] = output[start : start + int(size)]
+        offset = start + int(size) + 1  # each blob is followed by a newline
+    return blobs
+
+
+def _git(root: Path, *args: str, what: str, stdin: bytes | None = None) -> bytes:
+    """Run git in ``root``; a failure is a UsageError quoting git's own message."""
+    try:
+        completed = subprocess.run(
+            ["git", *args], cwd=root, input=stdin, capture_output=True, check=False
+        )
+    except FileNotFoundError as error:
+        raise UsageError(f"--base {what}: git is not installed") from error
+    if completed.returncode != 0:
+        message = completed.stderr.decode("utf-8", "replace").strip() or f"git {args[0]} failed"
+        raise UsageError(f"--base {what}: {message}")
+    return completed.stdout

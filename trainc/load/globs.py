@@ -1,0 +1,77 @@
+"""Root-relative path globs that choose input files, compiled once per pattern set.
+
+Patterns are matched against repo-relative POSIX paths as a whole: ``*`` and ``?`` stop at
+``/``, ``**/`` spans any number of directories (including none), so ``**/*.yaml`` also
+matches ``a.yaml`` at the root, and ``[abc]``/``[!abc]`` are character classes. A pattern
+without ``/`` matches at the root only, unlike ``.gitignore``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from trainc.model.repoconfig import CONFIG_FILE_NAME
+
+_TOKEN = re.compile(r"\*\*/|\*\*|\*|\?|\[!?[^\]/]+\]|[^*?\[]+|\[")
+_NOTHING = "(?!)"
+
+
+def _translate(pattern: str) -> str:
+    out: list[str] = []
+    for piece in _TOKEN.findall(pattern.lstrip("/").removeprefix("./")):
+        if piece == "**/":
+            out.append("(?:.*/)?")
+        elif piece == "**":
+            out.append(".*")
+        elif piece == "*":
+            out.append("[^/]*")
+        elif piece == "?":
+            out.append("[^/]")
+        elif len(piece) > 1 and piece[0] == "[":
+            body = piece[1:-1].replace("\\", "\\\\")
+            body = "^" + body[1:] if body[0] == "!" else body.replace("^", "\\^", 1)
+            out.append(f"[{body}]")
+        else:
+            out.append(re.escape(piece))
+    return "".join(out)
+
+
+def _any_of(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{_translate(p)})" for p in patterns) or _NOTHING, re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class PathFilter:
+    """Decides which repo-relative files a directory walk (or a git tree listing) reads."""
+
+    include: re.Pattern[str]
+    exclude: re.Pattern[str]
+    pruned: re.Pattern[str]
+
+    def selects(self, path: str) -> bool:
+        """True for a file the walk reads: included, not excluded, not the root trainc.yaml."""
+        return (
+            path != CONFIG_FILE_NAME
+            and self.include.fullmatch(path) is not None
+            and self.exclude.fullmatch(path) is None
+        )
+
+    def prunes(self, directory: str) -> bool:
+        """True for a directory whose whole content is excluded (a ``dir/**`` exclude)."""
+        return self.pruned.fullmatch(directory) is not None
+
+
+@functools.lru_cache(maxsize=16)
+def path_filter(include: tuple[str, ...], exclude: tuple[str, ...]) -> PathFilter:
+    """The filter for a config's include and exclude globs.
+
+    Only excludes ending in ``/**`` prune directories: for those, nothing below a matching
+    directory can be selected, so the walk need not list it (``node_modules/**``).
+    """
+    return PathFilter(
+        include=_any_of(include),
+        exclude=_any_of(exclude),
+        pruned=_any_of(tuple(p[:-3] for p in exclude if p.endswith("/**"))),
+    )

@@ -1,0 +1,147 @@
+"""The loader's entry points: paths (or a git revision) in, trainer objects and findings out.
+
+Every file, from the working tree or from git, takes the same path: bounded read, strict
+UTF-8, Jinja2 for ``.j2`` files, YAML with positions, then classification.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
+
+from trainc.diagnostics import Diagnostic, sort_diagnostics
+from trainc.load.discover import discover_files
+from trainc.load.documents import Document, LoadedObject
+from trainc.load.gitref import read_revision
+from trainc.load.globs import path_filter
+from trainc.load.limits import Limits
+from trainc.load.objects import classify_documents
+from trainc.load.reader import decode_input, read_file, read_input
+from trainc.load.settings import InputSettings
+from trainc.load.source import SourceFile
+from trainc.load.yamlsrc import parse_documents
+
+_TEMPLATE_SUFFIX = ".j2"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadResult:
+    """What loading produced: objects sorted by (path, document, place in a List)."""
+
+    objects: tuple[LoadedObject, ...]
+    sources: Mapping[str, SourceFile]
+    diagnostics: tuple[Diagnostic, ...]
+    files: int
+
+
+def load_inputs(paths: Iterable[str | Path], *, config: InputSettings) -> LoadResult:
+    """Load the files under ``paths`` (files or directories, relative to the cwd).
+
+    Raises UsageError for a path that does not exist or lies outside ``config.root``.
+    """
+    select = path_filter(config.include, config.exclude)
+    found = discover_files(paths, root=config.root, select=select)
+    loader = _Loader(config)
+    loader.diagnostics.extend(found.diagnostics)
+    for path in found.files:
+        loader.add(path, read_input(config.root, path, config.limits))
+    return loader.result(len(found.files))
+
+
+def load_base(ref: str, *, config: InputSettings) -> LoadResult:
+    """Load the input files of the whole repository as they were at git revision ``ref``.
+
+    Raises UsageError when the root is not in a git repository or ``ref`` is unknown.
+    """
+    select = path_filter(config.include, config.exclude)
+    revision = read_revision(ref, root=config.root, select=select, limits=config.limits)
+    loader = _Loader(config)
+    loader.diagnostics.extend(revision.diagnostics)
+    for path, data in revision.files:
+        loader.add(path, data)
+    return loader.result(revision.selected)
+
+
+def _decoded(path: str, data: bytes | Diagnostic) -> SourceFile | Diagnostic:
+    """The file's text as a source, or the finding from reading or decoding it."""
+    text = data if isinstance(data, Diagnostic) else decode_input(path, data)
+    return text if isinstance(text, Diagnostic) else SourceFile(path=path, text=text)
+
+
+class SingleFile(NamedTuple):
+    """One file read outside discovery (``trainc.yaml``): its source, documents, findings."""
+
+    source: SourceFile | None
+    documents: tuple[Document, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def load_single_file(file: Path, path: str, limits: Limits | None = None) -> SingleFile:
+    """Read and parse one YAML file with the loader's bounds, reporting it as ``path``.
+
+    For the repository config, which is read before its own limits are known (hence the
+    default :class:`Limits`); ``source`` is None when the file could not be decoded.
+    """
+    limits = limits or Limits()
+    source = _decoded(path, read_file(file, path, limits))
+    if isinstance(source, Diagnostic):
+        return SingleFile(None, (), (source,))
+    parsed = parse_documents(source, limits)
+    return SingleFile(source, parsed.documents, parsed.diagnostics)
+
+
+class _Loader:
+    """Accumulates the sources, objects and findings of one load."""
+
+    def __init__(self, config: InputSettings) -> None:
+        self.config = config
+        self.objects: list[LoadedObject] = []
+        self.sources: dict[str, SourceFile] = {}
+        self.diagnostics: list[Diagnostic] = []
+
+    def add(self, path: str, data: bytes | Diagnostic) -> None:
+        """Decode, render, parse and classify one file's bytes (or record why it has none)."""
+        source = _decoded(path, data)
+        if isinstance(source, Diagnostic):
+            self.diagnostics.append(source)
+            return
+        self.sources[path] = source
+        if path.endswith(_TEMPLATE_SUFFIX):
+            rendered = self._render(source)
+            if isinstance(rendered, Diagnostic):
+                self.diagnostics.append(rendered)
+                return
+            source = self.sources[path] = rendered
+        parsed = parse_documents(source, self.config.limits)
+        skipped: set[Diagnostic] = set()
+        for document in parsed.documents:
+            classified = classify_documents((document,))
+            self.objects.extend(classified.objects)
+            self.diagnostics.extend(classified.diagnostics)
+            if not classified.objects and not any(d.is_error for d in classified.diagnostics):
+                # A skipped document (an OpenAPI spec with ``200:`` keys, Helm values) is
+                # not trainc's to judge; only malformed YAML and bounds fail the run.
+                skipped.update(parsed.findings.get(document.index, ()))
+        self.diagnostics.extend(d for d in parsed.diagnostics if d not in skipped)
+
+    def _render(self, source: SourceFile) -> SourceFile | Diagnostic:
+        # jinja2 is imported only when a template is actually read (startup time).
+        from trainc.load.template import render_template  # noqa: PLC0415
+
+        config = self.config
+        return render_template(source.path, source.text, config.template_values, config.limits)
+
+    def result(self, files: int) -> LoadResult:
+        objects = sorted(
+            self.objects,
+            key=lambda obj: (obj.path, obj.document.index, obj.document.positions.get((), (0, 0))),
+        )
+        return LoadResult(
+            objects=tuple(objects),
+            sources=MappingProxyType(dict(sorted(self.sources.items()))),
+            diagnostics=sort_diagnostics(self.diagnostics),
+            files=files,
+        )

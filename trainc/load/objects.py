@@ -1,0 +1,136 @@
+"""Picking the trainer.kubeflow.org objects out of parsed documents.
+
+A repository holds more than trainc's kinds (ConfigMaps, kustomizations, Helm values),
+so any other document is skipped with an INFO finding that ``-v`` can show. ``List``
+documents are expanded the way kubectl expands them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from trainc.diagnostics import Diagnostic
+from trainc.load.documents import Document, LoadedObject
+from trainc.model.json import FieldPath, JsonObject, JsonValue
+from trainc.model.kinds import KINDS_BY_NAME
+from trainc.model.labels import GROUP
+
+_SUPPORTED = ", ".join(KINDS_BY_NAME)
+
+
+@dataclass(frozen=True, slots=True)
+class Classified:
+    """The trainer objects of some documents, in document order, and the findings."""
+
+    objects: tuple[LoadedObject, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def classify_documents(documents: Iterable[Document]) -> Classified:
+    """Trainer objects of ``documents``; other documents become ``load.ignored-document``."""
+    objects: list[LoadedObject] = []
+    diagnostics: list[Diagnostic] = []
+    for document in documents:
+        _classify(document, objects, diagnostics)
+    return Classified(tuple(objects), tuple(diagnostics))
+
+
+def _is_trainer(api_version: JsonValue) -> bool:
+    """True for ``trainer.kubeflow.org/<any version>``; versions are checked later."""
+    return isinstance(api_version, str) and api_version.split("/", 1)[0] == GROUP
+
+
+def _classify(
+    document: Document, objects: list[LoadedObject], diagnostics: list[Diagnostic]
+) -> None:
+    """Add the object a document holds (or its List items' objects), or a finding."""
+    data = document.data
+    if not isinstance(data, dict):
+        diagnostics.append(_not_a_mapping(document, data))
+        return
+    api_version, kind, items = data.get("apiVersion"), data.get("kind"), data.get("items")
+    if isinstance(kind, str) and kind.endswith("List") and isinstance(items, list):
+        for item in _list_items(document, items):  # v1 List, or <Kind>List of any group
+            _classify(item, objects, diagnostics)
+        return
+    if _is_trainer(api_version):
+        found = _trainer_object(document, data)
+        if isinstance(found, LoadedObject):
+            objects.append(found)
+        else:
+            diagnostics.append(found)
+        return
+    if isinstance(api_version, str) and isinstance(kind, str):
+        name = _metadata(data).get("name")
+        what = f"{api_version} {kind}" + (f"/{name}" if isinstance(name, str) else "")
+        message = f"not a {GROUP} object, skipped: {what}"
+    else:
+        message = "the document has no apiVersion/kind; skipped"
+    diagnostics.append(document.finding((), "load.ignored-document", message))
+
+
+def _not_a_mapping(document: Document, data: JsonValue) -> Diagnostic:
+    """A list of trainer objects is a mistake worth an error; any other value is skipped."""
+    if isinstance(data, list) and any(
+        isinstance(item, dict) and _is_trainer(item.get("apiVersion")) for item in data
+    ):
+        return document.finding(
+            (),
+            "load.not-an-object",
+            f"the document is a YAML list, but a {GROUP} object must be a mapping",
+            hint="write each object as its own document, separated by ---",
+        )
+    shape = "list" if isinstance(data, list) else type(data).__name__
+    message = f"the document is a YAML {shape}, not a Kubernetes object; skipped"
+    return document.finding((), "load.ignored-document", message)
+
+
+def _metadata(data: JsonObject) -> JsonObject:
+    metadata = data.get("metadata")
+    return metadata if isinstance(metadata, dict) else {}
+
+
+def _trainer_object(document: Document, data: JsonObject) -> LoadedObject | Diagnostic:
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS_BY_NAME:
+        what = f"kind {kind!r} is" if isinstance(kind, str) else "a document without a kind is"
+        return document.finding(
+            ("kind",),
+            "load.unknown-kind",
+            f"{what} not a {GROUP} kind trainc reads",
+            hint=f"supported kinds: {_SUPPORTED}",
+        )
+    metadata = _metadata(data)
+    name, namespace = metadata.get("name"), metadata.get("namespace")
+    if not isinstance(name, str) or not name:
+        return document.finding(
+            ("metadata", "name"),
+            "load.missing-name",
+            f"the {kind} has no metadata.name",
+            hint="GitOps tools apply objects by name; generateName cannot be used",
+        )
+    return LoadedObject(
+        document=document,
+        api_version=str(data["apiVersion"]),
+        kind=kind,
+        name=name,
+        namespace=namespace if isinstance(namespace, str) and namespace else None,
+    )
+
+
+def _list_items(document: Document, items: list[JsonValue]) -> list[Document]:
+    """One document per List item, with positions re-rooted at the item.
+
+    The positions are split in one pass, so a List of n items costs O(positions), not n
+    times that. An item's root position is its place in the List, which keeps items in
+    file order when objects are sorted.
+    """
+    buckets: dict[int, dict[FieldPath, tuple[int, int]]] = {}
+    for path, position in document.positions.items():
+        if len(path) >= 2 and path[0] == "items" and isinstance(path[1], int):  # noqa: PLR2004
+            buckets.setdefault(path[1], {})[path[2:]] = position
+    return [
+        Document(document.source, document.index, item, buckets.get(index, {}))
+        for index, item in enumerate(items)
+    ]

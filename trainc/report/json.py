@@ -1,0 +1,48 @@
+"""The JSON format: one object with every finding and a summary, for scripts.
+
+Field names are the :class:`~trainc.diagnostics.Diagnostic` attribute names, so a script
+can rebuild a Diagnostic from each entry; absent values stay as ``null`` rather than
+vanishing, so consumers never need to guess whether a key exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TextIO
+
+from trainc.diagnostics import Diagnostic, exit_code
+from trainc.model.json import JsonObject
+from trainc.report.base import ReporterOptions, ReportInput, Summary, rule_of, shown, write_json
+
+
+def _entry(diagnostic: Diagnostic) -> JsonObject:
+    entry: JsonObject = asdict(diagnostic)
+    entry["severity"] = diagnostic.severity.value
+    entry["rule"] = rule_of(diagnostic.code).summary
+    return entry
+
+
+def _document(report: ReportInput, diagnostics: tuple[Diagnostic, ...]) -> JsonObject:
+    summary = Summary.of(diagnostics)
+    return {
+        "diagnostics": [_entry(diagnostic) for diagnostic in diagnostics],
+        "summary": {
+            "errors": summary.errors,
+            "warnings": summary.warnings,
+            "infos": summary.infos,
+            "files": report.files_checked,
+            "objects": report.objects_checked,
+            "exitCode": exit_code(diagnostics),
+        },
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class JsonReporter:
+    """Writes exactly one JSON object and a newline, nothing else, so ``jq`` can read it."""
+
+    options: ReporterOptions
+
+    def write(self, report: ReportInput, stream: TextIO) -> None:
+        """Write the report as one indented JSON object."""
+        write_json(_document(report, shown(report, self.options)), stream)

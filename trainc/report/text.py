@@ -1,0 +1,199 @@
+"""The text format: compiler-style findings with the offending source line, for people.
+
+It follows rustc and ruff: a ``path:line:col: error[code]: message`` heading editors can
+jump to, the quoted line with a caret under the column, then ``= note`` and ``= help``.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TextIO, assert_never
+
+from trainc.diagnostics import Diagnostic, Severity
+from trainc.load.source import SourceFile
+from trainc.report.base import ReporterOptions, ReportInput, Summary, headline, notes, shown
+
+#: Tab stops in quoted lines, as rustc renders them; tabs are expanded so the caret lines up.
+_TAB_WIDTH = 4
+#: Bidirectional controls can make a quoted line read differently from what the parser saw
+#: ("Trojan Source", CVE-2021-42574), so they are shown escaped like other controls.
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+_DIM = "2"
+
+
+def _severity_style(severity: Severity) -> str:
+    match severity:
+        case Severity.ERROR:
+            return "1;31"
+        case Severity.WARNING:
+            return "33"
+        case Severity.INFO:
+            return "36"
+        case _:
+            assert_never(severity)
+
+
+@dataclass(frozen=True, slots=True)
+class _Palette:
+    """ANSI SGR styling that is a no-op when colour is off."""
+
+    enabled: bool
+
+    def paint(self, text: str, style: str) -> str:
+        return f"\x1b[{style}m{text}\x1b[0m" if self.enabled and text else text
+
+
+def _is_unsafe(char: str) -> bool:
+    return unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS
+
+
+def _escape(char: str) -> str:
+    """A control character as a visible escape (``\\x1b``).
+
+    User text then cannot drive the terminal or split a finding over several lines.
+    """
+    return ascii(char)[1:-1]
+
+
+def _printable(text: str) -> str:
+    return "".join(_escape(char) if _is_unsafe(char) else char for char in text)
+
+
+def _printable_fields(d: Diagnostic) -> Diagnostic:
+    """The diagnostic with every field that may quote the user's files made printable."""
+
+    def printable(text: str | None) -> str | None:
+        return None if text is None else _printable(text)
+
+    return replace(
+        d,
+        message=_printable(d.message),
+        file=printable(d.file),
+        kind=printable(d.kind),
+        namespace=printable(d.namespace),
+        name=printable(d.name),
+        field_path=printable(d.field_path),
+        hint=printable(d.hint),
+    )
+
+
+def _char_width(char: str) -> int:
+    """Terminal cells a character takes: CJK and emoji take two, combining marks none."""
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def _render(line: str, column: int | None) -> tuple[str, int | None]:
+    """The quoted line as displayed, and the caret's offset in terminal cells.
+
+    Columns count characters (1-based); tabs, escapes and wide characters are measured as
+    displayed, so the caret sits under the character the column names. A column past the
+    end points just after the line (a missing value).
+    """
+    pieces: list[str] = []
+    offsets: list[int] = []
+    width = 0
+    for char in line:
+        offsets.append(width)
+        if char == "\t":
+            piece = " " * (_TAB_WIDTH - width % _TAB_WIDTH)
+        else:
+            piece = _escape(char) if _is_unsafe(char) else char
+        pieces.append(piece)
+        width += sum(_char_width(c) for c in piece)
+    if column is None or column < 1:
+        return "".join(pieces), None
+    if column <= len(offsets):
+        return "".join(pieces), offsets[column - 1]
+    return "".join(pieces), width + column - 1 - len(line)
+
+
+def _snippet(diagnostic: Diagnostic, source: SourceFile | None, palette: _Palette) -> list[str]:
+    """The gutter, the quoted line and the caret line; empty when the line is not known."""
+    if source is None or diagnostic.line is None:
+        return []
+    quoted = source.quote(diagnostic.line)
+    if quoted is None:
+        return []
+    text, caret = _render(quoted, diagnostic.column)
+    number = str(diagnostic.line)
+    gutter = " " * len(number)
+    lines = [palette.paint(f"{gutter} |", _DIM), palette.paint(f"{number} |", _DIM)]
+    if text:
+        lines[-1] += f" {text}"
+    if caret is not None:
+        lines.append(palette.paint(f"{gutter} | {' ' * caret}^", _DIM))
+    return lines
+
+
+def _block(diagnostic: Diagnostic, sources: Mapping[str, SourceFile], palette: _Palette) -> str:
+    """One finding: heading, quoted source, then its notes aligned with the gutter."""
+    source = sources.get(diagnostic.file) if diagnostic.file is not None else None
+    clean = _printable_fields(diagnostic)
+    style = _severity_style(diagnostic.severity)
+    lines = [headline(clean, style=lambda label: palette.paint(label, style))]
+    lines += _snippet(diagnostic, source, palette)
+    gutter = " " * len(str(diagnostic.line or 0))
+    lines += [f"{gutter} = {label}: {text}" for label, text in notes(clean)]
+    return "\n".join(lines)
+
+
+def _grouped_by_file(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Findings of one file together, files in order of first appearance, order kept within."""
+    groups: dict[str | None, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        groups.setdefault(diagnostic.file, []).append(diagnostic)
+    return [diagnostic for group in groups.values() for diagnostic in group]
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _summary_line(summary: Summary, files: int, objects: int) -> str:
+    """``Found 2 errors and 1 warning in 3 files (5 objects checked).`` or the all-clear.
+
+    INFO findings are counted but never make a run "not passed": they are not problems.
+    """
+    checked_files = _count(files, "file")
+    if not summary.errors and not summary.warnings:
+        return f"All checks passed: {checked_files}, {_count(objects, 'object')}."
+    counts = (
+        (summary.errors, "error"),
+        (summary.warnings, "warning"),
+        (summary.infos, "info"),
+    )
+    found = [_count(number, noun) for number, noun in counts if number]
+    listed = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} and {found[-1]}"
+    return f"Found {listed} in {checked_files} ({_count(objects, 'object')} checked)."
+
+
+def _environ() -> Mapping[str, str]:
+    return os.environ
+
+
+@dataclass(frozen=True, slots=True)
+class TextReporter:
+    """Writes findings for a terminal or a CI log, then a one-line summary.
+
+    ``environ`` is where ``NO_COLOR``/``FORCE_COLOR`` are read when the options leave
+    colour to auto; tests pass their own.
+    """
+
+    options: ReporterOptions
+    environ: Mapping[str, str] = field(default_factory=_environ)
+
+    def write(self, report: ReportInput, stream: TextIO) -> None:
+        """Write every shown finding, a blank line after each, then the summary line."""
+        palette = _Palette(enabled=self.options.color_for(stream, self.environ))
+        diagnostics = shown(report, self.options)
+        for diagnostic in _grouped_by_file(diagnostics):
+            stream.write(_block(diagnostic, report.sources, palette) + "\n\n")
+        summary = Summary.of(diagnostics)
+        stream.write(_summary_line(summary, report.files_checked, report.objects_checked) + "\n")

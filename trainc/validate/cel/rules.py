@@ -1,0 +1,69 @@
+"""Create-time CEL rules: every ``x-kubernetes-validations`` rule that needs no old object.
+
+The API server runs them after pruning and defaulting (``upstream-semantics.md`` §7.1),
+at the node that declares them, once per value there: a rule under ``items`` runs for
+every item. Rules with ``optionalOldSelf`` also run on create, with ``oldSelf`` empty
+(§7.3 item 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from trainc.diagnostics import Diagnostic
+from trainc.model.json import FieldPath
+from trainc.resolve.objects import DefaultedObject
+from trainc.validate.cel.cost import CostBudget
+from trainc.validate.cel.declared import OLD_SELF, SELF, DeclaredRule
+from trainc.validate.cel.engine import ABSENT
+from trainc.validate.cel.evaluate import RuleRunner
+from trainc.validate.cel.values import rule_sites
+from trainc.validate.schematree import KindSchema
+
+
+def check_rules(
+    obj: DefaultedObject,
+    schema: KindSchema,
+    *,
+    skip_paths: frozenset[FieldPath] = frozenset(),
+    update: bool = False,
+    budget: CostBudget | None = None,
+) -> list[Diagnostic]:
+    """Diagnostics of every create-time rule of ``schema`` on ``obj``'s defaulted data.
+
+    Where a rule's node is at, above or below a path in ``skip_paths`` (structural
+    errors), only its violations are kept: an evaluation error there would merely restate
+    the structural finding, while a violation (a bad name beside a typo in the spec) is
+    news the user needs in the same run.
+    ``update`` says that :func:`~trainc.validate.cel.transitions.check_transitions`
+    checks this object against a base revision; rules with ``optionalOldSelf`` are then
+    left to it, since on update they see the old value where one exists. ``budget`` is
+    shared with ``check_transitions`` to charge both to one per-object budget.
+    """
+    runner = RuleRunner(obj, budget if budget is not None else CostBudget())
+    found: list[Diagnostic] = []
+    for site in rule_sites(obj.data, schema, _create_time(update=update)):
+        values = {SELF: site.value}
+        if any(rule.optional for rule in site.rules):
+            values[OLD_SELF] = ABSENT
+        results = runner.run(site.path, site.rules, values, site.shape)
+        if _overlaps(site.path, skip_paths):
+            results = [d for d in results if d.code not in _RESTATEMENTS]
+        found.extend(results)
+        if runner.exhausted:
+            break
+    return found
+
+
+def _create_time(*, update: bool) -> Callable[[DeclaredRule], bool]:
+    def wanted(rule: DeclaredRule) -> bool:
+        return not rule.transition or (rule.optional and not update)
+
+    return wanted
+
+
+_RESTATEMENTS = frozenset({"cel.eval-error", "cel.cost-exceeded"})
+
+
+def _overlaps(path: FieldPath, skip_paths: Iterable[FieldPath]) -> bool:
+    return any(skip[: len(path)] == path or path[: len(skip)] == skip for skip in skip_paths)

@@ -1,0 +1,33 @@
+"""Wording helpers shared by the cross-object checks: where another object is, what was meant."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from trainc.model.json import FieldPath
+from trainc.resolve.objects import DefaultedObject
+
+
+def where(obj: DefaultedObject, path: FieldPath = ("metadata", "name")) -> str:
+    """``file:line`` of ``path`` in ``obj``, for messages that point at a second object."""
+    position = obj.loaded.document.locate(path)
+    return f"{obj.loaded.path}:{position.line}"
+
+
+def describe(obj: DefaultedObject) -> str:
+    """``Kind namespace/name`` (or ``Kind name`` when cluster-scoped), for messages."""
+    name = f"{obj.namespace}/{obj.name}" if obj.namespace else obj.name
+    return f"{obj.kind} {name}"
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A spelling suggestion for ``name`` among ``candidates``, if one is close."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+def listing(names: Iterable[str]) -> str:
+    """Names quoted and comma-separated, or ``none`` for an empty list."""
+    quoted = [repr(name) for name in names]
+    return ", ".join(quoted) if quoted else "none"

@@ -1,0 +1,106 @@
+"""The cross-object layer: admission-webhook checks over all objects of a run, in a fixed order.
+
+Four lists of checks, each in the order upstream's plugins document (``upstream-semantics.md``
+§1.7, §4.4, §4.6):
+
+- runtime webhook checks, skipped for runtimes labelled
+  ``trainer.kubeflow.org/webhook-validation: disabled``, which bypass Trainer's validating
+  webhooks (§1.7);
+- JobSet webhook and KEP-572 checks of every runtime's template, which nothing exempts;
+- TrainJob webhook checks that the runtime alone decides, run once for each runtime some
+  TrainJob uses and reported in the runtime's file;
+- TrainJob webhook checks, for each TrainJob whose runtimeRef resolves. One that does not
+  resolve gets only the lookup finding: its other checks would need the runtime.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from trainc.diagnostics import Diagnostic
+from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
+from trainc.model.labels import WEBHOOK_VALIDATION_DISABLED, WEBHOOK_VALIDATION_LABEL
+from trainc.resolve.index import LookupFailure, RuntimeIndex
+from trainc.resolve.objects import DefaultedObject
+from trainc.validate.crossobject.coordinator import check_coordinator, check_coordinator_pod
+from trainc.validate.crossobject.duplicates import check_duplicates
+from trainc.validate.crossobject.frameworks import (
+    check_flux_init_containers,
+    check_reserved_env,
+    check_torch_env_injection,
+)
+from trainc.validate.crossobject.initializers import check_initializers
+from trainc.validate.crossobject.jobset_policies import check_jobset_policies
+from trainc.validate.crossobject.jobset_webhook import check_jobset_template
+from trainc.validate.crossobject.lifecycle import check_deprecated_runtime, check_runtime_ttl
+from trainc.validate.crossobject.mpi import check_mpi_implementation, check_mpi_launcher_node
+from trainc.validate.crossobject.names import check_name_budgets
+from trainc.validate.crossobject.patches import check_runtime_patches
+from trainc.validate.crossobject.runtime_ref import report_lookup_failure
+from trainc.validate.crossobject.runtime_webhook import check_ancestor_jobs
+from trainc.validate.crossobject.torchtune import check_torchtune
+from trainc.validate.crossobject.volcano import check_volcano_queue
+from trainc.validate.crossobject.volumes import check_volume_claim_names, check_volume_claims
+
+RuntimeCheck = Callable[[DefaultedObject], list[Diagnostic]]
+TrainJobCheck = Callable[[DefaultedObject, DefaultedObject], list[Diagnostic]]
+
+RUNTIME_WEBHOOK_CHECKS: tuple[RuntimeCheck, ...] = (check_ancestor_jobs, check_runtime_ttl)
+JOBSET_CHECKS: tuple[RuntimeCheck, ...] = (
+    check_jobset_template,
+    check_jobset_policies,
+    check_coordinator,
+    check_volume_claims,
+)
+USED_RUNTIME_CHECKS: tuple[RuntimeCheck, ...] = (
+    check_torch_env_injection,
+    check_mpi_implementation,
+    check_flux_init_containers,
+)
+TRAINJOB_CHECKS: tuple[TrainJobCheck, ...] = (
+    check_deprecated_runtime,
+    check_initializers,
+    check_runtime_patches,
+    check_reserved_env,
+    check_mpi_launcher_node,
+    check_torchtune,
+    check_volcano_queue,
+    check_name_budgets,
+    check_coordinator_pod,
+    check_volume_claim_names,
+)
+
+
+def check_cross_object(objects: Sequence[DefaultedObject]) -> list[Diagnostic]:
+    """Webhook-equivalent findings across ``objects``, without exact duplicates.
+
+    Objects are taken in document order (path, then position in the file), so "first
+    declaration" means the same here, in the duplicate check and in the runtime index.
+    """
+    ordered = sorted(objects, key=lambda obj: (obj.loaded.path, obj.loaded.document.index))
+    found = check_duplicates(ordered)
+    for runtime in (obj for obj in ordered if obj.kind in RUNTIME_KINDS):
+        found += _check_runtime(runtime)
+    index = RuntimeIndex(ordered)
+    used: dict[int, DefaultedObject] = {}
+    for trainjob in (obj for obj in ordered if obj.kind == TRAINJOB.kind):
+        resolved = index.lookup(trainjob)
+        if isinstance(resolved, LookupFailure):
+            found.append(report_lookup_failure(trainjob, resolved))
+            continue
+        used.setdefault(id(resolved), resolved)
+        for trainjob_check in TRAINJOB_CHECKS:
+            found += trainjob_check(trainjob, resolved)
+    for runtime in used.values():
+        for runtime_check in USED_RUNTIME_CHECKS:
+            found += runtime_check(runtime)
+    return list(dict.fromkeys(found))
+
+
+def _check_runtime(runtime: DefaultedObject) -> list[Diagnostic]:
+    exempt = runtime.loaded.label(WEBHOOK_VALIDATION_LABEL) == WEBHOOK_VALIDATION_DISABLED
+    checks = JOBSET_CHECKS if exempt else RUNTIME_WEBHOOK_CHECKS + JOBSET_CHECKS
+    found: list[Diagnostic] = []
+    for check in checks:
+        found += check(runtime)
+    return found

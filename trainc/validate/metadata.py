@@ -1,0 +1,263 @@
+"""ObjectMeta rules the API server enforces on every object, before CEL rules and webhooks.
+
+The name predicates reproduce apimachinery's ``pkg/util/validation`` (``IsDNS1123Label``,
+``IsDNS1123Subdomain``, ``IsDNS1035Label``, ``IsQualifiedName``, ``IsValidLabelValue``,
+``IsDomainPrefixedPath``); each returns apimachinery's error strings verbatim, so a finding
+reads like the API server's. The cross-object checks reuse them for the JobSet webhook's
+name rules (``upstream-semantics.md`` §4.4, §4.6). A TrainJob's own name is left to its CRD's
+CEL rules (§1.6), which are stricter than ObjectMeta's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from trainc.diagnostics import Diagnostic
+from trainc.load.documents import LoadedObject
+from trainc.model.json import FieldPath, JsonObject, as_object
+from trainc.model.kinds import TRAINJOB
+
+_DNS1123_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN = rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*"
+_DNS1035_LABEL = "[a-z]([-a-z0-9]*[a-z0-9])?"
+_QUALIFIED_NAME = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_VALUE = f"({_QUALIFIED_NAME})?"
+_HTTP_PATH = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+"
+
+_DNS1123_LABEL_MSG = (
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+    "and must start and end with an alphanumeric character"
+)
+_DNS1123_SUBDOMAIN_MSG = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+    "'.', and must start and end with an alphanumeric character"
+)
+_DNS1035_LABEL_MSG = (
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+    "alphabetic character, and end with an alphanumeric character"
+)
+_QUALIFIED_NAME_MSG = (
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+    "alphanumeric character"
+)
+_LABEL_VALUE_MSG = (
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
+    "'.', and must start and end with an alphanumeric character"
+)
+
+#: Limits of ObjectMeta (apimachinery ``validation.go``); the annotation total is in bytes.
+LABEL_MAX = 63
+SUBDOMAIN_MAX = 253
+ANNOTATIONS_MAX_BYTES = 256 * 1024
+
+
+def _regex_error(message: str, pattern: str, *examples: str) -> str:
+    shown = " or ".join(f"'{example}', " for example in examples)
+    return f"{message} (e.g. {shown}regex used for validation is '{pattern}')"
+
+
+def _max_len_error(length: int) -> str:
+    return f"must be no more than {length} characters"
+
+
+def dns1123_subdomain_errors(value: str) -> list[str]:
+    """Why ``value`` is not a DNS-1123 subdomain (object names, PVC names); empty if it is."""
+    errors = [_max_len_error(SUBDOMAIN_MAX)] if len(value) > SUBDOMAIN_MAX else []
+    if not re.fullmatch(_DNS1123_SUBDOMAIN, value):
+        errors.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN, "example.com"))
+    return errors
+
+
+def dns1123_label_errors(value: str) -> list[str]:
+    """Why ``value`` is not a DNS-1123 label (namespace names); empty if it is."""
+    errors = [_max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
+    if re.fullmatch(_DNS1123_LABEL, value):
+        return errors
+    if re.fullmatch(_DNS1123_SUBDOMAIN, value):
+        # A valid subdomain that is no valid label can only be failing on its dots.
+        errors.append("must not contain dots")
+    else:
+        errors.append(_regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL, "my-name", "123-abc"))
+    return errors
+
+
+def dns1035_label_errors(value: str) -> list[str]:
+    """Why ``value`` is not a DNS-1035 label (Service and Job names); empty if it is."""
+    errors = [_max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
+    if not re.fullmatch(_DNS1035_LABEL, value):
+        errors.append(_regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL, "my-name", "abc-123"))
+    return errors
+
+
+def qualified_name_errors(value: str) -> list[str]:
+    """Why ``value`` is not a label or annotation key: ``[prefix/]name``; empty if it is."""
+    parts = value.split("/")
+    if len(parts) > 2:  # noqa: PLR2004 - at most one prefix separator
+        return [
+            "a qualified name "
+            + _regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME, "MyName", "my.name", "123-abc")
+            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ]
+    errors: list[str] = []
+    if len(parts) == 2:  # noqa: PLR2004 - prefix and name
+        prefix = parts[0]
+        prefix_errors = dns1123_subdomain_errors(prefix) if prefix else ["must be non-empty"]
+        errors.extend(f"prefix part {error}" for error in prefix_errors)
+    name = parts[-1]
+    if not name:
+        errors.append("name part must be non-empty")
+    elif len(name) > LABEL_MAX:
+        errors.append(f"name part {_max_len_error(LABEL_MAX)}")
+    if not re.fullmatch(_QUALIFIED_NAME, name):
+        errors.append(
+            "name part "
+            + _regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME, "MyName", "my.name", "123-abc")
+        )
+    return errors
+
+
+def label_value_errors(value: str) -> list[str]:
+    """Why ``value`` is not a label value (may be empty); empty if it is one."""
+    errors = [_max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
+    if not re.fullmatch(_LABEL_VALUE, value):
+        errors.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE, "MyValue", "my_value", "12345"))
+    return errors
+
+
+def domain_prefixed_path_errors(value: str) -> list[str]:
+    """Why ``value`` is not ``<dns-subdomain>/<http-path>`` (runtimePatches managers)."""
+    if not value:
+        return ["Required value"]
+    host, _, path = value.partition("/")
+    if not host or not path:
+        return ['must be a domain-prefixed path (such as "acme.io/foo")']
+    errors = dns1123_subdomain_errors(host)
+    if not re.fullmatch(_HTTP_PATH, path):
+        errors.append(_regex_error("must be a valid HTTP path", _HTTP_PATH))
+    return errors
+
+
+def check_metadata(obj: LoadedObject, *, namespaced: bool) -> list[Diagnostic]:
+    """ObjectMeta findings for ``obj`` as loaded: name, namespace, labels, annotations.
+
+    ``namespaced`` is the scope of the object's kind; a cluster-scoped object that sets a
+    namespace gets a warning, since the API server drops the field.
+    """
+    metadata = as_object(obj.data.get("metadata"))
+    return [
+        *_check_name(obj),
+        *_check_namespace(obj, metadata, namespaced=namespaced),
+        *_check_labels(obj, as_object(metadata.get("labels"))),
+        *_check_annotations(obj, as_object(metadata.get("annotations"))),
+    ]
+
+
+def _check_name(obj: LoadedObject) -> list[Diagnostic]:
+    if obj.kind == TRAINJOB.kind or not obj.name:
+        return []
+    errors = dns1123_subdomain_errors(obj.name)
+    if not errors:
+        return []
+    return [
+        obj.finding(
+            ("metadata", "name"),
+            "meta.name-format",
+            f"{'; '.join(errors)} ({obj.kind} name {obj.name!r})",
+            hint=_name_hint(obj.name, SUBDOMAIN_MAX, dots=True),
+        )
+    ]
+
+
+def _check_namespace(
+    obj: LoadedObject, metadata: JsonObject, *, namespaced: bool
+) -> list[Diagnostic]:
+    namespace = metadata.get("namespace")
+    if not isinstance(namespace, str) or not namespace:
+        return []
+    path: FieldPath = ("metadata", "namespace")
+    if not namespaced:
+        return [
+            obj.finding(
+                path,
+                "meta.namespace-ignored",
+                f"{obj.kind} is cluster-scoped; the API server ignores metadata.namespace "
+                f"{namespace!r}",
+                hint="delete metadata.namespace",
+            )
+        ]
+    errors = dns1123_label_errors(namespace)
+    if not errors:
+        return []
+    return [
+        obj.finding(
+            path,
+            "meta.namespace-format",
+            f"{'; '.join(errors)} (namespace {namespace!r})",
+            hint=_name_hint(namespace, LABEL_MAX, dots=False),
+        )
+    ]
+
+
+def _check_labels(obj: LoadedObject, labels: JsonObject) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for key, value in labels.items():
+        path: FieldPath = ("metadata", "labels", key)
+        if key_errors := qualified_name_errors(key):
+            found.append(_key_finding(obj, path, "label", key, key_errors))
+        if isinstance(value, str) and (value_errors := label_value_errors(value)):
+            found.append(
+                obj.finding(
+                    path,
+                    "meta.label-value",
+                    f"{'; '.join(value_errors)} (value of label {key!r})",
+                    hint="use at most 63 letters, digits, '-', '_' or '.', starting and ending "
+                    "with a letter or digit; free text belongs in an annotation",
+                )
+            )
+    return found
+
+
+def _check_annotations(obj: LoadedObject, annotations: JsonObject) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    total = 0
+    for key, value in annotations.items():
+        # apimachinery lower-cases annotation keys before checking them.
+        if key_errors := qualified_name_errors(key.lower()):
+            found.append(
+                _key_finding(obj, ("metadata", "annotations", key), "annotation", key, key_errors)
+            )
+        total += len(key.encode()) + (len(value.encode()) if isinstance(value, str) else 0)
+    if total > ANNOTATIONS_MAX_BYTES:
+        found.append(
+            obj.finding(
+                ("metadata", "annotations"),
+                "meta.annotations-too-large",
+                f"annotation keys and values total {total} bytes; the API server accepts at "
+                f"most {ANNOTATIONS_MAX_BYTES} bytes (256 KiB)",
+                hint="move large data into a ConfigMap and reference it from an annotation",
+            )
+        )
+    return found
+
+
+def _key_finding(
+    obj: LoadedObject, path: FieldPath, what: str, key: str, errors: list[str]
+) -> Diagnostic:
+    return obj.finding(
+        path,
+        "meta.label-key",
+        f"{'; '.join(errors)} ({what} key {key!r})",
+        hint="write keys as [prefix/]name: an optional DNS subdomain prefix such as "
+        "example.com/, then at most 63 letters, digits, '-', '_' or '.'",
+    )
+
+
+def _name_hint(value: str, limit: int, *, dots: bool) -> str:
+    allowed = (
+        "lower-case letters, digits, '-' and '.'" if dots else "lower-case letters, digits and '-'"
+    )
+    invalid = r"[^a-z0-9.-]+" if dots else r"[^a-z0-9-]+"
+    suggestion = re.sub(invalid, "-", value.lower()).strip("-.")[:limit].strip("-.")
+    if suggestion and suggestion != value:
+        return f"use at most {limit} {allowed}, e.g. {suggestion!r}"
+    return f"use at most {limit} {allowed}, starting and ending with a letter or digit"

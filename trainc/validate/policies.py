@@ -1,0 +1,30 @@
+"""Organisation policies, the public entry points: load them once, check every object.
+
+Policies are ValidatingAdmissionPolicy-shaped CEL checks (``trainc.model.policy``)
+kept in the repository's ``policies/`` or enabled from trainc's built-in pack.
+Loading (:mod:`policy_load`) reports broken policies; checking (:mod:`policy_eval`)
+reports what the objects violate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from trainc.diagnostics import Diagnostic
+from trainc.resolve.index import RuntimeIndex
+from trainc.resolve.objects import DefaultedObject
+from trainc.validate.policy_eval import evaluate_policies
+from trainc.validate.policy_load import PolicySet, load_policies
+
+__all__ = ["PolicySet", "check_policies", "load_policies"]
+
+
+def check_policies(
+    policies: PolicySet, objects: Sequence[DefaultedObject], index: RuntimeIndex
+) -> list[Diagnostic]:
+    """Violations and evaluation errors of the loaded ``policies`` over ``objects``.
+
+    ``index`` resolves each TrainJob's runtime for the ``runtime`` and ``resolved``
+    variables. The load findings are in ``policies.diagnostics``, not repeated here.
+    """
+    return evaluate_policies(policies.policies, objects, index)

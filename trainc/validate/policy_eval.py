@@ -1,0 +1,146 @@
+"""Evaluating compiled policies against the objects of a run, as an admission check would.
+
+The order is a ValidatingAdmissionPolicy's: match constraints (kinds), then every
+matchCondition, then variables in order, then each validation. A false validation is
+a violation (``policy.<name>``); an expression that errors or returns a non-bool is
+``policy.eval-error``. With the default failurePolicy ``Fail`` a VAP enforces errors
+through the same validationActions as violations, so both take the policy's severity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+
+from trainc.diagnostics import Diagnostic
+from trainc.model.json import FieldPath, JsonObject
+from trainc.model.kinds import TRAINJOB
+from trainc.resolve.index import RuntimeIndex
+from trainc.resolve.objects import DefaultedObject
+from trainc.resolve.summary import summarize
+from trainc.validate.cel.engine import EvalError, EvalResult
+from trainc.validate.policy_compile import CompiledPolicy, CompiledValidation, NamedProgram
+
+Activation = dict[str, object]
+#: A matchCondition that errored or returned a non-bool, with what it returned.
+_Failure = tuple[NamedProgram, EvalResult]
+
+
+def evaluate_policies(
+    policies: Sequence[CompiledPolicy], objects: Sequence[DefaultedObject], index: RuntimeIndex
+) -> list[Diagnostic]:
+    """Every violation and evaluation error of ``policies`` over ``objects``.
+
+    Objects with structural errors are skipped: the schema layer already fails the run,
+    and rules reading mistyped fields would only add noise.
+    """
+    diagnostics: list[Diagnostic] = []
+    for obj in objects:
+        matching = [p for p in policies if obj.kind in p.kinds]
+        if not matching or not obj.schema_valid:
+            continue
+        base = _base_activation(obj, index)
+        for policy in matching:
+            diagnostics.extend(_check(policy, obj, base))
+    return diagnostics
+
+
+def _base_activation(obj: DefaultedObject, index: RuntimeIndex) -> Activation:
+    """``object``, ``oldObject``, ``runtime`` and ``resolved`` for ``obj``.
+
+    ``oldObject`` is null until ``--base`` supplies old objects. ``runtime`` and
+    ``resolved`` are null for runtimes, and for TrainJobs whose runtime does not resolve
+    or has structural errors (the cross-object layer reports why).
+    """
+    runtime = index.lookup(obj) if obj.kind == TRAINJOB.kind else None
+    if not isinstance(runtime, DefaultedObject) or not runtime.schema_valid:
+        return {"object": obj.data, "oldObject": None, "runtime": None, "resolved": None}
+    summary = summarize(obj, runtime)
+    return {"object": obj.data, "oldObject": None, "runtime": runtime.data, "resolved": summary}
+
+
+def _check(policy: CompiledPolicy, obj: DefaultedObject, base: Activation) -> Iterator[Diagnostic]:
+    values: JsonObject = {}
+    activation: Activation = {**base, "params": policy.params, "variables": values}
+    matched = _match(policy, activation)
+    if isinstance(matched, tuple):
+        condition, result = matched
+        yield _eval_error(policy, obj, f"matchCondition {condition.name!r}", condition, result)
+        return
+    if not matched:
+        return
+    for variable in policy.variables:
+        result = variable.program.evaluate(activation)
+        if isinstance(result, EvalError):
+            # Stricter than a VAP's lazy variables: report the broken variable once,
+            # where it is defined, rather than on every validation that reads it.
+            yield _eval_error(policy, obj, f"variable {variable.name!r}", variable, result)
+            return
+        values[variable.name] = result
+    for validation in policy.validations:
+        yield from _validate(policy, obj, validation, activation)
+
+
+def _match(policy: CompiledPolicy, activation: Activation) -> bool | _Failure:
+    """True when all matchConditions hold, False when one is false, else the first error.
+
+    As in a VAP, a false condition wins over an error: the policy does not apply.
+    """
+    results = [(c, c.program.evaluate(activation)) for c in policy.match_conditions]
+    if any(result is False for _, result in results):
+        return False
+    return next(((c, result) for c, result in results if result is not True), True)
+
+
+def _validate(
+    policy: CompiledPolicy,
+    obj: DefaultedObject,
+    validation: CompiledValidation,
+    activation: Mapping[str, object],
+) -> Iterator[Diagnostic]:
+    result = validation.program.evaluate(activation)
+    if result is True:
+        return
+    if result is not False:
+        what = f"validation {validation.index}"
+        yield _eval_error(policy, obj, what, validation, result, path=validation.object_path)
+        return
+    yield obj.finding(
+        validation.object_path,
+        policy.code,
+        _message(validation, activation),
+        severity=policy.severity,
+    )
+
+
+def _message(validation: CompiledValidation, activation: Mapping[str, object]) -> str:
+    """The messageExpression's string when it yields a usable one, else the message.
+
+    A VAP falls back the same way when messageExpression errors, is not a string, is
+    empty, or spans lines.
+    """
+    if validation.message_program is not None:
+        text = validation.message_program.evaluate(activation)
+        if isinstance(text, str) and text.strip() and "\n" not in text:
+            return text.strip()
+    return validation.message
+
+
+def _eval_error(
+    policy: CompiledPolicy,
+    obj: DefaultedObject,
+    what: str,
+    source: NamedProgram | CompiledValidation,
+    result: EvalResult,
+    *,
+    path: FieldPath = (),
+) -> Diagnostic:
+    if isinstance(result, EvalError):
+        problem = f"could not be evaluated: {result.message}"
+    else:
+        problem = f"returned {type(result).__name__} {result!r} instead of a bool"
+    return obj.finding(
+        path,
+        "policy.eval-error",
+        f"policy {policy.name}: {what} `{source.program.expression}` {problem}",
+        severity=policy.severity,
+    )

@@ -1,0 +1,90 @@
+"""Finding and parsing policy files: the repository's directories and the built-in pack.
+
+Policy files are read with the same bounds and the same YAML parser as inputs, so a
+hostile policy file is refused the same way, and its findings carry file and line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from trainc.config import DEFAULT_POLICY_PATHS, RepoConfig
+from trainc.diagnostics import Diagnostic, Severity
+from trainc.load.discover import discover_files
+from trainc.load.documents import Document
+from trainc.load.globs import path_filter
+from trainc.load.limits import Limits
+from trainc.load.reader import decode_input, read_input
+from trainc.load.source import SourceFile
+from trainc.load.yamlsrc import parse_documents
+from trainc.resources import data_dir
+
+#: Built-in policies are reported as coming from here, not from a path on disk.
+BUILTIN_PREFIX = "<builtin>/"
+
+_POLICY_FILES = path_filter(("**/*.yaml", "**/*.yml"), ())
+
+
+@dataclass(slots=True)
+class PolicyFiles:
+    """Parsed policy documents, the files they came from, and what could not be read."""
+
+    repository: list[Document] = field(default_factory=list)
+    builtin: list[Document] = field(default_factory=list)
+    sources: dict[str, SourceFile] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def parse(self, source: SourceFile, limits: Limits) -> Sequence[Document]:
+        """The documents of ``source``, recording the file and its parse findings."""
+        parsed = parse_documents(source, limits)
+        self.sources[source.path] = source
+        self.diagnostics.extend(parsed.diagnostics)
+        return parsed.documents
+
+
+def read_policy_files(config: RepoConfig) -> PolicyFiles:
+    """Every policy document of the repository and of the built-in pack, in path order."""
+    files = PolicyFiles()
+    for path in _repository_files(config, files.diagnostics):
+        data = read_input(config.root, path, config.limits)
+        text = data if isinstance(data, Diagnostic) else decode_input(path, data)
+        if isinstance(text, Diagnostic):
+            files.diagnostics.append(text)
+        else:
+            files.repository.extend(files.parse(SourceFile(path, text), config.limits))
+    # The pack ships with trainc and its tests keep every file valid: read it plainly.
+    for pack_file in sorted(data_dir("policies").glob("*.yaml")):
+        source = SourceFile(BUILTIN_PREFIX + pack_file.name, pack_file.read_text("utf-8"))
+        files.builtin.extend(files.parse(source, config.limits))
+    return files
+
+
+def _repository_files(config: RepoConfig, diagnostics: list[Diagnostic]) -> list[str]:
+    """``*.yaml``/``*.yml`` files under the configured paths, as sorted repo-relative paths.
+
+    A missing default ``policies/`` directory just means no policies; a configured
+    path that does not exist is a mistake in trainc.yaml. Links out of the repository
+    are refused, as for inputs.
+    """
+    found: set[str] = set()
+    for path in config.policies.paths:
+        if not (config.root / path).exists():
+            if config.policies.paths != DEFAULT_POLICY_PATHS:
+                diagnostics.append(_missing_path(config, path))
+            continue
+        discovery = discover_files([config.root / path], root=config.root, select=_POLICY_FILES)
+        found.update(discovery.files)
+        diagnostics.extend(discovery.diagnostics)
+    return sorted(found)
+
+
+def _missing_path(config: RepoConfig, path: str) -> Diagnostic:
+    return Diagnostic(
+        code="policy.invalid",
+        severity=Severity.ERROR,
+        message=f"policies.paths names {path!r}, which does not exist",
+        file=config.config_file,
+        line=None,
+        column=None,
+    )

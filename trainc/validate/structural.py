@@ -1,0 +1,215 @@
+"""Structural validation: the generated JSON Schema, as the API server's schema check.
+
+jsonschema-rs does the validating; this module turns its errors into findings that name
+the field, say what was expected and suggest the field the user probably meant, and adds
+what JSON Schema cannot express: integer formats, and duplicate keys in map-type lists.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import jsonschema_rs
+
+from trainc.model.json import FieldPath, JsonValue, format_path
+from trainc.validate.schematree import KindSchema, SchemaNode, walk
+
+Kind = jsonschema_rs.ValidationErrorKind
+
+_INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+
+_KIND_CODES = {
+    "Type": "schema.type",
+    "Required": "schema.required",
+    "Enum": "schema.enum",
+    "Minimum": "schema.range",
+    "Maximum": "schema.range",
+    "ExclusiveMinimum": "schema.range",
+    "ExclusiveMaximum": "schema.range",
+    "MinLength": "schema.length",
+    "MaxLength": "schema.length",
+    "MinItems": "schema.items",
+    "MaxItems": "schema.items",
+    "MinProperties": "schema.properties",
+    "MaxProperties": "schema.properties",
+    "Pattern": "schema.pattern",
+    "Format": "schema.format",
+    "UniqueItems": "schema.unique",
+    "AnyOf": "schema.type",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaFinding:
+    """A structural problem at a path, independent of which file holds the document."""
+
+    code: str
+    path: FieldPath
+    message: str
+    hint: str | None = None
+
+
+def check_schema(
+    data: JsonValue, schema: KindSchema, *, skip: frozenset[FieldPath] = frozenset()
+) -> list[SchemaFinding]:
+    """Every structural problem of ``data`` (nulls already pruned) against ``schema``.
+
+    ``skip`` holds paths another layer already explained (a migration diagnostic for
+    ``spec.datasetConfig`` replaces the generic unknown-field error there).
+    """
+    findings = [
+        finding
+        for error in _validator(schema).iter_errors(data)
+        for finding in _translate(error, schema)
+    ]
+    findings.extend(_extra_checks(data, schema))
+    return [f for f in findings if not any(f.path[: len(s)] == s for s in skip)]
+
+
+@functools.cache
+def _validator(schema: KindSchema) -> jsonschema_rs.Draft4Validator:
+    """One compiled validator per schema (schemas compare by identity)."""
+    return jsonschema_rs.Draft4Validator(schema.document, validate_formats=True)
+
+
+def _translate(error: jsonschema_rs.ValidationError, schema: KindSchema) -> Iterator[SchemaFinding]:
+    path: FieldPath = tuple(error.instance_path)
+    kind = error.kind
+    if isinstance(kind, Kind.AdditionalProperties):
+        node = schema.node_at(path) or {}
+        for key in kind.unexpected:
+            yield _unknown_field((*path, key), node)
+        return
+    if isinstance(kind, Kind.Required):
+        yield SchemaFinding(
+            "schema.required", path, f"missing required field {kind.property!r}" + _where(path)
+        )
+        return
+    code = _KIND_CODES.get(type(kind).__name__, "schema.invalid")
+    yield SchemaFinding(code, path, _message(error, path), _hint(error))
+
+
+def _where(path: FieldPath) -> str:
+    return f" in {format_path(path)}" if path else ""
+
+
+def _unknown_field(path: FieldPath, node: SchemaNode) -> SchemaFinding:
+    key = path[-1]
+    properties = node.get("properties")
+    known = sorted(properties) if isinstance(properties, dict) else []
+    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}?" if close else None
+    if hint is None and known:
+        hint = "known fields here: " + ", ".join(known)
+    where = f" in {format_path(path[:-1])}" if len(path) > 1 else ""
+    return SchemaFinding("schema.unknown-field", path, f"unknown field {key!r}{where}", hint)
+
+
+def _message(error: jsonschema_rs.ValidationError, path: FieldPath) -> str:
+    field = format_path(path) or "the document"
+    value = error.instance
+    kind = error.kind
+    if isinstance(kind, Kind.Type):
+        expected = " or ".join(str(name) for name in kind.types)
+        return f"{field} must be {_article(expected)}, not {_json_type(value)}"
+    if isinstance(kind, Kind.AnyOf):
+        return f"{field} must be an integer or a string, not {_json_type(value)}"
+    if isinstance(kind, Kind.Enum):
+        allowed = ", ".join(repr(option) for option in kind.options)
+        return f"{field} must be one of {allowed}, not {value!r}"
+    return f"{field}: {error.message}"
+
+
+def _hint(error: jsonschema_rs.ValidationError) -> str | None:
+    value = error.instance
+    kind = error.kind
+    if isinstance(kind, Kind.AnyOf) and isinstance(value, float):
+        return f'write the quantity as a string: "{value}"'
+    if isinstance(kind, Kind.Type):
+        expected = [str(name) for name in kind.types]
+        if isinstance(value, float) and "integer" in expected:
+            return "write a whole number without a decimal point"
+        if isinstance(value, bool | int | float) and "string" in expected:
+            return "quote the value to make it a string"
+    if isinstance(kind, Kind.Enum) and isinstance(value, str):
+        options = [str(option) for option in kind.options]
+        close = difflib.get_close_matches(value, options, n=1, cutoff=0.5)
+        if close:
+            return f"did you mean {close[0]!r}?"
+    return None
+
+
+def _article(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+_TYPE_NAMES: tuple[tuple[type, str], ...] = (
+    (bool, "a boolean"),
+    (int, "an integer"),
+    (float, "a number"),
+    (list, "a list"),
+    (dict, "an object"),
+)
+_QUOTED_STRING_MAX = 40
+
+
+def _json_type(value: object) -> str:
+    """How a value reads in a message: its JSON type, and short strings themselves."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return f"a string ({value!r})" if len(value) <= _QUOTED_STRING_MAX else "a string"
+    return next((name for cls, name in _TYPE_NAMES if isinstance(value, cls)), "a value")
+
+
+def _extra_checks(data: JsonValue, schema: KindSchema) -> Iterator[SchemaFinding]:
+    """Integer formats and map-type list keys: what JSON Schema cannot say."""
+    for path, value, node in walk(schema, data):
+        if isinstance(value, int) and not isinstance(value, bool):
+            low, high = _INT_RANGES.get(str(node.get("format")), _INT_RANGES["int64"])
+            if not low <= value <= high:
+                yield SchemaFinding(
+                    "schema.int-range",
+                    path,
+                    f"{format_path(path)} is {value}, outside the {node.get('format', 'int64')} "
+                    f"range [{low}, {high}]",
+                )
+        elif isinstance(value, list) and node.get("x-kubernetes-list-type") == "map":
+            yield from _duplicate_keys(path, value, node, schema)
+
+
+def _duplicate_keys(
+    path: FieldPath, items: list[JsonValue], node: SchemaNode, schema: KindSchema
+) -> Iterator[SchemaFinding]:
+    keys = node.get("x-kubernetes-list-map-keys")
+    if not isinstance(keys, list):
+        return
+    item_node = schema.child(node, 0) or {}
+    seen: dict[tuple[JsonValue, ...], int] = {}
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue
+        identity = tuple(_key_value(item, str(key), item_node, schema) for key in keys)
+        if identity in seen:
+            shown = ", ".join(f"{key}={value!r}" for key, value in zip(keys, identity, strict=True))
+            yield SchemaFinding(
+                "schema.duplicate-list-key",
+                (*path, index),
+                f"{format_path(path)}[{index}] repeats {shown} of item {seen[identity]}; "
+                "items of this list are merged by key, so each key must be unique",
+            )
+        else:
+            seen[identity] = index
+
+
+def _key_value(
+    item: dict[str, JsonValue], key: str, node: SchemaNode, schema: KindSchema
+) -> JsonValue:
+    """A list-map key of an item, falling back to the key property's default (§7.2)."""
+    if key in item:
+        return item[key]
+    key_node = schema.child(node, key) or {}
+    return key_node.get("default")
