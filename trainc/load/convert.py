@@ -171,7 +171,7 @@ class Converter:
     def _scalar(self, node: Node, path: FieldPath) -> JsonValue:
         tag = _tag(node)
         if tag == _STR:
-            if node.style == ">":
+            if getattr(node, "style", None) == ">":
                 # ruamel marks where a folded scalar was folded with BEL characters (to
                 # round-trip the layout); a literal BEL cannot occur in a block scalar.
                 return str(node.value).replace("\a", "")
