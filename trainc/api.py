@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainc.config import RepoConfig, build_config, find_repo_root
-from trainc.crdgen import files as schema_files
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import UsageError
 from trainc.load.documents import Document
@@ -125,9 +124,15 @@ def validate_paths(
 
 def write_schemas(directory: Path) -> list[str]:
     """Regenerate CRDs and JSON Schemas under ``directory``; returns what changed."""
-    return schema_files.write_schemas(directory)
+    # Imported here: generation loads the Kubernetes definitions, which validation,
+    # the frequent command, never needs.
+    from trainc.crdgen.files import write_schemas as write  # noqa: PLC0415
+
+    return write(directory)
 
 
 def check_schemas(directory: Path) -> list[str]:
     """What differs between ``directory`` and freshly generated schemas (empty: current)."""
-    return schema_files.check_schemas(directory)
+    from trainc.crdgen.files import check_schemas as check  # noqa: PLC0415 - see write_schemas
+
+    return check(directory)

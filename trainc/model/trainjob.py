@@ -420,11 +420,13 @@ class TrainJobStatus:
         rule="self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
         message="metadata.name must match RFC 1035 DNS label format",
         id="trainjob.name-format",
+        field_path=".metadata.name",
     ),
     Rule(
         rule="size(self.metadata.name) <= 63",
         message="metadata.name must be no more than 63 characters",
         id="trainjob.name-length",
+        field_path=".metadata.name",
     ),
 )
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -82,8 +82,8 @@ _TARGETS = "spec.mlPolicy.torch.envInjection.targets[0].containerNames"
 
 #: Every create-time rule id of the model: at least one case per place it is declared.
 CASES: dict[str, list[Case]] = {
-    "trainjob.name-format": [Case(_named("Bad_Name"), None, _named("good-name"))],
-    "trainjob.name-length": [Case(_named("a" * 64), None, _named("a" * 63))],
+    "trainjob.name-format": [Case(_named("Bad_Name"), "metadata.name", _named("good-name"))],
+    "trainjob.name-length": [Case(_named("a" * 64), "metadata.name", _named("a" * 63))],
     "trainjob.storage-uri": [
         Case(
             trainjob(initializer={part: {"storageUri": "no-scheme"}}),

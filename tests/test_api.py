@@ -1,0 +1,160 @@
+"""The library façade end to end: config, templates per environment, and ``--base``."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from trainc.api import load_config, validate_paths
+from trainc.errors import UsageError
+
+RUNTIME = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: torch
+spec:
+  mlPolicy:
+    torch: {}
+  template:
+    spec:
+      network:
+        publishNotReadyAddresses: true
+      replicatedJobs:
+        - name: node
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: pytorch/pytorch:2.13.0
+"""
+
+JOB = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: job
+spec:
+  activeDeadlineSeconds: {deadline}
+  runtimeRef:
+    name: {runtime}
+"""
+
+
+def write(root: Path, name: str, text: str) -> None:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
+
+
+def codes(root: Path, **options: str) -> list[tuple[str, str | None, int | None]]:
+    report = validate_paths([], cwd=root, **options)  # type: ignore[arg-type]  # test helper
+    return [(d.code, d.file, d.line) for d in report.diagnostics]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository with a runtime and a TrainJob committed."""
+    git(tmp_path, "init", "-q")
+    write(tmp_path, "runtimes/torch.yaml", RUNTIME)
+    write(tmp_path, "jobs/job.yaml", JOB.format(deadline=3600, runtime="torch"))
+    write(tmp_path, "runtimes/other.yaml", RUNTIME.replace("name: torch", "name: other"))
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "base")
+    return tmp_path
+
+
+def test_base_catches_an_edited_deadline_and_runtime_ref(repo: Path) -> None:
+    assert codes(repo, base="HEAD") == []
+    write(repo, "jobs/job.yaml", JOB.format(deadline=7200, runtime="other"))
+    assert codes(repo, base="HEAD") == [
+        ("cel.trainjob.deadline-immutable", "jobs/job.yaml", 6),
+        ("cel.trainjob.runtime-ref-immutable", "jobs/job.yaml", 7),
+    ]
+    # Without a base there is nothing to compare: the edit is a valid new object.
+    assert codes(repo) == []
+
+
+def test_base_catches_an_edited_runtime_template_immutable(repo: Path) -> None:
+    write(
+        repo,
+        "runtimes/torch.yaml",
+        RUNTIME.replace("publishNotReadyAddresses: true", "subdomain: x"),
+    )
+    assert codes(repo, base="HEAD") == [
+        ("cel.jobset.network-immutable", "runtimes/torch.yaml", 10),
+    ]
+
+
+def test_base_ignores_new_objects_and_unknown_refs_are_usage_errors(repo: Path) -> None:
+    write(
+        repo,
+        "jobs/new.yaml",
+        JOB.format(deadline=1, runtime="torch").replace("name: job", "name: new"),
+    )
+    assert codes(repo, base="HEAD") == []
+    with pytest.raises(UsageError, match="no-such-ref"):
+        validate_paths([], cwd=repo, base="no-such-ref")
+
+
+CONFIG = """\
+apiVersion: trainc.dev/v1alpha1
+kind: Config
+values:
+  deadline: 3600
+environments:
+  prod:
+    values:
+      deadline: 86400
+"""
+
+
+def test_templates_render_with_the_values_of_the_chosen_environment(tmp_path: Path) -> None:
+    write(tmp_path, "trainc.yaml", CONFIG)
+    write(tmp_path, "runtime.yaml", RUNTIME)
+    write(tmp_path, "job.yaml.j2", JOB.format(deadline="{{ deadline }}", runtime="torch"))
+    assert codes(tmp_path) == []
+    assert codes(tmp_path, environment="prod") == []
+    write(tmp_path, "job.yaml.j2", JOB.format(deadline="{{ deadline - 3600 }}", runtime="torch"))
+    # 3600 - 3600 = 0 breaks the minimum, and the finding points at the template line.
+    assert codes(tmp_path) == [("schema.range", "job.yaml.j2", 6)]
+    assert codes(tmp_path, environment="prod") == []
+    with pytest.raises(UsageError, match="staging"):
+        validate_paths([], cwd=tmp_path, environment="staging")
+
+
+def test_an_invalid_config_is_reported_in_the_config_file(tmp_path: Path) -> None:
+    write(tmp_path, "trainc.yaml", "namespace: Not_A_Namespace\nlimits:\n  maxDepht: 3\n")
+    write(tmp_path, "runtime.yaml", RUNTIME)
+    assert codes(tmp_path) == [
+        ("config.invalid", "trainc.yaml", 1),
+        ("config.invalid", "trainc.yaml", 3),
+    ]
+
+
+def test_config_discovery_walks_up_to_the_repository_root(tmp_path: Path) -> None:
+    write(tmp_path, "trainc.yaml", "namespace: team-a\n")
+    nested = tmp_path / "jobs" / "deep"
+    nested.mkdir(parents=True)
+    result = load_config(cwd=nested)
+    assert result.config is not None
+    assert result.config.root == tmp_path.resolve()
+    assert result.config.namespace == "team-a"
+    with pytest.raises(UsageError, match="no such file"):
+        load_config(cwd=tmp_path, config_file=tmp_path / "missing.yaml")
