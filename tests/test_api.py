@@ -7,51 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.manifests import TORCH_RUNTIME as RUNTIME
+from tests.support.manifests import trainjob_yaml, write
 from trainc.api import load_config, validate_paths
 from trainc.errors import UsageError
-
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch
-spec:
-  mlPolicy:
-    torch: {}
-  template:
-    spec:
-      network:
-        publishNotReadyAddresses: true
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.13.0
-"""
-
-JOB = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: job
-spec:
-  activeDeadlineSeconds: {deadline}
-  runtimeRef:
-    name: {runtime}
-"""
-
-
-def write(root: Path, name: str, text: str) -> None:
-    path = root / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
 
 
 def git(root: Path, *args: str) -> None:
@@ -73,7 +32,7 @@ def repo(tmp_path: Path) -> Path:
     """A git repository with a runtime and a TrainJob committed."""
     git(tmp_path, "init", "-q")
     write(tmp_path, "runtimes/torch.yaml", RUNTIME)
-    write(tmp_path, "jobs/job.yaml", JOB.format(deadline=3600, runtime="torch"))
+    write(tmp_path, "jobs/job.yaml", trainjob_yaml(deadline=3600))
     write(tmp_path, "runtimes/other.yaml", RUNTIME.replace("name: torch", "name: other"))
     git(tmp_path, "add", ".")
     git(tmp_path, "commit", "-q", "-m", "base")
@@ -82,7 +41,7 @@ def repo(tmp_path: Path) -> Path:
 
 def test_base_catches_an_edited_deadline_and_runtime_ref(repo: Path) -> None:
     assert codes(repo, base="HEAD") == []
-    write(repo, "jobs/job.yaml", JOB.format(deadline=7200, runtime="other"))
+    write(repo, "jobs/job.yaml", trainjob_yaml(deadline=7200, runtime="other"))
     assert codes(repo, base="HEAD") == [
         ("cel.trainjob.deadline-immutable", "jobs/job.yaml", 6),
         ("cel.trainjob.runtime-ref-immutable", "jobs/job.yaml", 7),
@@ -106,7 +65,7 @@ def test_base_ignores_new_objects_and_unknown_refs_are_usage_errors(repo: Path) 
     write(
         repo,
         "jobs/new.yaml",
-        JOB.format(deadline=1, runtime="torch").replace("name: job", "name: new"),
+        trainjob_yaml("new", deadline=1),
     )
     assert codes(repo, base="HEAD") == []
     with pytest.raises(UsageError, match="no-such-ref"):
@@ -128,10 +87,10 @@ environments:
 def test_templates_render_with_the_values_of_the_chosen_environment(tmp_path: Path) -> None:
     write(tmp_path, "trainc.yaml", CONFIG)
     write(tmp_path, "runtime.yaml", RUNTIME)
-    write(tmp_path, "job.yaml.j2", JOB.format(deadline="{{ deadline }}", runtime="torch"))
+    write(tmp_path, "job.yaml.j2", trainjob_yaml(deadline="{{ deadline }}"))
     assert codes(tmp_path) == []
     assert codes(tmp_path, environment="prod") == []
-    write(tmp_path, "job.yaml.j2", JOB.format(deadline="{{ deadline - 3600 }}", runtime="torch"))
+    write(tmp_path, "job.yaml.j2", trainjob_yaml(deadline="{{ deadline - 3600 }}"))
     # 3600 - 3600 = 0 breaks the minimum, and the finding points at the template line.
     assert codes(tmp_path) == [("schema.range", "job.yaml.j2", 6)]
     assert codes(tmp_path, environment="prod") == []

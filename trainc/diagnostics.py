@@ -46,6 +46,30 @@ class Diagnostic:
         return self.severity is Severity.ERROR
 
 
+def finding(
+    code: str,
+    message: str,
+    *,
+    file: str | None,
+    line: int | None = None,
+    column: int | None = None,
+    field_path: str | None = None,
+    hint: str | None = None,
+    severity: Severity | None = None,
+) -> Diagnostic:
+    """A diagnostic whose severity is the catalogue's for ``code`` unless given."""
+    return Diagnostic(
+        code=code,
+        severity=severity or rule_for(code).severity,
+        message=message,
+        file=file,
+        line=line,
+        column=column,
+        field_path=field_path,
+        hint=hint,
+    )
+
+
 def sort_key(diagnostic: Diagnostic) -> tuple[str, int, int, int, str, str]:
     """Canonical order: by file, position, then severity, code and message.
 

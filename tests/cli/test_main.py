@@ -11,41 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.support.manifests import TORCH_RUNTIME as RUNTIME
+from tests.support.manifests import trainjob_yaml
 from trainc.cli.main import cli
 
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch
-spec:
-  mlPolicy:
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.13.0
-"""
-
-GOOD_JOB = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: good
-spec:
-  runtimeRef:
-    name: torch
-"""
+GOOD_JOB = trainjob_yaml("good")
 
 
 def run(

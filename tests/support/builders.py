@@ -14,22 +14,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
 from tests.support.documents import make_object
 from trainc.diagnostics import Diagnostic
-from trainc.load.documents import Document, LoadedObject
+from trainc.load.documents import LoadedObject
+from trainc.load.inputs import load_single_file
+from trainc.load.limits import Limits
+from trainc.load.objects import classify_documents
 from trainc.load.source import SourceFile
-from trainc.model.json import FieldPath, JsonObject, JsonValue
+from trainc.load.yamlsrc import parse_documents
+from trainc.model.json import JsonObject, JsonValue
 from trainc.model.kinds import KINDS_BY_NAME, TRAINJOB
-from trainc.model.labels import (
-    ANCESTOR_LABEL,
-    API_VERSION,
-    DEFAULT_MANAGED_BY,
-    GROUP,
-)
+from trainc.model.labels import ANCESTOR_LABEL, API_VERSION
 from trainc.resolve.objects import DefaultedObject
+from trainc.validate.defaults import apply_defaults as real_defaults
+from trainc.validate.defaults import drop_nulls
+from trainc.validate.schematree import load_kind_schema
 
 DEFAULT_NAMESPACE = "default"
 
@@ -72,66 +71,18 @@ def _container(spec: str | JsonObject) -> JsonValue:
 
 
 def apply_defaults(data: Mapping[str, Any]) -> JsonObject:
-    """A deep copy of ``data`` with the CRD defaults of its kind applied (§2.2)."""
-    result: JsonObject = copy.deepcopy(dict(data))
-    spec = result.get("spec")
-    if not isinstance(spec, dict):
-        return result
-    if result.get("kind") == TRAINJOB.kind:
-        _default_trainjob(spec)
-    else:
-        _default_runtime(spec)
+    """``data`` with its kind's CRD defaults applied by trainc's own defaulting (§2.2).
+
+    Tests share the production code path, so a builder can never drift from what the
+    structural layer hands on. Unknown kinds are returned as a deep copy.
+    """
+    plain: JsonObject = copy.deepcopy(dict(data))
+    kind = plain.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS_BY_NAME:
+        return plain
+    result = real_defaults(drop_nulls(plain), load_kind_schema(kind))
+    assert isinstance(result, dict)
     return result
-
-
-def _default_trainjob(spec: JsonObject) -> None:
-    ref = spec.get("runtimeRef")
-    if isinstance(ref, dict):
-        ref.setdefault("apiGroup", GROUP)
-        ref.setdefault("kind", "ClusterTrainingRuntime")
-    spec.setdefault("suspend", False)
-    spec.setdefault("managedBy", DEFAULT_MANAGED_BY)
-    for source in _dicts(_get(spec, "initializer", "dataset"), _get(spec, "initializer", "model")):
-        for secret in _dicts(source.get("secretRef")):
-            secret.setdefault("name", "")
-
-
-def _default_runtime(spec: JsonObject) -> None:
-    for mpi in _dicts(_get(spec, "mlPolicy", "mpi")):
-        mpi.setdefault("numProcPerNode", 1)
-        mpi.setdefault("mpiImplementation", "OpenMPI")
-        mpi.setdefault("sshAuthMountPath", "/root/.ssh")
-        mpi.setdefault("runLauncherAsNode", False)
-    for flux in _dicts(_get(spec, "mlPolicy", "flux")):
-        flux.setdefault("numProcPerNode", 1)
-    for cosched in _dicts(_get(spec, "podGroupPolicy", "coscheduling")):
-        cosched.setdefault("scheduleTimeoutSeconds", 60)
-    for topology in _dicts(_get(spec, "podGroupPolicy", "volcano", "networkTopology")):
-        topology.setdefault("mode", "hard")
-        topology.setdefault("highestTierAllowed", 1)
-    jobset = _get(spec, "template", "spec")
-    for job in _dicts(*_items(_get(jobset, "replicatedJobs"))):
-        job.setdefault("replicas", 1)
-        job.setdefault("groupName", "default")
-    for policy in _dicts(_get(jobset, "failurePolicy")):
-        policy.setdefault("restartStrategy", "Recreate")
-    for claim in _dicts(*_items(_get(jobset, "volumeClaimPolicies"))):
-        for retention in _dicts(claim.get("retentionPolicy")):
-            retention.setdefault("whenDeleted", "Delete")
-
-
-def _get(value: JsonValue, *path: str) -> JsonValue:
-    for key in path:
-        value = value.get(key) if isinstance(value, dict) else None
-    return value
-
-
-def _items(value: JsonValue) -> list[JsonValue]:
-    return value if isinstance(value, list) else []
-
-
-def _dicts(*values: JsonValue) -> list[JsonObject]:
-    return [value for value in values if isinstance(value, dict)]
 
 
 def defaulted(
@@ -229,63 +180,20 @@ def make_runtime(
 
 
 def object_from_yaml(text: str, path: str = "test.yaml", index: int = 0) -> LoadedObject:
-    """The ``index``-th document of ``text`` with node positions, as the loader would give it."""
-    documents = list(YAML(typ="rt").load_all(text))
-    node = documents[index]
-    positions: dict[FieldPath, tuple[int, int]] = {(): (node.lc.line, node.lc.col)}
-    _collect_positions(node, (), positions)
-    data = _plain(node)
-    assert isinstance(data, dict)
-    document = Document(
-        source=SourceFile(path=path, text=text), index=index, data=data, positions=positions
-    )
-    namespace = _get(data, "metadata", "namespace")
-    return LoadedObject(
-        document=document,
-        api_version=str(data.get("apiVersion", "")),
-        kind=str(data.get("kind", "")),
-        name=str(_get(data, "metadata", "name") or ""),
-        namespace=namespace if isinstance(namespace, str) else None,
-    )
-
-
-def _collect_positions(
-    node: object, path: FieldPath, positions: dict[FieldPath, tuple[int, int]]
-) -> None:
-    if isinstance(node, CommentedMap):
-        for key, value in node.items():
-            line, column = node.lc.key(key)
-            positions[(*path, str(key))] = (line, column)
-            _collect_positions(value, (*path, str(key)), positions)
-    elif isinstance(node, CommentedSeq):
-        for i, value in enumerate(node):
-            line, column = node.lc.item(i)
-            positions[(*path, i)] = (line, column)
-            _collect_positions(value, (*path, i), positions)
-
-
-def _plain(node: object) -> JsonValue:
-    if isinstance(node, dict):
-        return {str(key): _plain(value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [_plain(value) for value in node]
-    if isinstance(node, bool) or node is None:
-        return node
-    if isinstance(node, int):
-        return int(node)
-    if isinstance(node, float):
-        return float(node)
-    return str(node)
+    """The ``index``-th document of ``text``, read by trainc's loader (positions included)."""
+    parsed = parse_documents(SourceFile(path=path, text=text), Limits())
+    assert not parsed.diagnostics, parsed.diagnostics
+    document = next(d for d in parsed.documents if d.index == index)
+    objects = classify_documents([document]).objects
+    if objects:
+        return objects[0]
+    return make_object(document.data if isinstance(document.data, dict) else {}, path)
 
 
 def objects_from_file(path: Path, *, name: str | None = None) -> list[LoadedObject]:
-    """The trainer.kubeflow.org objects of a YAML file, read with the safe loader."""
-    documents = YAML(typ="safe").load_all(path.read_text(encoding="utf-8"))
-    return [
-        make_object(document, name or path.name)
-        for document in documents
-        if isinstance(document, dict) and str(document.get("apiVersion", "")).startswith(GROUP)
-    ]
+    """The trainer.kubeflow.org objects of a YAML file, read by trainc's loader."""
+    loaded = load_single_file(path, name or path.name)
+    return list(classify_documents(loaded.documents).objects)
 
 
 def located(diagnostics: Iterable[Diagnostic]) -> list[tuple[str, str | None]]:

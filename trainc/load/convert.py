@@ -17,7 +17,7 @@ from ruamel.yaml.constructor import SafeConstructor
 from ruamel.yaml.error import MantissaNoDotYAML1_1Warning
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from trainc.diagnostics import Diagnostic, rule_for
+from trainc.diagnostics import Diagnostic, finding
 from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path
@@ -59,10 +59,9 @@ def mark_finding(
     hint: str | None = None,
 ) -> Diagnostic:
     """A finding at a 0-based parser position, mapped to the line the user edits."""
-    return Diagnostic(
-        code=code,
-        severity=rule_for(code).severity,
-        message=message,
+    return finding(
+        code,
+        message,
         file=source.path,
         line=source.user_line(line0 + 1),
         column=column0 + 1,

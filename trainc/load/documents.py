@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from trainc.diagnostics import Diagnostic, Severity, rule_for
+from trainc.diagnostics import Diagnostic, Severity, finding
 from trainc.load.source import Position, SourceFile
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path, get_path
 
@@ -44,15 +44,15 @@ class Document:
     ) -> Diagnostic:
         """A diagnostic located at ``path`` in this document."""
         position = self.locate(path)
-        return Diagnostic(
-            code=code,
-            severity=severity or rule_for(code).severity,
-            message=message,
+        return finding(
+            code,
+            message,
             file=self.source.path,
             line=position.line,
             column=position.column,
             field_path=format_path(path) or None,
             hint=hint,
+            severity=severity,
         )
 
 

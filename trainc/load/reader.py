@@ -11,7 +11,7 @@ import os
 import stat
 from pathlib import Path
 
-from trainc.diagnostics import Diagnostic, rule_for
+from trainc.diagnostics import Diagnostic, finding
 from trainc.load.limits import Limits
 
 # O_NONBLOCK: opening a FIFO planted in the repository must not hang the run.
@@ -29,15 +29,7 @@ def file_finding(
     hint: str | None = None,
 ) -> Diagnostic:
     """A finding about a whole file (or one point in it), with the code's catalogue severity."""
-    return Diagnostic(
-        code=code,
-        severity=rule_for(code).severity,
-        message=message,
-        file=path,
-        line=line,
-        column=column,
-        hint=hint,
-    )
+    return finding(code, message, file=path, line=line, column=column, hint=hint)
 
 
 def too_large(
