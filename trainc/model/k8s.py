@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, TypeAlias
 
 from trainc.model.json import JsonObject
-from trainc.model.markers import K8s
+from trainc.model.markers import K8s, MaxItems, list_map
 
 _CORE = "io.k8s.api.core.v1."
 
@@ -29,3 +29,6 @@ ResourceRequirements: TypeAlias = Annotated[JsonObject, K8s(_CORE + "ResourceReq
 Toleration: TypeAlias = Annotated[JsonObject, K8s(_CORE + "Toleration")]
 Volume: TypeAlias = Annotated[JsonObject, K8s(_CORE + "Volume")]
 VolumeMount: TypeAlias = Annotated[JsonObject, K8s(_CORE + "VolumeMount")]
+
+Env: TypeAlias = Annotated[list[EnvVar] | None, list_map("name"), MaxItems(128)]
+"""Environment variables, merged by name, as Trainer's APIs declare them."""

@@ -10,45 +10,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from trainc.model.k8s import (
-    Affinity,
-    Condition,
-    ContainerSecurityContext,
-    EnvVar,
-    LocalObjectReference,
-    ObjectMeta,
-    PodSchedulingGate,
-    PodSecurityContext,
-    ResourceRequirements,
-    Toleration,
-    Volume,
-    VolumeMount,
-)
+from trainc.model.k8s import Env, LocalObjectReference, ObjectMeta, ResourceRequirements
 from trainc.model.labels import DEFAULT_MANAGED_BY
 from trainc.model.markers import (
     ATOMIC,
     Default,
-    Maximum,
     MaxItems,
     MaxLength,
     Minimum,
     MinLength,
-    MinProperties,
     Rule,
     immutable,
     list_map,
     schema,
 )
-from trainc.model.meta import EmbeddedObjectMeta
-from trainc.model.scalars import Int32, Int64, Time
+from trainc.model.patches import RuntimePatch
+from trainc.model.scalars import Int32, Int64
+from trainc.model.status import TrainJobStatus
 
 _STORAGE_URI = Rule(
     rule="self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$')",
     message="storageUri may be empty, or it must be a valid URI (scheme://...)",
     id="trainjob.storage-uri",
 )
-
-Env = Annotated[list[EnvVar] | None, list_map("name"), MaxItems(128)]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -126,177 +110,6 @@ class Trainer:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ContainerPatch:
-    """Changes to one container of the runtime's pod template."""
-
-    name: Annotated[str, MinLength(1), MaxLength(253)]
-    """Name of a container that exists in the runtime."""
-
-    env: Env = None
-    """Environment variables merged by name."""
-
-    volume_mounts: Annotated[list[VolumeMount] | None, list_map("name"), MaxItems(128)] = None
-    """Volume mounts merged into the container."""
-
-    security_context: ContainerSecurityContext | None = None
-    """Security context merged into the container's."""
-
-
-_Containers = Annotated[
-    list[ContainerPatch] | None,
-    list_map("name"),
-    MaxItems(64),
-    immutable("trainjob.patch-containers-immutable"),
-]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PodSpecPatch:
-    """Changes to a pod template; scheduling fields may change while suspended."""
-
-    service_account_name: Annotated[
-        str | None, MaxLength(253), immutable("trainjob.patch-service-account-immutable")
-    ] = None
-    """Service account of the pods."""
-
-    volumes: Annotated[
-        list[Volume] | None,
-        list_map("name"),
-        MaxItems(128),
-        immutable("trainjob.patch-volumes-immutable"),
-    ] = None
-    """Volumes merged by name."""
-
-    init_containers: _Containers = None
-    """Init containers patched by name."""
-
-    containers: _Containers = None
-    """Containers patched by name."""
-
-    image_pull_secrets: Annotated[
-        list[LocalObjectReference] | None,
-        list_map("name"),
-        MaxItems(64),
-        immutable("trainjob.patch-image-pull-secrets-immutable"),
-    ] = None
-    """Image pull secrets merged by name."""
-
-    security_context: Annotated[
-        PodSecurityContext | None, immutable("trainjob.patch-security-context-immutable")
-    ] = None
-    """Pod security context merged into the runtime's."""
-
-    node_selector: dict[str, str] | None = None
-    """Node labels merged key by key."""
-
-    affinity: Affinity | None = None
-    """Affinity merged into the runtime's."""
-
-    tolerations: Annotated[list[Toleration] | None, ATOMIC, MaxItems(128)] = None
-    """Tolerations; replace the runtime's as a whole."""
-
-    scheduling_gates: Annotated[list[PodSchedulingGate] | None, list_map("name"), MaxItems(16)] = (
-        None
-    )
-    """Scheduling gates merged by name."""
-
-    termination_grace_period_seconds: Annotated[
-        Int64 | None, Minimum(0), immutable("trainjob.patch-grace-period-immutable")
-    ] = None
-    """Grace period of pod termination."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PodTemplateSpecPatch:
-    """Changes to the pod template of a replicatedJob."""
-
-    metadata: EmbeddedObjectMeta | None = None
-    """Pod labels and annotations, merged key by key."""
-
-    spec: PodSpecPatch | None = None
-    """Pod spec changes."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class JobSpecPatch:
-    """Changes to the Job spec of a replicatedJob."""
-
-    template: PodTemplateSpecPatch | None = None
-    """Pod template changes."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class JobTemplateSpecPatch:
-    """Changes to the Job template of a replicatedJob."""
-
-    metadata: EmbeddedObjectMeta | None = None
-    """Job labels and annotations, merged key by key."""
-
-    spec: JobSpecPatch | None = None
-    """Job spec changes."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReplicatedJobPatch:
-    """Changes to one replicatedJob of the runtime, found by name."""
-
-    name: Annotated[str, MinLength(1), MaxLength(253)]
-    """Name of a replicatedJob that exists in the runtime."""
-
-    template: JobTemplateSpecPatch | None = None
-    """Job template changes."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class JobSetSpecPatch:
-    """Changes to the runtime's JobSet spec."""
-
-    replicated_jobs: Annotated[list[ReplicatedJobPatch] | None, list_map("name"), MaxItems(100)] = (
-        None
-    )
-    """replicatedJob changes, merged by name."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class JobSetTemplateSpecPatch:
-    """Changes to the runtime's JobSet template."""
-
-    metadata: EmbeddedObjectMeta | None = None
-    """JobSet labels and annotations, merged key by key."""
-
-    spec: JobSetSpecPatch | None = None
-    """JobSet spec changes."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TrainingRuntimeSpecPatch:
-    """Changes to the runtime spec."""
-
-    template: JobSetTemplateSpecPatch | None = None
-    """JobSet template changes."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RuntimePatch:
-    """Changes one manager (a person, Kueue, a platform tool) makes to the runtime.
-
-    Patches apply in list order as Kubernetes strategic merge patches; a later patch
-    wins on conflicts.
-    """
-
-    manager: Annotated[
-        str, MinLength(1), MaxLength(253), immutable("trainjob.patch-manager-immutable")
-    ]
-    """Who owns the patch, as a domain-prefixed path (``example.com/team``)."""
-
-    time: Time | None = None
-    """When the patch last changed; stamped by the API server, never needed in git."""
-
-    training_runtime_spec: TrainingRuntimeSpecPatch | None = None
-    """The changes."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class TrainJobSpec:
     """What to train, on which runtime, and for how long."""
 
@@ -340,79 +153,6 @@ class TrainJobSpec:
         immutable("trainjob.managed-by-immutable"),
     ] = None
     """Controller that reconciles the job (the Trainer controller, or MultiKueue)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class JobStatus:
-    """Pod counts of one replicatedJob."""
-
-    name: Annotated[str, MinLength(1), MaxLength(253)]
-    """Name of the replicatedJob."""
-
-    ready: Annotated[Int32, Minimum(0)]
-    """Ready pods."""
-
-    succeeded: Annotated[Int32, Minimum(0)]
-    """Succeeded pods."""
-
-    failed: Annotated[Int32, Minimum(0)]
-    """Failed pods."""
-
-    active: Annotated[Int32, Minimum(0)]
-    """Active pods."""
-
-    suspended: Annotated[Int32, Minimum(0)]
-    """Suspended Jobs."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Metric:
-    """One training metric reported by the trainer."""
-
-    name: Annotated[str, MinLength(1), MaxLength(64)]
-    """Metric name."""
-
-    value: Annotated[str, MinLength(1), MaxLength(64)]
-    """Metric value, as text."""
-
-
-@schema(
-    Rule(
-        rule="has(self.lastUpdatedTime)",
-        message="lastUpdatedTime is required when trainerStatus is present",
-        id="trainjob.trainer-status-updated",
-    )
-)
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TrainerStatus:
-    """Progress the trainer reports about itself."""
-
-    progress_percentage: Annotated[Int32 | None, Minimum(0), Maximum(100)] = None
-    """Completion, in percent."""
-
-    estimated_remaining_seconds: Annotated[Int32 | None, Minimum(0)] = None
-    """Estimated seconds until completion."""
-
-    metrics: Annotated[list[Metric] | None, ATOMIC, MaxItems(256)] = None
-    """Latest metrics."""
-
-    last_updated_time: Time | None = None
-    """When the trainer last reported."""
-
-
-@schema(MinProperties(1))
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TrainJobStatus:
-    """Observed state; written by controllers, never by git."""
-
-    conditions: Annotated[list[Condition] | None, list_map("type"), MaxItems(8)] = None
-    """Suspended, Complete and Failed conditions."""
-
-    jobs_status: Annotated[list[JobStatus] | None, list_map("name"), MaxItems(100)] = None
-    """Pod counts per replicatedJob."""
-
-    trainer_status: TrainerStatus | None = None
-    """Progress reported by the trainer."""
 
 
 @schema(
