@@ -20,6 +20,16 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--update-cases``: rewrite the corpus's expect.yaml files from what trainc reports."""
+    parser.addoption(
+        "--update-cases",
+        action="store_true",
+        default=False,
+        help="rewrite tests/cases/**/expect.yaml from the actual findings (review the git diff)",
+    )
+
+
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     """The ``../shared`` reference data beside the checkout; skips when it is absent.

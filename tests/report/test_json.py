@@ -13,7 +13,11 @@ from trainc.errors import CompilerBug
 from trainc.report.base import Reporter, ReporterOptions, ReportInput
 from trainc.report.json import JsonReporter
 
-FIELDS = {field.name for field in dataclasses.fields(Diagnostic)}
+#: JSON key → Diagnostic attribute: the Kubernetes lowerCamelCase spelling.
+FIELDS = {
+    "fieldPath" if field.name == "field_path" else field.name: field.name
+    for field in dataclasses.fields(Diagnostic)
+}
 
 Render = Callable[[Reporter, ReportInput], str]
 
@@ -46,9 +50,14 @@ def test_one_object_with_diagnostics_and_summary(sample: ReportInput, render: Re
 def test_entries_round_trip_to_diagnostics(sample: ReportInput, render: Render) -> None:
     document = _parse(render(JsonReporter(ReporterOptions(verbose=True)), sample))
     entries = document["diagnostics"]
-    assert all(set(entry) == FIELDS | {"rule"} for entry in entries)  # nulls are kept
+    assert all(set(entry) == set(FIELDS) | {"rule"} for entry in entries)  # nulls are kept
     rebuilt = tuple(
-        Diagnostic(**{**{k: entry[k] for k in FIELDS}, "severity": Severity(entry["severity"])})
+        Diagnostic(
+            **{
+                **{name: entry[key] for key, name in FIELDS.items()},
+                "severity": Severity(entry["severity"]),
+            }
+        )
         for entry in entries
     )
     assert rebuilt == sample.diagnostics

@@ -1,8 +1,8 @@
 """The JSON format: one object with every finding and a summary, for scripts.
 
-Field names are the :class:`~trainc.diagnostics.Diagnostic` attribute names, so a script
-can rebuild a Diagnostic from each entry; absent values stay as ``null`` rather than
-vanishing, so consumers never need to guess whether a key exists.
+Field names are the :class:`~trainc.diagnostics.Diagnostic` attributes in lowerCamelCase,
+the Kubernetes convention (``fieldPath``, ``exitCode``); absent values stay as ``null``
+rather than vanishing, so consumers never need to guess whether a key exists.
 """
 
 from __future__ import annotations
@@ -15,8 +15,13 @@ from trainc.model.json import JsonObject
 from trainc.report.base import ReporterOptions, ReportInput, Summary, rule_of, shown, write_json
 
 
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
 def _entry(diagnostic: Diagnostic) -> JsonObject:
-    entry: JsonObject = asdict(diagnostic)
+    entry: JsonObject = {_camel(key): value for key, value in asdict(diagnostic).items()}
     entry["severity"] = diagnostic.severity.value
     entry["rule"] = rule_of(diagnostic.code).summary
     return entry

@@ -86,8 +86,14 @@ class RuntimeIndex:
         other = [
             (k, ns) for (k, ns, n) in self._runtimes if n == name and (k, ns) != (kind, namespace)
         ]
-        if other:
-            other_kind, other_ns = sorted(other, key=lambda pair: (pair[0], pair[1] or ""))[0]
-            where = f" in namespace {other_ns!r}" if other_ns else ""
-            return f"a {other_kind} named {name!r} exists{where}; set runtimeRef.kind to match"
-        return None
+        if not other:
+            return None
+        other_kind, other_ns = sorted(other, key=lambda pair: (pair[0], pair[1] or ""))[0]
+        if other_kind == kind:
+            return (
+                f"a {kind} named {name!r} exists in namespace {other_ns!r}, but a "
+                "TrainingRuntime serves only TrainJobs in its own namespace: move the "
+                "TrainJob there, or publish the runtime as a ClusterTrainingRuntime"
+            )
+        where = f" in namespace {other_ns!r}" if other_ns else ""
+        return f"a {other_kind} named {name!r} exists{where}; set runtimeRef.kind: {other_kind}"

@@ -22,6 +22,18 @@ def test_training_runtime_is_looked_up_in_the_trainjob_namespace():
     assert located(findings) == [("xobj.runtime-not-found", "spec.runtimeRef.name")]
     assert findings[0].message.startswith("TrainingRuntime specified in TrainJob is not found")
     assert "exists in namespace 'team-a'" in (findings[0].hint or "")
+    assert "only TrainJobs in its own namespace" in (findings[0].hint or "")
+
+
+def test_a_runtime_of_the_other_kind_is_suggested():
+    runtime = make_runtime("team-runtime", kind="TrainingRuntime")
+    findings = check_cross_object([runtime, make_trainjob(runtime="team-runtime")])
+
+    assert located(findings) == [("xobj.runtime-not-found", "spec.runtimeRef.name")]
+    assert findings[0].hint == (
+        "a TrainingRuntime named 'team-runtime' exists in namespace 'default'; "
+        "set runtimeRef.kind: TrainingRuntime"
+    )
 
 
 def test_unsupported_kind_is_reported_at_the_kind():
