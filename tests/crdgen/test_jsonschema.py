@@ -249,8 +249,12 @@ def test_every_model_rule_appears_verbatim_in_crd_and_json_schema(
     kind_schema = KindSchema(kind=info.kind, document=jsonschemas[info.kind])
     for path, rule in rules:
         expected = {"rule": rule.rule, "message": rule.message}
-        if rule.field_path is not None:
-            expected["fieldPath"] = rule.field_path
+        optional = {
+            "messageExpression": rule.message_expression,
+            "reason": rule.reason,
+            "fieldPath": rule.field_path,
+        }
+        expected.update({key: value for key, value in optional.items() if value is not None})
         assert expected in _entries(_crd_node(crd, path)), (format_path(path), rule.id)
         schema_node = kind_schema.node_at(path)
         assert schema_node is not None, format_path(path)

@@ -187,6 +187,7 @@ class VolumeClaimPolicy:
         ),
         message="StartupPolicy and DependsOn APIs are mutually exclusive",
         id="jobset.startup-policy-depends-on",
+        field_path=".startupPolicy",
     )
 )
 @dataclass(frozen=True, slots=True, kw_only=True)

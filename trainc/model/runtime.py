@@ -48,36 +48,46 @@ _NO_JOBSET_TTL = Rule(
     field_path=".template.spec.ttlSecondsAfterFinished",
 )
 
-_NO_JOB_DEADLINE = Rule(
-    rule=(
-        "!has(self.template) || !has(self.template.spec) || "
-        "!has(self.template.spec.replicatedJobs) || "
-        "self.template.spec.replicatedJobs.all(rj, !has(rj.template.spec) || "
-        "!has(rj.template.spec.activeDeadlineSeconds))"
-    ),
-    message=(
-        "replicatedJobs must not set template.spec.activeDeadlineSeconds: a Job-level "
-        "deadline ends pods behind the TrainJob deadline; set activeDeadlineSeconds on "
-        "the TrainJob instead"
-    ),
-    id="runtime.no-job-deadline",
-    field_path=".template.spec.replicatedJobs",
+
+def _no_job_field(field: str, rule_id: str, why: str, instead: str) -> Rule:
+    """A KEP-2899 rule keeping a Job-level lifecycle ``field`` out of every replicatedJob.
+
+    The rule is declared on the runtime spec, as the KEP does, because JobSetSpec is also
+    the JobSet kind's own type, where these fields are legal. A list-wide rule cannot
+    point at the offending item, so its message expression names the replicatedJobs.
+    """
+    offending = (
+        "self.template.spec.replicatedJobs.filter(rj, has(rj.template.spec) && "
+        f"has(rj.template.spec.{field})).map(rj, rj.name).join(', ')"
+    )
+    return Rule(
+        rule=(
+            "!has(self.template) || !has(self.template.spec) || "
+            "!has(self.template.spec.replicatedJobs) || "
+            "self.template.spec.replicatedJobs.all(rj, !has(rj.template.spec) || "
+            f"!has(rj.template.spec.{field}))"
+        ),
+        message=f"replicatedJobs must not set template.spec.{field}: {why}; {instead}",
+        message_expression=(
+            f"'replicatedJob ' + {offending} + ' sets template.spec.{field}: {why}; {instead}'"
+        ),
+        id=rule_id,
+        field_path=".template.spec.replicatedJobs",
+    )
+
+
+_NO_JOB_DEADLINE = _no_job_field(
+    "activeDeadlineSeconds",
+    "runtime.no-job-deadline",
+    "a Job-level deadline ends pods behind the TrainJob deadline",
+    "set activeDeadlineSeconds on the TrainJob instead",
 )
 
-_NO_JOB_TTL = Rule(
-    rule=(
-        "!has(self.template) || !has(self.template.spec) || "
-        "!has(self.template.spec.replicatedJobs) || "
-        "self.template.spec.replicatedJobs.all(rj, !has(rj.template.spec) || "
-        "!has(rj.template.spec.ttlSecondsAfterFinished))"
-    ),
-    message=(
-        "replicatedJobs must not set template.spec.ttlSecondsAfterFinished: a Job-level "
-        "TTL conflicts with the TrainJob lifecycle; set spec.ttlSecondsAfterFinished on "
-        "the runtime instead"
-    ),
-    id="runtime.no-job-ttl",
-    field_path=".template.spec.replicatedJobs",
+_NO_JOB_TTL = _no_job_field(
+    "ttlSecondsAfterFinished",
+    "runtime.no-job-ttl",
+    "a Job-level TTL conflicts with the TrainJob lifecycle",
+    "set spec.ttlSecondsAfterFinished on the runtime instead",
 )
 
 

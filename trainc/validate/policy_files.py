@@ -6,11 +6,12 @@ hostile policy file is refused the same way, and its findings carry file and lin
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from trainc.config import DEFAULT_POLICY_PATHS, RepoConfig
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic, finding
 from trainc.load.discover import discover_files
 from trainc.load.documents import Document
 from trainc.load.globs import path_filter
@@ -53,11 +54,25 @@ def read_policy_files(config: RepoConfig) -> PolicyFiles:
             files.diagnostics.append(text)
         else:
             files.repository.extend(files.parse(SourceFile(path, text), config.limits))
-    # The pack ships with trainc and its tests keep every file valid: read it plainly.
+    for source, documents in _builtin_pack():
+        files.sources[source.path] = source
+        files.builtin.extend(documents)
+    return files
+
+
+@functools.cache
+def _builtin_pack() -> tuple[tuple[SourceFile, tuple[Document, ...]], ...]:
+    """The built-in pack, parsed once per process.
+
+    It ships with trainc and its tests keep every file valid, so it is read with the
+    default bounds rather than the repository's (a tiny ``maxDepth`` in trainc.yaml must
+    not make trainc's own files fail).
+    """
+    pack: list[tuple[SourceFile, tuple[Document, ...]]] = []
     for pack_file in sorted(data_dir("policies").glob("*.yaml")):
         source = SourceFile(BUILTIN_PREFIX + pack_file.name, pack_file.read_text("utf-8"))
-        files.builtin.extend(files.parse(source, config.limits))
-    return files
+        pack.append((source, parse_documents(source, Limits()).documents))
+    return tuple(pack)
 
 
 def _repository_files(config: RepoConfig, diagnostics: list[Diagnostic]) -> list[str]:
@@ -80,11 +95,8 @@ def _repository_files(config: RepoConfig, diagnostics: list[Diagnostic]) -> list
 
 
 def _missing_path(config: RepoConfig, path: str) -> Diagnostic:
-    return Diagnostic(
-        code="policy.invalid",
-        severity=Severity.ERROR,
-        message=f"policies.paths names {path!r}, which does not exist",
+    return finding(
+        "policy.invalid",
+        f"policies.paths names {path!r}, which does not exist",
         file=config.config_file,
-        line=None,
-        column=None,
     )

@@ -49,7 +49,7 @@ def test_only_openmpi_is_implemented():
     findings = check_mpi_implementation(_mpi(mpiImplementation=""))
 
     assert located(findings) == [("xobj.mpi-implementation", "spec.mlPolicy.mpi.mpiImplementation")]
-    assert findings[0].message.startswith("MPI implementation for  doesn't supported")
+    assert findings[0].message.startswith("MPI implementation for '' doesn't supported")
 
 
 def test_openmpi_passes():

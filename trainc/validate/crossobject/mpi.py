@@ -63,8 +63,9 @@ def check_mpi_implementation(runtime: DefaultedObject) -> list[Diagnostic]:
         runtime.finding(
             (*_MPI, "mpiImplementation"),
             "xobj.mpi-implementation",
-            f"MPI implementation for {implementation} doesn't supported: Trainer's MPI plugin "
-            f"only implements {_OPENMPI}, so every TrainJob on this runtime fails to build",
+            f"MPI implementation for {implementation or repr('')} doesn't supported: "
+            f"Trainer's MPI plugin only implements {_OPENMPI}, so every TrainJob on this "
+            "runtime fails to build",
             hint=f"set mpiImplementation: {_OPENMPI}, or delete it ({_OPENMPI} is the default)",
         )
     ]
