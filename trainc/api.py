@@ -12,18 +12,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainc.build.run import build_all
 from trainc.config import RepoConfig, build_config, find_repo_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
-from trainc.errors import UsageError
+from trainc.emit.layout import JobOutput, layout, render_stream
+from trainc.emit.order import sort_objects
+from trainc.errors import CompilerBug, UsageError
 from trainc.load.documents import Document
 from trainc.load.inputs import load_base, load_inputs, load_single_file
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
+from trainc.model.schematree import load_kind_schema
+from trainc.resolve.objects import DefaultedObject
 from trainc.validate.defaults import apply_defaults, drop_nulls
+from trainc.validate.output import check_output
 from trainc.validate.policies import load_policies
 from trainc.validate.run import validate_objects
-from trainc.validate.schematree import load_kind_schema
 from trainc.validate.structural import check_schema
 
 
@@ -96,20 +101,29 @@ def load_config(
     return ConfigResult(config, (), sources, documents[0] if documents else None)
 
 
-def validate_paths(
+@dataclass(frozen=True, slots=True)
+class _Validated:
+    """A validation run, with the defaulted objects compile goes on to build."""
+
+    report: ValidationReport
+    config: RepoConfig | None
+    objects: tuple[DefaultedObject, ...]
+
+
+def _validate(
     paths: Sequence[Path],
     *,
     cwd: Path,
-    config_file: Path | None = None,
-    environment: str | None = None,
-    base: str | None = None,
-) -> ValidationReport:
-    """Validate the given files and directories (the repository root when none)."""
+    config_file: Path | None,
+    environment: str | None,
+    base: str | None,
+) -> _Validated:
     loaded_config = load_config(cwd=cwd, config_file=config_file, environment=environment)
     if loaded_config.config is None:
-        return ValidationReport(
+        report = ValidationReport(
             sort_diagnostics(loaded_config.diagnostics), loaded_config.sources, 1, 0
         )
+        return _Validated(report, None, ())
     config = loaded_config.config
     inputs = load_inputs(list(paths) or [config.root], config=config)
     policies = load_policies(config, config_document=loaded_config.document)
@@ -119,7 +133,84 @@ def validate_paths(
         (*inputs.diagnostics, *policies.diagnostics, *outcome.diagnostics)
     )
     sources = {**loaded_config.sources, **policies.sources, **inputs.sources}
-    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
+    report = ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
+    return _Validated(report, config, outcome.objects)
+
+
+def validate_paths(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    base: str | None = None,
+) -> ValidationReport:
+    """Validate the given files and directories (the repository root when none)."""
+    return _validate(
+        paths, cwd=cwd, config_file=config_file, environment=environment, base=base
+    ).report
+
+
+@dataclass(frozen=True, slots=True)
+class CompileReport:
+    """The outcome of ``trainc compile``: diagnostics, and the output when there are no errors.
+
+    ``files`` maps output paths to bytes (the directory layout) and ``stream`` is the same
+    objects as one YAML stream; both are empty when any error was found, so nothing
+    half-valid is ever written.
+    """
+
+    validation: ValidationReport
+    diagnostics: tuple[Diagnostic, ...]
+    files: Mapping[str, bytes]
+    stream: str
+    jobs: int
+    root: Path | None
+    default_output: str | None
+
+    @property
+    def exit_code(self) -> int:
+        """0 when the output was produced, 1 when the input has errors."""
+        return exit_code(self.diagnostics)
+
+
+def compile_paths(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    config_file: Path | None = None,
+    environment: str | None = None,
+) -> CompileReport:
+    """Validate, then build every TrainJob; output only when nothing is in error.
+
+    Raises CompilerBug when an object trainc built fails its own output validation:
+    that is trainc's fault, never the user's.
+    """
+    validated = _validate(
+        paths, cwd=cwd, config_file=config_file, environment=environment, base=None
+    )
+    config = validated.config
+    report = validated.report
+    if config is None or report.exit_code:
+        return CompileReport(report, report.diagnostics, {}, "", 0, None, None)
+    built = build_all(validated.objects, config.compile)
+    diagnostics = sort_diagnostics((*report.diagnostics, *built.diagnostics))
+    if exit_code(diagnostics):
+        return CompileReport(report, diagnostics, {}, "", 0, config.root, config.compile.output)
+    objects = [obj for job in built.jobs for obj in job.objects]
+    problems = check_output(objects, kubernetes_version=config.kubernetes_version)
+    if problems:
+        raise CompilerBug("emitted objects fail validation:\n  " + "\n  ".join(problems))
+    outputs = [JobOutput(job.namespace, job.name, job.objects) for job in built.jobs]
+    return CompileReport(
+        validation=report,
+        diagnostics=diagnostics,
+        files=layout(outputs, ()),
+        stream=render_stream(sort_objects(objects)),
+        jobs=len(built.jobs),
+        root=config.root,
+        default_output=config.compile.output,
+    )
 
 
 def write_schemas(directory: Path) -> list[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from trainc.errors import UsageError
 from trainc.load.limits import Limits
 from trainc.model.json import JsonObject, JsonValue
-from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
+from trainc.model.repoconfig import CONFIG_FILE_NAME, CompileConfig, RepoConfigFile
 
 DEFAULT_INCLUDE: tuple[str, ...] = ("**/*.yaml", "**/*.yml", "**/*.yaml.j2", "**/*.yml.j2")
 DEFAULT_POLICY_PATHS: tuple[str, ...] = ("policies",)
@@ -33,6 +33,23 @@ class PolicySettings:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CompileSettings:
+    """Choices about building that cannot come from a TrainJob or its runtime.
+
+    ``mpi_ssh_secret`` names the ``kubernetes.io/ssh-auth`` Secret MPI pods mount instead
+    of the per-job Secret Trainer would generate: trainc never emits key material, so
+    the Secret is provisioned out of band (sealed-secrets, External Secrets, ...).
+    ``native_volume_claims`` keeps ``volumeClaimPolicies`` for the JobSet controller
+    (JobSet >= 0.11) instead of emitting the claims as PersistentVolumeClaims.
+    """
+
+    output: str | None = None
+    native_volume_claims: bool = False
+    mpi_ssh_secret: str | None = None
+    flux_curve_secret: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RepoConfig:
     """Everything a run needs to know about the repository, resolved and immutable."""
 
@@ -46,6 +63,7 @@ class RepoConfig:
     template_values: JsonObject = field(default_factory=dict)
     policies: PolicySettings = field(default_factory=PolicySettings)
     limits: Limits = field(default_factory=Limits)
+    compile: CompileSettings = field(default_factory=CompileSettings)
 
 
 def find_repo_root(start: Path) -> Path:
@@ -93,10 +111,13 @@ def build_config(
     limits = file.limits
     defaults = Limits()
     policy_paths = tuple(policies.paths) if policies and policies.paths else DEFAULT_POLICY_PATHS
-    # Policy files are YAML too, but never inputs: they would only be skipped, noisily.
+    compile_settings = _compile_settings(file.compile)
+    # Policy files and compiled output are YAML too, but never inputs: they would only
+    # be skipped, noisily (and compiled JobSets are not trainer objects).
+    generated = (compile_settings.output,) if compile_settings.output else ()
     exclude = (
         *(inputs.exclude if inputs and inputs.exclude else ()),
-        *(f"{path.strip('/')}/**" for path in policy_paths),
+        *(f"{path.strip('/')}/**" for path in (*policy_paths, *generated)),
     )
     return RepoConfig(
         root=root,
@@ -118,4 +139,16 @@ def build_config(
             max_yaml_nodes=(limits and limits.max_yaml_nodes) or defaults.max_yaml_nodes,
             max_depth=(limits and limits.max_depth) or defaults.max_depth,
         ),
+        compile=compile_settings,
+    )
+
+
+def _compile_settings(section: CompileConfig | None) -> CompileSettings:
+    if section is None:
+        return CompileSettings()
+    return CompileSettings(
+        output=section.output,
+        native_volume_claims=section.volume_claim_policies == "Native",
+        mpi_ssh_secret=section.mpi.ssh_auth_secret if section.mpi else None,
+        flux_curve_secret=section.flux.curve_secret if section.flux else None,
     )

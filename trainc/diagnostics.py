@@ -245,6 +245,29 @@ _ENTRIES: tuple[Rule, ...] = (
     Rule("migrate.torch-num-proc-per-node", _E, "runtime torch.numProcPerNode was removed"),
     Rule("migrate.torch-elastic-policy", _E, "torch.elasticPolicy was removed"),
     Rule("migrate.num-proc-per-node-string", _E, "trainer.numProcPerNode is now an integer"),
+    # --- compile: building manifests from a valid TrainJob and its runtime -------------------
+    Rule(
+        "compile.progress-deadline",
+        _E,
+        "the progress-deadline annotation is not a positive integer",
+    ),
+    Rule(
+        "compile.mpi-ssh-secret",
+        _E,
+        "an MPI runtime names no valid SSH Secret, which trainc never generates",
+    ),
+    Rule(
+        "compile.flux-curve-secret",
+        _E,
+        "a Flux runtime names no valid CURVE certificate Secret, which trainc never generates",
+    ),
+    Rule(
+        "compile.coscheduling-scheduler",
+        _W,
+        "no pod template names a scheduler, and the default one ignores Coscheduling PodGroups",
+    ),
+    Rule("compile.volcano-scheduler", _W, "no pod template sets schedulerName: volcano"),
+    Rule("compile.podgroup-empty", _E, "the Coscheduling PodGroup would have no members"),
 )
 
 CATALOGUE: dict[str, Rule] = {rule.code: rule for rule in _ENTRIES}

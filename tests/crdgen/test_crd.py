@@ -216,7 +216,8 @@ def _structural_problems(node: JsonObject) -> Iterator[str]:
         yield "no type"
     if "properties" in node and "additionalProperties" in node:
         yield "properties with additionalProperties"
-    yield from (key for key in ("$ref", "uniqueItems", "x-trainc-id", "nullable") if key in node)
+    trainc_only = ("x-trainc-id", "x-kubernetes-patch-merge-key", "x-kubernetes-patch-strategy")
+    yield from (key for key in ("$ref", "uniqueItems", "nullable", *trainc_only) if key in node)
     for entry in _entries(node):
         if not set(entry) <= {"rule", "message", "messageExpression", "reason", "fieldPath"}:
             yield f"rule keys {sorted(entry)}"

@@ -21,7 +21,7 @@ from trainc.model.json import (
 from trainc.model.kinds import INPUT_KINDS, KindInfo
 from trainc.model.markers import Rule, class_markers
 from trainc.model.schemafiles import SCHEMA_TARGETS
-from trainc.validate.schematree import KindSchema, SchemaNode
+from trainc.model.schematree import KindSchema, SchemaNode
 
 _TARGETS = [target.name for target in SCHEMA_TARGETS]
 
@@ -272,6 +272,44 @@ def test_no_rule_appears_that_the_model_does_not_declare(
         for entry in _entries(node)
     )
     assert found == declared
+
+
+# --- strategic merge patch metadata: kept for trainc.resolve (test_crd: not in CRDs) ----
+
+_JOBSET = ("spec", "template", "spec")
+_RJOB = (*_JOBSET, "replicatedJobs", 0)
+_POD = (*_RJOB, "template", "spec", "template", "spec")
+_REQUIRED = ("requiredDuringSchedulingIgnoredDuringExecution",)
+
+
+@pytest.mark.parametrize(
+    ("path", "strategy", "merge_key"),
+    [
+        ((*_JOBSET, "replicatedJobs"), "merge", "name"),
+        ((*_RJOB, "dependsOn"), "merge", "name"),
+        ((*_RJOB, "template", "metadata", "finalizers"), "merge", None),
+        ((*_RJOB, "template", "metadata", "labels"), None, None),
+        ((*_POD, "containers"), "merge", "name"),
+        ((*_POD, "initContainers", 0, "env"), "merge", "name"),
+        ((*_POD, "containers", 0, "volumeMounts"), "merge", "mountPath"),
+        ((*_POD, "containers", 0, "ports"), "merge", "containerPort"),
+        ((*_POD, "volumes"), "merge,retainKeys", "name"),
+        ((*_POD, "imagePullSecrets"), "merge", "name"),
+        ((*_POD, "schedulingGates"), "merge", "name"),
+        ((*_POD, "tolerations"), None, None),
+        ((*_POD, "affinity", "nodeAffinity", *_REQUIRED, "nodeSelectorTerms"), None, None),
+        ((*_JOBSET, "volumeClaimPolicies"), None, None),
+    ],
+    ids=lambda value: format_path(value) if isinstance(value, tuple) else None,
+)
+def test_json_schema_keeps_the_go_patch_tags(
+    path: FieldPath, strategy: str | None, merge_key: str | None, jsonschemas: dict[str, JsonObject]
+) -> None:
+    for kind in ("TrainingRuntime", "ClusterTrainingRuntime"):
+        node = KindSchema(kind=kind, document=jsonschemas[kind]).node_at(path)
+        assert node is not None, format_path(path)
+        assert node.get("x-kubernetes-patch-strategy") == strategy
+        assert node.get("x-kubernetes-patch-merge-key") == merge_key
 
 
 def test_schema_tree_reads_defaults_and_rules_through_refs(

@@ -62,8 +62,6 @@ def test_int_or_string_has_no_pattern() -> None:
 )
 def test_client_only_keywords_are_dropped(name: str) -> None:
     dropped = {
-        "x-kubernetes-patch-merge-key",
-        "x-kubernetes-patch-strategy",
         "x-kubernetes-group-version-kind",
         "x-kubernetes-unions",
         "enum",
@@ -87,6 +85,23 @@ def test_references_point_into_definitions() -> None:
     assert k8sdefs.ref_target({"$ref": "#/definitions/a.b.C"}) == "a.b.C"
     assert k8sdefs.ref_target({"type": "string"}) is None
     assert k8sdefs.definition_ref("a.b.C") == {"$ref": "#/definitions/a.b.C"}
+
+
+def test_strategic_merge_patch_metadata_is_kept() -> None:
+    # The Go patch tags runtime patches merge by (upstream-semantics.md §2.5).
+    pod_spec = k8sdefs.definition("io.k8s.api.core.v1.PodSpec")
+    container = k8sdefs.definition("io.k8s.api.core.v1.Container")
+
+    def patch_meta(definition: dict[str, JsonValue], prop: str) -> tuple[JsonValue, JsonValue]:
+        node = get_path(definition, ("properties", prop))
+        assert isinstance(node, dict), prop
+        return node.get("x-kubernetes-patch-strategy"), node.get("x-kubernetes-patch-merge-key")
+
+    assert patch_meta(pod_spec, "containers") == ("merge", "name")
+    assert patch_meta(pod_spec, "volumes") == ("merge,retainKeys", "name")
+    assert patch_meta(pod_spec, "tolerations") == (None, None)
+    assert patch_meta(container, "volumeMounts") == ("merge", "mountPath")
+    assert patch_meta(container, "ports") == ("merge", "containerPort")
 
 
 def test_list_extensions_survive_normalisation() -> None:

@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from trainc.crdgen import k8sdefs
 from trainc.crdgen.openapi import map_subschemas, model_schema, subschemas
-from trainc.model.json import JsonObject, get_path
+from trainc.model.json import JsonObject, as_object, get_path
 from trainc.model.k8s import EnvVar, JobTemplateSpec, ObjectMeta, PodSecurityContext
 from trainc.model.markers import (
     ATOMIC,
@@ -21,6 +21,7 @@ from trainc.model.markers import (
     MinItems,
     MinLength,
     MinProperties,
+    PatchMerge,
     Pattern,
     Rule,
     immutable,
@@ -74,7 +75,7 @@ class Sample:
     updated: Time | None = None
     tags: Annotated[list[Annotated[str, MaxLength(8)]] | None, LIST_SET, MaxItems(3)] = None
     args: Annotated[list[str] | None, ATOMIC, MinItems(1)] = None
-    items: Annotated[list[Item] | None, list_map("key")] = None
+    items: Annotated[list[Item] | None, list_map("key"), PatchMerge("key")] = None
     labels: dict[str, str] | None = None
     settings: Annotated[Item | None, ATOMIC_MAP] = None
     values: Annotated[JsonObject | None, FreeForm()] = None
@@ -189,6 +190,12 @@ def test_list_map_items_carry_their_class_description_and_keys() -> None:
     }
 
 
+def test_patch_merge_marker_writes_the_strategic_merge_patch_keywords() -> None:
+    assert _prop("items")["x-kubernetes-patch-strategy"] == "merge"
+    assert _prop("items")["x-kubernetes-patch-merge-key"] == "key"
+    assert "x-kubernetes-patch-strategy" not in _prop("args")
+
+
 def test_maps_free_form_objects_and_map_types() -> None:
     assert _prop("labels") == {"type": "object", "additionalProperties": {"type": "string"}}
     assert _prop("values") == {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
@@ -278,6 +285,12 @@ def test_embedded_object_meta_replaces_non_root_object_meta() -> None:
         "name",
         "namespace",
     ]
+    # Go templates embed the full ObjectMeta, whose finalizers merge as a set under SMP.
+    finalizers = get_path(metadata, ("properties", "finalizers"))
+    assert get_path(finalizers, ("x-kubernetes-patch-strategy",)) == "merge"
+    assert "x-kubernetes-patch-strategy" not in as_object(
+        get_path(metadata, ("properties", "labels"))
+    )
     # The field's own description wins over the EmbeddedObjectMeta class docstring.
     assert str(metadata["description"]).startswith("Standard object's metadata.")
     # The root keeps the full ObjectMeta by reference.

@@ -12,9 +12,9 @@ from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import get_path
 from trainc.model.kinds import KINDS_BY_NAME
+from trainc.model.schematree import load_kind_schema
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.defaults import apply_defaults, drop_nulls
-from trainc.validate.schematree import load_kind_schema
 
 
 def defaulted_objects(text: str, path: str = "jobs.yaml") -> list[DefaultedObject]:

@@ -25,10 +25,10 @@ from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import JsonObject, JsonValue
 from trainc.model.kinds import KINDS_BY_NAME, TRAINJOB
 from trainc.model.labels import ANCESTOR_LABEL, API_VERSION
+from trainc.model.schematree import load_kind_schema
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.defaults import apply_defaults as real_defaults
 from trainc.validate.defaults import drop_nulls
-from trainc.validate.schematree import load_kind_schema
 
 DEFAULT_NAMESPACE = "default"
 

@@ -13,6 +13,7 @@ import traceback
 import click
 
 from trainc import __version__
+from trainc.cli.compile import compile_command
 from trainc.cli.schemas import schemas_command
 from trainc.cli.validate import validate_command
 from trainc.errors import CompilerBug, UsageError
@@ -55,11 +56,13 @@ def cli(ctx: click.Context, *, debug: bool) -> None:
       trainc validate                     # the whole repository
       trainc validate jobs/llama.yaml     # one file
       trainc validate --format github     # annotations in GitHub Actions
+      trainc compile -o rendered/         # manifests, one file per TrainJob
     """
     ctx.obj = {"debug": debug}
 
 
 cli.add_command(validate_command)
+cli.add_command(compile_command)
 cli.add_command(schemas_command)
 
 

@@ -2,7 +2,8 @@
 
 A CRD schema must be structural and self-contained (no ``$ref``), so every Kubernetes
 definition is inlined where it is used, and the root ``metadata`` is the bare
-``{type: object}`` the API server expects (it validates ObjectMeta itself).
+``{type: object}`` the API server expects (it validates ObjectMeta itself). Keywords only
+trainc reads (rule ids, strategic-merge patch metadata) stay in the JSON Schemas.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from trainc.crdgen import k8sdefs
-from trainc.crdgen.openapi import RULE_ID_KEY, map_subschemas, model_schema
+from trainc.crdgen.openapi import PATCH_KEYWORDS, RULE_ID_KEY, map_subschemas, model_schema
 from trainc.errors import CompilerBug
 from trainc.model.json import JsonObject, JsonValue
 from trainc.model.kinds import KindInfo
@@ -32,7 +33,7 @@ class _Inliner:
         if name is None:
             return _crd_keywords(map_subschemas(node, self.inline))
         siblings = {key: value for key, value in node.items() if key != "$ref"}
-        return {**self._resolved(name), **siblings}
+        return _crd_keywords({**self._resolved(name), **siblings})
 
     def _resolved(self, name: str) -> JsonObject:
         if name in self._active:
@@ -45,12 +46,13 @@ class _Inliner:
 
 
 def _crd_keywords(node: JsonObject) -> JsonObject:
-    """Drop what only trainc reads: rule ids, and the empty ``properties`` of empty structs.
+    """Drop what only trainc reads: rule ids, patch metadata, empty ``properties``.
 
-    The API server would drop an empty ``properties`` too, and GitOps tools would then
-    report the stored CRD as drifted from the file.
+    The API server rejects the patch keywords, which a CRD schema does not define, and
+    drops the empty ``properties`` of empty structs; GitOps tools would then report the
+    stored CRD as drifted from the file.
     """
-    out = dict(node)
+    out = {key: value for key, value in node.items() if key not in PATCH_KEYWORDS}
     if out.get("properties") == {}:
         del out["properties"]
     rules = out.get("x-kubernetes-validations")

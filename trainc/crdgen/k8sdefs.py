@@ -5,9 +5,10 @@ ships, at a pinned Kubernetes version: generated files must not change with the
 version a user's cluster runs. Normalisation makes them what controller-gen would have
 written for the same Go types (``upstream-semantics.md`` §7.2): one type per node,
 quantities and int-or-strings as ``anyOf`` with ``x-kubernetes-int-or-string``, no
-strategic-merge or client-only extensions, and the markers declared in Go (defaults, a
-few validations) that the OpenAPI document lacks. References stay as
-``$ref: "#/definitions/<name>"``.
+client-only extensions, and the markers declared in Go (defaults, a few validations)
+that the OpenAPI document lacks. The strategic-merge patch metadata stays: it is the
+one record of the Go patch tags that runtime patches merge by (§2.5), and the CRD
+writer removes it. References stay as ``$ref: "#/definitions/<name>"``.
 """
 
 from __future__ import annotations
@@ -46,14 +47,12 @@ _STRUCTURAL_FORMS: Mapping[str, JsonObject] = {
     INT_OR_STRING: _INT_OR_STRING,
 }
 
-# Keywords with no meaning in a CRD: strategic-merge hints, client discovery data, and
+# Keywords with no meaning for trainc: client discovery data and
 # kubernetes-validate's own additions (strict-mode ``additionalProperties: false`` is
 # applied to trainc's JSON Schemas later; ``enum`` only pins apiVersion/kind of
 # top-level kinds, which embedded templates may leave out).
 _DROPPED = frozenset(
     {
-        "x-kubernetes-patch-merge-key",
-        "x-kubernetes-patch-strategy",
         "x-kubernetes-group-version-kind",
         "x-kubernetes-unions",
         "enum",

@@ -3,7 +3,8 @@
 This is the single translation of dataclasses and markers into schema keywords; the CRD
 writer inlines the references and the JSON Schema writer keeps them as ``definitions``,
 so both files always describe the same API. Rule entries carry trainc's rule id under
-``x-trainc-id``; the CRD writer removes it.
+``x-trainc-id``, and lists their strategic-merge patch metadata; the CRD writer removes
+both.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from trainc.model.markers import (
     MinItems,
     MinLength,
     MinProperties,
+    PatchMerge,
     Pattern,
     Rule,
     class_markers,
@@ -51,6 +53,12 @@ from trainc.model.meta import EmbeddedObjectMeta
 
 RULE_ID_KEY = "x-trainc-id"
 """Key of trainc's rule id inside an ``x-kubernetes-validations`` entry."""
+
+_PATCH_STRATEGY = "x-kubernetes-patch-strategy"
+_PATCH_MERGE_KEY = "x-kubernetes-patch-merge-key"
+PATCH_KEYWORDS = (_PATCH_MERGE_KEY, _PATCH_STRATEGY)
+"""Strategic-merge patch metadata (Go patch tags): ``trainc.resolve`` merges runtime patches
+by it; a CRD schema has no such keywords (``upstream-semantics.md`` §2.5)."""
 
 _VALUE_KEYWORDS: Mapping[type, str] = {
     Minimum: "minimum",
@@ -110,6 +118,13 @@ def _schema(value: JsonValue) -> JsonObject:
     return value
 
 
+def _patch_keywords(node: JsonValue) -> JsonObject:
+    """The strategic-merge patch metadata of a schema node; empty when it has none."""
+    if not isinstance(node, dict):
+        return {}
+    return {key: node[key] for key in PATCH_KEYWORDS if key in node}
+
+
 def _rule(rule: Rule) -> JsonObject:
     entry: JsonObject = {"rule": rule.rule, "message": rule.message, RULE_ID_KEY: rule.id}
     optional = {
@@ -146,6 +161,9 @@ def _marker_keywords(marker: Marker) -> JsonObject:
                 out["x-kubernetes-list-map-keys"] = list(marker.keys)
         case MapType():
             out["x-kubernetes-map-type"] = marker.kind
+        case PatchMerge():
+            out[_PATCH_STRATEGY] = "merge"
+            out[_PATCH_MERGE_KEY] = marker.key
         case FreeForm():
             out["x-kubernetes-preserve-unknown-fields"] = True
         case Json() | K8s() | Rule():
@@ -220,7 +238,7 @@ class _Builder:
         """A reference, or a copy of the definition's top level when markers refine it.
 
         A ``$ref`` hides its sibling keywords from draft-04 validators and from
-        ``trainc.validate.schematree``, so only a description may stand beside one.
+        ``trainc.model.schematree``, so only a description may stand beside one.
         """
         extra = _keywords(node)
         if not extra:
@@ -241,8 +259,22 @@ class _Builder:
     def _embed_meta(self, node: JsonObject) -> JsonObject:
         if k8sdefs.ref_target(node) == k8sdefs.OBJECT_META:
             siblings = {key: value for key, value in node.items() if key != "$ref"}
-            return {**self.struct(EmbeddedObjectMeta), **siblings}
+            return {**self._embedded_object_meta(), **siblings}
         return map_subschemas(node, self._embed_meta)
+
+    def _embedded_object_meta(self) -> JsonObject:
+        """EmbeddedObjectMeta with the patch metadata of the ObjectMeta fields it keeps.
+
+        The Go templates embed the full ObjectMeta, so strategic merge patch merges their
+        finalizers as a set (``upstream-semantics.md`` §2.5).
+        """
+        embedded = self.struct(EmbeddedObjectMeta)
+        full = _schema(k8sdefs.definition(k8sdefs.OBJECT_META).get("properties"))
+        properties: JsonObject = {
+            name: {**_schema(prop), **_patch_keywords(full.get(name))}
+            for name, prop in _schema(embedded.get("properties")).items()
+        }
+        return {**embedded, "properties": properties}
 
     def closure(self, root: JsonObject) -> dict[str, JsonObject]:
         """Every definition reachable from ``root``, by name, sorted."""

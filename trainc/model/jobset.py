@@ -2,6 +2,7 @@
 
 Only the JobSet-specific fields are modelled here; each replicatedJob's template is a
 core ``batch/v1`` JobTemplateSpec whose schema comes from the Kubernetes definitions.
+The root :class:`JobSet` kind is what trainc emits and validates its own output against.
 """
 
 from __future__ import annotations
@@ -9,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from trainc.model.k8s import JobTemplateSpec, PersistentVolumeClaim
+from trainc.model.k8s import JobTemplateSpec, ObjectMeta, PersistentVolumeClaim
 from trainc.model.markers import (
     ATOMIC,
     Default,
     Json,
     MaxItems,
     Minimum,
+    PatchMerge,
     Rule,
     immutable,
     list_map,
@@ -56,6 +58,7 @@ class ReplicatedJob:
     depends_on: Annotated[
         list[DependsOn] | None,
         list_map("name"),
+        PatchMerge("name"),
         MaxItems(5),
         immutable("jobset.depends-on-immutable", _JOBSET_IMMUTABLE),
     ] = None
@@ -194,7 +197,9 @@ class VolumeClaimPolicy:
 class JobSetSpec:
     """The desired state of a JobSet."""
 
-    replicated_jobs: Annotated[list[ReplicatedJob] | None, list_map("name")] = None
+    replicated_jobs: Annotated[list[ReplicatedJob] | None, list_map("name"), PatchMerge("name")] = (
+        None
+    )
     """The groups of Jobs the JobSet runs."""
 
     network: Annotated[Network | None, immutable("jobset.network-immutable", _JOBSET_IMMUTABLE)] = (
@@ -236,3 +241,20 @@ class JobSetSpec:
         immutable("jobset.volume-claim-policies-immutable", _JOBSET_IMMUTABLE),
     ] = None
     """Shared PersistentVolumeClaims created for the JobSet (KEP-572)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JobSet:
+    """A group of Jobs run as one workload; what every TrainJob compiles to (§2.7, §4.1)."""
+
+    api_version: Literal["jobset.x-k8s.io/v1alpha2"]
+    """``jobset.x-k8s.io/v1alpha2``."""
+
+    kind: Literal["JobSet"]
+    """``JobSet``."""
+
+    metadata: ObjectMeta
+    """Name (the TrainJob's), namespace, labels and annotations."""
+
+    spec: JobSetSpec | None = None
+    """The desired state; status is the controller's and never emitted."""

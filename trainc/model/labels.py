@@ -41,3 +41,40 @@ VOLCANO_QUEUE_ANNOTATION: Final = "scheduling.volcano.sh/queue-name"
 #: Label written on every object trainc emits, and its value.
 MANAGED_BY_LABEL: Final = "app.kubernetes.io/managed-by"
 MANAGED_BY_TRAINC: Final = "trainc"
+
+#: On everything trainc emits: the TrainJob an object belongs to.
+TRAINJOB_NAME_LABEL: Final = "trainer.kubeflow.org/trainjob-name"
+
+#: JobSet's label naming the JobSet (on PVCs it creates, on child Jobs and pods).
+JOBSET_NAME_LABEL: Final = "jobset.sigs.k8s.io/jobset-name"
+
+#: Gang scheduling: the pod label (Coscheduling) and annotation (Volcano) naming the group.
+COSCHEDULING_POD_GROUP_LABEL: Final = "scheduling.x-k8s.io/pod-group"
+VOLCANO_GROUP_ANNOTATION: Final = "scheduling.k8s.io/group-name"
+
+#: trainc's annotations on the JobSet: where it came from and what the sweeper enforces.
+SOURCE_ANNOTATION: Final = "trainc.dev/source"
+ACTIVE_DEADLINE_ANNOTATION: Final = "trainc.dev/active-deadline-seconds"
+TTL_ANNOTATION: Final = "trainc.dev/ttl-seconds-after-finished"
+PROGRESS_DEADLINE_ANNOTATION: Final = "trainc.dev/progress-deadline-seconds"
+
+#: GitOps prune opt-outs for objects that must outlive their job (Retain claims).
+ARGOCD_SYNC_OPTIONS_ANNOTATION: Final = "argocd.argoproj.io/sync-options"
+ARGOCD_NO_PRUNE: Final = "Prune=false"
+FLUX_PRUNE_ANNOTATION: Final = "kustomize.toolkit.fluxcd.io/prune"
+FLUX_PRUNE_DISABLED: Final = "disabled"
+
+#: The JobSet trainc builds for every TrainJob (``upstream-semantics.md`` §4.1).
+JOBSET_API_VERSION: Final = "jobset.x-k8s.io/v1alpha2"
+JOBSET_KIND: Final = "JobSet"
+
+#: Runtime annotations naming Secrets provisioned out of band, which trainc references and
+#: never generates (no key material in manifests): MPI's ``kubernetes.io/ssh-auth`` Secret
+#: and Flux's CURVE certificate. On a runtime they win over trainc.yaml's ``compile`` settings.
+MPI_SSH_AUTH_SECRET_ANNOTATION: Final = "trainc.dev/mpi-ssh-auth-secret"  # noqa: S105 - a key, not a secret
+FLUX_CURVE_SECRET_ANNOTATION: Final = "trainc.dev/flux-curve-secret"  # noqa: S105 - a key, not a secret
+
+#: The PodGroups trainc builds for gang scheduling (``upstream-semantics.md`` §4.10).
+POD_GROUP_KIND: Final = "PodGroup"
+COSCHEDULING_API_VERSION: Final = "scheduling.x-k8s.io/v1alpha1"
+VOLCANO_API_VERSION: Final = "scheduling.volcano.sh/v1beta1"

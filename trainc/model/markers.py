@@ -122,6 +122,17 @@ ATOMIC_MAP = MapType("atomic")
 """An object replaced as a whole."""
 
 
+@dataclass(frozen=True, slots=True)
+class PatchMerge:
+    """Strategic merge patch merges this list item by item, matching items by ``key``.
+
+    Go's ``patchStrategy:"merge" patchMergeKey:"<key>"`` tag. It is client-side metadata:
+    the generated JSON Schema carries it, the CRD cannot (``upstream-semantics.md`` §2.5).
+    """
+
+    key: str
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rule:
     """One ``x-kubernetes-validations`` entry.
@@ -174,6 +185,7 @@ Marker = (
     | Default
     | ListType
     | MapType
+    | PatchMerge
     | Rule
     | K8s
     | FreeForm

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from trainc.model.json import JsonObject
-from trainc.model.markers import FreeForm, Minimum, MinLength, Pattern
+from trainc.model.markers import FreeForm, MaxLength, Minimum, MinLength, Pattern
 from trainc.model.scalars import Int64
 
 CONFIG_API_VERSION = "trainc.dev/v1alpha1"
@@ -72,6 +72,45 @@ class LimitsConfig:
     """Deepest nesting of mappings and sequences (default 100)."""
 
 
+_OBJECT_NAME = Pattern(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MPICompileConfig:
+    """How compiled MPI jobs get their SSH keys, which trainc never writes into manifests."""
+
+    ssh_auth_secret: Annotated[str | None, MaxLength(253), _OBJECT_NAME] = None
+    """Name of a ``kubernetes.io/ssh-auth`` Secret (keys ``ssh-privatekey`` and
+    ``ssh-publickey``) that exists in every namespace running MPI jobs; the pods mount it
+    where Trainer would mount its per-job generated Secret."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FluxCompileConfig:
+    """How compiled Flux jobs get their CURVE certificate."""
+
+    curve_secret: Annotated[str | None, MaxLength(253), _OBJECT_NAME] = None
+    """Name of a Secret with key ``curve.cert`` in every namespace running Flux jobs."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompileConfig:
+    """Settings of ``trainc compile``."""
+
+    output: Annotated[str | None, MinLength(1)] = None
+    """Default output directory for ``trainc compile`` when ``-o`` is not given."""
+
+    volume_claim_policies: Literal["Emit", "Native"] | None = None
+    """``Emit`` (default) writes KEP-572 claims as PersistentVolumeClaim manifests;
+    ``Native`` leaves ``volumeClaimPolicies`` in the JobSet for JobSet >= 0.11 to create."""
+
+    mpi: MPICompileConfig | None = None
+    """MPI settings."""
+
+    flux: FluxCompileConfig | None = None
+    """Flux settings."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RepoConfigFile:
     """``trainc.yaml`` at the repository root; every field is optional."""
@@ -102,3 +141,6 @@ class RepoConfigFile:
 
     limits: LimitsConfig | None = None
     """Resource bounds for reading input."""
+
+    compile: CompileConfig | None = None
+    """Settings of ``trainc compile``."""

@@ -1,9 +1,10 @@
 """Kubernetes resource quantities (``"100m"``, ``"2Gi"``, ``4``) as exact decimals.
 
-Resource summaries and, later, PodGroup ``minResources`` sums must agree with what the
-API server stores, so quantities are parsed with ``apimachinery``'s grammar and rounding
+Resource summaries and PodGroup ``minResources`` sums must agree with what the API
+server stores, so quantities are parsed with ``apimachinery``'s grammar and rounding
 (``k8s.io/apimachinery/pkg/api/resource/quantity.go``) into :class:`~decimal.Decimal`,
-never into floats: ``0.1 + 0.2`` CPU must be exactly ``300m``.
+never into floats: ``0.1 + 0.2`` CPU must be exactly ``300m``. Sums are written back in
+apimachinery's canonical form (``1250m``, ``2560Mi``), as Trainer's PodGroups carry them.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_UP, Context, Decimal, InvalidOperation
 
+from trainc.errors import CompilerBug
 from trainc.model.json import JsonValue
 
 #: The largest magnitude a Quantity holds; apimachinery caps larger values at it.
@@ -27,6 +29,9 @@ _QUANTITY = re.compile(
 )
 _DECIMAL_SI = {"n": -9, "u": -6, "m": -3, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 _BINARY_SI = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_DECIMAL_SUFFIX = {0: "", **{exponent: suffix for suffix, exponent in _DECIMAL_SI.items()}}
+_BINARY_SUFFIX = {0: "", **{power // 10: suffix for suffix, power in _BINARY_SI.items()}}
+_KIBI = 1024
 _INT32_MAX = 2**31 - 1
 # Enough precision for every value that survives the magnitude checks (at most
 # MAX_QUANTITY_LENGTH digits times 2**60), so only the nano rounding ever rounds.
@@ -61,6 +66,59 @@ def parse_quantity(value: JsonValue) -> Decimal:
     if magnitude < -len(str(MAX_QUANTITY)):
         return NANO.copy_sign(number)
     return _bounded(number.scaleb(exponent, _EXACT))
+
+
+def is_binary_quantity(value: JsonValue) -> bool:
+    """Whether ``value`` is written with a binary suffix (``Ki`` ... ``Ei``).
+
+    apimachinery remembers this as the quantity's format (BinarySI) and prints sums in
+    it; every other spelling prints as DecimalSI here (trainc never needs the
+    ``e<n>`` exponent form back).
+    """
+    match = _QUANTITY.fullmatch(value) if isinstance(value, str) else None
+    return match is not None and match["binary"] is not None
+
+
+def format_quantity(amount: Decimal, *, binary: bool = False) -> str:
+    """``amount`` as apimachinery's ``Quantity.String()`` prints it: ``1250m``, ``2560Mi``.
+
+    DecimalSI (the default) strips trailing zeros and picks the SI suffix whose power of
+    1000 leaves an integer mantissa: ``1.25`` → ``1250m``, ``1500`` → ``1500``, ``2000``
+    → ``2k``. BinarySI (``binary=True``) picks the largest power of 1024 that divides
+    the amount (``2.5Gi`` → ``2560Mi``), but falls back to DecimalSI for magnitudes
+    below 1024 and for fractions, which a binary suffix cannot show exactly. The amount
+    is first rounded up to nano precision, as parsing would. Sums beyond 2^63 (which a
+    single quantity cannot hold, so no SI suffix fits) print in exponent form.
+    """
+    rounded = amount.quantize(NANO, rounding=ROUND_UP, context=_EXACT)
+    if rounded.is_zero():
+        return "0"
+    if binary and abs(rounded) >= _KIBI and rounded == rounded.to_integral_value():
+        return _binary_text(int(rounded))
+    return _decimal_text(rounded)
+
+
+def _decimal_text(amount: Decimal) -> str:
+    sign, digits, exponent = amount.as_tuple()
+    if not isinstance(exponent, int):
+        raise CompilerBug(f"cannot print {amount} as a quantity")
+    mantissa = int("".join(map(str, digits)))
+    while mantissa % 10 == 0:
+        mantissa //= 10
+        exponent += 1
+    shift = exponent % 3  # Python's modulo floors, so the exponent goes down to a multiple of 3
+    mantissa *= 10**shift
+    exponent -= shift
+    suffix = _DECIMAL_SUFFIX.get(exponent, f"e{exponent}")
+    return f"{'-' if sign else ''}{mantissa}{suffix}"
+
+
+def _binary_text(amount: int) -> str:
+    mantissa, power = abs(amount), 0
+    while mantissa % _KIBI == 0 and power < max(_BINARY_SUFFIX):
+        mantissa //= _KIBI
+        power += 1
+    return f"{'-' if amount < 0 else ''}{mantissa}{_BINARY_SUFFIX[power]}"
 
 
 def quantity_value(amount: Decimal) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 
 from trainc.model.json import JsonValue
-from trainc.validate.schematree import KindSchema, SchemaNode
+from trainc.model.schematree import KindSchema, SchemaNode
 
 
 def drop_nulls(value: JsonValue) -> JsonValue:

@@ -19,11 +19,11 @@ from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.json import get_path
 from trainc.model.policy import POLICY_KIND, ValidationPolicy
+from trainc.model.schematree import load_kind_schema
 from trainc.validate.defaults import drop_nulls
 from trainc.validate.policy_compile import CompiledPolicy, compile_policy
 from trainc.validate.policy_files import read_policy_files
 from trainc.validate.policy_settings import merge_params, select_policies
-from trainc.validate.schematree import load_kind_schema
 from trainc.validate.structural import check_schema
 
 #: Policy names become rule codes ``policy.<name>``: a DNS label keeps codes kebab-case.

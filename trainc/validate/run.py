@@ -17,6 +17,7 @@ from trainc.load.documents import LoadedObject
 from trainc.model.json import FieldPath
 from trainc.model.kinds import KINDS_BY_NAME
 from trainc.model.labels import API_VERSION
+from trainc.model.schematree import load_kind_schema
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.cel.rules import check_rules
@@ -26,7 +27,6 @@ from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.metadata import check_metadata
 from trainc.validate.migrations import check_migrations
 from trainc.validate.policies import PolicySet, check_policies
-from trainc.validate.schematree import load_kind_schema
 from trainc.validate.structural import check_schema
 
 ObjectKey = tuple[str, str | None, str]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import jsonschema_rs
 
 from trainc.model.json import FieldPath, JsonValue, format_path
-from trainc.validate.schematree import KindSchema, SchemaNode, walk
+from trainc.model.schematree import KindSchema, SchemaNode, walk
 
 Kind = jsonschema_rs.ValidationErrorKind
 

@@ -12,12 +12,12 @@ from trainc.diagnostics import Diagnostic
 from trainc.model.introspect import ListOf, MapOf, Struct, TypeNode, fields_of, markers_of
 from trainc.model.kinds import INPUT_KINDS
 from trainc.model.markers import Rule
+from trainc.model.schematree import KindSchema, load_kind_schema
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.cel.engine import references
 from trainc.validate.cel.rules import check_rules
 from trainc.validate.cel.transitions import check_transitions
 from trainc.validate.defaults import apply_defaults, drop_nulls
-from trainc.validate.schematree import KindSchema, load_kind_schema
 from trainc.validate.structural import check_schema
 
 API_VERSION = "trainer.kubeflow.org/v1alpha1"

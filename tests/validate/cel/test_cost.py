@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from trainc.model.schematree import load_kind_schema
 from trainc.validate.cel.cost import (
     PER_CALL_LIMIT,
     PER_OBJECT_BUDGET,
@@ -20,7 +21,6 @@ from trainc.validate.cel.declared import rules_at
 from trainc.validate.cel.rules import check_rules
 from trainc.validate.cel.transitions import check_transitions
 from trainc.validate.cel.values import rule_sites
-from trainc.validate.schematree import load_kind_schema
 
 from .builders import codes, defaulted, replicated_job, rule, runtime, schema_of, violations
 

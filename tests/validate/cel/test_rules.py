@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from trainc.model.schematree import load_kind_schema
 from trainc.validate.cel.declared import rules_at
 from trainc.validate.cel.rules import check_rules
 from trainc.validate.cel.values import rule_sites
 from trainc.validate.defaults import drop_nulls
-from trainc.validate.schematree import load_kind_schema
 
 from .builders import (
     HOSTILE,

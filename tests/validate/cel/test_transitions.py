@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from trainc.model.schematree import load_kind_schema
 from trainc.validate.cel.transitions import check_transitions
 from trainc.validate.defaults import drop_nulls
-from trainc.validate.schematree import load_kind_schema
 
 from .builders import (
     HOSTILE,

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from trainc.errors import CompilerBug
 from trainc.model.json import JsonValue
+from trainc.model.schematree import KindSchema, SchemaNode
 from trainc.validate.cel.engine import CelCompileError, Program, compile_expression, references
-from trainc.validate.schematree import KindSchema, SchemaNode
 
 SELF = "self"
 OLD_SELF = "oldSelf"

@@ -12,13 +12,13 @@ from collections.abc import Callable, Iterable
 
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath
+from trainc.model.schematree import KindSchema
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.cel.cost import CostBudget
 from trainc.validate.cel.declared import OLD_SELF, SELF, DeclaredRule
 from trainc.validate.cel.engine import ABSENT
 from trainc.validate.cel.evaluate import RuleRunner
 from trainc.validate.cel.values import rule_sites
-from trainc.validate.schematree import KindSchema
 
 
 def check_rules(

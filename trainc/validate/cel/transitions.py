@@ -15,6 +15,7 @@ import json
 
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonValue
+from trainc.model.schematree import KindSchema
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.cel.changes import describe_change
 from trainc.validate.cel.cost import CostBudget
@@ -22,7 +23,6 @@ from trainc.validate.cel.declared import OLD_SELF, SELF, DeclaredRule
 from trainc.validate.cel.engine import ABSENT
 from trainc.validate.cel.evaluate import RuleRunner
 from trainc.validate.cel.values import Site, rule_sites
-from trainc.validate.schematree import KindSchema
 
 
 def check_transitions(

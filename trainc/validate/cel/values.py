@@ -29,9 +29,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from trainc.model.json import FieldPath, JsonValue
+from trainc.model.schematree import KindSchema, SchemaNode
 from trainc.validate.cel.cost import Shape
 from trainc.validate.cel.declared import DeclaredRule, rules_at
-from trainc.validate.schematree import KindSchema, SchemaNode
 
 #: Words the CEL grammar reserves; Kubernetes escapes a property so named to ``__word__``.
 RESERVED = frozenset(

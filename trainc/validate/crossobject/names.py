@@ -7,7 +7,8 @@ suffix) exceeds 63 characters (``upstream-semantics.md`` §4.4). Trainer always 
 completions and the webhook defaults Indexed, so the pod rule always applies; the JobSet
 takes the TrainJob's name, and replicas and completions are those the compiler produces
 (:mod:`.counts`). The fix is almost always a shorter TrainJob name, so the finding sits on
-``metadata.name`` and says how short.
+``metadata.name`` and says how short. Output validation applies the same budgets to the
+JobSet trainc emits, through :func:`generated_names`.
 """
 
 from __future__ import annotations
@@ -20,19 +21,28 @@ from trainc.validate.crossobject.counts import JobShape, job_shapes
 from trainc.validate.metadata import LABEL_MAX
 
 _POD_SUFFIX = "-abcde"
-_JOB_TOO_LONG = (
+#: The JobSet webhook's messages for the two budgets (§4.4).
+JOB_NAME_TOO_LONG = (
     "JobSet name is too long, job names generated for this JobSet will exceed 63 characters"
 )
-_POD_TOO_LONG = (
+POD_NAME_TOO_LONG = (
     "JobSet name is too long, pod names generated for this JobSet will exceed 63 characters"
 )
 
 
 @dataclass(frozen=True, slots=True)
-class _Names:
+class GeneratedNames:
+    """The longest Job and pod names one replicatedJob of a JobSet gets."""
+
     rjob: str
     job: str
     pod: str
+
+
+def generated_names(jobset: str, rjob: str, *, replicas: int, completions: int) -> GeneratedNames:
+    """Job ``<js>-<rjob>-<replicas-1>`` and pod ``<job>-<completions-1>-abcde`` (§4.4)."""
+    job = f"{jobset}-{rjob}-{replicas - 1}"
+    return GeneratedNames(rjob, job, f"{job}-{completions - 1}{_POD_SUFFIX}")
 
 
 def check_name_budgets(trainjob: DefaultedObject, runtime: DefaultedObject) -> list[Diagnostic]:
@@ -47,10 +57,10 @@ def check_name_budgets(trainjob: DefaultedObject, runtime: DefaultedObject) -> l
     if jobs_too_long:
         worst = max(jobs_too_long, key=lambda names: len(names.job))
         detail = f"Job {worst.job!r} of replicatedJob {worst.rjob!r} has {len(worst.job)}"
-        message = _JOB_TOO_LONG
+        message = JOB_NAME_TOO_LONG
     else:
         detail = f"pod {longest.pod!r} of replicatedJob {longest.rjob!r} has {len(longest.pod)}"
-        message = _POD_TOO_LONG
+        message = POD_NAME_TOO_LONG
     budget = LABEL_MAX - (len(longest.pod) - len(trainjob.name))
     hint = f"shorten metadata.name to at most {budget} characters for runtime {runtime.name!r}"
     if budget < 1:
@@ -65,8 +75,9 @@ def check_name_budgets(trainjob: DefaultedObject, runtime: DefaultedObject) -> l
     ]
 
 
-def _generated(jobset: str, shape: JobShape) -> _Names | None:
+def _generated(jobset: str, shape: JobShape) -> GeneratedNames | None:
     if shape.rjob.name is None:
         return None
-    job = f"{jobset}-{shape.rjob.name}-{shape.replicas - 1}"
-    return _Names(shape.rjob.name, job, f"{job}-{shape.completions - 1}{_POD_SUFFIX}")
+    return generated_names(
+        jobset, shape.rjob.name, replicas=shape.replicas, completions=shape.completions
+    )

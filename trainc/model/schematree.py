@@ -1,8 +1,9 @@
 """The generated JSON Schema of a kind, navigable in step with a document.
 
-Structural checks, defaulting, list-map keys and CEL rules all need "the schema node that
-governs this value". This module answers that once, following ``$ref`` into the
-Kubernetes definitions, so each layer walks documents the same way.
+Structural checks, defaulting, list-map keys, CEL rules and strategic merge patch all
+need "the schema node that governs this value". This module answers that once, following
+``$ref`` into the Kubernetes definitions, so each layer walks documents the same way. It
+sits in ``model`` because both ``validate`` and ``resolve`` (below it) read the schemas.
 """
 
 from __future__ import annotations

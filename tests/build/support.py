@@ -1,0 +1,89 @@
+"""Helpers for build tests: contexts over resolved jobs, and lookups into built JobSets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from trainc.build.context import BuildContext
+from trainc.build.framework import BuildResult, build_job
+from trainc.build.plugins.jax import JAXPlugin
+from trainc.build.plugins.jobset import JobSetPlugin
+from trainc.build.plugins.plainml import PlainMLPlugin
+from trainc.build.plugins.torch import TorchPlugin
+from trainc.build.plugins.xgboost import XGBoostPlugin
+from trainc.build.registry import PLUGINS
+from trainc.config import CompileSettings
+from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
+from trainc.resolve.job import resolve_job
+from trainc.resolve.objects import DefaultedObject
+
+#: Built objects as tests read them: plain JSON, indexed freely.
+Obj = dict[str, Any]
+
+#: The JobSet and framework plugins, in registry order, for tests that add one more plugin.
+TRAINER_PLUGINS: tuple[object, ...] = (
+    JobSetPlugin(),
+    TorchPlugin(),
+    PlainMLPlugin(),
+    JAXPlugin(),
+    XGBoostPlugin(),
+)
+
+
+def start(trainjob: DefaultedObject, runtime: DefaultedObject) -> BuildContext:
+    """A fresh build context for ``trainjob`` on ``runtime``."""
+    return BuildContext.start(resolve_job(trainjob, runtime), CompileSettings())
+
+
+def compile_job(
+    trainjob: DefaultedObject,
+    runtime: DefaultedObject,
+    settings: CompileSettings = CompileSettings(),  # noqa: B008 - frozen, so sharing is safe
+) -> BuildResult:
+    """Every object built for ``trainjob`` on ``runtime``, by all of trainc's plugins."""
+    return build_job(resolve_job(trainjob, runtime), settings, PLUGINS)
+
+
+def jobset_of(objects: Sequence[JsonObject]) -> Obj:
+    """The one JobSet among built objects."""
+    (jobset,) = [o for o in objects if o.get("kind") == "JobSet"]
+    return jobset
+
+
+def rjob(spec: Mapping[str, Any], name: str) -> Obj:
+    """replicatedJob ``name`` of a JobSet spec (or of a JobSet)."""
+    jobs = spec["replicatedJobs"] if "replicatedJobs" in spec else spec["spec"]["replicatedJobs"]
+    (job,) = [j for j in jobs if j.get("name") == name]
+    return as_object(job)
+
+
+def job_spec(spec: Mapping[str, Any], name: str) -> Obj:
+    """The Job spec of replicatedJob ``name``."""
+    return as_object(get_path(rjob(spec, name), ("template", "spec")))
+
+
+def pod(spec: Mapping[str, Any], name: str) -> Obj:
+    """The pod spec of replicatedJob ``name``."""
+    return as_object(get_path(job_spec(spec, name), ("template", "spec")))
+
+
+def container_of(
+    spec: Mapping[str, Any], job: str = "node", name: str = "node", key: str = "containers"
+) -> Obj:
+    """Container ``name`` (or init container, with ``key``) of replicatedJob ``job``."""
+    (found,) = [c for c in as_list(pod(spec, job).get(key)) if as_object(c).get("name") == name]
+    return as_object(found)
+
+
+def env(target: Mapping[str, Any]) -> dict[str, JsonValue]:
+    """A container's environment as name → value (or its ``valueFrom``)."""
+    return {
+        str(entry["name"]): entry.get("value", entry.get("valueFrom"))
+        for entry in map(as_object, as_list(target.get("env")))
+    }
+
+
+def env_names(target: Mapping[str, Any]) -> list[str]:
+    """A container's environment variable names, in order."""
+    return [str(as_object(entry).get("name")) for entry in as_list(target.get("env"))]

@@ -1,0 +1,1 @@
+"""Building manifests: small plugins, applied in upstream's phase order to a shared context."""

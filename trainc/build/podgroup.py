@@ -1,0 +1,70 @@
+"""What both gang schedulers' PodGroups share: the gang's size and the scheduler in use.
+
+Trainer's Coscheduling and Volcano plugins size a PodGroup alike
+(``upstream-semantics.md`` §2.11, §2.12): ``minMember`` is the sum of every PodSet's pod
+count (initializers and launcher included) after the framework plugins changed them,
+and ``minResources`` the sum of count times one pod's requests, in exact quantity
+arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from trainc.build.context import BuildContext
+from trainc.model.json import JsonObject, as_list, as_object, get_path
+from trainc.resolve.quantity import format_quantity, is_binary_quantity
+from trainc.resolve.resources import add_amounts, scale_amounts
+
+
+def min_member(context: BuildContext) -> int:
+    """Pods of the whole TrainJob: the sum of every PodSet's final count."""
+    return sum(pod_set.count for pod_set in context.pod_sets)
+
+
+def min_resources(context: BuildContext) -> JsonObject:
+    """Sum of count times one pod's requests, per resource, as canonical quantity strings.
+
+    apimachinery prints a sum in the format of the first quantity added to it; trainc
+    takes the format of the first request written for the resource, in runtime order
+    (containers, init containers, pod-level requests, overhead), which is the same
+    whenever a resource is spelled in one style throughout: ``4Gi`` stays binary
+    (``408Gi``), ``500m`` decimal (``1250m``).
+    """
+    totals = add_amounts(scale_amounts(p.requests, p.count) for p in context.pod_sets)
+    binary = _binary_resources(context)
+    return {
+        name: format_quantity(totals[name], binary=binary.get(name, False))
+        for name in sorted(totals)
+    }
+
+
+def pod_specs(context: BuildContext) -> Iterator[JsonObject]:
+    """The pod spec of every replicatedJob of the working template, read-only, in order."""
+    for job in context.replicated_jobs():
+        yield as_object(get_path(job, ("template", "spec", "template", "spec")))
+
+
+def scheduler_names(context: BuildContext) -> set[str]:
+    """The ``schedulerName`` values the pod templates set (empty when none sets one)."""
+    return {name for pod in pod_specs(context) if isinstance(name := pod.get("schedulerName"), str)}
+
+
+def _binary_resources(context: BuildContext) -> dict[str, bool]:
+    """Whether the first request written for each resource uses a binary suffix."""
+    first: dict[str, bool] = {}
+    for requests in _request_lists(context):
+        for name, value in requests.items():
+            first.setdefault(name, is_binary_quantity(value))
+    return first
+
+
+def _request_lists(context: BuildContext) -> Iterator[JsonObject]:
+    # The resolved template: the one PodSet requests were computed from.
+    for job in as_list(context.job.jobset_spec.get("replicatedJobs")):
+        pod = as_object(get_path(job, ("template", "spec", "template", "spec")))
+        for key in ("containers", "initContainers"):
+            for container in as_list(pod.get(key)):
+                yield as_object(get_path(container, ("resources", "requests")))
+        yield as_object(get_path(pod, ("resources", "requests")))
+        yield as_object(pod.get("overhead"))

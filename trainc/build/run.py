@@ -1,0 +1,66 @@
+"""Builds every TrainJob of a validated repository, in a stable order.
+
+Each job is built alone, from its own fresh context: nothing one job does can change
+another's output, and the output is the same whatever order files were read in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trainc.build.framework import build_job
+from trainc.build.registry import PLUGINS
+from trainc.config import CompileSettings
+from trainc.diagnostics import Diagnostic
+from trainc.errors import CompilerBug
+from trainc.model.json import JsonObject
+from trainc.model.kinds import TRAINJOB
+from trainc.resolve.index import LookupFailure, RuntimeIndex
+from trainc.resolve.job import resolve_job
+from trainc.resolve.objects import DefaultedObject
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltJob:
+    """Everything built for one TrainJob."""
+
+    namespace: str
+    name: str
+    source: str
+    objects: tuple[JsonObject, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BuildOutcome:
+    """The jobs built, sorted by namespace and name, and what the plugins reported."""
+
+    jobs: tuple[BuiltJob, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def build_all(objects: Sequence[DefaultedObject], settings: CompileSettings) -> BuildOutcome:
+    """Build every TrainJob in ``objects`` (which passed validation without errors)."""
+    index = RuntimeIndex(objects)
+    trainjobs = sorted(
+        (obj for obj in objects if obj.kind == TRAINJOB.kind),
+        key=lambda obj: (obj.namespace or "", obj.name),
+    )
+    jobs: list[BuiltJob] = []
+    diagnostics: list[Diagnostic] = []
+    for trainjob in trainjobs:
+        runtime = index.lookup(trainjob)
+        if isinstance(runtime, LookupFailure):
+            raise CompilerBug(f"TrainJob {trainjob.name} passed validation without a runtime")
+        resolved = resolve_job(trainjob, runtime)
+        result = build_job(resolved, settings, PLUGINS)
+        diagnostics.extend(result.diagnostics)
+        jobs.append(
+            BuiltJob(
+                namespace=resolved.namespace,
+                name=resolved.name,
+                source=trainjob.loaded.path,
+                objects=result.objects,
+            )
+        )
+    return BuildOutcome(tuple(jobs), tuple(diagnostics))

@@ -1,0 +1,110 @@
+"""Options shared by the commands that report diagnostics (validate, compile)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import click
+
+from trainc.api import ValidationReport
+from trainc.diagnostics import Diagnostic
+from trainc.report.base import REPORTERS, ReporterOptions, ReportInput, make_reporter
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportOptions:
+    """The parsed shared options: which config and environment, and how to report."""
+
+    output_format: str
+    config_file: Path | None
+    environment: str | None
+    verbose: bool
+    quiet: bool
+    color: bool | None
+
+    def write(
+        self,
+        run: ValidationReport,
+        diagnostics: Sequence[Diagnostic],
+        stream: TextIO,
+        *,
+        version: str,
+    ) -> None:
+        """Render ``diagnostics`` (errors only with ``-q``) about ``run`` to ``stream``."""
+        shown = tuple(d for d in diagnostics if d.is_error) if self.quiet else tuple(diagnostics)
+        reporter = make_reporter(
+            self.output_format, ReporterOptions(verbose=self.verbose, color=self.color)
+        )
+        reporter.write(
+            ReportInput(
+                diagnostics=shown,
+                sources=run.sources,
+                files_checked=run.files,
+                objects_checked=run.objects,
+                version=version,
+            ),
+            stream,
+        )
+        stream.flush()
+
+
+_OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] = (
+    click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(sorted(REPORTERS)),
+        default="text",
+        show_default=True,
+        help="Report format: text for people, json for scripts, github for workflow "
+        "annotations, junit and sarif for CI dashboards and code scanning.",
+    ),
+    click.option(
+        "--config",
+        "config_file",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="Repository config file (default: trainc.yaml at the repository root).",
+    ),
+    click.option(
+        "--env",
+        "environment",
+        metavar="NAME",
+        help="Environment of trainc.yaml whose template values render *.j2 files.",
+    ),
+    click.option(
+        "-v",
+        "--verbose",
+        is_flag=True,
+        help="Also show informational findings, such as documents that are not Trainer "
+        "objects and were skipped.",
+    ),
+    click.option("-q", "--quiet", is_flag=True, help="Show errors only."),
+    click.option(
+        "--color/--no-color",
+        default=None,
+        help="Force colour on or off (default: on for terminals, off when NO_COLOR is set).",
+    ),
+)
+
+
+def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the shared options to ``command``, passing them as one ``report`` argument."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        report = ReportOptions(
+            output_format=kwargs.pop("output_format"),
+            config_file=kwargs.pop("config_file"),
+            environment=kwargs.pop("environment"),
+            verbose=kwargs.pop("verbose"),
+            quiet=kwargs.pop("quiet"),
+            color=kwargs.pop("color"),
+        )
+        return command(*args, report=report, **kwargs)
+
+    for option in reversed(_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper

@@ -1,0 +1,125 @@
+"""Output validation: every object trainc is about to write, judged as the API server would.
+
+Any problem found here is a trainc bug, never the user's: inputs were validated before
+the build, so the caller raises :class:`~trainc.errors.CompilerBug` with these messages
+(exit code 2). Each object gets the checks of its kind:
+
+- **Custom resources** (JobSet, PodGroups): the JSON Schema trainc generates for the kind,
+  its CRD defaults, then its create-time CEL rules (``upstream-semantics.md`` §7.1); for
+  the JobSet also the webhook's generated-name budgets (§4.4), shared with the input check
+  in :mod:`trainc.validate.crossobject.names`.
+- **Core kinds** (PersistentVolumeClaim, ConfigMap, CronJob, RBAC, ...): the
+  ``kubernetes-validate`` package's strict schemas for the configured Kubernetes version.
+- **Every object**: the ObjectMeta rules (name, namespace, label and annotation keys).
+
+A kind with no schema at all is a problem too: trainc must not emit what it cannot check.
+
+Kubernetes versions. ``kubernetes-validate`` bundles schemas for a range of minor versions.
+A configured version outside that range is judged by the nearest bundled one, and every
+problem message then names the version used. This is a deliberate choice over a usage
+error: the core kinds trainc emits are stable ``v1`` APIs whose shape does not change
+between neighbouring minors, and a cluster newer than the installed package must not stop
+a compile. Only a version that is not ``MAJOR.MINOR`` is a usage error.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trainc.errors import UsageError
+from trainc.model.json import JsonObject, format_path
+from trainc.validate.output_checks import (
+    check_custom_resource,
+    check_object_metadata,
+    custom_schema,
+)
+
+_LOG = logging.getLogger(__name__)
+
+_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.\d+)?")
+
+
+def check_output(objects: Sequence[JsonObject], *, kubernetes_version: str) -> list[str]:
+    """One message per problem, each naming the object; empty when everything is valid.
+
+    Raises UsageError when ``kubernetes_version`` is not ``MAJOR.MINOR``.
+    """
+    requested = _version(kubernetes_version)
+    if requested is None:
+        raise UsageError(
+            f"Kubernetes version {kubernetes_version!r} is not MAJOR.MINOR (e.g. 1.33)"
+        )
+    core: _CoreValidator | None = None
+    problems: list[str] = []
+    for obj in objects:
+        found = check_object_metadata(obj)
+        schema = custom_schema(obj)
+        if schema is not None:
+            found += check_custom_resource(obj, schema)
+        else:
+            core = core or _CoreValidator.for_version(requested)
+            found += core.check(obj)
+        problems.extend(f"{_describe(obj)}: {problem}" for problem in found)
+    return problems
+
+
+def _describe(obj: JsonObject) -> str:
+    metadata = obj.get("metadata")
+    meta = metadata if isinstance(metadata, dict) else {}
+    namespace = meta.get("namespace")
+    where = f"{namespace}/" if isinstance(namespace, str) else ""
+    return f"{obj.get('apiVersion')} {obj.get('kind')} {where}{meta.get('name')}"
+
+
+def _version(text: str) -> tuple[int, int] | None:
+    """(major, minor) of ``1.33``, ``v1.33`` or ``1.33.0``; None for anything else."""
+    match = _VERSION.fullmatch(text)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+@dataclass(frozen=True, slots=True)
+class _CoreValidator:
+    """kubernetes-validate at one bundled version; the package is imported only when needed.
+
+    ``note`` is set when the configured version is not bundled: problem messages then say
+    which version judged them.
+    """
+
+    version: str
+    note: str
+
+    @classmethod
+    def for_version(cls, requested: tuple[int, int]) -> _CoreValidator:
+        """The bundled schema version nearest to ``requested`` (the newest not above it)."""
+        # Imported here: kubernetes-validate pulls in jsonschema and referencing (~200 ms).
+        from kubernetes_validate.utils import all_versions  # noqa: PLC0415
+
+        bundled = sorted({v for text in all_versions() if (v := _version(text)) is not None})
+        chosen = max((v for v in bundled if v <= requested), default=bundled[0])
+        version = f"{chosen[0]}.{chosen[1]}"
+        wanted = f"{requested[0]}.{requested[1]}"
+        if chosen == requested:
+            return cls(version, "")
+        _LOG.debug("kubernetes-validate has no %s schemas; using %s", wanted, version)
+        return cls(
+            version, f" (judged by the Kubernetes {version} schemas: {wanted} is not bundled)"
+        )
+
+    def check(self, obj: JsonObject) -> list[str]:
+        """The first schema violation of a core object, as kubernetes-validate reports it."""
+        import kubernetes_validate  # noqa: PLC0415 - see for_version
+
+        try:
+            kubernetes_validate.validate(obj, self.version, strict=True)
+        except kubernetes_validate.ValidationError as error:
+            path = format_path(list(error.path))
+            return [f"{path or 'the object'}: {error.message}{self.note}"]
+        except (
+            kubernetes_validate.SchemaNotFoundError,
+            kubernetes_validate.InvalidSchemaError,
+        ) as error:
+            return [f"cannot be validated: {error.message}{self.note}"]
+        return []

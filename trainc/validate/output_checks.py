@@ -1,0 +1,117 @@
+"""Output checks shared by every kind, and those of the custom resources trainc emits.
+
+An emitted object is checked with the very layers that judge input documents: the
+generated JSON Schema (:mod:`.structural`), CRD defaults (:mod:`.defaults`), create-time
+CEL rules (:mod:`.cel.rules`) and the ObjectMeta rules (:mod:`.metadata`). Those layers
+speak of loaded documents, so the object is wrapped as one without a file; their
+findings come back as one-line messages, since a problem in output is trainc's bug and
+has no user file to point at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from trainc.diagnostics import Diagnostic
+from trainc.load.documents import Document, LoadedObject
+from trainc.load.source import SourceFile
+from trainc.model.json import JsonObject, as_list, as_object, format_path, get_path
+from trainc.model.labels import JOBSET_KIND
+from trainc.model.schemafiles import OUTPUT_SCHEMAS
+from trainc.model.schematree import KindSchema, load_kind_schema
+from trainc.resolve.objects import DefaultedObject
+from trainc.validate.cel.rules import check_rules
+from trainc.validate.crossobject.names import (
+    JOB_NAME_TOO_LONG,
+    POD_NAME_TOO_LONG,
+    generated_names,
+)
+from trainc.validate.defaults import apply_defaults, drop_nulls
+from trainc.validate.metadata import LABEL_MAX, check_metadata, dns1035_label_errors
+from trainc.validate.structural import check_schema
+
+#: Stand-in file name of emitted objects in the diagnostics the shared layers produce.
+_OUTPUT_FILE = "<output>"
+
+#: Cluster-scoped kinds trainc emits (the sweeper's RBAC); everything else is namespaced.
+_CLUSTER_SCOPED = frozenset({"ClusterRole", "ClusterRoleBinding"})
+
+
+def custom_schema(obj: JsonObject) -> KindSchema | None:
+    """The generated schema of a custom resource, None for anything else (core kinds)."""
+    target = OUTPUT_SCHEMAS.get((str(obj.get("apiVersion")), str(obj.get("kind"))))
+    return load_kind_schema(target.name) if target is not None else None
+
+
+def as_loaded(obj: JsonObject) -> LoadedObject:
+    """``obj`` as a loaded document without a file, so the input layers can judge it."""
+    metadata = as_object(obj.get("metadata"))
+    name = metadata.get("name")
+    namespace = metadata.get("namespace")
+    return LoadedObject(
+        document=Document(SourceFile(path=_OUTPUT_FILE, text=""), 0, obj, {}),
+        api_version=str(obj.get("apiVersion")),
+        kind=str(obj.get("kind")),
+        name=name if isinstance(name, str) else "",
+        namespace=namespace if isinstance(namespace, str) else None,
+    )
+
+
+def check_object_metadata(obj: JsonObject) -> list[str]:
+    """ObjectMeta problems: name, namespace, label and annotation keys and values."""
+    loaded = as_loaded(obj)
+    return _messages(check_metadata(loaded, namespaced=loaded.kind not in _CLUSTER_SCOPED))
+
+
+def check_custom_resource(obj: JsonObject, schema: KindSchema) -> list[str]:
+    """Schema, then CEL rules on the defaulted object; for a JobSet also its name budgets."""
+    data = drop_nulls(obj)
+    # Structural messages already name their field.
+    problems = [f"{finding.message} [{finding.code}]" for finding in check_schema(data, schema)]
+    defaulted = apply_defaults(data, schema)
+    if not isinstance(defaulted, dict):
+        return [*problems, "the object is not a mapping"]
+    loaded = as_loaded(obj)
+    wrapped = DefaultedObject(loaded, defaulted, loaded.namespace, schema_valid=not problems)
+    problems += _messages(check_rules(wrapped, schema))
+    if loaded.kind == JOBSET_KIND:
+        problems += list(_name_budgets(loaded.name, defaulted))
+    return problems
+
+
+def _messages(diagnostics: list[Diagnostic]) -> list[str]:
+    return [
+        f"{diagnostic.field_path or 'the object'}: {diagnostic.message} [{diagnostic.code}]"
+        for diagnostic in diagnostics
+    ]
+
+
+def _name_budgets(jobset: str, data: JsonObject) -> Iterator[str]:
+    """Generated Job and pod names must be DNS-1035 labels (the JobSet webhook, §4.4).
+
+    The pod name counts only for Indexed Jobs with completions set, as the webhook has it;
+    replicas are defaulted to 1 by the time this runs.
+    """
+    for index, rjob in enumerate(as_list(get_path(data, ("spec", "replicatedJobs")))):
+        job_spec = as_object(get_path(rjob, ("template", "spec")))
+        replicas = get_path(rjob, ("replicas",))
+        completions = job_spec.get("completions")
+        names = generated_names(
+            jobset,
+            str(get_path(rjob, ("name",))),
+            replicas=replicas if isinstance(replicas, int) else 1,
+            completions=completions if isinstance(completions, int) else 1,
+        )
+        where = format_path(("spec", "replicatedJobs", index, "name"))
+        yield from _label_problems(where, names.job, JOB_NAME_TOO_LONG)
+        indexed = job_spec.get("completionMode", "Indexed") == "Indexed"
+        if indexed and isinstance(completions, int):
+            yield from _label_problems(where, names.pod, POD_NAME_TOO_LONG)
+
+
+def _label_problems(where: str, name: str, too_long: str) -> Iterator[str]:
+    errors = dns1035_label_errors(name)
+    if len(name) > LABEL_MAX:
+        yield f"{where}: {too_long}: {name!r} has {len(name)} characters"
+    elif errors:
+        yield f"{where}: generated name {name!r} is not a DNS-1035 label: {'; '.join(errors)}"
