@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainc.build.run import build_all
+from trainc.build.sweeper import build_sweeper
 from trainc.config import RepoConfig, build_config, find_repo_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.emit.layout import JobOutput, layout, render_stream
@@ -181,8 +182,10 @@ def compile_paths(
     config_file: Path | None = None,
     environment: str | None = None,
 ) -> CompileReport:
-    """Validate, then build every TrainJob; output only when nothing is in error.
+    """Validate, then build every TrainJob and the sweeper; output only when nothing is in error.
 
+    The sweeper's objects (trainc.yaml's ``sweeper`` section) belong to no one job: they
+    go to the layout's shared files and into the stream.
     Raises CompilerBug when an object trainc built fails its own output validation:
     that is trainc's fault, never the user's.
     """
@@ -194,10 +197,11 @@ def compile_paths(
     if config is None or report.exit_code:
         return CompileReport(report, report.diagnostics, {}, "", 0, None, None)
     built = build_all(validated.objects, config.compile)
-    diagnostics = sort_diagnostics((*report.diagnostics, *built.diagnostics))
+    sweeper = build_sweeper(config, built.jobs)
+    diagnostics = sort_diagnostics((*report.diagnostics, *built.diagnostics, *sweeper.diagnostics))
     if exit_code(diagnostics):
         return CompileReport(report, diagnostics, {}, "", 0, config.root, config.compile.output)
-    objects = [obj for job in built.jobs for obj in job.objects]
+    objects = [*(obj for job in built.jobs for obj in job.objects), *sweeper.objects]
     problems = check_output(objects, kubernetes_version=config.kubernetes_version)
     if problems:
         raise CompilerBug("emitted objects fail validation:\n  " + "\n  ".join(problems))
@@ -205,7 +209,7 @@ def compile_paths(
     return CompileReport(
         validation=report,
         diagnostics=diagnostics,
-        files=layout(outputs, ()),
+        files=layout(outputs, sweeper.objects),
         stream=render_stream(sort_objects(objects)),
         jobs=len(built.jobs),
         root=config.root,

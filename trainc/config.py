@@ -10,16 +10,37 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final, Literal
 
 from trainc.errors import UsageError
 from trainc.load.limits import Limits
 from trainc.model.json import JsonObject, JsonValue
-from trainc.model.repoconfig import CONFIG_FILE_NAME, CompileConfig, RepoConfigFile
+from trainc.model.repoconfig import (
+    CONFIG_FILE_NAME,
+    CompileConfig,
+    RepoConfigFile,
+    SweeperConfig,
+    SweeperResources,
+)
 
 DEFAULT_INCLUDE: tuple[str, ...] = ("**/*.yaml", "**/*.yml", "**/*.yaml.j2", "**/*.yml.j2")
 DEFAULT_POLICY_PATHS: tuple[str, ...] = ("policies",)
 DEFAULT_NAMESPACE = "default"
 DEFAULT_KUBERNETES_VERSION = "1.33"
+
+SweeperScope = Literal["Namespaced", "Cluster"]
+
+#: The sweeper's defaults: every five minutes, namespaced RBAC, and ten minutes' grace for
+#: companions a GitOps sync applied ahead of their JobSet.
+DEFAULT_SWEEPER_NAMESPACE: Final = "trainc-system"
+DEFAULT_SWEEPER_SCHEDULE: Final = "*/5 * * * *"
+DEFAULT_SWEEPER_SCOPE: Final[SweeperScope] = "Namespaced"
+DEFAULT_SWEEPER_ACCOUNT: Final = "trainc-sweeper"
+DEFAULT_SWEEPER_GRACE_SECONDS: Final = 600
+#: A sweep lists a few kinds and patches or deletes a handful of objects: a small request
+#: keeps it schedulable anywhere, and the memory limit bounds a namespace with huge lists.
+DEFAULT_SWEEPER_REQUESTS: Final[Mapping[str, str]] = {"cpu": "50m", "memory": "64Mi"}
+DEFAULT_SWEEPER_LIMITS: Final[Mapping[str, str]] = {"memory": "256Mi"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -50,6 +71,27 @@ class CompileSettings:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SweeperSettings:
+    """The sweeper ``trainc compile`` emits, with every default applied.
+
+    ``requests`` and ``limits`` are the container's, trainc's defaults with the
+    configured entries merged over them resource by resource.
+    """
+
+    image: str
+    namespace: str = DEFAULT_SWEEPER_NAMESPACE
+    schedule: str = DEFAULT_SWEEPER_SCHEDULE
+    scope: SweeperScope = DEFAULT_SWEEPER_SCOPE
+    service_account_name: str = DEFAULT_SWEEPER_ACCOUNT
+    grace_seconds: int = DEFAULT_SWEEPER_GRACE_SECONDS
+    requests: Mapping[str, JsonValue] = field(
+        default_factory=lambda: dict(DEFAULT_SWEEPER_REQUESTS)
+    )
+    limits: Mapping[str, JsonValue] = field(default_factory=lambda: dict(DEFAULT_SWEEPER_LIMITS))
+    image_pull_secrets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RepoConfig:
     """Everything a run needs to know about the repository, resolved and immutable."""
 
@@ -64,6 +106,7 @@ class RepoConfig:
     policies: PolicySettings = field(default_factory=PolicySettings)
     limits: Limits = field(default_factory=Limits)
     compile: CompileSettings = field(default_factory=CompileSettings)
+    sweeper: SweeperSettings | None = None
 
 
 def find_repo_root(start: Path) -> Path:
@@ -140,6 +183,7 @@ def build_config(
             max_depth=(limits and limits.max_depth) or defaults.max_depth,
         ),
         compile=compile_settings,
+        sweeper=_sweeper_settings(file.sweeper),
     )
 
 
@@ -151,4 +195,26 @@ def _compile_settings(section: CompileConfig | None) -> CompileSettings:
         native_volume_claims=section.volume_claim_policies == "Native",
         mpi_ssh_secret=section.mpi.ssh_auth_secret if section.mpi else None,
         flux_curve_secret=section.flux.curve_secret if section.flux else None,
+    )
+
+
+def _sweeper_settings(section: SweeperConfig | None) -> SweeperSettings | None:
+    """The sweeper section with its defaults; None when trainc.yaml has no such section."""
+    if section is None:
+        return None
+    resources = section.resources or SweeperResources()
+    return SweeperSettings(
+        image=section.image,
+        namespace=section.namespace or DEFAULT_SWEEPER_NAMESPACE,
+        schedule=section.schedule or DEFAULT_SWEEPER_SCHEDULE,
+        scope=section.scope or DEFAULT_SWEEPER_SCOPE,
+        service_account_name=section.service_account_name or DEFAULT_SWEEPER_ACCOUNT,
+        grace_seconds=(
+            DEFAULT_SWEEPER_GRACE_SECONDS
+            if section.grace_seconds is None
+            else section.grace_seconds
+        ),
+        requests={**DEFAULT_SWEEPER_REQUESTS, **(resources.requests or {})},
+        limits={**DEFAULT_SWEEPER_LIMITS, **(resources.limits or {})},
+        image_pull_secrets=tuple(section.image_pull_secrets or ()),
     )

@@ -268,6 +268,16 @@ _ENTRIES: tuple[Rule, ...] = (
     ),
     Rule("compile.volcano-scheduler", _W, "no pod template sets schedulerName: volcano"),
     Rule("compile.podgroup-empty", _E, "the Coscheduling PodGroup would have no members"),
+    Rule(
+        "compile.no-sweeper",
+        _W,
+        "jobs set deadlines or TTLs, but no sweeper is configured to enforce them",
+    ),
+    Rule(
+        "compile.sweeper-resources",
+        _E,
+        "a request of the sweeper's container exceeds its limit",
+    ),
 )
 
 CATALOGUE: dict[str, Rule] = {rule.code: rule for rule in _ENTRIES}

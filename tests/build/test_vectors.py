@@ -411,8 +411,14 @@ def test_t4_patched_job_and_pod_metadata() -> None:
         ("node", 2, "trainer"),
     ):
         template = rjob(jobset, name)["template"]
+        # Beside upstream's labels, trainc's own, which the sweeper finds child Jobs by.
         assert template["metadata"] == {
-            "labels": {ANCESTOR_LABEL: ancestor, f"job-k{number}": f"job-v{number}"}
+            "labels": {
+                ANCESTOR_LABEL: ancestor,
+                f"job-k{number}": f"job-v{number}",
+                "app.kubernetes.io/managed-by": "trainc",
+                "trainer.kubeflow.org/trainjob-name": "test-job",
+            }
         }
         assert template["spec"]["template"]["metadata"] == {
             "labels": {f"k{number}": f"v{number}"},

@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 
 from tests.resolve.builders import defaulted_object, defaulted_objects
+from trainc.model.labels import FLUX_INSTALLER_IMAGE
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
-from trainc.resolve.summary import FLUX_INSTALLER_IMAGE, summarize
+from trainc.resolve.summary import summarize
 
 TORCH_RUNTIME = """\
 apiVersion: trainer.kubeflow.org/v1alpha1

@@ -15,6 +15,7 @@ import click
 from trainc import __version__
 from trainc.cli.compile import compile_command
 from trainc.cli.schemas import schemas_command
+from trainc.cli.sweep import sweep_command
 from trainc.cli.validate import validate_command
 from trainc.errors import CompilerBug, UsageError
 
@@ -49,7 +50,8 @@ def cli(ctx: click.Context, *, debug: bool) -> None:
 
     trainc reads TrainJob, TrainingRuntime and ClusterTrainingRuntime YAML from a
     repository and checks them as the Kubernetes API server and the Trainer admission
-    webhooks would, without a cluster or network access.
+    webhooks would, without a cluster or network access. In the cluster, `trainc sweep`
+    enforces the deadlines and TTLs of what was compiled, as the Trainer controller would.
 
     \b
     Examples:
@@ -57,6 +59,7 @@ def cli(ctx: click.Context, *, debug: bool) -> None:
       trainc validate jobs/llama.yaml     # one file
       trainc validate --format github     # annotations in GitHub Actions
       trainc compile -o rendered/         # manifests, one file per TrainJob
+      trainc sweep -n ml-team --once      # in the cluster: deadlines, TTL, garbage
     """
     ctx.obj = {"debug": debug}
 
@@ -64,6 +67,7 @@ def cli(ctx: click.Context, *, debug: bool) -> None:
 cli.add_command(validate_command)
 cli.add_command(compile_command)
 cli.add_command(schemas_command)
+cli.add_command(sweep_command)
 
 
 def main(argv: list[str] | None = None) -> None:

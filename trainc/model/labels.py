@@ -78,3 +78,14 @@ FLUX_CURVE_SECRET_ANNOTATION: Final = "trainc.dev/flux-curve-secret"  # noqa: S1
 POD_GROUP_KIND: Final = "PodGroup"
 COSCHEDULING_API_VERSION: Final = "scheduling.x-k8s.io/v1alpha1"
 VOLCANO_API_VERSION: Final = "scheduling.volcano.sh/v1beta1"
+
+#: Flux: the init container's image, and the trainer env variable that overrides it.
+FLUX_VIEW_IMAGE_ENV: Final = "FLUX_VIEW_IMAGE"
+FLUX_INSTALLER_IMAGE: Final = "ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy"
+
+#: Recommended app labels on the sweeper's own objects (CronJob, ServiceAccount, RBAC),
+#: beside trainc's managed-by label.
+APP_NAME_LABEL: Final = "app.kubernetes.io/name"
+APP_COMPONENT_LABEL: Final = "app.kubernetes.io/component"
+APP_NAME_TRAINC: Final = "trainc"
+SWEEPER_COMPONENT: Final = "sweeper"

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 from trainc.model.json import JsonObject
 from trainc.model.markers import FreeForm, MaxLength, Minimum, MinLength, Pattern
+from trainc.model.podgroup import Quantity
 from trainc.model.scalars import Int64
 
 CONFIG_API_VERSION = "trainc.dev/v1alpha1"
@@ -73,6 +74,7 @@ class LimitsConfig:
 
 
 _OBJECT_NAME = Pattern(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_NAMESPACE = Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,6 +113,64 @@ class CompileConfig:
     """Flux settings."""
 
 
+# What the CronJob controller's parser (robfig/cron, standard mode) reads: five fields, or
+# one of the macros. A ``TZ=`` prefix, which the API server rejects in ``spec.schedule``,
+# fails the field alphabet. The API server has the final word on ranges.
+_CRON_FIELD = "[0-9A-Za-z*/,?-]+"
+_CRON_MACRO = "@(yearly|annually|monthly|weekly|daily|midnight|hourly)"
+_CRON = Pattern(rf"^({_CRON_MACRO}|{_CRON_FIELD}( +{_CRON_FIELD}){{4}})$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SweeperResources:
+    """Compute resources of the sweeper's container, merged over trainc's defaults."""
+
+    requests: dict[str, Quantity] | None = None
+    """Requests by resource name; the defaults are ``cpu: 50m`` and ``memory: 64Mi``."""
+
+    limits: dict[str, Quantity] | None = None
+    """Limits by resource name; the default is ``memory: 256Mi``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SweeperConfig:
+    """The in-cluster sweeper: a CronJob running ``trainc sweep``, emitted by ``trainc compile``.
+
+    It enforces what no controller enforces once Trainer is out of the loop: TrainJob
+    deadlines, runtime TTLs, progress deadlines, and the removal of orphaned companions.
+    """
+
+    image: Annotated[str, Pattern(r"^\S+$")]
+    """Image with trainc installed (the repository's ``Dockerfile`` builds it); pin a tag
+    or digest, e.g. ``ghcr.io/example/trainc:0.1.0``."""
+
+    namespace: Annotated[str | None, MaxLength(63), _NAMESPACE] = None
+    """Namespace of the CronJob and its ServiceAccount (default ``trainc-system``); it must
+    exist."""
+
+    schedule: Annotated[str | None, _CRON] = None
+    """How often the sweeper runs, in cron syntax (default ``*/5 * * * *``)."""
+
+    scope: Literal["Namespaced", "Cluster"] | None = None
+    """``Namespaced`` (default): a Role and RoleBinding in every namespace holding compiled
+    TrainJobs, and only those namespaces are swept. ``Cluster``: one ClusterRole and
+    ClusterRoleBinding, and every namespace is swept."""
+
+    service_account_name: Annotated[str | None, MaxLength(52), _OBJECT_NAME] = None
+    """Name of the ServiceAccount, and of the CronJob and RBAC objects (default
+    ``trainc-sweeper``); at most 52 characters, the CronJob name limit."""
+
+    grace_seconds: Annotated[Int64 | None, Minimum(0)] = None
+    """Age, in seconds, a PodGroup, claim or ConfigMap without its JobSet must reach before
+    it is collected (default 600): a GitOps sync applies them ahead of the JobSet."""
+
+    resources: SweeperResources | None = None
+    """Requests and limits of the sweeper's container, merged over the defaults."""
+
+    image_pull_secrets: list[Annotated[str, MaxLength(253), _OBJECT_NAME]] | None = None
+    """Secrets in the sweeper's namespace for pulling a private ``image``."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RepoConfigFile:
     """``trainc.yaml`` at the repository root; every field is optional."""
@@ -124,7 +184,7 @@ class RepoConfigFile:
     inputs: InputsConfig | None = None
     """Which files are inputs."""
 
-    namespace: Annotated[str | None, Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")] = None
+    namespace: Annotated[str | None, _NAMESPACE] = None
     """Namespace of namespaced objects that set none (default ``default``)."""
 
     kubernetes_version: Annotated[str | None, Pattern(r"^1\.[0-9]+$")] = None
@@ -144,3 +204,6 @@ class RepoConfigFile:
 
     compile: CompileConfig | None = None
     """Settings of ``trainc compile``."""
+
+    sweeper: SweeperConfig | None = None
+    """The in-cluster sweeper ``trainc compile`` emits; without this section, none."""

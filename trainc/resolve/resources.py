@@ -46,12 +46,13 @@ def gpu_count(resources: JsonValue) -> int:
 
     The first resource whose name contains ``gpu`` (case-insensitive) in ``requests``,
     else in ``limits`` (§2.8). Upstream iterates a Go map, so "first" is random there
-    when several GPU resources are set; trainc takes them in name order.
+    when several GPU resources are set; trainc takes them in name order. A malformed or
+    negative amount (the schema layer reports it) counts as none.
     """
     for key in ("requests", "limits"):
         amounts = as_object(as_object(resources).get(key))
         names = sorted(name for name in amounts if "gpu" in name.lower())
-        if names and (count := math.ceil(_amount(amounts[names[0]]))):
+        if names and (count := max(math.ceil(_amount(amounts[names[0]])), 0)):
             return count
     return 0
 

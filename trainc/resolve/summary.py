@@ -12,9 +12,15 @@ from __future__ import annotations
 from typing import Literal, TypedDict
 
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
-from trainc.model.labels import ANCESTOR_LABEL, ANCESTOR_TRAINER, NODE_CONTAINER
+from trainc.model.labels import (
+    ANCESTOR_LABEL,
+    ANCESTOR_TRAINER,
+    FLUX_INSTALLER_IMAGE,
+    FLUX_VIEW_IMAGE_ENV,
+    NODE_CONTAINER,
+)
 from trainc.resolve.objects import DefaultedObject
-from trainc.resolve.quantity import QuantityError, parse_quantity, quantity_value
+from trainc.resolve.resources import gpu_count, merge_resources
 
 Framework = Literal["torch", "mpi", "jax", "xgboost", "flux", "plain"]
 
@@ -23,8 +29,6 @@ _FRAMEWORKS: tuple[Framework, ...] = ("torch", "mpi", "jax", "xgboost", "flux")
 
 #: Default image of the init container the Flux plugin adds to the trainer pods, and the
 #: env variable that overrides it (``upstream-semantics.md`` §2.10).
-FLUX_INSTALLER_IMAGE = "ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy"
-_FLUX_VIEW_IMAGE_ENV = "FLUX_VIEW_IMAGE"
 
 
 class RuntimeName(TypedDict):
@@ -61,7 +65,7 @@ def summarize(trainjob: DefaultedObject, runtime: DefaultedObject) -> ResolvedSu
     framework = _framework(ml_policy)
     resources = _resources_per_node(node, trainer, has_ml_policy=isinstance(ml_policy, dict))
     num_nodes = _num_nodes(trainer, ml_policy, jobs)
-    gpus = _gpus(resources)
+    gpus = gpu_count(resources)
     images = _images(jobs, trainer)
     if framework == "flux":
         images.add(_flux_installer_image(node, trainer))
@@ -136,52 +140,11 @@ def _resources_per_node(
 ) -> JsonObject:
     """Runtime ``node`` resources of the trainer job with ``trainer.resourcesPerNode`` merged.
 
-    The merge is the strategic merge of §2.6: ``limits`` and ``requests`` key by key with
-    the TrainJob winning, ``claims`` by name. Without an mlPolicy Trainer ignores
-    ``resourcesPerNode``, and so does the summary.
+    The merge is the strategic merge of §2.6 (:func:`merge_resources`). Without an
+    mlPolicy Trainer ignores ``resourcesPerNode``, and so does the summary.
     """
-    base = as_object(node.get("resources"))
-    override = as_object(trainer.get("resourcesPerNode")) if has_ml_policy else {}
-    merged: JsonObject = {}
-    for key in ("limits", "requests"):
-        values = {**as_object(base.get(key)), **as_object(override.get(key))}
-        if values:
-            merged[key] = dict(sorted(values.items()))
-    claims = _merge_claims(as_list(base.get("claims")), as_list(override.get("claims")))
-    if claims:
-        merged["claims"] = claims
-    return merged
-
-
-def _merge_claims(base: list[JsonValue], override: list[JsonValue]) -> list[JsonValue]:
-    """Claims merged by ``name``: an override replaces its namesake in place, new ones follow."""
-    by_name = {get_path(claim, ("name",)): claim for claim in override}
-    merged = [by_name.pop(get_path(claim, ("name",)), claim) for claim in base]
-    return merged + list(by_name.values())
-
-
-def _gpus(resources: JsonObject) -> int:
-    """GPUs per node as Trainer counts them (``upstream-semantics.md`` §2.8).
-
-    The first resource whose name contains ``gpu`` (any case) in ``requests``, else in
-    ``limits``, rounded up to an integer. Upstream iterates a Go map, so "first" is
-    random when two names match; trainc takes them in name order. A malformed or
-    negative quantity (the schema layer reports it) counts as none.
-    """
-    for key in ("requests", "limits"):
-        amounts = as_object(resources.get(key))
-        name = next((n for n in sorted(amounts) if "gpu" in n.lower()), None)
-        count = _count(amounts[name]) if name is not None else 0
-        if count:
-            return count
-    return 0
-
-
-def _count(value: JsonValue) -> int:
-    try:
-        return max(quantity_value(parse_quantity(value)), 0)
-    except QuantityError:
-        return 0
+    override = trainer.get("resourcesPerNode") if has_ml_policy else None
+    return merge_resources(node.get("resources"), override)
 
 
 def _images(jobs: list[JsonValue], trainer: JsonObject) -> set[str]:
@@ -218,6 +181,6 @@ def _flux_installer_image(node: JsonObject, trainer: JsonObject) -> str:
     image = FLUX_INSTALLER_IMAGE
     for var in [*as_list(node.get("env")), *env]:
         value = get_path(var, ("value",))
-        if get_path(var, ("name",)) == _FLUX_VIEW_IMAGE_ENV and isinstance(value, str):
+        if get_path(var, ("name",)) == FLUX_VIEW_IMAGE_ENV and isinstance(value, str):
             image = value
     return image

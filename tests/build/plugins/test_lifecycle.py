@@ -15,7 +15,7 @@ from trainc.build.framework import build_job
 from trainc.build.plugins.lifecycle import DEADLINE_RULE_NAME, LifecyclePlugin
 from trainc.build.plugins.volumes import VolumesPlugin
 from trainc.config import CompileSettings
-from trainc.model.json import JsonObject, JsonValue, as_list, as_object
+from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
 from trainc.resolve.job import resolve_job
 from trainc.resolve.objects import DefaultedObject
 
@@ -70,6 +70,10 @@ def _annotations(obj: JsonObject) -> JsonObject:
     return as_object(as_object(obj["metadata"]).get("annotations"))
 
 
+def _replicated(jobset: JsonObject) -> list[JsonValue]:
+    return as_list(as_object(jobset["spec"]).get("replicatedJobs"))
+
+
 def _rules(jobset: JsonObject) -> list[JsonValue]:
     return as_list(as_object(as_object(jobset["spec"])["failurePolicy"]).get("rules"))
 
@@ -85,6 +89,23 @@ def test_every_object_is_labelled_managed_by_trainc_and_with_its_trainjob() -> N
         assert labels["app.kubernetes.io/managed-by"] == "trainc"
         assert labels["trainer.kubeflow.org/trainjob-name"] == "llm"
     assert as_object(as_object(built[0]["metadata"])["labels"])["team"] == "a"
+
+
+def test_every_job_template_carries_the_labels_the_sweeper_finds_child_jobs_by() -> None:
+    ancestor = {"trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}
+    spec: JsonObject = {
+        "replicatedJobs": [
+            {"name": "node", "template": {"metadata": {"labels": dict(ancestor)}, "spec": {}}},
+            {"name": "launcher", "template": {"spec": {}}},
+        ]
+    }
+    (jobset,) = _finalize(_context(), _jobset(spec))
+
+    owned = {"app.kubernetes.io/managed-by": "trainc", "trainer.kubeflow.org/trainjob-name": "llm"}
+    templates = [as_object(as_object(job)["template"]) for job in _replicated(jobset)]
+    assert [as_object(t["metadata"])["labels"] for t in templates] == [{**ancestor, **owned}, owned]
+    # The pod templates are left alone: the sweeper acts on Jobs, never on pods.
+    assert [t["spec"] for t in templates] == [{}, {}]
 
 
 def test_only_the_jobset_is_annotated() -> None:
@@ -243,6 +264,10 @@ def test_compiled_objects_carry_labels_and_jobset_annotations() -> None:
             "trainc"
         )
     jobset = jobset_of(result.objects)
+    for job in _replicated(jobset):
+        labels = as_object(get_path(job, ("template", "metadata", "labels")))
+        assert labels["trainer.kubeflow.org/trainjob-name"] == "llm"
+        assert labels["app.kubernetes.io/managed-by"] == "trainc"
     assert _annotations(jobset)["trainc.dev/active-deadline-seconds"] == "7200"
     assert _annotations(jobset)["trainc.dev/ttl-seconds-after-finished"] == "3600"
     assert _rules(jobset) == [_DEADLINE_RULE]

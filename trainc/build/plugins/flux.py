@@ -38,6 +38,8 @@ from trainc.model.json import JsonObject, as_list, as_object
 from trainc.model.labels import (
     ANCESTOR_TRAINER,
     FLUX_CURVE_SECRET_ANNOTATION,
+    FLUX_INSTALLER_IMAGE,
+    FLUX_VIEW_IMAGE_ENV,
     NODE_CONTAINER,
     NODE_JOB,
 )
@@ -47,7 +49,7 @@ from trainc.resolve.resources import gpu_count
 _INSTALLER = "flux-installer"
 _CONFIG_DIR = "/etc/flux-config"
 _DEFAULTS = {
-    "FLUX_VIEW_IMAGE": "ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy",
+    FLUX_VIEW_IMAGE_ENV: FLUX_INSTALLER_IMAGE,
     "FLUX_NETWORK_DEVICE": "eth0",
     "FLUX_QUEUE_POLICY": "fcfs",
 }
@@ -95,7 +97,7 @@ class FluxPlugin:
         upsert_volumes(pod, _volumes(entrypoint, curve or f"{context.job.name}-flux-curve"))
         pod["initContainers"] = [
             *as_list(pod.get("initContainers")),
-            _installer(entrypoint, _settings(context)["FLUX_VIEW_IMAGE"]),
+            _installer(entrypoint, _settings(context)[FLUX_VIEW_IMAGE_ENV]),
         ]
         main = container(pod, NODE_CONTAINER)
         if main is not None:

@@ -21,14 +21,14 @@ from trainc.model.labels import (
     ANCESTOR_DATASET_INITIALIZER,
     ANCESTOR_MODEL_INITIALIZER,
     ANCESTOR_TRAINER,
+    JOBSET_API_VERSION,
+    JOBSET_KIND,
     NODE_CONTAINER,
     NODE_JOB,
 )
 from trainc.model.trainjob import InitializerSource, TrainJobSpec
 from trainc.resolve.job import ancestor_of
 
-JOBSET_API_VERSION: Final = "jobset.x-k8s.io/v1alpha2"
-JOBSET_KIND: Final = "JobSet"
 #: Environment variable the initializers read their source from.
 STORAGE_URI_ENV: Final = "STORAGE_URI"
 

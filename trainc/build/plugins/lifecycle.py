@@ -2,7 +2,10 @@
 
 Every built object is labelled ``app.kubernetes.io/managed-by: trainc`` and
 ``trainer.kubeflow.org/trainjob-name: <tj>``, so the sweeper touches nothing trainc did not
-create and finds everything one TrainJob produced. The JobSet carries, as annotations, what
+create and finds everything one TrainJob produced. So is every replicatedJob's Job
+template: the JobSet controller copies those labels onto the child Jobs it creates, which
+is how the sweeper finds the Jobs it fails or deletes (beside JobSet's own
+``jobset.sigs.k8s.io/jobset-name`` label). The JobSet carries, as annotations, what
 no upstream JobSet field can hold (``upstream-semantics.md`` §5.6): the source file, the
 TrainJob's ``activeDeadlineSeconds`` (KEP-2899; Trainer does not copy it into the JobSet,
 §5.1), the runtime's ``ttlSecondsAfterFinished`` (KEP-2899, §5.2) and a progress deadline
@@ -30,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from trainc.build.context import BuildContext
-from trainc.build.k8s import set_labels
+from trainc.build.k8s import child_object, set_labels
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
 from trainc.model.labels import (
     ACTIVE_DEADLINE_ANNOTATION,
@@ -72,8 +75,10 @@ class LifecyclePlugin:
             set_labels(metadata, labels)
             if obj.get("kind") == JOBSET_KIND:
                 set_labels(metadata, annotations, key="annotations")
+                spec = as_object(obj.get("spec"))
+                _label_job_templates(spec, labels)
                 if _has_deadline(annotations):
-                    _fail_on_deadline(as_object(obj.get("spec")))
+                    _fail_on_deadline(spec)
 
 
 def _jobset_annotations(context: BuildContext) -> dict[str, str]:
@@ -121,6 +126,14 @@ def _annotation(source: DefaultedObject, key: str) -> JsonValue:
 
 def _valid_seconds(value: str) -> bool:
     return _POSITIVE_INTEGER.fullmatch(value) is not None and int(value) <= _INT64_MAX
+
+
+def _label_job_templates(spec: JsonObject, labels: dict[str, str]) -> None:
+    """Give every replicatedJob's Job template trainc's labels, for its child Jobs."""
+    for replicated in as_list(spec.get("replicatedJobs")):
+        if isinstance(replicated, dict):
+            template = child_object(replicated, "template")
+            set_labels(child_object(template, "metadata"), labels)
 
 
 def _has_deadline(annotations: dict[str, str]) -> bool:

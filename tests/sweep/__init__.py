@@ -1,0 +1,1 @@
+"""Tests of the sweeper: the pure decision and the I/O layer."""

@@ -1,0 +1,112 @@
+"""trainc.yaml's ``sweeper`` section: its schema, defaults and merged resources."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.manifests import write
+from trainc.api import load_config
+from trainc.config import SweeperSettings
+
+
+def sweeper(tmp_path: Path, section: str) -> SweeperSettings | None:
+    write(tmp_path, "trainc.yaml", section)
+    result = load_config(cwd=tmp_path)
+    assert result.diagnostics == ()
+    assert result.config is not None
+    return result.config.sweeper
+
+
+def problems(tmp_path: Path, section: str) -> list[tuple[str, int | None, str | None]]:
+    write(tmp_path, "trainc.yaml", section)
+    result = load_config(cwd=tmp_path)
+    assert result.config is None
+    return [(d.code, d.line, d.field_path) for d in result.diagnostics]
+
+
+def test_without_the_section_there_is_no_sweeper(tmp_path: Path) -> None:
+    assert sweeper(tmp_path, "namespace: team-a\n") is None
+
+
+def test_an_image_alone_takes_every_default(tmp_path: Path) -> None:
+    assert sweeper(tmp_path, "sweeper:\n  image: ghcr.io/example/trainc:0.1.0\n") == (
+        SweeperSettings(
+            image="ghcr.io/example/trainc:0.1.0",
+            namespace="trainc-system",
+            schedule="*/5 * * * *",
+            scope="Namespaced",
+            service_account_name="trainc-sweeper",
+            grace_seconds=600,
+            requests={"cpu": "50m", "memory": "64Mi"},
+            limits={"memory": "256Mi"},
+            image_pull_secrets=(),
+        )
+    )
+
+
+def test_every_setting_is_read_and_resources_merge_over_the_defaults(tmp_path: Path) -> None:
+    section = """\
+sweeper:
+  image: registry.example.com/trainc@sha256:0123
+  namespace: ops
+  schedule: "0 9 * * MON-FRI"
+  scope: Cluster
+  serviceAccountName: janitor
+  graceSeconds: 0
+  resources:
+    requests: {cpu: 1}
+    limits: {cpu: "2", memory: 1Gi}
+  imagePullSecrets: [registry, mirror]
+"""
+    assert sweeper(tmp_path, section) == SweeperSettings(
+        image="registry.example.com/trainc@sha256:0123",
+        namespace="ops",
+        schedule="0 9 * * MON-FRI",
+        scope="Cluster",
+        service_account_name="janitor",
+        grace_seconds=0,
+        requests={"cpu": 1, "memory": "64Mi"},
+        limits={"cpu": "2", "memory": "1Gi"},
+        image_pull_secrets=("registry", "mirror"),
+    )
+
+
+@pytest.mark.parametrize("schedule", ["@daily", "@hourly", "*/15 * * * *", "0 0 1,15 * ?"])
+def test_cron_schedules_the_cron_job_controller_reads(tmp_path: Path, schedule: str) -> None:
+    settings = sweeper(tmp_path, f"sweeper:\n  image: x\n  schedule: {schedule!r}\n")
+    assert settings is not None
+    assert settings.schedule == schedule
+
+
+@pytest.mark.parametrize(
+    ("line", "field_path"),
+    [
+        ("  schedule: 'TZ=UTC 0 * * * *'", "sweeper.schedule"),
+        ("  schedule: '*/5 * * *'", "sweeper.schedule"),
+        ("  schedule: '@every 5m'", "sweeper.schedule"),
+        ("  scope: cluster", "sweeper.scope"),
+        ("  namespace: trainc.system", "sweeper.namespace"),
+        ("  serviceAccountName: " + "a" * 53, "sweeper.serviceAccountName"),
+        ("  serviceAccountName: trainc:sweeper", "sweeper.serviceAccountName"),
+        ("  graceSeconds: -1", "sweeper.graceSeconds"),
+        ("  imagePullSecrets: [Registry]", "sweeper.imagePullSecrets[0]"),
+        ("  resources: {claims: [{name: gpu}]}", "sweeper.resources"),
+        ("  resources: {requests: {cpu: lots}}", "sweeper.resources.requests.cpu"),
+    ],
+)
+def test_invalid_settings_are_config_errors_at_their_line(
+    tmp_path: Path, line: str, field_path: str
+) -> None:
+    found = problems(tmp_path, f"sweeper:\n  image: x\n{line}\n")
+    assert [(code, at) for code, at, _ in found] == [("config.invalid", 3)]
+    assert found[0][2] is not None
+    assert found[0][2].startswith(field_path)
+
+
+@pytest.mark.parametrize(
+    "section", ["sweeper: {}\n", "sweeper:\n  image: ''\n", "sweeper:\n  image: a b\n"]
+)
+def test_the_section_needs_an_image(tmp_path: Path, section: str) -> None:
+    assert [code for code, _, _ in problems(tmp_path, section)] == ["config.invalid"]

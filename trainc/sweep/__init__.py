@@ -1,0 +1,1 @@
+"""The in-cluster sweeper: deadlines, TTL and garbage for compiled TrainJobs."""

@@ -1,0 +1,163 @@
+"""Counted, bounded, retried API calls: the sweeper's budgets and its retry policy.
+
+Independent of the ``kubernetes`` package: :mod:`trainc.sweep.client` hands over each
+attempt as a function returning an :class:`Answer`. Every attempt counts against a call
+budget and a time budget, so a pass over any cluster ends. 5xx, 429, timeouts and
+connection errors are retried with a deterministic doubling backoff (no jitter: a CronJob
+run is a single client, nothing to de-synchronise), then raised as :class:`ApiError`.
+404 and 409 are never retried here: on a write 404 means "already gone", and 409 means
+the object changed, so the caller reads it fresh and decides again (KEP-26,
+``upstream-semantics.md`` §5.3, §5.8).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from http import HTTPStatus
+
+from trainc.model.json import JsonObject, get_path
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """Bounds of one sweep pass: page size, per-request timeout, retries, budgets (seconds).
+
+    The time budget stays well inside the 600 s deadline of the CronJob's run
+    (:mod:`trainc.build.sweeper`), so a slow pass still ends with its summary line.
+    """
+
+    page_size: int = 500
+    request_timeout: float = 30.0
+    attempts: int = 4
+    first_backoff: float = 0.5
+    max_backoff: float = 8.0
+    max_calls: int = 10_000
+    max_seconds: float = 480.0
+
+    def backoff(self, attempt: int) -> float:
+        """The wait after failed attempt ``attempt`` (0-based): doubling, capped, no jitter."""
+        return min(self.max_backoff, self.first_backoff * 2.0**attempt)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One attempt's HTTP answer; ``status`` None when none came (timeout, refused)."""
+
+    status: int | None
+    reason: str
+    data: object = None
+
+
+class ApiError(Exception):
+    """A call failed for good; ``status`` is the HTTP code, None when no answer came."""
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class NotFound(ApiError):  # noqa: N818 - named after the API's reason
+    """404: the object (or, on a list, the resource type) does not exist."""
+
+
+class Conflict(ApiError):  # noqa: N818 - named after the API's reason
+    """409: a precondition or resourceVersion no longer matches; read fresh, decide again."""
+
+
+class BudgetExhausted(ApiError):  # noqa: N818 - reads as the condition it reports
+    """The pass used up its call or time budget; nothing more is attempted."""
+
+
+class Caller:
+    """Makes calls within the budgets of the current pass; ``calls`` counts its attempts."""
+
+    def __init__(
+        self, limits: Limits, *, sleep: Callable[[float], None], monotonic: Callable[[], float]
+    ) -> None:
+        self.limits = limits
+        self._sleep = sleep
+        self._monotonic = monotonic
+        self.calls = 0
+        self._started = monotonic()
+
+    def start_pass(self) -> None:
+        """Reset both budgets: each sweep pass gets its own."""
+        self.calls = 0
+        self._started = self._monotonic()
+
+    def call(self, what: str, attempt_once: Callable[[float], Answer]) -> JsonObject:
+        """The JSON object of a successful answer, retrying what is worth retrying.
+
+        ``attempt_once`` gets the request timeout, cut to the time left in the budget.
+        """
+        attempt = 0
+        while True:
+            answer = attempt_once(self._spend())
+            body = _json_object(answer.data)
+            if answer.status is not None and _succeeded(answer.status):
+                if body is None:
+                    raise ApiError(f"{what}: the answer is not a JSON object", status=answer.status)
+                return body
+            detail = _describe(answer, body)
+            if answer.status == HTTPStatus.NOT_FOUND:
+                raise NotFound(f"{what}: {detail}", status=answer.status)
+            if answer.status == HTTPStatus.CONFLICT:
+                raise Conflict(f"{what}: {detail}", status=answer.status)
+            if not _retryable(answer.status) or attempt + 1 >= self.limits.attempts:
+                tries = f" (after {attempt + 1} attempts)" if attempt else ""
+                raise ApiError(f"{what}: {detail}{tries}", status=answer.status)
+            self.pause(attempt)
+            attempt += 1
+
+    def pause(self, attempt: int) -> None:
+        """Wait the backoff after failed attempt ``attempt``, if the time budget allows it."""
+        wait = self.limits.backoff(attempt)
+        if self._elapsed() + wait > self.limits.max_seconds:
+            raise BudgetExhausted(f"time budget of {self.limits.max_seconds:g}s used up")
+        self._sleep(wait)
+
+    def _spend(self) -> float:
+        """Count one attempt against the budgets; its timeout, within the time left."""
+        if self.calls >= self.limits.max_calls:
+            raise BudgetExhausted(f"call budget of {self.limits.max_calls} calls used up")
+        left = self.limits.max_seconds - self._elapsed()
+        if left <= 0:
+            raise BudgetExhausted(f"time budget of {self.limits.max_seconds:g}s used up")
+        self.calls += 1
+        return min(self.limits.request_timeout, left)
+
+    def _elapsed(self) -> float:
+        return self._monotonic() - self._started
+
+
+def _succeeded(status: int) -> bool:
+    return HTTPStatus.OK <= status < HTTPStatus.MULTIPLE_CHOICES
+
+
+def _retryable(status: int | None) -> bool:
+    """No answer, throttling or a server error: worth another attempt."""
+    return (
+        status is None
+        or status in (0, HTTPStatus.TOO_MANY_REQUESTS)
+        or status >= HTTPStatus.INTERNAL_SERVER_ERROR
+    )
+
+
+def _json_object(data: object) -> JsonObject | None:
+    """``data`` (bytes or text) parsed as a JSON object; None when it is not one."""
+    try:
+        value = json.loads(data) if isinstance(data, str | bytes) else None
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _describe(answer: Answer, body: JsonObject | None) -> str:
+    """``HTTP 409 Conflict: <the Status message>``, or what stood in for an answer."""
+    if answer.status is None:
+        return f"no answer ({answer.reason})"
+    text = f"HTTP {answer.status} {answer.reason}".rstrip()
+    message = get_path(body or {}, ("message",))
+    return f"{text}: {message}" if isinstance(message, str) and message else text
