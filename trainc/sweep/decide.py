@@ -104,5 +104,3 @@ def _sort_key(action: Action) -> tuple[str, str, int, str, str, str, str]:
         action.reason,
         action.message,
     )
-
-

@@ -173,8 +173,6 @@ def sweep(
         yield _carry_out(run, action)
 
 
-
-
 def _carry_out(run: _Pass, action: Action) -> ActionRecord:
     match action:
         case Note():
