@@ -117,3 +117,23 @@ def test_config_discovery_walks_up_to_the_repository_root(tmp_path: Path) -> Non
     assert result.config.namespace == "team-a"
     with pytest.raises(UsageError, match="no such file"):
         load_config(cwd=tmp_path, config_file=tmp_path / "missing.yaml")
+
+
+def test_named_paths_are_targets_and_the_repository_is_context(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "runtimes/torch.yaml", RUNTIME)
+    write(tmp_path, "jobs/good.yaml", trainjob_yaml("good"))
+    write(tmp_path, "jobs/bad.yaml", trainjob_yaml("Bad"))
+    good = validate_paths([tmp_path / "jobs/good.yaml"], cwd=tmp_path)
+    # The runtime lives elsewhere, and the other job's error is not this run's business.
+    assert (good.diagnostics, good.files, good.objects) == ((), 1, 1)
+    bad = validate_paths([tmp_path / "jobs/bad.yaml"], cwd=tmp_path)
+    assert [(d.code, d.file) for d in bad.diagnostics] == [
+        ("cel.trainjob.name-format", "jobs/bad.yaml")
+    ]
+    # Errors in a runtime a named TrainJob uses are reported, in the runtime's file.
+    write(tmp_path, "runtimes/torch.yaml", RUNTIME.replace("torch: {}", "torch: {}\n    mpi: {}"))
+    broken = validate_paths([tmp_path / "jobs/good.yaml"], cwd=tmp_path)
+    assert [(d.code, d.file) for d in broken.diagnostics] == [
+        ("cel.runtime.one-ml-policy", "runtimes/torch.yaml")
+    ]

@@ -20,11 +20,13 @@ from trainc.emit.layout import JobOutput, layout, render_stream
 from trainc.emit.order import sort_objects
 from trainc.errors import CompilerBug, UsageError
 from trainc.load.documents import Document
-from trainc.load.inputs import load_base, load_inputs, load_single_file
+from trainc.load.inputs import load_base, load_context, load_inputs, load_single_file
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
+from trainc.model.kinds import TRAINJOB
 from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
+from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.output import check_output
@@ -109,6 +111,7 @@ class _Validated:
     report: ValidationReport
     config: RepoConfig | None
     objects: tuple[DefaultedObject, ...]
+    everything: tuple[DefaultedObject, ...] = ()
 
 
 def _validate(
@@ -127,15 +130,42 @@ def _validate(
         return _Validated(report, None, ())
     config = loaded_config.config
     inputs = load_inputs(list(paths) or [config.root], config=config)
+    # Named paths are the targets; the rest of the repository is only context, so a
+    # TrainJob validated alone (pre-commit) still finds its runtime.
+    context = load_context(inputs.sources, config=config) if paths else None
+    context_objects = context.objects if context is not None else ()
     policies = load_policies(config, config_document=loaded_config.document)
     base_objects = load_base(base, config=config).objects if base is not None else None
-    outcome = validate_objects(inputs.objects, config, policies, base=base_objects)
-    diagnostics = sort_diagnostics(
-        (*inputs.diagnostics, *policies.diagnostics, *outcome.diagnostics)
+    outcome = validate_objects(
+        (*inputs.objects, *context_objects), config, policies, base=base_objects
     )
-    sources = {**loaded_config.sources, **policies.sources, **inputs.sources}
+    targets = {obj.path for obj in inputs.objects}
+    hidden = (
+        set(context.sources) - _used_runtime_files(outcome.objects, targets) if context else set()
+    )
+    found = (*inputs.diagnostics, *policies.diagnostics, *outcome.diagnostics)
+    diagnostics = sort_diagnostics(d for d in found if d.file not in hidden)
+    shown = {
+        path: src
+        for path, src in (context.sources if context else {}).items()
+        if path not in hidden
+    }
+    sources = {**loaded_config.sources, **policies.sources, **shown, **inputs.sources}
     report = ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
-    return _Validated(report, config, outcome.objects)
+    objects = tuple(obj for obj in outcome.objects if obj.loaded.path in targets)
+    return _Validated(report, config, objects, tuple(outcome.objects))
+
+
+def _used_runtime_files(objects: Sequence[DefaultedObject], targets: set[str]) -> set[str]:
+    """Files of the runtimes that TrainJobs in ``targets`` use: their findings concern them."""
+    index = RuntimeIndex(objects)
+    used = set()
+    for obj in objects:
+        if obj.kind == TRAINJOB.kind and obj.loaded.path in targets:
+            runtime = index.lookup(obj)
+            if isinstance(runtime, DefaultedObject):
+                used.add(runtime.loaded.path)
+    return used
 
 
 def validate_paths(
@@ -196,7 +226,7 @@ def compile_paths(
     report = validated.report
     if config is None or report.exit_code:
         return CompileReport(report, report.diagnostics, {}, "", 0, None, None)
-    built = build_all(validated.objects, config.compile)
+    built = build_all(validated.objects, config.compile, context=validated.everything)
     sweeper = build_sweeper(config, built.jobs)
     diagnostics = sort_diagnostics((*report.diagnostics, *built.diagnostics, *sweeper.diagnostics))
     if exit_code(diagnostics):

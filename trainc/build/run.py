@@ -39,9 +39,18 @@ class BuildOutcome:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def build_all(objects: Sequence[DefaultedObject], settings: CompileSettings) -> BuildOutcome:
-    """Build every TrainJob in ``objects`` (which passed validation without errors)."""
-    index = RuntimeIndex(objects)
+def build_all(
+    objects: Sequence[DefaultedObject],
+    settings: CompileSettings,
+    *,
+    context: Sequence[DefaultedObject] = (),
+) -> BuildOutcome:
+    """Build every TrainJob in ``objects`` (which passed validation without errors).
+
+    Runtimes are looked up among ``objects`` and ``context`` (the rest of the repository
+    when only some paths were named).
+    """
+    index = RuntimeIndex((*objects, *context))
     trainjobs = sorted(
         (obj for obj in objects if obj.kind == TRAINJOB.kind),
         key=lambda obj: (obj.namespace or "", obj.name),

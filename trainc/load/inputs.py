@@ -51,6 +51,32 @@ def load_inputs(paths: Iterable[str | Path], *, config: InputSettings) -> LoadRe
     return loader.result(len(found.files))
 
 
+def load_context(
+    skip: Iterable[str], *, config: InputSettings, marker: bytes = b"TrainingRuntime"
+) -> LoadResult:
+    """The runtimes defined elsewhere in the repository, for references from named paths.
+
+    When a user (or pre-commit) validates a few files, a TrainJob among them still needs
+    its runtime, wherever in the repository that lives. Only files whose bytes mention
+    ``marker`` are parsed (reading is cheap, parsing is not), files in ``skip`` (the
+    targets) are left out, and the result holds runtimes only: the context is for
+    lookup, never reported on.
+    """
+    select = path_filter(config.include, config.exclude)
+    found = discover_files([config.root], root=config.root, select=select)
+    skipped = set(skip)
+    loader = _Loader(config)
+    for path in found.files:
+        if path in skipped:
+            continue
+        data = read_input(config.root, path, config.limits)
+        if isinstance(data, bytes) and marker in data:
+            loader.add(path, data)
+    result = loader.result(0)
+    runtimes = tuple(obj for obj in result.objects if obj.kind.endswith(marker.decode()))
+    return LoadResult(runtimes, result.sources, (), 0)
+
+
 def load_base(ref: str, *, config: InputSettings) -> LoadResult:
     """Load the input files of the whole repository as they were at git revision ``ref``.
 
