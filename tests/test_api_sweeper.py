@@ -71,7 +71,7 @@ def test_shared_objects_land_in_the_layout_and_the_stream(repo: Path) -> None:
         ("JobSet", "team-b", "beta"),
         ("CronJob", "trainc-system", "trainc-sweeper"),
     ]
-    assert report.jobs == 2
+    assert len(report.jobs) == 2
 
 
 def test_cluster_scope_emits_cluster_wide_rbac(repo: Path) -> None:

@@ -1,4 +1,4 @@
-"""trainc.yaml's ``sweeper`` section: its schema, defaults and merged resources."""
+"""trainc.yaml's ``sweeper`` section, and the overrides of one run over trainc.yaml."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 
 from tests.support.manifests import write
 from trainc.api import load_config
-from trainc.config import SweeperSettings
+from trainc.config import Overrides, RepoConfig, SweeperSettings
+from trainc.errors import UsageError
 
 
 def sweeper(tmp_path: Path, section: str) -> SweeperSettings | None:
@@ -110,3 +111,61 @@ def test_invalid_settings_are_config_errors_at_their_line(
 )
 def test_the_section_needs_an_image(tmp_path: Path, section: str) -> None:
     assert [code for code, _, _ in problems(tmp_path, section)] == ["config.invalid"]
+
+
+# --- Overrides: the choices of one run (an Argo CD Application's) over trainc.yaml ------
+
+
+def configured(
+    tmp_path: Path, text: str, overrides: Overrides, environment: str | None = None
+) -> RepoConfig:
+    write(tmp_path, "trainc.yaml", text)
+    result = load_config(cwd=tmp_path, overrides=overrides, environment=environment)
+    assert result.config is not None, result.diagnostics
+    return result.config
+
+
+def test_an_override_namespace_wins_and_a_default_namespace_only_fills_in(
+    tmp_path: Path,
+) -> None:
+    both = Overrides(namespace="research", default_namespace="ml-prod")
+    assert configured(tmp_path, "namespace: ml-team\n", both).namespace == "research"
+    fallback = Overrides(default_namespace="ml-prod")
+    assert configured(tmp_path, "namespace: ml-team\n", fallback).namespace == "ml-team"
+    assert configured(tmp_path, "kind: Config\n", fallback).namespace == "ml-prod"
+    assert configured(tmp_path, "kind: Config\n", Overrides()).namespace == "default"
+
+
+def test_the_cluster_version_only_fills_in_a_missing_kubernetes_version(tmp_path: Path) -> None:
+    cluster = Overrides(kubernetes_version="1.29")
+    assert configured(tmp_path, 'kubernetesVersion: "1.31"\n', cluster).kubernetes_version == (
+        "1.31"
+    )
+    assert configured(tmp_path, "kind: Config\n", cluster).kubernetes_version == "1.29"
+
+
+ENVIRONMENTS = """\
+values: {registry: registry.example.com}
+environments:
+  prod:
+    values: {registry: registry.prod.example.com}
+"""
+
+
+def test_an_explicit_environment_wins_over_the_override(tmp_path: Path) -> None:
+    chosen = Overrides(environment="prod", environment_source="PARAM_ENV")
+    config = configured(tmp_path, ENVIRONMENTS, chosen)
+    assert (config.environment, config.template_values) == (
+        "prod",
+        {"registry": "registry.prod.example.com"},
+    )
+    unknown = Overrides(environment="staging", environment_source="PARAM_ENV")
+    assert configured(tmp_path, ENVIRONMENTS, unknown, environment="prod").environment == "prod"
+
+
+def test_an_unknown_environment_names_where_it_came_from(tmp_path: Path) -> None:
+    unknown = Overrides(environment="staging", environment_source="PARAM_ENV")
+    with pytest.raises(UsageError, match=r"^PARAM_ENV staging: no such environment .*prod"):
+        configured(tmp_path, ENVIRONMENTS, unknown)
+    with pytest.raises(UsageError, match=r"^--env staging: no such environment"):
+        configured(tmp_path, ENVIRONMENTS, Overrides(), environment="staging")

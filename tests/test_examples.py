@@ -13,7 +13,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 def test_examples_validate_without_errors() -> None:
     report = validate_paths([], cwd=EXAMPLES)
     assert [d for d in report.diagnostics if d.is_error] == []
-    assert report.objects == 6
+    assert report.objects == 8
 
 
 def test_committed_output_is_what_compile_writes() -> None:

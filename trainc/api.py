@@ -8,13 +8,14 @@ unreadable --base revision) raises :class:`~trainc.errors.UsageError`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeAlias
 
 from trainc.build.run import build_all
 from trainc.build.sweeper import build_sweeper
-from trainc.config import RepoConfig, build_config, find_repo_root
+from trainc.config import Overrides, RepoConfig, build_config, find_repo_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.emit.layout import JobOutput, layout, render_stream
 from trainc.emit.order import sort_objects
@@ -23,6 +24,7 @@ from trainc.load.documents import Document
 from trainc.load.inputs import load_base, load_context, load_inputs, load_single_file
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
+from trainc.model.json import JsonObject
 from trainc.model.kinds import TRAINJOB
 from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
@@ -33,6 +35,36 @@ from trainc.validate.output import check_output
 from trainc.validate.policies import load_policies
 from trainc.validate.run import validate_objects
 from trainc.validate.structural import check_schema
+
+#: ``progress(done, total)``, called while a run works through its files, objects and jobs.
+#: ``done`` never decreases and ``total`` only grows, as each stage learns its size; a
+#: front end may draw it (the library never does), and None costs nothing.
+Progress: TypeAlias = Callable[[int, int], None]
+
+
+class _Steps:
+    """One running count over a run's stages, for the caller's progress hook.
+
+    Each stage's loop reports its own (done, total); the caller sees those added to the
+    items of the stages before.
+    """
+
+    def __init__(self, hook: Progress | None) -> None:
+        self._hook = hook
+        self._done = 0
+
+    def stage(self) -> Progress | None:
+        """The hook for the next stage, None when nobody listens."""
+        hook = self._hook
+        if hook is None:
+            return None
+        start = self._done
+
+        def report(done: int, total: int) -> None:
+            self._done = start + done
+            hook(start + done, start + total)
+
+        return report
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,12 +97,18 @@ class ConfigResult:
 
 
 def load_config(
-    *, cwd: Path, config_file: Path | None = None, environment: str | None = None
+    *,
+    cwd: Path,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    overrides: Overrides | None = None,
 ) -> ConfigResult:
     """Find the repository root and read its ``trainc.yaml``, if any.
 
     An explicit ``config_file`` sets the root to its directory. A missing explicit file
     is a usage error; a malformed one is reported as diagnostics in that file.
+    ``overrides`` (an Argo CD Application's choices) adjust the file as
+    :func:`~trainc.config.build_config` documents.
     """
     if config_file is not None:
         if not config_file.is_file():
@@ -81,9 +119,10 @@ def load_config(
         root = find_repo_root(cwd)
         path = root / CONFIG_FILE_NAME
         if not path.is_file():
-            return ConfigResult(
-                build_config(root, None, config_file=None, environment=environment), (), {}
+            config = build_config(
+                root, None, config_file=None, environment=environment, overrides=overrides
             )
+            return ConfigResult(config, (), {})
     relative = path.relative_to(root).as_posix()
     source, documents, diagnostics = load_single_file(path, relative)
     sources = {relative: source} if source is not None else {}
@@ -100,7 +139,9 @@ def load_config(
         )
         return ConfigResult(None, located, sources)
     file = decode(RepoConfigFile, apply_defaults(cleaned, schema))
-    config = build_config(root, file, config_file=relative, environment=environment)
+    config = build_config(
+        root, file, config_file=relative, environment=environment, overrides=overrides
+    )
     return ConfigResult(config, (), sources, documents[0] if documents else None)
 
 
@@ -120,16 +161,20 @@ def _validate(
     cwd: Path,
     config_file: Path | None,
     environment: str | None,
+    overrides: Overrides | None,
     base: str | None,
+    steps: _Steps,
 ) -> _Validated:
-    loaded_config = load_config(cwd=cwd, config_file=config_file, environment=environment)
+    loaded_config = load_config(
+        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+    )
     if loaded_config.config is None:
         report = ValidationReport(
             sort_diagnostics(loaded_config.diagnostics), loaded_config.sources, 1, 0
         )
         return _Validated(report, None, ())
     config = loaded_config.config
-    inputs = load_inputs(list(paths) or [config.root], config=config)
+    inputs = load_inputs(list(paths) or [config.root], config=config, progress=steps.stage())
     # Named paths are the targets; the rest of the repository is only context, so a
     # TrainJob validated alone (pre-commit) still finds its runtime.
     context = load_context(inputs.sources, config=config) if paths else None
@@ -137,7 +182,11 @@ def _validate(
     policies = load_policies(config, config_document=loaded_config.document)
     base_objects = load_base(base, config=config).objects if base is not None else None
     outcome = validate_objects(
-        (*inputs.objects, *context_objects), config, policies, base=base_objects
+        (*inputs.objects, *context_objects),
+        config,
+        policies,
+        base=base_objects,
+        progress=steps.stage(),
     )
     targets = {obj.path for obj in inputs.objects}
     hidden = (
@@ -174,11 +223,22 @@ def validate_paths(
     cwd: Path,
     config_file: Path | None = None,
     environment: str | None = None,
+    overrides: Overrides | None = None,
     base: str | None = None,
+    progress: Progress | None = None,
 ) -> ValidationReport:
-    """Validate the given files and directories (the repository root when none)."""
+    """Validate the given files and directories (the repository root when none).
+
+    ``progress`` hears of every file read and object checked (see :data:`Progress`).
+    """
     return _validate(
-        paths, cwd=cwd, config_file=config_file, environment=environment, base=base
+        paths,
+        cwd=cwd,
+        config_file=config_file,
+        environment=environment,
+        overrides=overrides,
+        base=base,
+        steps=_Steps(progress),
     ).report
 
 
@@ -186,23 +246,41 @@ def validate_paths(
 class CompileReport:
     """The outcome of ``trainc compile``: diagnostics, and the output when there are no errors.
 
-    ``files`` maps output paths to bytes (the directory layout) and ``stream`` is the same
-    objects as one YAML stream; both are empty when any error was found, so nothing
-    half-valid is ever written.
+    The output is rendered on demand, in the form the caller wants: ``files`` (the
+    directory layout) or ``stream`` (one YAML stream). Rendering YAML is the costliest
+    step of a compile, so a run pays only for the form it writes. Both are empty when any
+    error was found, so nothing half-valid is ever written.
     """
 
     validation: ValidationReport
     diagnostics: tuple[Diagnostic, ...]
-    files: Mapping[str, bytes]
-    stream: str
-    jobs: int
-    root: Path | None
-    default_output: str | None
+    jobs: tuple[JobOutput, ...] = ()
+    shared: tuple[JsonObject, ...] = ()
+    root: Path | None = None
+    default_output: str | None = None
 
     @property
     def exit_code(self) -> int:
         """0 when the output was produced, 1 when the input has errors."""
         return exit_code(self.diagnostics)
+
+    @property
+    def files(self) -> Mapping[str, bytes]:
+        """Output path → bytes: one file per TrainJob, shared files, kustomization.yaml."""
+        return layout(self.jobs, self.shared) if self.jobs or self.shared else {}
+
+    @property
+    def stream(self) -> str:
+        """Every object as one YAML stream in canonical order, for ``-o -``."""
+        objects = [*(obj for job in self.jobs for obj in job.objects), *self.shared]
+        return render_stream(sort_objects(objects))
+
+    @property
+    def output_directory(self) -> Path | None:
+        """trainc.yaml's ``compile.output``, resolved against the repository root."""
+        if self.default_output is None or self.root is None:
+            return None
+        return self.root / self.default_output
 
 
 def compile_paths(
@@ -211,37 +289,47 @@ def compile_paths(
     cwd: Path,
     config_file: Path | None = None,
     environment: str | None = None,
+    overrides: Overrides | None = None,
+    progress: Progress | None = None,
 ) -> CompileReport:
     """Validate, then build every TrainJob and the sweeper; output only when nothing is in error.
 
     The sweeper's objects (trainc.yaml's ``sweeper`` section) belong to no one job: they
     go to the layout's shared files and into the stream.
     Raises CompilerBug when an object trainc built fails its own output validation:
-    that is trainc's fault, never the user's.
+    that is trainc's fault, never the user's. ``progress`` hears of every file, object
+    and job (see :data:`Progress`).
     """
+    steps = _Steps(progress)
     validated = _validate(
-        paths, cwd=cwd, config_file=config_file, environment=environment, base=None
+        paths,
+        cwd=cwd,
+        config_file=config_file,
+        environment=environment,
+        overrides=overrides,
+        base=None,
+        steps=steps,
     )
     config = validated.config
     report = validated.report
     if config is None or report.exit_code:
-        return CompileReport(report, report.diagnostics, {}, "", 0, None, None)
-    built = build_all(validated.objects, config.compile, context=validated.everything)
+        return CompileReport(report, report.diagnostics)
+    built = build_all(
+        validated.objects, config.compile, context=validated.everything, progress=steps.stage()
+    )
     sweeper = build_sweeper(config, built.jobs)
     diagnostics = sort_diagnostics((*report.diagnostics, *built.diagnostics, *sweeper.diagnostics))
     if exit_code(diagnostics):
-        return CompileReport(report, diagnostics, {}, "", 0, config.root, config.compile.output)
+        return CompileReport(report, diagnostics)
     objects = [*(obj for job in built.jobs for obj in job.objects), *sweeper.objects]
     problems = check_output(objects, kubernetes_version=config.kubernetes_version)
     if problems:
         raise CompilerBug("emitted objects fail validation:\n  " + "\n  ".join(problems))
-    outputs = [JobOutput(job.namespace, job.name, job.objects) for job in built.jobs]
     return CompileReport(
         validation=report,
         diagnostics=diagnostics,
-        files=layout(outputs, sweeper.objects),
-        stream=render_stream(sort_objects(objects)),
-        jobs=len(built.jobs),
+        jobs=tuple(JobOutput(job.namespace, job.name, job.objects) for job in built.jobs),
+        shared=tuple(sweeper.objects),
         root=config.root,
         default_output=config.compile.output,
     )

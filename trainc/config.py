@@ -1,8 +1,9 @@
-"""The repository configuration trainc runs with: ``trainc.yaml`` plus command-line choices.
+"""The repository configuration trainc runs with: ``trainc.yaml`` plus the choices of one run.
 
 Reading and validating the file is the façade's job (it has the loader and the
-structural validator); this module turns the validated file into :class:`RepoConfig`
-and finds the repository root.
+structural validator); this module turns the validated file, ``--env`` and any
+:class:`Overrides` (an Argo CD Application's, see :mod:`trainc.argocd`) into
+:class:`RepoConfig`, and finds the repository root.
 """
 
 from __future__ import annotations
@@ -92,6 +93,23 @@ class SweeperSettings:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Overrides:
+    """Choices made outside trainc.yaml for one run, such as an Argo CD Application's.
+
+    ``environment`` applies when no ``--env`` was given, and ``environment_source`` names
+    where it came from for the message when trainc.yaml does not define it. ``namespace``
+    wins over trainc.yaml's ``namespace``; ``default_namespace`` and ``kubernetes_version``
+    only fill in what trainc.yaml leaves unset.
+    """
+
+    environment: str | None = None
+    environment_source: str = "--env"
+    namespace: str | None = None
+    default_namespace: str | None = None
+    kubernetes_version: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RepoConfig:
     """Everything a run needs to know about the repository, resolved and immutable."""
 
@@ -131,24 +149,24 @@ def merge_values(base: JsonObject, override: JsonObject) -> JsonObject:
 
 
 def build_config(
-    root: Path, file: RepoConfigFile | None, *, config_file: str | None, environment: str | None
+    root: Path,
+    file: RepoConfigFile | None,
+    *,
+    config_file: str | None,
+    environment: str | None,
+    overrides: Overrides | None = None,
 ) -> RepoConfig:
-    """Resolve a validated config file and the ``--env`` choice into a RepoConfig.
+    """Resolve a validated config file, the ``--env`` choice and ``overrides`` into a RepoConfig.
 
-    Raises UsageError for an environment the file does not define: that is a command-line
-    mistake, not a problem in the repository.
+    An explicit ``environment`` wins over ``overrides.environment``. Raises UsageError for
+    an environment the file does not define: that is a mistake in the request, not a
+    problem in the repository.
     """
     file = file or RepoConfigFile()
-    environments = file.environments or {}
-    values: JsonObject = dict(file.values or {})
-    if environment is not None:
-        if environment not in environments:
-            known = ", ".join(sorted(environments)) or "none"
-            raise UsageError(
-                f"--env {environment}: no such environment in {config_file or CONFIG_FILE_NAME}"
-                f" (defined: {known})"
-            )
-        values = merge_values(values, environments[environment].values or {})
+    overrides = overrides or Overrides()
+    source = "--env" if environment is not None else overrides.environment_source
+    environment = environment if environment is not None else overrides.environment
+    values = _template_values(file, environment, source=source, config_file=config_file)
     inputs = file.inputs
     policies = file.policies
     limits = file.limits
@@ -167,8 +185,15 @@ def build_config(
         config_file=config_file,
         include=tuple(inputs.include) if inputs and inputs.include else DEFAULT_INCLUDE,
         exclude=exclude,
-        namespace=file.namespace or DEFAULT_NAMESPACE,
-        kubernetes_version=file.kubernetes_version or DEFAULT_KUBERNETES_VERSION,
+        namespace=(
+            overrides.namespace
+            or file.namespace
+            or overrides.default_namespace
+            or DEFAULT_NAMESPACE
+        ),
+        kubernetes_version=(
+            file.kubernetes_version or overrides.kubernetes_version or DEFAULT_KUBERNETES_VERSION
+        ),
         environment=environment,
         template_values=values,
         policies=PolicySettings(
@@ -185,6 +210,23 @@ def build_config(
         compile=compile_settings,
         sweeper=_sweeper_settings(file.sweeper),
     )
+
+
+def _template_values(
+    file: RepoConfigFile, environment: str | None, *, source: str, config_file: str | None
+) -> JsonObject:
+    """The top-level ``values`` with ``environment``'s merged over them, when one is chosen."""
+    values: JsonObject = dict(file.values or {})
+    if environment is None:
+        return values
+    environments = file.environments or {}
+    if environment not in environments:
+        known = ", ".join(sorted(environments)) or "none"
+        raise UsageError(
+            f"{source} {environment}: no such environment in {config_file or CONFIG_FILE_NAME}"
+            f" (defined: {known})"
+        )
+    return merge_values(values, environments[environment].values or {})
 
 
 def _compile_settings(section: CompileConfig | None) -> CompileSettings:

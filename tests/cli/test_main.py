@@ -80,6 +80,13 @@ def test_a_mistyped_command_gets_a_suggestion(repo: Path) -> None:
     assert "Did you mean 'validate'?" in result.stderr
 
 
+def test_a_mistyped_option_gets_a_suggestion(repo: Path) -> None:
+    result = run(repo, "validate", "--fromat", "json")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "No such option '--fromat'. Did you mean '--format'?" in result.stderr
+
+
 @pytest.mark.parametrize("output_format", ["json", "sarif"])
 def test_machine_formats_put_only_the_report_on_stdout(repo: Path, output_format: str) -> None:
     (repo / "bad.yaml").write_text("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\n")
@@ -112,10 +119,11 @@ def test_internal_errors_exit_2_without_a_traceback_unless_debugging(
 
 def test_every_command_has_help_with_an_example() -> None:
     runner = CliRunner()
-    for command in ([], ["validate"], ["schemas"]):
+    assert {"validate", "compile", "schemas", "sweep", "init"} <= set(cli.commands)
+    for command in ([], *([name] for name in cli.commands)):
         result = runner.invoke(cli, [*command, "--help"])
-        assert result.exit_code == 0
-        assert "Example" in result.output
+        assert result.exit_code == 0, command
+        assert "Example" in result.output, command
     assert "Exit codes" in runner.invoke(cli, ["--help"]).output
 
 

@@ -132,3 +132,13 @@ def test_symlink_cycles_end(repo: Path) -> None:
 def test_special_files_are_passed_on_to_the_reader(repo: Path) -> None:
     os.mkfifo(repo / "pipe.yaml")
     assert "pipe.yaml" in discover(repo).files
+
+
+def test_a_named_file_that_the_excludes_rule_out_is_not_read(tmp_path: Path) -> None:
+    write(tmp_path, "charts/app/values.yaml", "a: {{ .Values.x }}\n")
+    write(tmp_path, "job.yaml", "a: 1\n")
+    select = path_filter(("**/*.yaml",), ("charts/**",))
+    found = discover_files(
+        [tmp_path / "charts/app/values.yaml", tmp_path / "job.yaml"], root=tmp_path, select=select
+    )
+    assert found.files == ("job.yaml",)

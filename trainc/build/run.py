@@ -6,7 +6,7 @@ another's output, and the output is the same whatever order files were read in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from trainc.build.framework import build_job
@@ -44,11 +44,12 @@ def build_all(
     settings: CompileSettings,
     *,
     context: Sequence[DefaultedObject] = (),
+    progress: Callable[[int, int], None] | None = None,
 ) -> BuildOutcome:
     """Build every TrainJob in ``objects`` (which passed validation without errors).
 
     Runtimes are looked up among ``objects`` and ``context`` (the rest of the repository
-    when only some paths were named).
+    when only some paths were named). ``progress(done, total)`` is called after each job.
     """
     index = RuntimeIndex((*objects, *context))
     trainjobs = sorted(
@@ -57,7 +58,7 @@ def build_all(
     )
     jobs: list[BuiltJob] = []
     diagnostics: list[Diagnostic] = []
-    for trainjob in trainjobs:
+    for done, trainjob in enumerate(trainjobs, 1):
         runtime = index.lookup(trainjob)
         if isinstance(runtime, LookupFailure):
             raise CompilerBug(f"TrainJob {trainjob.name} passed validation without a runtime")
@@ -72,4 +73,6 @@ def build_all(
                 objects=result.objects,
             )
         )
+        if progress is not None:
+            progress(done, len(trainjobs))
     return BuildOutcome(tuple(jobs), tuple(diagnostics))

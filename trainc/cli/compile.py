@@ -10,6 +10,7 @@ import click
 from trainc import __version__
 from trainc.api import CompileReport, compile_paths
 from trainc.cli.options import ReportOptions, report_options
+from trainc.cli.progress import progress_line
 from trainc.emit.writer import check_tree, validate_output_location, write_tree
 from trainc.errors import UsageError
 
@@ -53,22 +54,29 @@ def compile_command(
       trainc compile -o rendered/ --check     # CI: fail when rendered/ is stale
       trainc compile -o -                     # Argo CD config-management plugin
     """
-    result = compile_paths(
-        list(paths), cwd=Path.cwd(), config_file=report.config_file, environment=report.environment
-    )
+    with progress_line(sys.stderr, "compiling", enabled=not report.quiet) as progress:
+        result = compile_paths(
+            list(paths),
+            cwd=Path.cwd(),
+            config_file=report.config_file,
+            environment=report.environment,
+            overrides=report.overrides,
+            progress=progress,
+        )
     report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     if result.exit_code:
         return result.exit_code
-    target = output or result.default_output
-    if target is None:
-        raise UsageError("choose where the manifests go: -o DIR, or -o - for stdout")
-    if target == STDOUT:
+    if output == STDOUT:
         if check:
             raise UsageError("--check compares a directory: use -o DIR with --check")
         sys.stdout.write(result.stream)
         sys.stdout.flush()
         return 0
-    return _to_directory(Path(target), result, paths, check=check)
+    # -o is relative to the working directory, trainc.yaml's compile.output to the root.
+    target = Path(output) if output is not None else result.output_directory
+    if target is None:
+        raise UsageError("choose where the manifests go: -o DIR, or -o - for stdout")
+    return _to_directory(target, result, paths, check=check)
 
 
 def _to_directory(
@@ -83,8 +91,8 @@ def _to_directory(
         if problems:
             click.echo("Run `trainc compile` to update it.", err=True)
             return 1
-        click.echo(f"{directory} is up to date ({result.jobs} TrainJobs).", err=True)
+        click.echo(f"{directory} is up to date ({len(result.jobs)} TrainJobs).", err=True)
         return 0
     write_tree(directory, result.files)
-    click.echo(f"Compiled {result.jobs} TrainJobs into {directory}.", err=True)
+    click.echo(f"Compiled {len(result.jobs)} TrainJobs into {directory}.", err=True)
     return 0

@@ -14,6 +14,7 @@ import click
 
 from trainc import __version__
 from trainc.cli.compile import compile_command
+from trainc.cli.init import init_command
 from trainc.cli.schemas import schemas_command
 from trainc.cli.sweep import sweep_command
 from trainc.cli.validate import validate_command
@@ -68,6 +69,7 @@ cli.add_command(validate_command)
 cli.add_command(compile_command)
 cli.add_command(schemas_command)
 cli.add_command(sweep_command)
+cli.add_command(init_command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,17 +12,24 @@ from typing import Any, TextIO
 import click
 
 from trainc.api import ValidationReport
+from trainc.argocd import argocd_overrides
+from trainc.config import Overrides
 from trainc.diagnostics import Diagnostic
 from trainc.report.base import REPORTERS, ReporterOptions, ReportInput, make_reporter
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReportOptions:
-    """The parsed shared options: which config and environment, and how to report."""
+    """The parsed shared options: which config and environment, and how to report.
+
+    ``overrides`` are the choices of the Argo CD Application when trainc runs as its
+    plugin (read from the process environment), and empty otherwise.
+    """
 
     output_format: str
     config_file: Path | None
     environment: str | None
+    overrides: Overrides
     verbose: bool
     quiet: bool
     color: bool | None
@@ -72,7 +80,8 @@ _OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] = (
         "--env",
         "environment",
         metavar="NAME",
-        help="Environment of trainc.yaml whose template values render *.j2 files.",
+        help="Environment of trainc.yaml whose template values render *.j2 files. Wins over "
+        "an Argo CD Application's `env` parameter (docs/argocd.md).",
     ),
     click.option(
         "-v",
@@ -99,6 +108,7 @@ def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
             output_format=kwargs.pop("output_format"),
             config_file=kwargs.pop("config_file"),
             environment=kwargs.pop("environment"),
+            overrides=argocd_overrides(os.environ),
             verbose=kwargs.pop("verbose"),
             quiet=kwargs.pop("quiet"),
             color=kwargs.pop("color"),

@@ -10,6 +10,7 @@ import click
 from trainc import __version__
 from trainc.api import validate_paths
 from trainc.cli.options import ReportOptions, report_options
+from trainc.cli.progress import progress_line
 
 
 @click.command(
@@ -41,12 +42,15 @@ def validate_command(paths: tuple[Path, ...], *, base: str | None, report: Repor
       trainc validate --base origin/main --format github
       trainc validate --env prod -v
     """
-    result = validate_paths(
-        list(paths),
-        cwd=Path.cwd(),
-        config_file=report.config_file,
-        environment=report.environment,
-        base=base,
-    )
+    with progress_line(sys.stderr, "validating", enabled=not report.quiet) as progress:
+        result = validate_paths(
+            list(paths),
+            cwd=Path.cwd(),
+            config_file=report.config_file,
+            environment=report.environment,
+            overrides=report.overrides,
+            base=base,
+            progress=progress,
+        )
     report.write(result, result.diagnostics, sys.stdout, version=__version__)
     return result.exit_code

@@ -32,10 +32,12 @@ class Discovery:
 def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilter) -> Discovery:
     """Expand ``paths`` (files or directories) into the input files under ``root``.
 
-    A named file is always read, even when the include globs would not select it; a named
-    directory is walked with ``select``. Raises UsageError for a path that does not exist
-    or lies outside the root: the command line is wrong, not the repository. A path inside
-    the root that is a link out of it is a ``load.symlink-escape`` finding instead.
+    A named file is read even when the include globs would not select it, unless the
+    exclude globs rule it out (pre-commit passes every changed ``*.yaml``, including the
+    Helm charts a repository excludes); a named directory is walked with ``select``.
+    Raises UsageError for a path that does not exist or lies outside the root: the
+    command line is wrong, not the repository. A path inside the root that is a link out
+    of it is a ``load.symlink-escape`` finding instead.
     """
     walk = _Walk(Path(os.path.realpath(root)), select)
     # Lexical absolute paths (no link resolution), so a link named on the command line
@@ -53,7 +55,7 @@ def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilte
             walk.escaped(relative, absolute)
         elif real.is_dir():
             walk.queue(absolute, relative, real, linked=absolute.is_symlink())
-        else:
+        elif not select.excludes(relative):
             walk.files.add(relative)
     walk.run()
     return Discovery(tuple(sorted(walk.files)), tuple(walk.diagnostics))

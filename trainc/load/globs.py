@@ -50,6 +50,10 @@ class PathFilter:
     exclude: re.Pattern[str]
     pruned: re.Pattern[str]
 
+    def excludes(self, path: str) -> bool:
+        """True for a file the exclude globs rule out, even when named explicitly."""
+        return self.exclude.fullmatch(path) is not None
+
     def selects(self, path: str) -> bool:
         """True for a file the walk reads: included, not excluded, not the root trainc.yaml."""
         return (

@@ -6,7 +6,7 @@ UTF-8, Jinja2 for ``.j2`` files, YAML with positions, then classification.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -37,17 +37,25 @@ class LoadResult:
     files: int
 
 
-def load_inputs(paths: Iterable[str | Path], *, config: InputSettings) -> LoadResult:
+def load_inputs(
+    paths: Iterable[str | Path],
+    *,
+    config: InputSettings,
+    progress: Callable[[int, int], None] | None = None,
+) -> LoadResult:
     """Load the files under ``paths`` (files or directories, relative to the cwd).
 
-    Raises UsageError for a path that does not exist or lies outside ``config.root``.
+    ``progress(done, total)`` is called after each file. Raises UsageError for a path
+    that does not exist or lies outside ``config.root``.
     """
     select = path_filter(config.include, config.exclude)
     found = discover_files(paths, root=config.root, select=select)
     loader = _Loader(config)
     loader.diagnostics.extend(found.diagnostics)
-    for path in found.files:
+    for done, path in enumerate(found.files, 1):
         loader.add(path, read_input(config.root, path, config.limits))
+        if progress is not None:
+            progress(done, len(found.files))
     return loader.result(len(found.files))
 
 

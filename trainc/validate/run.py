@@ -8,7 +8,7 @@ Every layer adds to one diagnostics list; none stops the others.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from trainc.config import RepoConfig
@@ -46,15 +46,22 @@ def validate_objects(
     policies: PolicySet,
     *,
     base: Sequence[LoadedObject] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ValidationOutcome:
-    """Run every validation layer; ``base`` enables the transition rules."""
+    """Run every validation layer; ``base`` enables the transition rules.
+
+    ``progress(done, total)`` is called after each object's own checks, the bulk of
+    the work; the cross-object layers that follow are quick.
+    """
     diagnostics: list[Diagnostic] = []
     checked: list[DefaultedObject] = []
-    for obj in objects:
+    for done, obj in enumerate(objects, 1):
         found, defaulted = _check_document(obj, config)
         diagnostics.extend(found)
         if defaulted is not None:
             checked.append(defaulted)
+        if progress is not None:
+            progress(done, len(objects))
     diagnostics.extend(check_cross_object(checked))
     diagnostics.extend(check_policies(policies, checked, RuntimeIndex(checked)))
     if base is not None:

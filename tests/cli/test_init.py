@@ -1,0 +1,125 @@
+"""``trainc init``: a starter repository that validates and compiles cleanly as written."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+from ruamel.yaml import YAML
+
+from trainc import __version__
+from trainc.api import load_config
+from trainc.cli.main import main
+from trainc.config import SweeperSettings, build_config
+from trainc.resources import data_dir
+from trainc.scaffold import FILES, IMAGE
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class Outcome(NamedTuple):
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    """Runs ``trainc ARGS`` in a directory, in process, as the console script would."""
+
+    def invoke(cwd: Path, *args: str) -> Outcome:
+        monkeypatch.chdir(cwd)
+        with pytest.raises(SystemExit) as exited:
+            main(list(args))
+        captured = capsys.readouterr()
+        assert isinstance(exited.value.code, int)
+        return Outcome(exited.value.code, captured.out, captured.err)
+
+    return invoke
+
+
+def test_init_creates_every_file_and_says_so_on_stderr(tmp_path: Path, run) -> None:
+    result = run(tmp_path, "init", "repo")
+    assert result.code == 0
+    assert result.out == ""
+    for path, text in FILES.items():
+        assert (tmp_path / "repo" / path).read_text(encoding="utf-8") == text
+        assert f"created {Path('repo') / path}" in result.err
+
+
+def test_the_scaffold_validates_and_compiles_without_a_finding(tmp_path: Path, run) -> None:
+    run(tmp_path, "init")
+    validated = run(tmp_path, "validate", "-v")
+    assert validated.code == 0, validated.out
+    assert validated.out == "All checks passed: 2 files, 2 objects.\n"
+    compiled = run(tmp_path, "compile", "-v", "-o", "-")
+    assert compiled.code == 0, compiled.err
+    assert "warning" not in compiled.err
+    assert "info" not in compiled.err
+    kinds = [doc["kind"] for doc in YAML(typ="safe").load_all(compiled.out)]
+    assert "JobSet" in kinds
+    assert "CronJob" in kinds
+
+
+def test_existing_files_are_refused_by_name_and_left_alone(tmp_path: Path, run) -> None:
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs" / "example.yaml").write_text("mine\n", encoding="utf-8")
+    (tmp_path / "trainc.yaml").write_text("mine\n", encoding="utf-8")
+    result = run(tmp_path, "init")
+    assert result.code == 2
+    assert result.out == ""
+    assert "would overwrite jobs/example.yaml, trainc.yaml; use --force" in result.err
+    assert (tmp_path / "trainc.yaml").read_text(encoding="utf-8") == "mine\n"
+    assert not (tmp_path / "README.md").exists()
+
+
+def test_force_replaces_the_scaffold_files_and_nothing_else(tmp_path: Path, run) -> None:
+    (tmp_path / "trainc.yaml").write_text("mine\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("mine\n", encoding="utf-8")
+    result = run(tmp_path, "init", "--force")
+    assert result.code == 0
+    assert "replaced trainc.yaml" in result.err
+    assert "created README.md" in result.err
+    assert (tmp_path / "trainc.yaml").read_text(encoding="utf-8") == FILES["trainc.yaml"]
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine\n"
+
+
+def test_a_link_or_directory_in_the_way_is_refused_even_with_force(tmp_path: Path, run) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("keep\n", encoding="utf-8")
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "README.md").symlink_to(outside)
+    (tmp_path / "repo" / "jobs").write_text("a file where a directory goes\n")
+    result = run(tmp_path, "init", "repo", "--force")
+    assert result.code == 2
+    assert "cannot write README.md, jobs/example.yaml" in result.err
+    assert outside.read_text(encoding="utf-8") == "keep\n"
+    assert not (tmp_path / "repo" / "trainc.yaml").exists()
+
+
+def test_the_config_states_the_defaults_trainc_applies(tmp_path: Path, run) -> None:
+    run(tmp_path, "init")
+    scaffold = load_config(cwd=tmp_path).config
+    assert scaffold is not None
+    defaults = build_config(tmp_path, None, config_file=None, environment=None)
+    chosen = {"config_file", "exclude", "compile", "sweeper"}
+    for field in dataclasses.fields(defaults):
+        if field.name not in chosen:
+            assert getattr(scaffold, field.name) == getattr(defaults, field.name), field.name
+    assert scaffold.compile == dataclasses.replace(defaults.compile, output="rendered")
+    assert scaffold.sweeper == SweeperSettings(image=IMAGE)
+
+
+def test_the_config_names_every_built_in_policy() -> None:
+    for policy in sorted(data_dir("policies").glob("*.yaml")):
+        assert policy.stem in FILES["trainc.yaml"]
+
+
+def test_the_pre_commit_config_uses_hooks_this_repository_defines() -> None:
+    hooks = YAML(typ="safe").load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
+    config = YAML(typ="safe").load(FILES[".pre-commit-config.yaml"])
+    [repo] = config["repos"]
+    assert repo["rev"] == f"v{__version__}"
+    assert {hook["id"] for hook in repo["hooks"]} <= {hook["id"] for hook in hooks}

@@ -1,0 +1,210 @@
+"""The starter repository ``trainc init`` writes: a config, a runtime, a job, a policy, hooks.
+
+The files are text, not objects built as data: they are for people to read and edit, and
+their comments are most of their worth. Each must validate and compile cleanly as written
+(``tests/cli/test_init.py`` runs both), and ``trainc.yaml`` states every setting with its
+default, which the same tests compare with :mod:`trainc.config`, so the text cannot drift
+from what trainc does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
+from trainc import __version__
+
+#: Placeholder for where users get trainc (its git repository and the sweeper's image):
+#: a scaffold cannot know the fork or registry a team uses, so it says so in a comment.
+PROJECT_URL: Final = "https://github.com/example/trainc"
+IMAGE: Final = f"ghcr.io/example/trainc:{__version__}"
+
+_CONFIG = f"""\
+# trainc configuration. Every key shows its default, except where a comment says the
+# value was chosen for this repository; delete what you do not change. `trainc schemas`
+# writes a JSON Schema of this file for editors.
+apiVersion: trainc.dev/v1alpha1
+kind: Config
+
+# Which files are inputs: globs relative to this directory, `**` spans directories.
+inputs:
+  include: ["**/*.yaml", "**/*.yml", "**/*.yaml.j2", "**/*.yml.j2"]
+  # Chosen here: tool configuration is YAML too, but not trainc's. Policy files and
+  # the compile output are left out by themselves.
+  exclude: [.pre-commit-config.yaml, .github/**, .gitlab-ci.yml]
+
+# Namespace of namespaced objects that set none (as `kubectl apply -n` would).
+namespace: default
+
+# Kubernetes minor version of the target cluster; compiled objects are checked against
+# its schemas.
+kubernetesVersion: "1.33"
+
+# Values for *.j2 templates, and per-environment overrides chosen with `--env NAME`.
+values: {{}}
+environments: {{}}
+#   prod:
+#     values: {{registry: registry.example.com/prod}}
+
+policies:
+  # Directories holding this repository's own policies (always on).
+  paths: [policies]
+  # Built-in policies to switch on: require-active-deadline, require-runtime-ttl,
+  # max-gpus-per-job, allowed-image-registries (all off by default).
+  enable: []
+  # Repository policies to switch off, by name.
+  disable: []
+  # Parameters per policy, e.g. `max-gpus-per-job: {{maxGPUs: 16}}`.
+  params: {{}}
+
+# Bounds on reading input, against hostile or runaway files.
+limits:
+  maxFileBytes: 4194304   # 4 MiB
+  maxYamlNodes: 1000000
+  maxDepth: 100
+
+compile:
+  # Chosen here (no default): where `trainc compile` writes without -o.
+  output: rendered
+  # Emit: KEP-572 volume claims become PersistentVolumeClaim manifests; Native: they
+  # stay in the JobSet for JobSet >= 0.11 to create.
+  volumeClaimPolicies: Emit
+  # No defaults: the Secrets MPI and Flux jobs mount (trainc never writes key material).
+  # mpi:
+  #   sshAuthSecret: mpi-ssh-keys
+  # flux:
+  #   curveSecret: flux-curve
+
+# The in-cluster sweeper that enforces deadlines and TTLs once jobs are compiled: a
+# CronJob `trainc compile` emits under rendered/_shared/. Without this section there is
+# none, and compile warns about every deadline and TTL that nothing would enforce.
+sweeper:
+  # Chosen here (required): an image with trainc, built from its Dockerfile and pushed
+  # to your registry. Replace this placeholder before deploying.
+  image: {IMAGE}
+  namespace: trainc-system    # must exist
+  schedule: "*/5 * * * *"
+  scope: Namespaced           # or Cluster
+  serviceAccountName: trainc-sweeper
+  graceSeconds: 600
+  resources:
+    requests: {{cpu: 50m, memory: 64Mi}}
+    limits: {{memory: 256Mi}}
+  imagePullSecrets: []
+"""
+
+_RUNTIME = """\
+# A PyTorch runtime for TrainJobs: `torchrun` on every node, one node unless the job
+# asks for more. Written by a platform admin; jobs refer to it by name.
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: torch-distributed
+  labels:
+    trainer.kubeflow.org/framework: torch
+spec:
+  # Finished TrainJobs on this runtime are cleaned up after a day (KEP-2899).
+  ttlSecondsAfterFinished: 86400
+  mlPolicy:
+    numNodes: 1
+    torch: {}
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime
+"""
+
+_JOB = """\
+# A training job: two nodes of the torch-distributed runtime, stopped after two hours.
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: example
+  labels:
+    team: my-team
+spec:
+  activeDeadlineSeconds: 7200
+  runtimeRef:
+    name: torch-distributed
+  trainer:
+    numNodes: 2
+    image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime
+    command: [torchrun, train.py]
+    resourcesPerNode:
+      limits:
+        nvidia.com/gpu: 1
+"""
+
+_POLICY = """\
+# An organisation policy: CEL, shaped like a Kubernetes ValidatingAdmissionPolicy.
+# Findings are reported as policy.team-label.
+apiVersion: trainc.dev/v1alpha1
+kind: ValidationPolicy
+metadata:
+  name: team-label
+spec:
+  matchConstraints:
+    resourceRules:
+      - resources: [trainjobs]
+  validations:
+    - expression: "has(object.metadata.labels) && 'team' in object.metadata.labels"
+      message: "TrainJobs must carry a `team` label naming the team that owns them"
+  validationActions: [Deny]   # Deny reports an error, Warn a warning
+"""
+
+_PRE_COMMIT = f"""\
+# pre-commit hooks: `pip install pre-commit && pre-commit install`.
+repos:
+  - repo: {PROJECT_URL}   # where you get trainc
+    rev: v{__version__}
+    hooks:
+      # The changed TrainJobs and runtimes, checked as the API server would.
+      - id: trainc-validate
+      # rendered/ is what `trainc compile` writes (use trainc-compile to rewrite it).
+      - id: trainc-compile-check
+"""
+
+_README = """\
+# Training jobs
+
+TrainJobs for Kubeflow Trainer, checked and compiled by trainc.
+
+| path | what |
+|---|---|
+| `trainc.yaml` | trainc's configuration, every setting with its default |
+| `runtimes/` | training runtimes, written by the platform team |
+| `jobs/` | TrainJobs, one file each |
+| `policies/` | this organisation's rules for jobs |
+| `rendered/` | what `trainc compile` writes, for Argo CD or Flux; never edited |
+
+```sh
+trainc validate          # check every job and runtime
+trainc compile           # write rendered/ (commit it with your change)
+pre-commit install       # run both before every commit
+```
+
+Before deploying, replace the sweeper's placeholder image in `trainc.yaml`.
+"""
+
+#: The starter repository as relative POSIX path → text, sorted by path.
+FILES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        ".pre-commit-config.yaml": _PRE_COMMIT,
+        "README.md": _README,
+        "jobs/example.yaml": _JOB,
+        "policies/team-label.yaml": _POLICY,
+        "runtimes/torch-distributed.yaml": _RUNTIME,
+        "trainc.yaml": _CONFIG,
+    }
+)
