@@ -11,14 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-from trainc.build.run import build_all
-from trainc.build.sweeper import build_sweeper
 from trainc.config import Overrides, RepoConfig, build_config, find_repo_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
-from trainc.emit.layout import JobOutput, layout, render_stream
-from trainc.emit.order import sort_objects
 from trainc.errors import CompilerBug, UsageError
 from trainc.load.documents import Document
 from trainc.load.inputs import load_base, load_context, load_inputs, load_single_file
@@ -31,10 +27,15 @@ from trainc.model.schematree import load_kind_schema
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.defaults import apply_defaults, drop_nulls
-from trainc.validate.output import check_output
 from trainc.validate.policies import load_policies
 from trainc.validate.run import validate_objects
 from trainc.validate.structural import check_schema
+
+if TYPE_CHECKING:
+    from trainc.emit.layout import JobOutput
+
+# What only compile needs (the builder, the emitter, the output check) is imported in
+# the functions that use it: validation, the pre-commit hook's command, starts faster.
 
 #: ``progress(done, total)``, called while a run works through its files, objects and jobs.
 #: ``done`` never decreases and ``total`` only grows, as each stage learns its size; a
@@ -267,11 +268,16 @@ class CompileReport:
     @property
     def files(self) -> Mapping[str, bytes]:
         """Output path → bytes: one file per TrainJob, shared files, kustomization.yaml."""
+        from trainc.emit.layout import layout  # noqa: PLC0415 - compile only
+
         return layout(self.jobs, self.shared) if self.jobs or self.shared else {}
 
     @property
     def stream(self) -> str:
         """Every object as one YAML stream in canonical order, for ``-o -``."""
+        from trainc.emit.layout import render_stream  # noqa: PLC0415 - compile only
+        from trainc.emit.order import sort_objects  # noqa: PLC0415 - compile only
+
         objects = [*(obj for job in self.jobs for obj in job.objects), *self.shared]
         return render_stream(sort_objects(objects))
 
@@ -300,6 +306,11 @@ def compile_paths(
     that is trainc's fault, never the user's. ``progress`` hears of every file, object
     and job (see :data:`Progress`).
     """
+    from trainc.build.run import build_all  # noqa: PLC0415 - compile only
+    from trainc.build.sweeper import build_sweeper  # noqa: PLC0415 - compile only
+    from trainc.emit.layout import JobOutput  # noqa: PLC0415 - compile only
+    from trainc.validate.output import check_output  # noqa: PLC0415 - compile only
+
     steps = _Steps(progress)
     validated = _validate(
         paths,

@@ -77,10 +77,10 @@ def test_key_findings_in_skipped_documents_are_dropped(tmp_path: Path) -> None:
 def test_template_objects_locate_into_the_template(tmp_path: Path) -> None:
     write(tmp_path, "jobs.yaml.j2", TEMPLATE)
     result = load_inputs(
-        [tmp_path], config=config(tmp_path, values={"teams": ["x", "y"], "runtime": "torch"})
+        [tmp_path], config=config(tmp_path, values={"teams": ["x", "z"], "runtime": "torch"})
     )
     assert result.diagnostics == ()
-    assert [(o.name, o.namespace) for o in result.objects] == [("job-x", "x"), ("job-y", "y")]
+    assert [(o.name, o.namespace) for o in result.objects] == [("job-x", "x"), ("job-z", "z")]
     second = result.objects[1]
     assert second.document.locate(("metadata", "namespace")).line == 7
     assert second.document.locate(("spec", "runtimeRef", "name")).line == 10

@@ -7,13 +7,12 @@ knows the JobSet template's shape, so plugins stay short.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from trainc.config import CompileSettings
 from trainc.diagnostics import Diagnostic
-from trainc.model.json import JsonObject, as_list
+from trainc.model.json import JsonObject, as_list, copy_json
 from trainc.model.labels import ANCESTOR_TRAINER
 from trainc.resolve.job import PodSet, ResolvedJob, ancestor_of
 from trainc.resolve.resources import Amounts
@@ -53,8 +52,8 @@ class BuildContext:
         return cls(
             job=job,
             settings=settings,
-            jobset_spec=copy.deepcopy(job.jobset_spec),
-            jobset_metadata=copy.deepcopy(job.jobset_metadata),
+            jobset_spec=copy_json(job.jobset_spec),
+            jobset_metadata=copy_json(job.jobset_metadata),
             pod_sets=[BuildPodSet.of(pod_set) for pod_set in job.pod_sets],
         )
 

@@ -17,7 +17,7 @@ from trainc.errors import CompilerBug
 from trainc.model.json import JsonObject
 from trainc.model.kinds import TRAINJOB
 from trainc.resolve.index import LookupFailure, RuntimeIndex
-from trainc.resolve.job import resolve_job
+from trainc.resolve.job import RuntimeSpecs, resolve_job
 from trainc.resolve.objects import DefaultedObject
 
 
@@ -56,13 +56,14 @@ def build_all(
         (obj for obj in objects if obj.kind == TRAINJOB.kind),
         key=lambda obj: (obj.namespace or "", obj.name),
     )
+    specs = RuntimeSpecs()
     jobs: list[BuiltJob] = []
     diagnostics: list[Diagnostic] = []
     for done, trainjob in enumerate(trainjobs, 1):
         runtime = index.lookup(trainjob)
         if isinstance(runtime, LookupFailure):
             raise CompilerBug(f"TrainJob {trainjob.name} passed validation without a runtime")
-        resolved = resolve_job(trainjob, runtime)
+        resolved = resolve_job(trainjob, runtime, specs=specs)
         result = build_job(resolved, settings, PLUGINS)
         diagnostics.extend(result.diagnostics)
         jobs.append(

@@ -25,7 +25,6 @@ the header of its generated file names trainc.yaml as the place to change it.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -34,7 +33,7 @@ from typing import Final, assert_never
 from trainc.build.run import BuiltJob
 from trainc.config import RepoConfig, SweeperSettings
 from trainc.diagnostics import Diagnostic, finding
-from trainc.model.json import JsonObject, JsonValue, as_object
+from trainc.model.json import JsonObject, JsonValue, as_object, copy_json
 from trainc.model.labels import (
     ACTIVE_DEADLINE_ANNOTATION,
     APP_COMPONENT_LABEL,
@@ -132,7 +131,7 @@ def sweeper_objects(
     cron_job: JsonObject = {
         "apiVersion": "batch/v1",
         "kind": "CronJob",
-        "metadata": copy.deepcopy(metadata),
+        "metadata": copy_json(metadata),
         "spec": _cron_job_spec(settings, sweep_args(settings, swept)),
     }
     return (account, cron_job, *_rbac(settings, swept, source))

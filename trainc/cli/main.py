@@ -7,20 +7,61 @@ errors, 2 usage errors and internal errors (a traceback only with ``--debug``).
 from __future__ import annotations
 
 import difflib
+import importlib
 import sys
 import traceback
+from collections.abc import Iterator, MutableMapping
 
 import click
 
 from trainc import __version__
-from trainc.cli.compile import compile_command
-from trainc.cli.init import init_command
-from trainc.cli.schemas import schemas_command
-from trainc.cli.sweep import sweep_command
-from trainc.cli.validate import validate_command
 from trainc.errors import CompilerBug, UsageError
 
 EXIT_USAGE = 2
+
+#: Each subcommand's module and attribute. A module is imported when its command is
+#: first looked up, so ``trainc validate`` (the pre-commit hook) loads neither the
+#: compiler and emitter nor the sweeper's Kubernetes client.
+_COMMANDS = {
+    "compile": ("trainc.cli.compile", "compile_command"),
+    "init": ("trainc.cli.init", "init_command"),
+    "schemas": ("trainc.cli.schemas", "schemas_command"),
+    "sweep": ("trainc.cli.sweep", "sweep_command"),
+    "validate": ("trainc.cli.validate", "validate_command"),
+}
+
+
+class _LazyCommands(MutableMapping[str, click.Command]):
+    """The group's subcommands by name, each imported on first access (see _COMMANDS)."""
+
+    def __init__(self, targets: dict[str, tuple[str, str]]) -> None:
+        self._targets = dict(targets)
+        self._loaded: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._loaded:
+            module, attribute = self._targets[name]
+            command = getattr(importlib.import_module(module), attribute)
+            if not isinstance(command, click.Command):
+                raise TypeError(f"{module}.{attribute} is not a click command")
+            self._loaded[name] = command
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._targets.pop(name, None)
+        self._loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self._targets and name not in self._loaded:
+            raise KeyError(name)
+        self._targets.pop(name, None)
+        self._loaded.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted({*self._targets, *self._loaded}))
+
+    def __len__(self) -> int:
+        return len({*self._targets, *self._loaded})
 
 
 class _Group(click.Group):
@@ -39,6 +80,7 @@ class _Group(click.Group):
 
 @click.group(
     cls=_Group,
+    commands=_LazyCommands(_COMMANDS),
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="Exit codes: 0 clean (warnings allowed), 1 errors in the input, "
     "2 usage or internal error.",
@@ -63,13 +105,6 @@ def cli(ctx: click.Context, *, debug: bool) -> None:
       trainc sweep -n ml-team --once      # in the cluster: deadlines, TTL, garbage
     """
     ctx.obj = {"debug": debug}
-
-
-cli.add_command(validate_command)
-cli.add_command(compile_command)
-cli.add_command(schemas_command)
-cli.add_command(sweep_command)
-cli.add_command(init_command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,51 +1,65 @@
-"""Turning ruamel's composed node graph into plain JSON-shaped data plus node positions.
+"""Turning a composed YAML node graph into plain JSON-shaped data plus node positions.
 
-Working on nodes rather than on ruamel's round-trip objects keeps the original text of
-timestamps and unknown tags (Kubernetes decodes those as strings), gives every node its
-position, and lets aliases be bounded before they are expanded: the composer shares one
-node for every use of an anchor, so a billion-laughs file is small as a graph and is
-refused by counting, never by building it.
+The nodes come from either parser, libyaml through PyYAML (:mod:`trainc.load.fastyaml`)
+or ruamel.yaml (:mod:`trainc.load.ruamelyaml`); both share one shape (:class:`Node`), so
+this one converter gives both paths the same data, positions and findings. Working on
+nodes rather than on constructed objects keeps the original text of timestamps and
+unknown tags (Kubernetes decodes those as strings), gives every node its position, and
+lets aliases be bounded before they are expanded: a composer shares one node for every
+use of an anchor, so a billion-laughs file is small as a graph and is refused by
+counting, never by building it.
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable
-from typing import Any
-
-from ruamel.yaml.constructor import SafeConstructor
-from ruamel.yaml.error import MantissaNoDotYAML1_1Warning
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from typing import Any, Protocol
 
 from trainc.diagnostics import Diagnostic, finding
+from trainc.load.documents import Document, Parsed
 from trainc.load.limits import Limits
+from trainc.load.scalars import TAG_PREFIX, YAML_1_1, Version, typed_scalar
 from trainc.load.source import SourceFile
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path
 
-_TAG_PREFIX = "tag:yaml.org,2002:"
-_STR = _TAG_PREFIX + "str"
-_MERGE = _TAG_PREFIX + "merge"
+_STR = TAG_PREFIX + "str"
+_MERGE = TAG_PREFIX + "merge"
 
 Positions = dict[FieldPath, tuple[int, int]]
 
 
-def _position(node: Node) -> tuple[int, int]:
-    """Where a node starts: 0-based line and column, as Document.positions holds them."""
-    mark = node.start_mark
-    return (mark.line, mark.column)
+class Mark(Protocol):
+    """A place in the text: both parsers count from 0, in characters."""
+
+    index: int
+    line: int
+    column: int
+
+
+class Node(Protocol):
+    """A composed node as PyYAML and ruamel.yaml both build it.
+
+    ``id`` is ``"scalar"``, ``"sequence"`` or ``"mapping"``; ``value`` is the scalar's
+    text, the list of items, or the list of (key, value) node pairs; ``tag`` is the
+    resolved tag. An alias is the anchored node itself, so a graph can share nodes.
+    """
+
+    id: str
+    tag: str
+    value: Any
+    start_mark: Mark
+    end_mark: Mark
+
+
+def _text(node: Node) -> str:
+    """A scalar's text; ruamel marks where a folded scalar was folded with BEL characters
+    (to round-trip the layout), which are dropped: a literal BEL cannot occur in YAML."""
+    text = str(node.value)
+    return text.replace("\a", "") if getattr(node, "style", None) == ">" else text
 
 
 def _tag(node: Node) -> str:
     """The resolved tag (``tag:yaml.org,2002:int``); composed nodes always have one."""
     return node.tag or ""
-
-
-def _yaml_float(constructor: Any, node: Node) -> float:
-    """A float scalar; ruamel's warning about ``1e3`` in ``%YAML 1.1`` documents is muted
-    because a library must not write to stderr (the value is read correctly anyway)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", MantissaNoDotYAML1_1Warning)
-        return float(SafeConstructor.construct_yaml_float(constructor, node))
 
 
 def mark_finding(
@@ -70,7 +84,13 @@ def mark_finding(
     )
 
 
-class Rejected(Exception):  # noqa: N818  # a control-flow signal, caught by yamlsrc
+def too_deep(source: SourceFile, max_depth: int, line: int, column: int) -> Diagnostic:
+    """``load.too-deep`` at a 0-based parser position: the rest of the document is lost."""
+    message = f"the document nests deeper than {max_depth} levels; the rest is not read"
+    return mark_finding(source, line, column, "load.too-deep", message)
+
+
+class Rejected(Exception):  # noqa: N818  # a control-flow signal, caught by Converter.add
     """A document (or, with ``whole_file``, the rest of the file) cannot be converted."""
 
     def __init__(self, diagnostic: Diagnostic, *, whole_file: bool) -> None:
@@ -80,37 +100,64 @@ class Rejected(Exception):  # noqa: N818  # a control-flow signal, caught by yam
 
 
 class Converter:
-    """Converts the documents of one file; the node budget is shared by the whole file."""
+    """Converts the documents of one file; the node budget is shared by the whole file.
 
-    def __init__(self, source: SourceFile, limits: Limits, constructor: Any) -> None:
+    A parser adapter feeds each composed document to :meth:`add` and appends its own
+    failures to ``diagnostics``; :meth:`parsed` is the file's result.
+    """
+
+    def __init__(self, source: SourceFile, limits: Limits) -> None:
         self.source = source
         self.diagnostics: list[Diagnostic] = []
+        self._documents: list[Document] = []
+        self._findings: dict[int, tuple[Diagnostic, ...]] = {}
         self._max_depth = limits.max_depth
         self._budget = limits.max_yaml_nodes
         self._remaining = limits.max_yaml_nodes
         self._positions: Positions = {}
-        # Scalar tags that need typing; every other tag (timestamp, binary, custom) keeps
-        # its text, as Kubernetes' JSON decoding sees it. The base-class methods return
-        # plain int/float/bool and follow the document's %YAML version.
-        base = SafeConstructor
-        self._scalars: dict[str, Callable[[Node], JsonValue]] = {
-            _TAG_PREFIX + "null": lambda node: None,
-            _TAG_PREFIX + "bool": lambda node: base.construct_yaml_bool(constructor, node),
-            _TAG_PREFIX + "int": lambda node: base.construct_yaml_int(constructor, node),
-            _TAG_PREFIX + "float": lambda node: _yaml_float(constructor, node),
-        }
+        self._version = YAML_1_1
 
-    def document(self, root: Node, *, aliased: bool) -> tuple[JsonValue, Positions]:
-        """Data and positions of one document; raises Rejected when it breaks a bound."""
-        if aliased:
-            self._check_expansion(root)
-        self._positions = {(): _position(root)}
-        return self._value(root, (), 1), self._positions
+    def add(self, index: int, root: Node, *, aliased: bool, version: Version) -> bool:
+        """Convert the ``index``-th document of the stream; False: stop reading the file.
+
+        ``aliased`` says whether the document uses an alias (only then can it expand past
+        its size); ``version`` is its YAML version, which types its scalars. A document
+        that is empty (a bare ``---``) or null is skipped, but keeps its index, so that
+        ``Document.index`` counts what a reader counts by ``---`` separators.
+        """
+        before = len(self.diagnostics)
+        self._version = version
+        try:
+            if aliased:
+                self._check_expansion(root)
+            self._positions = {(): (0, 0)}  # the root's place comes first; set below
+            data = self._value(root, (), 1)
+        except Rejected as rejected:
+            self.diagnostics.append(rejected.diagnostic)
+            return not rejected.whole_file
+        except RecursionError:  # aliases expanding past what the stack holds
+            line, column = self._locate(root)
+            self.diagnostics.append(too_deep(self.source, self._max_depth, line, column))
+            return True
+        if data is not None:
+            self._positions[()] = self._locate(root)
+            self._documents.append(Document(self.source, index, data, self._positions))
+            self._findings[index] = tuple(self.diagnostics[before:])
+        return True
+
+    def parsed(self) -> Parsed:
+        """The documents converted so far and every finding about the file."""
+        return Parsed(tuple(self._documents), tuple(self.diagnostics), self._findings)
+
+    def _locate(self, node: Node) -> tuple[int, int]:
+        """Where a node starts: 0-based line and column, as Document.positions holds them."""
+        mark = node.start_mark
+        return (mark.line, mark.column)
 
     def _finding(
         self, node: Node, code: str, message: str, path: FieldPath, hint: str | None = None
     ) -> Diagnostic:
-        line, column = _position(node)
+        line, column = self._locate(node)
         return mark_finding(self.source, line, column, code, message, path=path, hint=hint)
 
     def _over_budget(self, node: Node, path: FieldPath) -> Rejected:
@@ -138,10 +185,10 @@ class Converter:
                 finding = self._finding(node, "load.alias-bound", message, ())
                 raise Rejected(finding, whole_file=False)
             total = 1
-            if isinstance(node, MappingNode):
+            if node.id == "mapping":
                 active.add(id(node))
                 total += sum(size(value) for _, value in node.value)
-            elif isinstance(node, SequenceNode):
+            elif node.id == "sequence":
                 active.add(id(node))
                 total += sum(size(item) for item in node.value)
             active.discard(id(node))
@@ -159,42 +206,35 @@ class Converter:
         self._remaining -= 1
         if self._remaining < 0:
             raise self._over_budget(node, path)
-        if isinstance(node, MappingNode):
+        kind = node.id
+        if kind == "mapping":
             result: JsonObject = {}
             self._fill(node, path, depth, result, merged=False)
             return result
-        if isinstance(node, SequenceNode):
+        if kind == "sequence":
             return self._sequence(node, path, depth)
         return self._scalar(node, path)
 
     def _scalar(self, node: Node, path: FieldPath) -> JsonValue:
+        text = _text(node)
         tag = _tag(node)
-        if tag == _STR:
-            if getattr(node, "style", None) == ">":
-                # ruamel marks where a folded scalar was folded with BEL characters (to
-                # round-trip the layout); a literal BEL cannot occur in a block scalar.
-                return str(node.value).replace("\a", "")
-            return str(node.value)
-        convert = self._scalars.get(tag)
-        if convert is None:
-            return str(node.value)
         try:
-            return convert(node)
+            return typed_scalar(tag, text, self._version)
         except (ValueError, KeyError, IndexError):
-            message = f"{node.value!r} is not a valid !!{tag.removeprefix(_TAG_PREFIX)}"
+            message = f"{text!r} is not a valid !!{tag.removeprefix(TAG_PREFIX)}"
             self.diagnostics.append(self._finding(node, "load.syntax", message, path))
-            return str(node.value)
+            return text
 
-    def _sequence(self, node: SequenceNode, path: FieldPath, depth: int) -> JsonValue:
+    def _sequence(self, node: Node, path: FieldPath, depth: int) -> JsonValue:
         items: list[JsonValue] = []
         for index, item in enumerate(node.value):
             child = (*path, index)
-            self._positions[child] = _position(item)
+            self._positions[child] = self._locate(item)
             items.append(self._value(item, child, depth + 1))
         return items
 
     def _fill(
-        self, node: MappingNode, path: FieldPath, depth: int, result: JsonObject, *, merged: bool
+        self, node: Node, path: FieldPath, depth: int, result: JsonObject, *, merged: bool
     ) -> None:
         """Add a mapping's entries to ``result``; explicit keys win over ``<<`` merges.
 
@@ -218,12 +258,12 @@ class Converter:
                 self.diagnostics.append(
                     self._finding(key_node, "load.duplicate-key", message, child)
                 )
-            self._positions[child] = _position(key_node)
+            self._positions[child] = self._locate(key_node)
             result[key] = self._value(value_node, child, depth + 1)
         for merge in merges:
-            sources = merge.value if isinstance(merge, SequenceNode) else [merge]
+            sources = merge.value if merge.id == "sequence" else [merge]
             for source in sources:
-                if isinstance(source, MappingNode):
+                if source.id == "mapping":
                     self._fill(source, path, depth, result, merged=True)
                 else:
                     message = "a merge key (<<) takes a mapping or a list of mappings"
@@ -231,17 +271,17 @@ class Converter:
 
     def _key(self, node: Node, path: FieldPath) -> str | None:
         """The key as a string; a non-string key is reported (Kubernetes needs JSON keys)."""
-        if isinstance(node, ScalarNode):
-            text = str(node.value)
+        if node.id == "scalar":
+            text = _text(node)
             if node.tag != _STR:
-                kind = _tag(node).removeprefix(_TAG_PREFIX)
+                kind = _tag(node).removeprefix(TAG_PREFIX)
                 message = f"mapping key {text!r} is read as {kind}, but keys must be strings"
                 hint = f'quote it: "{text}"' if text else "give the entry a key"
                 self.diagnostics.append(
                     self._finding(node, "load.non-string-key", message, path, hint)
                 )
             return text
-        kind = "mapping" if isinstance(node, MappingNode) else "sequence"
+        kind = "mapping" if node.id == "mapping" else "sequence"
         message = f"a {kind} is used as a mapping key, but keys must be strings; entry skipped"
         self.diagnostics.append(self._finding(node, "load.non-string-key", message, path))
         return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from trainc.diagnostics import Diagnostic, Severity, finding
 from trainc.load.source import Position, SourceFile
@@ -54,6 +54,20 @@ class Document:
             hint=hint,
             severity=severity,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """The non-empty documents of a file, in stream order, and what went wrong.
+
+    ``findings`` holds, by document index, the part of ``diagnostics`` found inside that
+    document's content (duplicate or non-string keys, mistyped tagged scalars), so that a
+    caller can drop them for documents it turns out not to care about.
+    """
+
+    documents: tuple[Document, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    findings: Mapping[int, tuple[Diagnostic, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TypeAlias
+from typing import TypeAlias, overload
 
 JsonScalar: TypeAlias = str | int | float | bool | None
 JsonValue: TypeAlias = JsonScalar | list["JsonValue"] | dict[str, "JsonValue"]
@@ -58,3 +58,31 @@ def as_object(value: JsonValue) -> JsonObject:
 def as_list(value: JsonValue) -> JsonArray:
     """``value`` if it is a list, else an empty one (for tolerant lookups)."""
     return value if isinstance(value, list) else []
+
+
+@overload
+def copy_json(value: JsonObject) -> JsonObject: ...
+
+
+@overload
+def copy_json(value: JsonArray) -> JsonArray: ...
+
+
+@overload
+def copy_json(value: JsonValue) -> JsonValue: ...
+
+
+def copy_json(value: JsonValue) -> JsonValue:
+    """A deep copy of JSON-shaped data: new dicts and lists, scalars shared (immutable).
+
+    Several times faster than :func:`copy.deepcopy`, which keeps a memo for shared and
+    cyclic references that plain JSON data cannot have.
+    """
+    if isinstance(value, dict):
+        return {
+            key: copy_json(item) if isinstance(item, dict | list) else item
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [copy_json(item) if isinstance(item, dict | list) else item for item in value]
+    return value

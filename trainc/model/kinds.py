@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import Literal
 
 from trainc.model.labels import GROUP, VERSION
-from trainc.model.runtime import ClusterTrainingRuntime, TrainingRuntime
-from trainc.model.trainjob import TrainJob
+
+
+def model_class(path: str) -> type:
+    """The typed API class at ``path`` (``module:Class``), imported on first use.
+
+    Kinds and schema targets name their dataclasses rather than import them: only
+    schema generation and compile need the typed model, and importing it (hundreds of
+    dataclasses) would double the start-up of ``trainc validate``, which checks documents
+    against the generated JSON Schemas instead.
+    """
+    module, _, name = path.partition(":")
+    found = getattr(importlib.import_module(module), name)
+    if not isinstance(found, type):
+        raise TypeError(f"{path} is not a class")
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +41,14 @@ class KindInfo:
     kind: str
     plural: str
     scope: Literal["Namespaced", "Cluster"]
-    model: type
+    model_path: str
     status_subresource: bool = False
     printer_columns: tuple[PrinterColumn, ...] = ()
+
+    @property
+    def model(self) -> type:
+        """The typed API class of the kind (see :func:`model_class`)."""
+        return model_class(self.model_path)
 
     @property
     def singular(self) -> str:
@@ -56,7 +75,7 @@ TRAINJOB = KindInfo(
     kind="TrainJob",
     plural="trainjobs",
     scope="Namespaced",
-    model=TrainJob,
+    model_path="trainc.model.trainjob:TrainJob",
     status_subresource=True,
     printer_columns=(
         PrinterColumn(
@@ -66,13 +85,16 @@ TRAINJOB = KindInfo(
     ),
 )
 TRAINING_RUNTIME = KindInfo(
-    kind="TrainingRuntime", plural="trainingruntimes", scope="Namespaced", model=TrainingRuntime
+    kind="TrainingRuntime",
+    plural="trainingruntimes",
+    scope="Namespaced",
+    model_path="trainc.model.runtime:TrainingRuntime",
 )
 CLUSTER_TRAINING_RUNTIME = KindInfo(
     kind="ClusterTrainingRuntime",
     plural="clustertrainingruntimes",
     scope="Cluster",
-    model=ClusterTrainingRuntime,
+    model_path="trainc.model.runtime:ClusterTrainingRuntime",
 )
 
 #: Input kinds, in the order reports and generated files list them.

@@ -79,6 +79,10 @@ POD_GROUP_KIND: Final = "PodGroup"
 COSCHEDULING_API_VERSION: Final = "scheduling.x-k8s.io/v1alpha1"
 VOLCANO_API_VERSION: Final = "scheduling.volcano.sh/v1beta1"
 
+#: trainc's organisation policies (:mod:`trainc.model.policy`).
+POLICY_API_VERSION: Final = "trainc.dev/v1alpha1"
+POLICY_KIND: Final = "ValidationPolicy"
+
 #: Flux: the init container's image, and the trainer env variable that overrides it.
 FLUX_VIEW_IMAGE_ENV: Final = "FLUX_VIEW_IMAGE"
 FLUX_INSTALLER_IMAGE: Final = "ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy"

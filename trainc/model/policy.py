@@ -15,9 +15,6 @@ from trainc.model.json import JsonObject
 from trainc.model.k8s import ObjectMeta
 from trainc.model.markers import FreeForm, MaxLength, MinItems, MinLength, Pattern, list_map
 
-POLICY_API_VERSION = "trainc.dev/v1alpha1"
-POLICY_KIND = "ValidationPolicy"
-
 _CEL_NAME = Pattern("^[A-Za-z_][A-Za-z0-9_]*$")
 
 PolicyResource = Literal["trainjobs", "trainingruntimes", "clustertrainingruntimes"]

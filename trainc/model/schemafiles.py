@@ -10,18 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainc.model.jobset import JobSet
-from trainc.model.kinds import INPUT_KINDS, KindInfo
+from trainc.model.kinds import INPUT_KINDS, KindInfo, model_class
 from trainc.model.labels import (
     COSCHEDULING_API_VERSION,
     JOBSET_API_VERSION,
     JOBSET_KIND,
     POD_GROUP_KIND,
+    POLICY_KIND,
     VOLCANO_API_VERSION,
 )
-from trainc.model.podgroup import CoschedulingPodGroup, VolcanoPodGroup
-from trainc.model.policy import POLICY_KIND, ValidationPolicy
-from trainc.model.repoconfig import RepoConfigFile
 
 TRAINC_GROUP = "trainc.dev"
 TRAINC_VERSION = "v1alpha1"
@@ -32,9 +29,14 @@ class SchemaTarget:
     """One JSON Schema trainc publishes: the model it comes from and where it goes."""
 
     name: str
-    model: type
+    model_path: str
     path: str
     kind: KindInfo | None = None
+
+    @property
+    def model(self) -> type:
+        """The typed class the schema is generated from (imported on first use)."""
+        return model_class(self.model_path)
 
 
 def crd_path(info: KindInfo) -> str:
@@ -49,39 +51,42 @@ def jsonschema_path(info: KindInfo) -> str:
 
 CONFIG_SCHEMA = SchemaTarget(
     name="Config",
-    model=RepoConfigFile,
+    model_path="trainc.model.repoconfig:RepoConfigFile",
     path=f"jsonschema/{TRAINC_GROUP}/config_{TRAINC_VERSION}.json",
 )
 POLICY_SCHEMA = SchemaTarget(
     name=POLICY_KIND,
-    model=ValidationPolicy,
+    model_path="trainc.model.policy:ValidationPolicy",
     path=f"jsonschema/{TRAINC_GROUP}/{POLICY_KIND.lower()}_{TRAINC_VERSION}.json",
 )
 
 
-def _output_target(api_version: str, kind: str, model: type) -> SchemaTarget:
+def _output_target(api_version: str, kind: str, model_path: str) -> SchemaTarget:
     """An emitted kind, named and filed by group, kind and version like the input kinds."""
     group, version = api_version.split("/")
     return SchemaTarget(
         name=f"{kind}.{group}",
-        model=model,
+        model_path=model_path,
         path=f"jsonschema/{group}/{kind.lower()}_{version}.json",
     )
 
 
 #: Schemas of the objects trainc emits, by (apiVersion, kind), for checking its own output.
 OUTPUT_SCHEMAS: dict[tuple[str, str], SchemaTarget] = {
-    (api_version, kind): _output_target(api_version, kind, model)
-    for api_version, kind, model in (
-        (JOBSET_API_VERSION, JOBSET_KIND, JobSet),
-        (COSCHEDULING_API_VERSION, POD_GROUP_KIND, CoschedulingPodGroup),
-        (VOLCANO_API_VERSION, POD_GROUP_KIND, VolcanoPodGroup),
+    (api_version, kind): _output_target(api_version, kind, model_path)
+    for api_version, kind, model_path in (
+        (JOBSET_API_VERSION, JOBSET_KIND, "trainc.model.jobset:JobSet"),
+        (COSCHEDULING_API_VERSION, POD_GROUP_KIND, "trainc.model.podgroup:CoschedulingPodGroup"),
+        (VOLCANO_API_VERSION, POD_GROUP_KIND, "trainc.model.podgroup:VolcanoPodGroup"),
     )
 }
 
 #: Every JSON Schema trainc generates: the kinds it reads, the kinds it emits, its own files.
 SCHEMA_TARGETS: tuple[SchemaTarget, ...] = (
-    *(SchemaTarget(info.kind, info.model, jsonschema_path(info), info) for info in INPUT_KINDS),
+    *(
+        SchemaTarget(info.kind, info.model_path, jsonschema_path(info), info)
+        for info in INPUT_KINDS
+    ),
     *OUTPUT_SCHEMAS.values(),
     CONFIG_SCHEMA,
     POLICY_SCHEMA,

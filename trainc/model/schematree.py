@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue
@@ -24,11 +24,50 @@ _EMPTY: SchemaNode = {}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Children:
+    """Everything :meth:`KindSchema.child` can answer about one node, worked out once.
+
+    ``properties`` maps each declared property to its node, ``$ref`` resolved (Draft 4
+    requires a property's schema to be an object); ``items`` governs list items;
+    ``additional`` is the resolved ``additionalProperties`` schema of a map;
+    ``preserve_unknown`` is ``x-kubernetes-preserve-unknown-fields``, and ``opaque`` says
+    it comes without ``properties``: the value is kept whole; ``other`` governs
+    any undeclared key: ``additional``, an empty node when unknown fields are preserved,
+    else None. ``defaults`` lists, in declaration order, the properties whose node has a
+    ``default``. ``node`` is the node itself: holding it keeps its ``id`` from being
+    reused while the table is cached.
+    """
+
+    node: SchemaNode
+    properties: Mapping[str, SchemaNode]
+    items: SchemaNode | None
+    additional: SchemaNode | None
+    preserve_unknown: bool
+    opaque: bool
+    other: SchemaNode | None
+    defaults: tuple[tuple[str, SchemaNode], ...]
+
+    def get(self, key: str) -> SchemaNode | None:
+        """Schema of property ``key`` (declared or not), or None if unknown here."""
+        found = self.properties.get(key)
+        return found if found is not None else self.other
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class KindSchema:
-    """One kind's JSON Schema with ``$ref`` resolution and child lookup."""
+    """One kind's JSON Schema with ``$ref`` resolution and child lookup.
+
+    Documents are walked hundreds of times per object (structure, defaults, CEL), so
+    each node's :class:`Children` are computed on first use and kept for the life of
+    the schema. The table is keyed by node identity; that is safe because every cached
+    table holds its node, and the schema (not any object being validated) owns them.
+    """
 
     kind: str
     document: JsonObject
+    _tables: dict[int, Children] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def root(self) -> SchemaNode:
@@ -47,24 +86,23 @@ class KindSchema:
             current = target
         return current
 
+    def children(self, node: SchemaNode) -> Children:
+        """The child table of ``node``, a node this schema returned (cached)."""
+        table = self._tables.get(id(node))
+        if table is None:
+            table = self._tables[id(node)] = self._table(node)
+        return table
+
     def child(self, node: SchemaNode, key: str | int) -> SchemaNode | None:
         """Schema of ``key`` inside a value governed by ``node``, or None if unknown there.
 
         Integers index lists (``items``); strings name properties, or map entries when
         the object has ``additionalProperties`` as a schema.
         """
+        table = self.children(node)
         if isinstance(key, int):
-            items = node.get("items")
-            return self.resolve(items) if isinstance(items, dict) else None
-        properties = node.get("properties")
-        if isinstance(properties, dict) and isinstance(sub := properties.get(key), dict):
-            return self.resolve(sub)
-        extra = node.get("additionalProperties")
-        if isinstance(extra, dict):
-            return self.resolve(extra)
-        if node.get("x-kubernetes-preserve-unknown-fields") is True:
-            return _EMPTY
-        return None
+            return table.items
+        return table.get(key)
 
     def node_at(self, path: FieldPath) -> SchemaNode | None:
         """Schema governing the value at ``path``, or None if the path leaves the schema."""
@@ -75,34 +113,31 @@ class KindSchema:
             node = self.child(node, key)
         return node
 
-
-def walk(
-    schema: KindSchema, value: JsonValue, node: SchemaNode | None = None, path: FieldPath = ()
-) -> Iterator[tuple[FieldPath, JsonValue, SchemaNode]]:
-    """Every value in ``value`` with its schema node, parents before children.
-
-    Values the schema does not describe (unknown fields) are skipped with their subtree:
-    the structural layer reports them, and no later layer should reason about them.
-    """
-    stack: list[tuple[FieldPath, JsonValue, SchemaNode]] = [
-        (path, value, node if node is not None else schema.root)
-    ]
-    while stack:
-        current_path, current, current_node = stack.pop()
-        yield current_path, current, current_node
-        children: list[tuple[FieldPath, JsonValue, SchemaNode]] = []
-        if isinstance(current, dict):
-            for key, child_value in current.items():
-                child_node = schema.child(current_node, key)
-                if child_node is not None:
-                    children.append(((*current_path, key), child_value, child_node))
-        elif isinstance(current, list):
-            item_node = schema.child(current_node, 0)
-            if item_node is not None:
-                children.extend(
-                    ((*current_path, index), item, item_node) for index, item in enumerate(current)
-                )
-        stack.extend(reversed(children))
+    def _table(self, node: SchemaNode) -> Children:
+        declared = node.get("properties")
+        properties = (
+            {key: self.resolve(sub) for key, sub in declared.items() if isinstance(sub, dict)}
+            if isinstance(declared, dict)
+            else {}
+        )
+        items = node.get("items")
+        extra = node.get("additionalProperties")
+        additional = self.resolve(extra) if isinstance(extra, dict) else None
+        preserve_unknown = node.get("x-kubernetes-preserve-unknown-fields") is True
+        if additional is None and preserve_unknown:
+            other: SchemaNode | None = _EMPTY
+        else:
+            other = additional
+        return Children(
+            node=node,
+            properties=properties,
+            items=self.resolve(items) if isinstance(items, dict) else None,
+            additional=additional,
+            preserve_unknown=preserve_unknown,
+            opaque=preserve_unknown and "properties" not in node,
+            other=other,
+            defaults=tuple((key, sub) for key, sub in properties.items() if "default" in sub),
+        )
 
 
 _TARGETS = {target.name: target for target in SCHEMA_TARGETS}

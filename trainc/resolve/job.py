@@ -7,7 +7,6 @@ then one PodSet per replicatedJob with its pod count and one pod's requests.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -58,20 +57,45 @@ class ResolvedJob:
         return self.trainjob.namespace
 
 
-def resolve_job(trainjob: DefaultedObject, runtime: DefaultedObject) -> ResolvedJob:
+class RuntimeSpecs:
+    """The typed spec of each runtime, decoded once however many TrainJobs use it.
+
+    One instance serves one build: it maps a runtime object's identity to the runtime
+    and its spec, so the object stays alive and its id cannot be reused while cached.
+    Decoding is pure and the typed spec is only read, so sharing it between jobs
+    changes nothing, whatever order the jobs come in.
+    """
+
+    def __init__(self) -> None:
+        """An empty cache."""
+        self._specs: dict[int, tuple[DefaultedObject, TrainingRuntimeSpec]] = {}
+
+    def of(self, runtime: DefaultedObject) -> TrainingRuntimeSpec:
+        """``runtime``'s spec, decoded on first use."""
+        cached = self._specs.get(id(runtime))
+        if cached is None:
+            cached = (runtime, decode(TrainingRuntimeSpec, runtime.data.get("spec")))
+            self._specs[id(runtime)] = cached
+        return cached[1]
+
+
+def resolve_job(
+    trainjob: DefaultedObject, runtime: DefaultedObject, *, specs: RuntimeSpecs | None = None
+) -> ResolvedJob:
     """Join ``trainjob`` with ``runtime`` (both schema-valid and defaulted).
 
-    Raises CompilerBug when an input was not validated first: compile refuses to build
-    from an invalid repository before it gets here.
+    ``specs`` lets the jobs of one build share each runtime's decoded spec. Raises
+    CompilerBug when an input was not validated first: compile refuses to build from an
+    invalid repository before it gets here.
     """
     if not (trainjob.schema_valid and runtime.schema_valid):
         raise CompilerBug(f"resolve_job({trainjob.name}) called with unvalidated input")
     spec = decode(TrainJobSpec, trainjob.data.get("spec"))
-    runtime_spec = decode(TrainingRuntimeSpec, runtime.data.get("spec"))
+    runtime_spec = (specs or RuntimeSpecs()).of(runtime)
     template = as_object(get_path(runtime.data, ("spec", "template")))
     patches = [as_object(p.get("trainingRuntimeSpec")) for p in _patches(trainjob)]
     patched = apply_runtime_patches(template, patches, load_kind_schema(runtime.kind))
-    jobset_spec = copy.deepcopy(patched.spec)
+    jobset_spec = patched.spec  # new values only: changing them leaves the runtime as it is
     # Upstream tests `mlPolicy != nil`: an empty mlPolicy counts as present.
     raw_policy = get_path(runtime.data, ("spec", "mlPolicy"))
     ml_policy = raw_policy if isinstance(raw_policy, dict) else None

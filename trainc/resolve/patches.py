@@ -35,12 +35,19 @@ functions stay total: such items never match, and such lists are replaced.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trainc.errors import CompilerBug
-from trainc.model.json import JsonArray, JsonObject, JsonValue, as_list, as_object, get_path
+from trainc.model.json import (
+    JsonArray,
+    JsonObject,
+    JsonValue,
+    as_list,
+    as_object,
+    copy_json,
+    get_path,
+)
 from trainc.model.schematree import KindSchema, SchemaNode
 
 _STRATEGY = "x-kubernetes-patch-strategy"
@@ -76,7 +83,7 @@ def apply_runtime_patches(
     if node is None:
         raise CompilerBug(f"{schema.kind} schema has no {'.'.join(_JOBSET_SPEC)}")
     runtime_spec = as_object(runtime_template.get("spec"))
-    spec: JsonObject = copy.deepcopy(runtime_spec)
+    spec: JsonObject = copy_json(runtime_spec)
     for patch in patches:
         fragment = get_path(patch, ("template", "spec"))
         if isinstance(fragment, dict):
@@ -96,7 +103,7 @@ def _jobset_metadata(runtime_template: JsonObject, patches: Sequence[JsonObject]
         for template in templates:
             merged.update(as_object(get_path(template, ("metadata", field))))
         if merged:
-            metadata[field] = copy.deepcopy(merged)
+            metadata[field] = copy_json(merged)
     return metadata
 
 
@@ -127,7 +134,7 @@ def strategic_merge(
         return _merge_map(original if isinstance(original, dict) else {}, patch, node, schema)
     if isinstance(original, list) and isinstance(patch, list):
         return _merge_list(original, patch, node, schema)
-    return copy.deepcopy(patch)
+    return copy_json(patch)
 
 
 def _merge_map(
@@ -135,13 +142,13 @@ def _merge_map(
 ) -> JsonObject:
     directive = patch.get(_DIRECTIVE)
     if directive == "replace":
-        return {key: copy.deepcopy(value) for key, value in patch.items() if key != _DIRECTIVE}
+        return {key: copy_json(value) for key, value in patch.items() if key != _DIRECTIVE}
     if directive == "delete":
         return {}
     fields = {key: value for key, value in patch.items() if not key.startswith("$")}
     retain = patch.get(_RETAIN_KEYS)
     merged: JsonObject = {
-        key: value if key in fields else copy.deepcopy(value)
+        key: value if key in fields else copy_json(value)
         for key, value in original.items()
         if not isinstance(retain, list) or key in retain
     }
@@ -172,13 +179,13 @@ def _merge_list(
 ) -> JsonArray:
     strategy = node.get(_STRATEGY)
     if not isinstance(strategy, str) or "merge" not in strategy.split(","):
-        return copy.deepcopy(patch)
+        return copy_json(patch)
     items = [*original, *patch]
     if not any(isinstance(item, dict | list) for item in items):
         return _ordered(_unique(items), patch, original, key=None)
     key = node.get(_MERGE_KEY)
     if not isinstance(key, str) or not all(isinstance(item, dict) for item in items):
-        return copy.deepcopy(patch)
+        return copy_json(patch)
     maps = [as_object(item) for item in patch]
     ordinary: JsonArray = [item for item in maps if _DIRECTIVE not in item]
     if any(item.get(_DIRECTIVE) == "replace" for item in maps):
@@ -186,12 +193,12 @@ def _merge_list(
     else:
         deletes: JsonArray = [item for item in maps if item.get(_DIRECTIVE) == "delete"]
         base = [item for item in original if _index_of(deletes, _key_of(item, key), key) < 0]
-    merged = copy.deepcopy(base)
+    merged = copy_json(base)
     item_node = schema.child(node, 0) or _UNKNOWN
     for item in ordinary:
         found = _index_of(merged, _key_of(item, key), key)
         if found < 0:
-            merged.append(copy.deepcopy(item))
+            merged.append(copy_json(item))
         else:
             merged[found] = _merge_map(as_object(merged[found]), as_object(item), item_node, schema)
     return _ordered(merged, ordinary, base, key=key)

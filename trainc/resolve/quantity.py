@@ -9,6 +9,7 @@ apimachinery's canonical form (``1250m``, ``2560Mi``), as Trainer's PodGroups ca
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import ROUND_UP, Context, Decimal, InvalidOperation
 
@@ -49,7 +50,17 @@ def parse_quantity(value: JsonValue) -> Decimal:
     Non-zero amounts below one nano round up, away from zero, to 1n; magnitudes above
     2^63-1 are capped there. Raises :class:`QuantityError` for anything else.
     """
-    text = _text(value)
+    return _parse_text(_text(value))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_text(text: str) -> Decimal:
+    """:func:`parse_quantity` of a quantity's text, remembered.
+
+    A repository spells the same few amounts (``"4"``, ``"16Gi"``) thousands of times,
+    and summaries and PodGroups parse them again for every job. The result is an
+    immutable Decimal, and a QuantityError is raised afresh each time (never cached).
+    """
     match = _QUANTITY.fullmatch(text)
     if match is None:
         raise QuantityError(f"{text!r} is not a quantity")

@@ -8,10 +8,8 @@ compiler's reads see exactly what the server would store.
 
 from __future__ import annotations
 
-import copy
-
-from trainc.model.json import JsonValue
-from trainc.model.schematree import KindSchema, SchemaNode
+from trainc.model.json import JsonValue, copy_json
+from trainc.model.schematree import Children, KindSchema
 
 
 def drop_nulls(value: JsonValue) -> JsonValue:
@@ -21,42 +19,48 @@ def drop_nulls(value: JsonValue) -> JsonValue:
     API server drops them for non-nullable fields.
     """
     if isinstance(value, dict):
-        return {key: drop_nulls(item) for key, item in value.items() if item is not None}
+        return {
+            key: drop_nulls(item) if isinstance(item, dict | list) else item
+            for key, item in value.items()
+            if item is not None
+        }
     if isinstance(value, list):
-        return [drop_nulls(item) for item in value]
+        return [drop_nulls(item) if isinstance(item, dict | list) else item for item in value]
     return value
 
 
 def apply_defaults(value: JsonValue, schema: KindSchema) -> JsonValue:
-    """A copy of null-free ``value`` with unknown fields pruned and defaults applied."""
-    return _default(value, schema.root, schema)
+    """A copy of null-free ``value`` with unknown fields pruned and defaults applied.
+
+    The copy shares no dict or list with ``value`` or with the schema's defaults, so
+    later stages may change it freely.
+    """
+    return _default(value, schema.children(schema.root), schema)
 
 
-def _default(value: JsonValue, node: SchemaNode, schema: KindSchema) -> JsonValue:
-    if node.get("x-kubernetes-preserve-unknown-fields") is True and "properties" not in node:
-        return copy.deepcopy(value)
+def _default(value: JsonValue, table: Children, schema: KindSchema) -> JsonValue:
+    if table.opaque:
+        return copy_json(value)
     if isinstance(value, dict):
-        return _default_object(value, node, schema)
+        result: dict[str, JsonValue] = {}
+        for key, item in value.items():
+            child = table.get(key)
+            if child is None:
+                continue  # pruned: the schema does not know the field
+            if isinstance(item, dict | list):
+                result[key] = _default(item, schema.children(child), schema)
+            else:
+                result[key] = item
+        for key, child in table.defaults:
+            if key not in result:
+                result[key] = _default(child["default"], schema.children(child), schema)
+        return result
     if isinstance(value, list):
-        item_node = schema.child(node, 0)
-        if item_node is None:
-            return copy.deepcopy(value)
-        return [_default(item, item_node, schema) for item in value]
+        if table.items is None:
+            return copy_json(value)
+        items = schema.children(table.items)
+        return [
+            _default(item, items, schema) if isinstance(item, dict | list) else item
+            for item in value
+        ]
     return value
-
-
-def _default_object(value: dict[str, JsonValue], node: SchemaNode, schema: KindSchema) -> JsonValue:
-    result: dict[str, JsonValue] = {}
-    for key, item in value.items():
-        child = schema.child(node, key)
-        if child is not None:
-            result[key] = _default(item, child, schema)
-    properties = node.get("properties")
-    if isinstance(properties, dict):
-        for key in properties:
-            if key in result:
-                continue
-            child = schema.child(node, key)
-            if child is not None and "default" in child:
-                result[key] = _default(copy.deepcopy(child["default"]), child, schema)
-    return result

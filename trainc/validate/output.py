@@ -24,6 +24,7 @@ a compile. Only a version that is not ``MAJOR.MINOR`` is a usage error.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Sequence
@@ -36,6 +37,7 @@ from trainc.validate.output_checks import (
     check_object_metadata,
     custom_schema,
 )
+from trainc.validate.structural import ReferencedSchemas
 
 _LOG = logging.getLogger(__name__)
 
@@ -82,13 +84,15 @@ def _version(text: str) -> tuple[int, int] | None:
 
 @dataclass(frozen=True, slots=True)
 class _CoreValidator:
-    """kubernetes-validate at one bundled version; the package is imported only when needed.
+    """kubernetes-validate's strict schemas at one bundled version, each compiled once.
 
-    ``note`` is set when the configured version is not bundled: problem messages then say
-    which version judged them.
+    ``version`` is the ``MAJOR.MINOR`` judged by, ``bundled`` the package's name for it
+    (``1.33.0``). ``note`` is set when the configured version is not bundled: problem
+    messages then say which version judged them.
     """
 
     version: str
+    bundled: str
     note: str
 
     @classmethod
@@ -97,29 +101,78 @@ class _CoreValidator:
         # Imported here: kubernetes-validate pulls in jsonschema and referencing (~200 ms).
         from kubernetes_validate.utils import all_versions  # noqa: PLC0415
 
-        bundled = sorted({v for text in all_versions() if (v := _version(text)) is not None})
-        chosen = max((v for v in bundled if v <= requested), default=bundled[0])
+        bundled = {v: text for text in all_versions() if (v := _version(text)) is not None}
+        chosen = max((v for v in bundled if v <= requested), default=min(bundled))
         version = f"{chosen[0]}.{chosen[1]}"
         wanted = f"{requested[0]}.{requested[1]}"
         if chosen == requested:
-            return cls(version, "")
+            return cls(version, bundled[chosen], "")
         _LOG.debug("kubernetes-validate has no %s schemas; using %s", wanted, version)
         return cls(
-            version, f" (judged by the Kubernetes {version} schemas: {wanted} is not bundled)"
+            version,
+            bundled[chosen],
+            f" (judged by the Kubernetes {version} schemas: {wanted} is not bundled)",
         )
 
     def check(self, obj: JsonObject) -> list[str]:
-        """The first schema violation of a core object, as kubernetes-validate reports it."""
-        import kubernetes_validate  # noqa: PLC0415 - see for_version
+        """The first schema violation of a core object, as kubernetes-validate finds it."""
+        from kubernetes_validate import InvalidSchemaError, SchemaNotFoundError  # noqa: PLC0415
 
+        kind, api_version = str(obj.get("kind")), str(obj.get("apiVersion"))
         try:
-            kubernetes_validate.validate(obj, self.version, strict=True)
-        except kubernetes_validate.ValidationError as error:
-            path = format_path(list(error.path))
-            return [f"{path or 'the object'}: {error.message}{self.note}"]
-        except (
-            kubernetes_validate.SchemaNotFoundError,
-            kubernetes_validate.InvalidSchemaError,
-        ) as error:
+            schema = _core_schema(self.bundled, self.version, kind, api_version)
+        except (SchemaNotFoundError, InvalidSchemaError) as error:
             return [f"cannot be validated: {error.message}{self.note}"]
-        return []
+        violation = _core_schemas(self.bundled, self.version).first_violation(
+            f"{api_version} {kind}", schema, obj
+        )
+        if violation is None:
+            return []
+        path = format_path(list(violation.path))
+        return [f"{path or 'the object'}: {violation.message}{self.note}"]
+
+
+# kubernetes-validate's ``validate()`` reads a kind's schema and the shared definitions
+# from disk and builds a python-jsonschema validator on every call (~7 ms an object).
+# trainc reads the same files through the package's own ``schema_contents`` once per
+# version and kind, and checks with jsonschema-rs. The judgement is the same: the same
+# strict schemas (``-strict``: no unknown fields), the same dialect (Draft 2020-12, the
+# schemas' ``$schema``), the definitions resolved under the same ``$id``, formats as
+# annotations in both (kubernetes-validate passes no format checker). What may differ
+# is the wording of a message, and which error comes first when there are several;
+# either only describes a trainc bug (see the module docstring).
+
+
+def _schema_directory(bundled: str) -> str:
+    """kubernetes-validate's directory of strict schemas for a bundled version."""
+    return f"kubernetes-json-schema/v{bundled}-local-strict"
+
+
+@functools.cache
+def _core_schemas(bundled: str, version: str) -> ReferencedSchemas:
+    """The compiled schemas of one version, over its shared definitions (read once)."""
+    from kubernetes_validate.utils import schema_contents  # noqa: PLC0415 - see for_version
+
+    definitions = schema_contents(f"{_schema_directory(bundled)}/_definitions.json", version)
+    return ReferencedSchemas([definitions])
+
+
+@functools.cache
+def _core_schema(bundled: str, version: str, kind: str, api_version: str) -> JsonObject:
+    """A kind's strict schema, found where and as ``kubernetes_validate.validate`` finds it.
+
+    Raises kubernetes-validate's SchemaNotFoundError or InvalidSchemaError.
+    """
+    from kubernetes_validate.utils import (  # noqa: PLC0415 - see for_version
+        SchemaNotFoundError,
+        schema_contents,
+    )
+
+    # The package's file naming: rbac.authorization.k8s.io/v1 -> rbac-v1.
+    group_version = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
+    name = f"{_schema_directory(bundled)}/{kind.lower()}-{group_version}.json"
+    try:
+        schema: JsonObject = schema_contents(name, version)
+    except FileNotFoundError as error:
+        raise SchemaNotFoundError(kind=kind, version=version, api_version=api_version) from error
+    return schema

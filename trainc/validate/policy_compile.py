@@ -7,16 +7,21 @@ thousands of objects free of parsing.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from trainc.diagnostics import Diagnostic, Severity
 from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.kinds import INPUT_KINDS, TRAINJOB
-from trainc.model.policy import MatchResources, ValidationPolicy
 from trainc.validate.cel.engine import CelCompileError, Program, compile_expression
+from trainc.validate.cel.reads import Reads, reads, union
+
+if TYPE_CHECKING:
+    from trainc.model.policy import MatchResources, ValidationPolicy
 
 #: Variables every policy expression sees, as in a ValidatingAdmissionPolicy plus
 #: trainc's ``runtime`` (the TrainJob's runtime) and ``resolved`` (its summary).
@@ -72,6 +77,9 @@ class CompiledPolicy:
     match_conditions: tuple[NamedProgram, ...]
     variables: tuple[NamedProgram, ...]
     validations: tuple[CompiledValidation, ...]
+    reads: Mapping[str, Reads]
+    """What the expressions read of each activation variable (:mod:`.cel.reads`): an
+    evaluation binds no more, and does not compute a variable nobody reads."""
 
     @property
     def code(self) -> str:
@@ -116,6 +124,12 @@ def compile_policy(
     if compiler.diagnostics:
         return compiler.diagnostics
     actions = spec.validation_actions or ["Deny"]
+    programs = [
+        *(c.program for c in conditions),
+        *(v.program for v in variables),
+        *(v.program for v in validations),
+        *(v.message_program for v in validations if v.message_program is not None),
+    ]
     return CompiledPolicy(
         name=name,
         kinds=_kinds(spec.match_constraints),
@@ -124,7 +138,13 @@ def compile_policy(
         match_conditions=conditions,
         variables=variables,
         validations=validations,
+        reads={name: _reads(programs, name) for name in ACTIVATION_VARIABLES},
     )
+
+
+def _reads(programs: Iterable[Program], variable: str) -> Reads:
+    nothing: Reads = {}
+    return functools.reduce(union, (reads(p.expression, variable) for p in programs), nothing)
 
 
 class _Compiler:

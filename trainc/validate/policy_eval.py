@@ -10,15 +10,19 @@ through the same validationActions as violations, so both take the policy's seve
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.kinds import TRAINJOB
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
-from trainc.resolve.summary import summarize
 from trainc.validate.cel.engine import EvalError, EvalResult
+from trainc.validate.cel.reads import Reads, is_read, project
 from trainc.validate.policy_compile import CompiledPolicy, CompiledValidation, NamedProgram
+
+if TYPE_CHECKING:
+    from trainc.resolve.summary import ResolvedSummary
 
 Activation = dict[str, object]
 #: A matchCondition that errored or returned a non-bool, with what it returned.
@@ -38,24 +42,65 @@ def evaluate_policies(
         matching = [p for p in policies if obj.kind in p.kinds]
         if not matching or not obj.schema_valid:
             continue
-        base = _base_activation(obj, index)
+        variables = _Variables(obj, index)
         for policy in matching:
-            diagnostics.extend(_check(policy, obj, base))
+            diagnostics.extend(_check(policy, obj, variables.activation(policy.reads)))
     return diagnostics
 
 
-def _base_activation(obj: DefaultedObject, index: RuntimeIndex) -> Activation:
-    """``object``, ``oldObject``, ``runtime`` and ``resolved`` for ``obj``.
+class _Variables:
+    """``object``, ``oldObject``, ``runtime`` and ``resolved`` for one object.
 
     ``oldObject`` is null until ``--base`` supplies old objects. ``runtime`` and
     ``resolved`` are null for runtimes, and for TrainJobs whose runtime does not resolve
-    or has structural errors (the cross-object layer reports why).
+    or has structural errors (the cross-object layer reports why). Each variable holds
+    only what a policy's expressions read of it (:func:`~trainc.validate.cel.reads.project`):
+    converting a whole runtime for an expression that reads a label would dominate the
+    evaluation. The runtime is looked up, and the summary computed, once and only when
+    some policy reads them.
     """
-    runtime = index.lookup(obj) if obj.kind == TRAINJOB.kind else None
-    if not isinstance(runtime, DefaultedObject) or not runtime.schema_valid:
-        return {"object": obj.data, "oldObject": None, "runtime": None, "resolved": None}
-    summary = summarize(obj, runtime)
-    return {"object": obj.data, "oldObject": None, "runtime": runtime.data, "resolved": summary}
+
+    def __init__(self, obj: DefaultedObject, index: RuntimeIndex) -> None:
+        self._obj = obj
+        self._index = index
+        self._runtime: DefaultedObject | _Unset | None = _UNSET
+        self._summary: ResolvedSummary | None = None
+
+    def activation(self, reads: Mapping[str, Reads]) -> Activation:
+        """The variables as a policy reading ``reads`` sees them."""
+        wanted = is_read(reads["runtime"]) or is_read(reads["resolved"])
+        runtime = self._runtime_object() if wanted else None
+        if runtime is None:
+            return {"object": project(self._obj.data, reads["object"]), **_NO_RUNTIME}
+        return {
+            "object": project(self._obj.data, reads["object"]),
+            "oldObject": None,
+            "runtime": project(runtime.data, reads["runtime"]),
+            "resolved": self._resolved(runtime) if is_read(reads["resolved"]) else None,
+        }
+
+    def _runtime_object(self) -> DefaultedObject | None:
+        if isinstance(self._runtime, _Unset):
+            found = self._index.lookup(self._obj) if self._obj.kind == TRAINJOB.kind else None
+            valid = isinstance(found, DefaultedObject) and found.schema_valid
+            self._runtime = found if isinstance(found, DefaultedObject) and valid else None
+        return self._runtime
+
+    def _resolved(self, runtime: DefaultedObject) -> ResolvedSummary:
+        if self._summary is None:
+            # The resource arithmetic is loaded only when a policy reads ``resolved``.
+            from trainc.resolve.summary import summarize  # noqa: PLC0415
+
+            self._summary = summarize(self._obj, runtime)
+        return self._summary
+
+
+class _Unset:
+    """Type of :data:`_UNSET`: a lazily computed variable not computed yet."""
+
+
+_UNSET = _Unset()
+_NO_RUNTIME: Activation = {"oldObject": None, "runtime": None, "resolved": None}
 
 
 def _check(policy: CompiledPolicy, obj: DefaultedObject, base: Activation) -> Iterator[Diagnostic]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic
@@ -18,13 +19,16 @@ from trainc.load.documents import Document
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.json import get_path
-from trainc.model.policy import POLICY_KIND, ValidationPolicy
+from trainc.model.labels import POLICY_KIND
 from trainc.model.schematree import load_kind_schema
 from trainc.validate.defaults import drop_nulls
 from trainc.validate.policy_compile import CompiledPolicy, compile_policy
 from trainc.validate.policy_files import read_policy_files
 from trainc.validate.policy_settings import merge_params, select_policies
 from trainc.validate.structural import check_schema
+
+if TYPE_CHECKING:
+    from trainc.model.policy import ValidationPolicy
 
 #: Policy names become rule codes ``policy.<name>``: a DNS label keeps codes kebab-case.
 _POLICY_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
@@ -63,19 +67,20 @@ def load_policies(config: RepoConfig, *, config_document: Document | None = None
     files = read_policy_files(config)
     diagnostics = files.diagnostics
     repo = list(_candidates(files.repository, diagnostics))
-    builtin = list(_candidates(files.builtin, diagnostics))
+    # Built-ins are trainc's own, well-formed files (a test checks each): only the
+    # enabled ones are checked and decoded, and the others cost their names alone.
+    builtin_names = {str(get_path(doc.data, ("metadata", "name"))): doc for doc in files.builtin}
     selection = select_policies(
         config.policies,
         repository={c.name for c in repo},
-        builtin={c.name for c in builtin},
+        builtin=set(builtin_names),
         config_file=config.config_file,
         config_document=config_document,
     )
+    enabled = [doc for name, doc in builtin_names.items() if selection.runs(name, builtin=True)]
+    builtin = list(_candidates(enabled, diagnostics))
     diagnostics.extend(selection.diagnostics)
-    chosen = [
-        *(c for c in repo if selection.runs(c.name, builtin=False)),
-        *(c for c in builtin if selection.runs(c.name, builtin=True)),
-    ]
+    chosen = [*(c for c in repo if selection.runs(c.name, builtin=False)), *builtin]
     policies: list[CompiledPolicy] = []
     for candidate in _unique(chosen, diagnostics):
         overrides = config.policies.params.get(candidate.name)
@@ -111,8 +116,8 @@ def _candidates(
     documents: Iterable[Document], diagnostics: list[Diagnostic]
 ) -> Iterator[_Candidate]:
     """Schema-valid policies with a usable name; a finding for every other document."""
-    schema = load_kind_schema(POLICY_KIND)
     for document in documents:
+        schema = load_kind_schema(POLICY_KIND)
         data = drop_nulls(document.data)
         findings = check_schema(data, schema)
         diagnostics.extend(
@@ -124,6 +129,9 @@ def _candidates(
         if not isinstance(name, str) or _POLICY_NAME.fullmatch(name) is None:
             diagnostics.append(_bad_name(document, name))
             continue
+        # The typed policy model is loaded only when there is a policy to decode.
+        from trainc.model.policy import ValidationPolicy  # noqa: PLC0415
+
         yield _Candidate(name, decode(ValidationPolicy, data), document)
 
 

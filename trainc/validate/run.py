@@ -21,7 +21,6 @@ from trainc.model.schematree import load_kind_schema
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.cel.rules import check_rules
-from trainc.validate.cel.transitions import check_transitions
 from trainc.validate.crossobject.run import check_cross_object
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.metadata import check_metadata
@@ -117,6 +116,9 @@ def _check_against_base(
     current: Iterable[DefaultedObject], base: Sequence[LoadedObject], config: RepoConfig
 ) -> list[Diagnostic]:
     """Transition rules for every object that also exists, valid, at the base revision."""
+    # Only ``--base`` runs need the transition layer: loaded here, not by every run.
+    from trainc.validate.cel.transitions import check_transitions  # noqa: PLC0415
+
     previous: dict[ObjectKey, DefaultedObject] = {}
     for loaded in base:
         _, defaulted, _ = prepare_object(loaded, config)

@@ -3,21 +3,24 @@
 jsonschema-rs does the validating; this module turns its errors into findings that name
 the field, say what was expected and suggest the field the user probably meant, and adds
 what JSON Schema cannot express: integer formats, and duplicate keys in map-type lists.
+It is trainc's one adapter around jsonschema-rs, which :mod:`.output` also uses, through
+:class:`ReferencedSchemas`, for the core kinds' schemas. jsonschema-rs is imported on
+first use, so commands that validate nothing do not load it.
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-import jsonschema_rs
+from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path
+from trainc.model.schematree import KindSchema, SchemaNode
 
-from trainc.model.json import FieldPath, JsonValue, format_path
-from trainc.model.schematree import KindSchema, SchemaNode, walk
-
-Kind = jsonschema_rs.ValidationErrorKind
+if TYPE_CHECKING:
+    import jsonschema_rs
 
 _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
@@ -72,18 +75,65 @@ def check_schema(
 @functools.cache
 def _validator(schema: KindSchema) -> jsonschema_rs.Draft4Validator:
     """One compiled validator per schema (schemas compare by identity)."""
+    import jsonschema_rs  # noqa: PLC0415 - loaded on first use (see the module docstring)
+
     return jsonschema_rs.Draft4Validator(schema.document, validate_formats=True)
 
 
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """The first problem a document has against a schema: where, and jsonschema-rs' words."""
+
+    path: FieldPath
+    message: str
+
+
+class ReferencedSchemas:
+    """Draft 2020-12 schemas whose ``$ref``s point into shared documents, each compiled once.
+
+    The shared documents (each with an ``$id``) are loaded into one registry; a schema
+    compiled against it is kept under the caller's key, so checking many objects of a
+    kind costs one compilation. Formats are annotations only (``validate_formats=False``).
+    """
+
+    def __init__(self, documents: Sequence[JsonObject]) -> None:
+        """Register ``documents`` under their ``$id``."""
+        import jsonschema_rs  # noqa: PLC0415 - see _validator
+
+        self._registry = jsonschema_rs.Registry([(str(doc["$id"]), doc) for doc in documents])
+        self._compiled: dict[str, Any] = {}
+
+    def first_violation(self, key: str, schema: JsonObject, value: JsonValue) -> Violation | None:
+        """The first error of ``value`` against ``schema`` (compiled once per ``key``)."""
+        validator = self._compiled.get(key)
+        if validator is None:
+            import jsonschema_rs  # noqa: PLC0415 - see _validator
+
+            validator = self._compiled[key] = jsonschema_rs.Draft202012Validator(
+                schema, registry=self._registry, validate_formats=False
+            )
+        error = next(iter(validator.iter_errors(value)), None)
+        return None if error is None else Violation(tuple(error.instance_path), error.message)
+
+
+@functools.cache
+def _error_kinds() -> Any:
+    """jsonschema-rs' error kind classes (``ValidationErrorKind``), the library loaded late."""
+    import jsonschema_rs  # noqa: PLC0415 - see _validator
+
+    return jsonschema_rs.ValidationErrorKind
+
+
 def _translate(error: jsonschema_rs.ValidationError, schema: KindSchema) -> Iterator[SchemaFinding]:
+    kinds = _error_kinds()
     path: FieldPath = tuple(error.instance_path)
     kind = error.kind
-    if isinstance(kind, Kind.AdditionalProperties):
+    if isinstance(kind, kinds.AdditionalProperties):
         node = schema.node_at(path) or {}
         for key in kind.unexpected:
             yield _unknown_field((*path, key), node)
         return
-    if isinstance(kind, Kind.Required):
+    if isinstance(kind, kinds.Required):
         yield SchemaFinding(
             "schema.required", path, f"missing required field {kind.property!r}" + _where(path)
         )
@@ -112,12 +162,13 @@ def _message(error: jsonschema_rs.ValidationError, path: FieldPath) -> str:
     field = format_path(path) or "the document"
     value = error.instance
     kind = error.kind
-    if isinstance(kind, Kind.Type):
+    kinds = _error_kinds()
+    if isinstance(kind, kinds.Type):
         expected = " or ".join(str(name) for name in kind.types)
         return f"{field} must be {_article(expected)}, not {_json_type(value)}"
-    if isinstance(kind, Kind.AnyOf):
+    if isinstance(kind, kinds.AnyOf):
         return f"{field} must be an integer or a string, not {_json_type(value)}"
-    if isinstance(kind, Kind.Enum):
+    if isinstance(kind, kinds.Enum):
         allowed = ", ".join(repr(option) for option in kind.options)
         return f"{field} must be one of {allowed}, not {value!r}"
     return f"{field}: {error.message}"
@@ -126,15 +177,16 @@ def _message(error: jsonschema_rs.ValidationError, path: FieldPath) -> str:
 def _hint(error: jsonschema_rs.ValidationError) -> str | None:
     value = error.instance
     kind = error.kind
-    if isinstance(kind, Kind.AnyOf) and isinstance(value, float):
+    kinds = _error_kinds()
+    if isinstance(kind, kinds.AnyOf) and isinstance(value, float):
         return f'write the quantity as a string: "{value}"'
-    if isinstance(kind, Kind.Type):
+    if isinstance(kind, kinds.Type):
         expected = [str(name) for name in kind.types]
         if isinstance(value, float) and "integer" in expected:
             return "write a whole number without a decimal point"
         if isinstance(value, bool | int | float) and "string" in expected:
             return "quote the value to make it a string"
-    if isinstance(kind, Kind.Enum) and isinstance(value, str):
+    if isinstance(kind, kinds.Enum) and isinstance(value, str):
         options = [str(option) for option in kind.options]
         close = difflib.get_close_matches(value, options, n=1, cutoff=0.5)
         if close:
@@ -165,20 +217,54 @@ def _json_type(value: object) -> str:
     return next((name for cls, name in _TYPE_NAMES if isinstance(value, cls)), "a value")
 
 
-def _extra_checks(data: JsonValue, schema: KindSchema) -> Iterator[SchemaFinding]:
-    """Integer formats and map-type list keys: what JSON Schema cannot say."""
-    for path, value, node in walk(schema, data):
-        if isinstance(value, int) and not isinstance(value, bool):
-            low, high = _INT_RANGES.get(str(node.get("format")), _INT_RANGES["int64"])
-            if not low <= value <= high:
-                yield SchemaFinding(
-                    "schema.int-range",
-                    path,
-                    f"{format_path(path)} is {value}, outside the {node.get('format', 'int64')} "
-                    f"range [{low}, {high}]",
-                )
-        elif isinstance(value, list) and node.get("x-kubernetes-list-type") == "map":
-            yield from _duplicate_keys(path, value, node, schema)
+def _extra_checks(data: JsonValue, schema: KindSchema) -> list[SchemaFinding]:
+    """Integer formats and map-type list keys: what JSON Schema cannot say.
+
+    One recursive pass in document order, parents before children; values the schema
+    does not describe are skipped with their subtree.
+    """
+    found: list[SchemaFinding] = []
+    _check_value(data, schema.root, (), schema, found)
+    return found
+
+
+def _check_value(
+    value: JsonValue,
+    node: SchemaNode,
+    path: FieldPath,
+    schema: KindSchema,
+    found: list[SchemaFinding],
+) -> None:
+    if isinstance(value, dict):
+        table = schema.children(node)
+        for key, item in value.items():
+            child = table.get(key)
+            # Only containers and integers can hold a finding; strings cost nothing here.
+            if child is not None and isinstance(item, dict | list | int):
+                _check_value(item, child, (*path, key), schema, found)
+    elif isinstance(value, list):
+        if node.get("x-kubernetes-list-type") == "map":
+            found.extend(_duplicate_keys(path, value, node, schema))
+        item_node = schema.children(node).items
+        if item_node is not None:
+            for index, item in enumerate(value):
+                if isinstance(item, dict | list | int):
+                    _check_value(item, item_node, (*path, index), schema, found)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        _check_int(path, value, node, found)
+
+
+def _check_int(path: FieldPath, value: int, node: SchemaNode, found: list[SchemaFinding]) -> None:
+    low, high = _INT_RANGES.get(str(node.get("format")), _INT_RANGES["int64"])
+    if not low <= value <= high:
+        found.append(
+            SchemaFinding(
+                "schema.int-range",
+                path,
+                f"{format_path(path)} is {value}, outside the {node.get('format', 'int64')} "
+                f"range [{low}, {high}]",
+            )
+        )
 
 
 def _duplicate_keys(

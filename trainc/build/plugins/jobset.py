@@ -9,14 +9,13 @@ UID (§2.13), and trainc's own labels are the lifecycle plugin's.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Final
 
 from trainc.build.context import BuildContext, container, containers, pod_spec, pod_template
 from trainc.build.jobset_defaults import apply_webhook_defaults
 from trainc.build.k8s import child_object, env_value, manifest, set_labels, upsert_env
-from trainc.model.json import JsonObject, JsonValue, as_list, as_object
+from trainc.model.json import JsonObject, JsonValue, as_list, as_object, copy_json
 from trainc.model.labels import (
     ANCESTOR_DATASET_INITIALIZER,
     ANCESTOR_MODEL_INITIALIZER,
@@ -85,7 +84,7 @@ class JobSetPlugin:
         ``false`` is explicit. The scheduler's pod marks go onto every pod template. The
         spec is a copy, so the object is independent of the context.
         """
-        spec = copy.deepcopy(context.jobset_spec)
+        spec = copy_json(context.jobset_spec)
         spec["suspend"] = context.job.spec.suspend is True
         for job in as_list(spec.get("replicatedJobs")):
             if isinstance(job, dict):
@@ -98,7 +97,7 @@ class JobSetPlugin:
         for key in ("labels", "annotations"):
             values = as_object(context.jobset_metadata.get(key))
             if values:
-                metadata[key] = copy.deepcopy(values)
+                metadata[key] = copy_json(values)
         return [jobset]
 
 
@@ -126,7 +125,7 @@ def _upsert_trainer_env(job: JsonObject, spec: TrainJobSpec) -> None:
     """``trainer.env`` into the ``node`` container: replaced in place by name, else appended."""
     node = container(pod_spec(job), NODE_CONTAINER)
     if spec.trainer is not None and spec.trainer.env and node is not None:
-        upsert_env(node, copy.deepcopy(spec.trainer.env))
+        upsert_env(node, [copy_json(var) for var in spec.trainer.env])
 
 
 def _initializer_source(spec: TrainJobSpec, ancestor: str) -> InitializerSource | None:
@@ -150,7 +149,7 @@ def _override_initializer(job: JsonObject, name: str, source: InitializerSource 
         if source.storage_uri is not None:
             upsert_env(target, [env_value(STORAGE_URI_ENV, source.storage_uri)])
         if source.env:
-            upsert_env(target, copy.deepcopy(source.env))
+            upsert_env(target, [copy_json(var) for var in source.env])
         if source.secret_ref is not None:
             secret: JsonObject = {"secretRef": {"name": source.secret_ref.get("name", "")}}
             target["envFrom"] = [*as_list(target.get("envFrom")), secret]

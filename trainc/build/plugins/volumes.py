@@ -17,14 +17,13 @@ cluster) the policy stays for the JobSet controller and this plugin does nothing
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from trainc.build.context import BuildContext, containers, pod_spec
 from trainc.build.k8s import manifest, upsert_volumes
 from trainc.errors import CompilerBug
-from trainc.model.json import JsonObject, as_list, as_object, get_path
+from trainc.model.json import JsonObject, as_list, as_object, copy_json, get_path
 from trainc.model.labels import (
     ARGOCD_NO_PRUNE,
     ARGOCD_SYNC_OPTIONS_ANNOTATION,
@@ -128,7 +127,7 @@ def _persistent_volume_claim(claim: _Claim, jobset: str, namespace: str) -> Json
         "PersistentVolumeClaim",
         claim.claim_name(jobset),
         namespace,
-        spec=copy.deepcopy(as_object(claim.template.get("spec"))),
+        spec=copy_json(as_object(claim.template.get("spec"))),
     )
     metadata = as_object(pvc["metadata"])
     metadata["labels"] = labels

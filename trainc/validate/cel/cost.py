@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 #: The API server's limit for one evaluation of one rule (``PerCallLimit``).
@@ -151,22 +151,35 @@ class Profile:
     longest_literal: int | None = None
 
 
+Token = tuple[str, str]
+
+
 @functools.cache
-def profile(expression: str) -> Profile:
-    """Count what the cost model needs by scanning ``expression``'s tokens once."""
-    tokens = [
+def tokens(expression: str) -> tuple[Token, ...]:
+    """``expression``'s tokens as (kind, text), without spaces and comments.
+
+    Kinds: ``string``, ``word`` (identifiers and keywords), ``number``, ``op`` (operators
+    and punctuation, one token each).
+    """
+    return tuple(
         (match.lastgroup or "op", match.group())
         for match in _TOKEN.finditer(expression)
         if match.lastgroup not in ("space", "comment")
-    ]
+    )
+
+
+@functools.cache
+def profile(expression: str) -> Profile:
+    """Count what the cost model needs by scanning ``expression``'s tokens once."""
+    found = tokens(expression)
     counts = _Counts()
     frames: list[int] = []
-    for index, (kind, text) in enumerate(tokens):
+    for index, (kind, text) in enumerate(found):
         if text == "(":
-            frames.append(_weight(tokens, index))
+            frames.append(_weight(found, index))
         elif text == ")" and frames:
             frames.pop()
-        call = _weight(tokens, index + 1) if _is_call(tokens, index) else None
+        call = _weight(found, index + 1) if _is_call(found, index) else None
         counts.add(kind, text, call=call, depth=sum(frames))
     return counts.profile()
 
@@ -211,11 +224,11 @@ class _Counts:
         )
 
 
-def _is_call(tokens: list[tuple[str, str]], index: int) -> bool:
+def _is_call(tokens: Sequence[Token], index: int) -> bool:
     return index + 1 < len(tokens) and tokens[index + 1][1] == "("
 
 
-def _weight(tokens: list[tuple[str, str]], index: int) -> int:
+def _weight(tokens: Sequence[Token], index: int) -> int:
     """Comprehension levels the call opened by the parenthesis at ``index`` adds."""
     match [text for _, text in tokens[max(0, index - 3) : index]]:
         case ["sets", ".", name] if name in _QUADRATIC:

@@ -75,11 +75,11 @@ def _compile(expression: str, rule: DeclaredRule) -> Program:
 
 def rules_at(schema: KindSchema, node: SchemaNode) -> tuple[DeclaredRule, ...]:
     """Rules declared at ``node``, a node of ``schema`` as :meth:`KindSchema.child` returns it."""
-    return _index(schema).get(id(node), ())
+    return rules_by_node(schema).get(id(node), ())
 
 
 @functools.cache
-def _index(schema: KindSchema) -> Mapping[int, tuple[DeclaredRule, ...]]:
+def rules_by_node(schema: KindSchema) -> Mapping[int, tuple[DeclaredRule, ...]]:
     """Rules by the identity of the schema node declaring them, every program compiled.
 
     Identity is stable because the cache keeps ``schema`` (and so its document) alive.

@@ -27,11 +27,15 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from trainc.model.json import FieldPath, JsonValue
 from trainc.model.schematree import KindSchema, SchemaNode
 from trainc.validate.cel.cost import Shape
-from trainc.validate.cel.declared import DeclaredRule, rules_at
+from trainc.validate.cel.declared import DeclaredRule
+from trainc.validate.cel.plan import SitePlan, site_plan
+from trainc.validate.cel.reads import ITEMS, Reads, union
+from trainc.validate.cel.sizes import NO_SIZES, Sizes, measure, scalar_sizes, untyped_sizes
 
 #: Words the CEL grammar reserves; Kubernetes escapes a property so named to ``__word__``.
 RESERVED = frozenset(
@@ -113,7 +117,10 @@ def visible_names(name: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """A node that declares rules: its path, its converted value, and the rules."""
+    """A node that declares rules: its path, its converted value, and the rules.
+
+    ``shape`` is always that of the whole value, whatever part of it ``value`` holds.
+    """
 
     path: FieldPath
     value: object
@@ -127,99 +134,175 @@ def rule_sites(
     wanted: Callable[[DeclaredRule], bool],
     *,
     canonical: bool = False,
+    only_read: bool = False,
 ) -> list[Site]:
     """Every node of ``data`` declaring a ``wanted`` rule, parents first.
 
     With ``canonical``, set lists are sorted and map lists ordered by their keys, at any
     depth, so that plain equality is Kubernetes' list-type-aware equality (§7.3 item 4):
     transition rules compare ``self == oldSelf`` regardless of item order there.
+    With ``only_read``, a site's value holds only what its rules read of ``self``
+    (:mod:`.reads`), which gives the same results for a fraction of the conversion; its
+    shape is still that of the whole value. Subtrees that hold no site and lie in no
+    site's value are never visited.
     """
-    converter = _Converter(schema, wanted, canonical=canonical)
-    converter.convert(data, schema.root, ())
-    return [site for site in converter.sites if site is not None]
+    plan = site_plan(schema, wanted)
+    if not plan.reaches(schema.root):
+        return []
+    walker = _Walker(schema, plan, canonical=canonical, only_read=only_read)
+    walker.visit(data, schema.root, (), _UNUSED, inside=False)
+    return [site for site in walker.sites if site is not None]
 
 
-class _Converter:
-    """One conversion pass, collecting sites in document order."""
+class _Unused:
+    """Type of :data:`_UNUSED`."""
+
+
+#: The value at a node is in no site's value (only its shape may count).
+_UNUSED: Final = _Unused()
+
+#: What a walk needs of a value: nothing (:data:`_UNUSED`), the whole (None), some fields.
+_Need = Reads | _Unused
+
+
+class _Walker:
+    """One pass over an object, collecting sites in document order.
+
+    Every node inside a site is measured, since a site's shape covers its whole value;
+    only what some site's rules read is converted.
+    """
 
     def __init__(
-        self, schema: KindSchema, wanted: Callable[[DeclaredRule], bool], *, canonical: bool
+        self, schema: KindSchema, plan: SitePlan, *, canonical: bool, only_read: bool
     ) -> None:
         self.schema = schema
-        self.wanted = wanted
+        self.plan = plan
         self.canonical = canonical
+        self.only_read = only_read
         self.sites: list[Site | None] = []
 
-    def convert(self, value: JsonValue, node: SchemaNode, path: FieldPath) -> tuple[object, Shape]:
-        declared = rules_at(self.schema, node)
-        rules = tuple(filter(self.wanted, declared)) if declared else ()
+    def visit(
+        self, value: JsonValue, node: SchemaNode, path: FieldPath, need: _Need, *, inside: bool
+    ) -> tuple[object, Sizes]:
+        """(converted value, sizes) of ``value``; the sizes only ``inside`` a site.
+
+        The converted value is :data:`_UNUSED` when nothing ``need``s it.
+        """
+        rules = self.plan.rules.get(id(node))
         slot = len(self.sites)
         if rules:
             self.sites.append(None)  # keeps parents before children
+            own = self.plan.reads[id(node)] if self.only_read else None
+            need = own if isinstance(need, _Unused) else union(need, own)
+            inside = True
         if isinstance(value, dict):
-            converted, shape = self._object(value, node, path)
+            converted, sizes = self._object(value, node, path, need, inside=inside)
         elif isinstance(value, list):
-            converted, shape = self._list(value, node, path)
+            converted, sizes = self._list(value, node, path, need, inside=inside)
         else:
-            converted, shape = _scalar(value, node)
+            converted = _UNUSED if isinstance(need, _Unused) else _scalar(value, node)
+            sizes = scalar_sizes(value)
         if rules:
-            self.sites[slot] = Site(path, converted, shape, rules)
-        return converted, shape
+            self.sites[slot] = Site(path, converted, Shape(*sizes), rules)
+        return converted, sizes
 
     def _object(
-        self, value: dict[str, JsonValue], node: SchemaNode, path: FieldPath
-    ) -> tuple[object, Shape]:
-        declared = node.get("properties")
-        properties = declared if isinstance(declared, dict) else {}
-        is_map = isinstance(node.get("additionalProperties"), dict)
-        if not properties and not is_map:
-            return value, _untyped_shape(value)
+        self,
+        value: dict[str, JsonValue],
+        node: SchemaNode,
+        path: FieldPath,
+        need: _Need,
+        *,
+        inside: bool,
+    ) -> tuple[object, Sizes]:
+        table = self.schema.children(node)
+        if not table.properties and table.additional is None:
+            return (_UNUSED if isinstance(need, _Unused) else value), untyped_sizes(value)
         if not path and isinstance(metadata := value.get("metadata"), dict):
             value = {**value, "metadata": {k: metadata[k] for k in _ROOT_METADATA if k in metadata}}
+        if isinstance(need, Mapping) and ITEMS in need:
+            need = None  # a comprehension over an object's keys: not followed
+        unused = isinstance(need, _Unused)
         converted: dict[str, object] = {}
-        shapes: list[Shape] = []
+        nodes, lists, strings = 1, 0, 0
         for key, item in value.items():
-            child = self.schema.child(node, key)
-            if child is None or (not is_map and key not in properties):
-                continue  # an undeclared property: the API server's lookup ignores it
-            typed, shape = self.convert(item, child, (*path, key))
-            shapes.append(shape)
-            for name in (key,) if is_map else visible_names(key):
-                converted[name] = typed
-        return converted, Shape.of_container(shapes)
+            child = table.properties.get(key)
+            if child is None:
+                child = table.additional
+                if child is None:
+                    continue  # an undeclared property: the API server's lookup ignores it
+            if unused:
+                _, sizes = self._child(item, child, path, key, _UNUSED, inside=inside)
+            else:
+                names = (key,) if table.additional is not None else visible_names(key)
+                typed, sizes = self._child(
+                    item, child, path, key, _below(need, names), inside=inside
+                )
+                if typed is not _UNUSED:
+                    for name in names:
+                        converted[name] = typed
+            nodes += sizes[0]
+            lists = max(lists, sizes[1])
+            strings = max(strings, sizes[2])
+        return (_UNUSED if unused else converted), (nodes, lists, strings)
 
     def _list(
-        self, value: list[JsonValue], node: SchemaNode, path: FieldPath
-    ) -> tuple[object, Shape]:
-        item_node = self.schema.child(node, 0)
+        self,
+        value: list[JsonValue],
+        node: SchemaNode,
+        path: FieldPath,
+        need: _Need,
+        *,
+        inside: bool,
+    ) -> tuple[object, Sizes]:
+        item_node = self.schema.children(node).items
         if item_node is None:
-            return value, _untyped_shape(value)
+            return (_UNUSED if isinstance(need, _Unused) else value), untyped_sizes(value)
+        # Fields selected from a list itself (no comprehension) fail whatever it holds,
+        # so only ITEMS says what is read of the items; without it, they are read whole.
+        item_need = need.get(ITEMS) if isinstance(need, Mapping) else need
         items: list[object] = []
-        shapes: list[Shape] = []
+        nodes, lists, strings = 1, len(value), 0
         for index, item in enumerate(value):
-            typed, shape = self.convert(item, item_node, (*path, index))
+            typed, sizes = self._child(item, item_node, path, index, item_need, inside=inside)
             items.append(typed)
-            shapes.append(shape)
+            nodes += sizes[0]
+            lists = max(lists, sizes[1])
+            strings = max(strings, sizes[2])
+        if isinstance(need, _Unused):
+            return _UNUSED, (nodes, lists, strings)
         if self.canonical:
             items = _canonical_order(items, node)
-        return items, Shape.of_container(shapes, len(value))
+        return items, (nodes, lists, strings)
+
+    def _child(
+        self,
+        value: JsonValue,
+        node: SchemaNode,
+        path: FieldPath,
+        key: str | int,
+        need: _Need,
+        *,
+        inside: bool,
+    ) -> tuple[object, Sizes]:
+        """The (value, sizes) of ``path`` + ``key``, only measured when no site is involved."""
+        if isinstance(need, _Unused) and not self.plan.reaches(node):
+            return _UNUSED, measure(value, node, self.schema) if inside else NO_SIZES
+        return self.visit(value, node, (*path, key), need, inside=inside)
 
 
-def _scalar(value: JsonValue, node: SchemaNode) -> tuple[object, Shape]:
-    if isinstance(value, str):
-        return value, Shape(longest_string=len(value))
+def _below(need: _Need, names: tuple[str, ...]) -> _Need:
+    """What is needed of a property visible under ``names``, given what its object needs."""
+    if need is None or isinstance(need, _Unused):
+        return need
+    matched = [need[name] for name in names if name in need]
+    return functools.reduce(union, matched) if matched else _UNUSED
+
+
+def _scalar(value: JsonValue, node: SchemaNode) -> object:
     if node.get("type") == "number" and isinstance(value, int) and not isinstance(value, bool):
-        return float(value), Shape()
-    return value, Shape()
-
-
-def _untyped_shape(value: JsonValue) -> Shape:
-    """Shape of data the schema leaves open (``x-kubernetes-preserve-unknown-fields``)."""
-    if isinstance(value, dict):
-        return Shape.of_container(_untyped_shape(item) for item in value.values())
-    if isinstance(value, list):
-        return Shape.of_container((_untyped_shape(item) for item in value), len(value))
-    return Shape(longest_string=len(value)) if isinstance(value, str) else Shape()
+        return float(value)
+    return value
 
 
 def _canonical_order(items: list[object], node: SchemaNode) -> list[object]:

@@ -1,0 +1,314 @@
+"""Composing YAML with libyaml through PyYAML's C parser: the loader's fast path.
+
+libyaml composes a small manifest in about a thirtieth of the time ruamel.yaml's
+pure-Python parser takes, and its nodes carry the same 0-based line and column marks,
+so :class:`~trainc.load.convert.Converter` turns them into the same data, positions and
+findings. The fast path only answers when it is sure to agree with the ruamel path
+(:mod:`trainc.load.ruamelyaml`); otherwise :func:`compose_documents` returns None and
+the caller reads the text there, which reports every failure as a finding:
+
+- any parse error (syntax, tabs, control characters, an undefined or redefined anchor,
+  text Python cannot encode): the ruamel path has the messages users see;
+- a ``%`` directive: ``%YAML 1.2`` changes typing per document and ``%TAG`` tag handles;
+- text that could nest deeper than :data:`MAX_NESTING`: libyaml's composer recurses on
+  the C stack and crashes the process on absurd nesting (100,000 ``[`` do). The ruamel
+  path bounds nesting by ``limits.maxDepth`` and reports ``load.too-deep``.
+
+Tags resolve by YAML 1.1 rules, ruamel's table (:data:`YAML_1_1_RESOLVERS`), not
+PyYAML's: ruamel, like go-yaml v2 behind kubectl, reads ``y``/``n`` as booleans and
+``1e3`` as a float, which PyYAML reads as strings. This is the only module that imports
+PyYAML.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml  # type: ignore[import-untyped]  # PyYAML ships no annotations; typed here
+
+from trainc.load.convert import Converter, Node
+from trainc.load.documents import Parsed
+from trainc.load.limits import Limits
+from trainc.load.scalars import TAG_PREFIX, YAML_1_1
+from trainc.load.source import SourceFile
+
+#: The deepest nesting the fast path lets libyaml's recursive C composer see. One level
+#: takes about 300 bytes of C stack, so this stays under 512 KB, the smallest default
+#: thread stack of the platforms Python runs on; real manifests nest 10 to 20 levels.
+MAX_NESTING = 1_000
+
+#: YAML 1.1 implicit resolvers, in ruamel's order: tag, pattern, the first characters
+#: a scalar must start with ("" for the empty scalar). ``tests/load/test_fastyaml.py``
+#: checks that they are ruamel's (1, 1) entries, character for character.
+YAML_1_1_RESOLVERS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    (
+        "tag:yaml.org,2002:bool",
+        re.compile(
+            "^(?:y|Y|yes|Yes|YES|n|N|no|No|NO\n"
+            "        |true|True|TRUE|false|False|FALSE\n"
+            "        |on|On|ON|off|Off|OFF)$",
+            re.X,
+        ),
+        tuple("yYnNtTfFoO"),
+    ),
+    (
+        "tag:yaml.org,2002:float",
+        re.compile(
+            "^(?:\n"
+            "         [-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+]?[0-9]+)?\n"
+            "        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)\n"
+            "        |\\.[0-9_]+(?:[eE][-+][0-9]+)?\n"
+            "        |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*  # sexagesimal float\n"
+            "        |[-+]?\\.(?:inf|Inf|INF)\n"
+            "        |\\.(?:nan|NaN|NAN))$",
+            re.X,
+        ),
+        tuple("-+0123456789."),
+    ),
+    (
+        "tag:yaml.org,2002:int",
+        re.compile(
+            "^(?:[-+]?0b[0-1_]+\n"
+            "        |[-+]?0?[0-7_]+\n"
+            "        |[-+]?(?:0|[1-9][0-9_]*)\n"
+            "        |[-+]?0x[0-9a-fA-F_]+\n"
+            "        |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$",
+            re.X,
+        ),
+        tuple("-+0123456789"),
+    ),
+    ("tag:yaml.org,2002:merge", re.compile("^(?:<<)$"), ("<",)),
+    (
+        "tag:yaml.org,2002:null",
+        re.compile("^(?: ~\n        |null|Null|NULL\n        | )$", re.X),
+        ("~", "n", "N", ""),
+    ),
+    (
+        "tag:yaml.org,2002:timestamp",
+        re.compile(
+            "^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]\n"
+            "        |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?\n"
+            "        (?:[Tt]|[ \\t]+)[0-9][0-9]?\n"
+            "        :[0-9][0-9] :[0-9][0-9] (?:\\.[0-9]*)?\n"
+            "        (?:[ \\t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$",
+            re.X,
+        ),
+        tuple("0123456789"),
+    ),
+    ("tag:yaml.org,2002:value", re.compile("^(?:=)$"), ("=",)),
+    # Documentation only in ruamel too: a plain scalar cannot start with !, & or *.
+    ("tag:yaml.org,2002:yaml", re.compile("^(?:!|&|\\*)$"), tuple("!&*")),
+)
+
+
+def _by_first_character() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    """The resolvers keyed as PyYAML's resolver looks them up: by first character."""
+    table: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+    for tag, pattern, first in YAML_1_1_RESOLVERS:
+        for character in first:
+            table.setdefault(character, []).append((tag, pattern))
+    return table
+
+
+try:
+    from yaml.cyaml import CParser as _CParser  # type: ignore[import-untyped]  # see above
+except ImportError:  # PyYAML built without libyaml: its Python parser is no faster
+    _CParser = None
+_DIRECTIVE = re.compile("(?:^|[\r\n\x85\u2028\u2029])%")
+#: Byte-order marks (libyaml skips them at a line start) and the line breaks NEL, LS and
+#: PS (the parsers count lines apart); tabs, which ruamel refuses in more places, are
+#: looked for on their own, as is a comment right after a block scalar's header (``|#``,
+#: which only libyaml allows).
+_UNLIKE_RUAMEL = re.compile("[\ufeff\x85\u2028\u2029]")
+_HEADER_COMMENT = re.compile("[|>][-+0-9]*#")
+
+
+_STR = TAG_PREFIX + "str"
+_SEQ = TAG_PREFIX + "seq"
+_MAP = TAG_PREFIX + "map"
+_BY_FIRST_CHARACTER = _by_first_character()
+_SCALAR_NODE = yaml.ScalarNode
+_SEQUENCE_NODE = yaml.SequenceNode
+
+if _CParser is not None:
+
+    class _Composer(_CParser):  # type: ignore[misc]  # an untyped base
+        """libyaml's parser and composer, resolving tags as ruamel does in YAML 1.1.
+
+        libyaml calls back into :meth:`resolve` for every untagged node and every node
+        tagged ``!``; no path-based resolvers are needed, so descending is a no-op.
+        """
+
+        def descend_resolver(self, parent: object, index: object) -> None:
+            """No path-based resolvers."""
+
+        def ascend_resolver(self) -> None:
+            """No path-based resolvers."""
+
+        def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+            """The tag of a node; a plain scalar's comes from the YAML 1.1 table.
+
+            ``value`` is a scalar's text (None for a collection). libyaml marks an empty
+            node tagged ``!`` as not implicit (so PyYAML makes it a string) where ruamel
+            resolves it as plain, i.e. null; this follows ruamel.
+            """
+            if kind is not _SCALAR_NODE:
+                return _SEQ if kind is _SEQUENCE_NODE else _MAP
+            if implicit[0] or not implicit[1]:
+                for tag, pattern in _BY_FIRST_CHARACTER.get(value[:1], ()):
+                    if pattern.match(value):
+                        return tag
+            return _STR
+
+
+class _Unsure(Exception):  # noqa: N818  # a control-flow signal, caught by parse
+    """The ruamel path must read this file: the fast path cannot vouch for a result."""
+
+
+class _Converter(Converter):
+    """The shared converter, declining where libyaml places a node unlike ruamel.
+
+    An empty node (``key:`` with no value, a bare ``-``) has no text, so each parser
+    places it somewhere of its own: libyaml right after the indicator before it, ruamel
+    at the next token. A node with an anchor or a tag starts at them for libyaml, after
+    them for ruamel. Such a place is needed only for a list item or a key, or for a
+    finding about the node, all rare in manifests.
+    """
+
+    def __init__(self, source: SourceFile, limits: Limits) -> None:
+        super().__init__(source, limits)
+        self._text = source.text
+
+    def _locate(self, node: Node) -> tuple[int, int]:
+        mark = node.start_mark
+        if mark.index == node.end_mark.index or self._text[mark.index] in "&!":
+            raise _Unsure
+        return (mark.line, mark.column)
+
+
+def parse(source: SourceFile, limits: Limits) -> Parsed | None:
+    """The documents of ``source`` as the ruamel path reads them, or None to decline.
+
+    A document nested deeper than ``limits.max_depth`` is reported by ruamel's composer
+    at the node where it stops reading, so such a file is declined; the converter's own
+    ``load.too-deep`` (aliases expanding too deep) declines it too, to leave every
+    depth finding to one place.
+    """
+    text = source.text
+    bound = nesting_bound(text)
+    if _CParser is None or bound > MAX_NESTING or _declined(text):
+        return None
+    roots = _compose(text)
+    if roots is None:
+        return None
+    if bound > limits.max_depth and _composed_depth(roots) > limits.max_depth:
+        return None
+    converter = _Converter(source, limits)
+    try:
+        for index, root in enumerate(roots):
+            if not converter.add(index, root, aliased=_uses_alias(root, text), version=YAML_1_1):
+                break
+    except _Unsure:
+        return None
+    parsed = converter.parsed()
+    if any(diagnostic.code == "load.too-deep" for diagnostic in parsed.diagnostics):
+        return None
+    return parsed
+
+
+def _compose(text: str) -> list[Node] | None:
+    """The root node of every document of ``text``, empty ones included, or None.
+
+    Every root is composed before any is converted, so a parse error late in the file
+    declines the whole file.
+    """
+    try:
+        composer = _Composer(text)  # encodes the text as UTF-8 for libyaml
+    except UnicodeEncodeError:  # a lone surrogate, e.g. from a "\ud800" template value
+        return None
+    try:
+        roots: list[Node] = []
+        while composer.check_node():
+            roots.append(composer.get_node())
+    except yaml.YAMLError:
+        return None
+    finally:
+        composer.dispose()
+    if any(getattr(root, "style", None) in ("|", ">") for root in roots):
+        return None  # ruamel lets a top-level block scalar's lines start in column 0
+    return roots
+
+
+def _declined(text: str) -> bool:
+    """Whether the text has a directive or a character libyaml reads unlike ruamel."""
+    # Each search runs only when a cheap test (in C, O(1) for ASCII text) says it might hit.
+    if "\t" in text or (not text.isascii() and _UNLIKE_RUAMEL.search(text) is not None):
+        return True
+    if "%" in text and _DIRECTIVE.search(text) is not None:
+        return True
+    return "#" in text and ("|" in text or ">" in text) and _HEADER_COMMENT.search(text) is not None
+
+
+def _composed_depth(roots: list[Node]) -> int:
+    """How deep the composed nodes nest, as ruamel's composer counts (a root is 1).
+
+    An alias counts as one node where it is used: the walk goes in document order, so it
+    meets every anchored node first where it is defined, and goes into it only there.
+    """
+    deepest = 0
+    seen: set[int] = set()
+    stack = [(root, 1) for root in reversed(roots)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.id == "sequence":
+            stack.extend((item, depth + 1) for item in reversed(node.value))
+        elif node.id == "mapping":
+            for key, value in reversed(node.value):
+                stack.extend(((value, depth + 1), (key, depth + 1)))
+    return deepest
+
+
+def nesting_bound(text: str) -> int:
+    """An upper bound on how deep any node of ``text`` nests (a top-level scalar is 1).
+
+    Every collection in a chain of nested ones needs a character of its own: ``[`` or
+    ``{`` for a flow collection, ``-`` for a block sequence, ``:`` or ``?`` for a block
+    mapping. That count grows with the file, so a long file is also bounded by its
+    longest line: a nested block collection starts in a column right of its parent's,
+    or, for a sequence under a mapping key, in the same column, so block collections nest
+    at most two per column. Flow collections hold no block ones. Both counts run in C.
+    """
+    flow = text.count("[") + text.count("{")
+    indicators = flow + text.count("-") + text.count(":") + text.count("?")
+    if indicators < MAX_NESTING:
+        return indicators + 1
+    longest = max(map(len, text.split("\n")))
+    return min(indicators, flow + 2 * longest) + 1
+
+
+def _uses_alias(root: Node, text: str) -> bool:
+    """Whether the document under ``root`` uses an alias (``*name``) anywhere.
+
+    An alias is its anchored node itself, so it is used exactly when some node is
+    reached twice; the walk only runs when ``text`` has a ``*`` at all.
+    """
+    if "*" not in text:
+        return False
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        if node.id == "sequence":
+            stack.extend(node.value)
+        elif node.id == "mapping":
+            for pair in node.value:
+                stack.extend(pair)
+    return False

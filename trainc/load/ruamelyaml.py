@@ -1,0 +1,165 @@
+"""Reading a YAML stream with ruamel.yaml's pure-Python round-trip parser, failures as findings.
+
+This is the loader's reference path: every input the fast path
+(:mod:`trainc.load.fastyaml`) declines comes here, and only here are syntax errors,
+tabs, control characters and over-deep nesting turned into ``load.*`` findings at the
+parser's line. The documents before a syntax error are still converted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Generator
+from contextlib import closing
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.composer import Composer
+from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.parser import RoundTripParser
+from ruamel.yaml.reader import ReaderError
+
+from trainc.diagnostics import Diagnostic
+from trainc.load.convert import Converter, mark_finding, too_deep
+from trainc.load.limits import Limits
+from trainc.load.scalars import YAML_1_1
+from trainc.load.source import SourceFile
+
+_TAB_PROBLEM = "found character '\\t' that cannot start any token"
+#: ruamel's token names (``'<block end>'``), as a reader of the message would say them.
+_TOKEN = re.compile(r"'?<([a-z ]+)>'?")
+_TOKEN_WORDS = {
+    "stream end": "the end of the file",
+    "block end": "the end of the indented block",
+    "block mapping start": "a new indented mapping",
+    "block sequence start": "a new indented list",
+    "scalar": "a value",
+}
+
+
+class _TooDeep(Exception):  # noqa: N818  # a control-flow signal, caught below
+    """Composition stopped at a node nested deeper than the bound (``mark`` is where)."""
+
+    def __init__(self, mark: Any) -> None:
+        super().__init__("too deep")
+        self.mark = mark
+
+
+class _Composer(Composer):
+    """ruamel's composer, bounding nesting and noting whether a document uses an alias.
+
+    The bound is checked while composing, not after: ruamel's scanner does work per open
+    flow level for every token, so ten thousand ``[`` would take seconds to compose only
+    to be refused. Only documents with aliases can expand beyond their size, so only they
+    pay for the expansion check in :class:`~trainc.load.convert.Converter`.
+    """
+
+    aliased = False
+    max_nesting = 0
+    nesting = 0
+
+    def compose_document(self) -> Any:
+        self.aliased = False
+        try:
+            return super().compose_document()
+        except RecursionError:
+            # Composition is recursive, so a configured bound beyond what the Python
+            # stack holds ends here; the reader has stopped near the culprit.
+            raise _TooDeep(self.loader.reader.get_mark()) from None
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self.nesting += 1
+        try:
+            if self.nesting > self.max_nesting:
+                raise _TooDeep(self.parser.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.nesting -= 1
+
+    def return_alias(self, a: Any) -> Any:
+        self.aliased = True
+        return a
+
+
+class _Parser(RoundTripParser):
+    """ruamel's parser, reading every document without a ``%YAML`` directive as YAML 1.1.
+
+    ruamel would read a document after ``---`` by its default, 1.2, and one after a
+    ``%YAML 1.2`` document by that document's version; kubectl reads them all as 1.1.
+    """
+
+    def process_directives(self) -> Any:
+        directives = super().process_directives()
+        if directives[0] is None:  # no %YAML directive in this document
+            self.loader.version = YAML_1_1
+            self.scanner.yaml_version = None
+        return directives
+
+
+def read_stream(converter: Converter, limits: Limits) -> None:
+    """Feed every document of ``converter.source`` to ``converter``, failures as findings."""
+    source = converter.source
+    yaml = YAML(typ="rt")
+    # kubectl and Argo CD decode manifests with YAML 1.1 rules (``on`` and ``yes`` are
+    # booleans, ``010`` is octal), so trainc reads them the same way: a value the API
+    # server would receive as a boolean must fail here too. A ``%YAML 1.2`` directive
+    # in a document still selects 1.2 for that document.
+    yaml.version = YAML_1_1
+    yaml.Parser = _Parser
+    yaml.Composer = _Composer
+    composer = yaml.composer
+    composer.warn_double_anchors = False  # YAML allows redefining an anchor
+    composer.max_nesting = limits.max_depth
+    diagnostics = converter.diagnostics
+    try:
+        with closing(_compose(yaml, source.text)) as nodes:
+            for index, node in enumerate(nodes):
+                # The resolver is rebuilt when the version changes; ask the current one.
+                version = yaml.resolver.processing_version
+                if not converter.add(index, node, aliased=composer.aliased, version=version):
+                    break
+    except MarkedYAMLError as error:
+        diagnostics.append(_syntax_finding(source, error))
+    except ReaderError as error:
+        diagnostics.append(_reader_finding(source, error))
+    except _TooDeep as error:
+        mark = error.mark
+        diagnostics.append(too_deep(source, limits.max_depth, mark.line, mark.column))
+
+
+def _compose(yaml: YAML, text: str) -> Generator[Any, None, None]:
+    """ruamel's node stream, typed as an iterator that can be closed early."""
+    yield from yaml.compose_all(text)
+
+
+def _syntax_finding(source: SourceFile, error: MarkedYAMLError) -> Diagnostic:
+    mark = error.problem_mark or error.context_mark
+    line, column = (mark.line, mark.column) if mark is not None else (0, 0)
+    problem = error.problem or error.context or "malformed YAML"
+    if problem == _TAB_PROBLEM:
+        return mark_finding(
+            source,
+            line,
+            column,
+            "load.tab-indent",
+            "a tab character is used for indentation; YAML allows only spaces there",
+            hint="replace the tab with spaces",
+        )
+    problem = _TOKEN.sub(lambda match: _TOKEN_WORDS.get(match[1], match[1]), problem)
+    context_mark = error.context_mark
+    if error.context and error.problem and context_mark is not None and context_mark.line != line:
+        where = source.user_line(context_mark.line + 1)
+        problem = f"{problem} ({error.context} that starts on line {where})"
+    return mark_finding(source, line, column, "load.syntax", problem)
+
+
+def _reader_finding(source: SourceFile, error: ReaderError) -> Diagnostic:
+    """A character YAML does not allow in a stream (control characters, mostly)."""
+    position = int(error.position)
+    text = source.text
+    line = text.count("\n", 0, position)
+    column = position - (text.rfind("\n", 0, position) + 1)
+    character = error.character
+    code_point = character if isinstance(character, int) else ord(character)
+    message = f"the character U+{code_point:04X} is not allowed in YAML ({error.reason})"
+    return mark_finding(source, line, column, "load.syntax", message)
