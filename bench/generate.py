@@ -50,34 +50,36 @@ PATCHED_SHARE = 0.35
 FLOW_ARGS_SHARE = 0.5
 SECRET_ENV_SHARE = 0.3
 REGISTRIES = ("registry.example.com", "ghcr.io/kubeflow", "docker.io/pytorch")
-CONFIG_TEXT = render(
-    {
-        "apiVersion": "trainc.dev/v1alpha1",
-        "kind": "Config",
-        "namespace": NAMESPACES[0],
-        "kubernetesVersion": "1.33",
-        "policies": {
-            "paths": ["policies"],
-            "enable": [
-                "require-active-deadline",
-                "max-gpus-per-job",
-                "require-runtime-ttl",
-                "allowed-image-registries",
-            ],
-            "params": {
-                "max-gpus-per-job": {"maxGPUs": 64},
-                "require-active-deadline": {"maxSeconds": 259200},
-                "allowed-image-registries": {"registries": list(REGISTRIES)},
-            },
-        },
-        "compile": {"output": "rendered", "mpi": {"sshAuthSecret": "mpi-ssh-keys"}},
-        "sweeper": {
-            "image": "registry.example.com/platform/trainc:0.1.0",
-            "namespace": "trainc-system",
+#: Where runtimes live: single-file runs read only there (see ``inputs.runtimes``).
+RUNTIME_GLOBS: list[Node] = ["runtimes/**"]
+CONFIG: dict[str, Node] = {
+    "apiVersion": "trainc.dev/v1alpha1",
+    "kind": "Config",
+    "inputs": {"runtimes": RUNTIME_GLOBS},
+    "namespace": NAMESPACES[0],
+    "kubernetesVersion": "1.33",
+    "policies": {
+        "paths": ["policies"],
+        "enable": [
+            "require-active-deadline",
+            "max-gpus-per-job",
+            "require-runtime-ttl",
+            "allowed-image-registries",
+        ],
+        "params": {
+            "max-gpus-per-job": {"maxGPUs": 64},
+            "require-active-deadline": {"maxSeconds": 259200},
+            "allowed-image-registries": {"registries": list(REGISTRIES)},
         },
     },
-    comment="trainc configuration of a synthetic benchmark repository (bench/generate.py).",
-)
+    "compile": {"output": "rendered", "mpi": {"sshAuthSecret": "mpi-ssh-keys"}},
+    "sweeper": {
+        "image": "registry.example.com/platform/trainc:0.1.0",
+        "namespace": "trainc-system",
+    },
+}
+CONFIG_COMMENT = "trainc configuration of a synthetic benchmark repository (bench/generate.py)."
+CONFIG_TEXT = render(CONFIG, comment=CONFIG_COMMENT)
 POLICY_TEXT = render(
     {
         "apiVersion": "trainc.dev/v1alpha1",

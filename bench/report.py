@@ -35,12 +35,18 @@ class SizeResult:
     floor_seconds: float  # floor process wall time less its untimed preparation
     floor_identical: int  # output files the floor wrote byte for byte as trainc did
     check_jsonschema: Sample
-    single_file: tuple[Sample, ...]
+    single_file: tuple[Sample, ...]  # trainc.yaml says where runtimes live
+    single_file_anywhere: tuple[Sample, ...]  # it does not: every file is read
 
     @property
     def single_file_median(self) -> float:
         """Median wall time of the one-changed-file runs, in seconds."""
         return statistics.median(sample.wall for sample in self.single_file)
+
+    @property
+    def single_file_anywhere_median(self) -> float:
+        """The same without ``inputs.runtimes``, in seconds."""
+        return statistics.median(sample.wall for sample in self.single_file_anywhere)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +96,14 @@ def _measurements(results: Sequence[SizeResult]) -> list[str]:
             "check-jsonschema / validate",
             lambda r: f"{r.check_jsonschema.wall / r.validate.wall:.2f}x",
         ),
-        ("`trainc validate FILE`, one changed file: median [min-max]", _single),
+        (
+            "`trainc validate FILE`, one changed file: median [min-max]",
+            lambda r: _spread(r.single_file),
+        ),
+        (
+            "the same without `inputs.runtimes` (every file read)",
+            lambda r: _spread(r.single_file_anywhere),
+        ),
     ]
     header = "| | " + " | ".join(f"N = {r.jobs:,}" for r in results) + " |"
     lines = [header, "|---" * (len(results) + 1) + "|"]
@@ -156,15 +169,18 @@ def targets(results: Sequence[SizeResult]) -> list[Target]:
             speedup >= CHECK_JSONSCHEMA_TARGET,
         )
     )
-    single = big.single_file_median
-    found.append(
-        Target(
-            f"`trainc validate FILE`, one changed file, {n}",
-            _ms(single),
-            f"<= {_ms(SINGLE_FILE_TARGET)}",
-            single <= SINGLE_FILE_TARGET,
+    for how, single in (
+        ("`inputs.runtimes` set", big.single_file_median),
+        ("every file read", big.single_file_anywhere_median),
+    ):
+        found.append(
+            Target(
+                f"`trainc validate FILE`, one changed file, {how}, {n}",
+                _ms(single),
+                f"<= {_ms(SINGLE_FILE_TARGET)}",
+                single <= SINGLE_FILE_TARGET,
+            )
         )
-    )
     return found
 
 
@@ -188,9 +204,9 @@ def _cpu_rss(sample: Sample) -> str:
     return f"{sample.cpu:.2f} s, {_mb(sample.peak_rss)}"
 
 
-def _single(result: SizeResult) -> str:
-    walls = [sample.wall for sample in result.single_file]
-    return f"{_ms(result.single_file_median)} [{_ms(min(walls))}-{_ms(max(walls))}]"
+def _spread(samples: Sequence[Sample]) -> str:
+    walls = [sample.wall for sample in samples]
+    return f"{_ms(statistics.median(walls))} [{_ms(min(walls))}-{_ms(max(walls))}]"
 
 
 def _mb(size: int) -> str:

@@ -137,3 +137,21 @@ def test_named_paths_are_targets_and_the_repository_is_context(tmp_path: Path) -
     assert [(d.code, d.file) for d in broken.diagnostics] == [
         ("cel.runtime.one-ml-policy", "runtimes/torch.yaml")
     ]
+
+
+def test_inputs_runtimes_is_where_single_file_runs_look(tmp_path: Path) -> None:
+    write(tmp_path, "trainc.yaml", "inputs:\n  runtimes: [platform/runtimes/**]\n")
+    write(tmp_path, "platform/runtimes/torch.yaml", RUNTIME)
+    write(tmp_path, "jobs/good.yaml", trainjob_yaml("good"))
+    write(tmp_path, "jobs/stray.yaml", RUNTIME.replace("name: torch", "name: stray"))
+    write(tmp_path, "jobs/uses-stray.yaml", trainjob_yaml("uses").replace("torch", "stray"))
+    good = validate_paths([tmp_path / "jobs/good.yaml"], cwd=tmp_path)
+    assert good.diagnostics == ()
+    # A runtime outside the globs is not context, so its TrainJob does not find it there ...
+    alone = validate_paths([tmp_path / "jobs/uses-stray.yaml"], cwd=tmp_path)
+    assert [d.code for d in alone.diagnostics] == ["xobj.runtime-not-found"]
+    # ... and the whole-repository run (the compile hook, CI) says why, where it is.
+    everything = validate_paths([], cwd=tmp_path)
+    assert [(d.code, d.file, d.line) for d in everything.diagnostics] == [
+        ("load.runtime-outside-paths", "jobs/stray.yaml", 2)
+    ]

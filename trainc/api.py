@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, TypeAlias
 from trainc.config import Overrides, RepoConfig, build_config, find_repo_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import CompilerBug, UsageError
-from trainc.load.documents import Document
+from trainc.load.documents import Document, LoadedObject
 from trainc.load.inputs import load_base, load_context, load_inputs, load_single_file
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
-from trainc.model.json import JsonObject
+from trainc.model.json import JsonObject, get_path
 from trainc.model.kinds import TRAINJOB
 from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
@@ -179,7 +179,7 @@ def _validate(
     # Named paths are the targets; the rest of the repository is only context, so a
     # TrainJob validated alone (pre-commit) still finds its runtime.
     context = load_context(inputs.sources, config=config) if paths else None
-    context_objects = context.objects if context is not None else ()
+    context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     policies = load_policies(config, config_document=loaded_config.document)
     base_objects = load_base(base, config=config).objects if base is not None else None
     outcome = validate_objects(
@@ -204,6 +204,19 @@ def _validate(
     report = ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
     objects = tuple(obj for obj in outcome.objects if obj.loaded.path in targets)
     return _Validated(report, config, objects, tuple(outcome.objects))
+
+
+def _named_runtimes(
+    runtimes: Sequence[LoadedObject], targets: Sequence[LoadedObject]
+) -> tuple[LoadedObject, ...]:
+    """The context runtimes whose name a target TrainJob's runtimeRef gives.
+
+    Kind and namespace are left to the runtime index: this only spares validating the
+    runtimes no target can use, which is most of them in a pre-commit run.
+    """
+    named = (get_path(obj.data, ("spec", "runtimeRef", "name")) for obj in targets)
+    names = {name for name in named if isinstance(name, str)}
+    return tuple(runtime for runtime in runtimes if runtime.name in names)
 
 
 def _used_runtime_files(objects: Sequence[DefaultedObject], targets: set[str]) -> set[str]:

@@ -117,6 +117,7 @@ class RepoConfig:
     config_file: str | None = None
     include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = ()
+    runtimes: tuple[str, ...] = ()
     namespace: str = DEFAULT_NAMESPACE
     kubernetes_version: str = DEFAULT_KUBERNETES_VERSION
     environment: str | None = None
@@ -185,6 +186,7 @@ def build_config(
         config_file=config_file,
         include=tuple(inputs.include) if inputs and inputs.include else DEFAULT_INCLUDE,
         exclude=exclude,
+        runtimes=tuple(inputs.runtimes) if inputs and inputs.runtimes else (),
         namespace=(
             overrides.namespace
             or file.namespace
@@ -206,6 +208,7 @@ def build_config(
             max_file_bytes=(limits and limits.max_file_bytes) or defaults.max_file_bytes,
             max_yaml_nodes=(limits and limits.max_yaml_nodes) or defaults.max_yaml_nodes,
             max_depth=(limits and limits.max_depth) or defaults.max_depth,
+            max_documents=(limits and limits.max_documents) or defaults.max_documents,
         ),
         compile=compile_settings,
         sweeper=_sweeper_settings(file.sweeper),

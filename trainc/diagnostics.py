@@ -121,7 +121,13 @@ _ENTRIES: tuple[Rule, ...] = (
     Rule("load.non-string-key", _E, "a mapping key is not a string (Kubernetes objects are JSON)"),
     Rule("load.alias-bound", _E, "anchors and aliases expand beyond the configured bound"),
     Rule("load.too-deep", _E, "the document nests deeper than the configured bound"),
+    Rule("load.too-many-documents", _E, "the file holds more YAML documents than the bound"),
     Rule("load.symlink-escape", _E, "a symbolic link points outside the repository root"),
+    Rule(
+        "load.runtime-outside-paths",
+        _W,
+        "a runtime is defined outside inputs.runtimes, where runs on a few files look",
+    ),
     Rule("load.not-an-object", _E, "a trainer.kubeflow.org document is not a mapping"),
     Rule("load.missing-name", _E, "the object has no metadata.name"),
     Rule(
@@ -268,6 +274,11 @@ _ENTRIES: tuple[Rule, ...] = (
     ),
     Rule("compile.volcano-scheduler", _W, "no pod template sets schedulerName: volcano"),
     Rule("compile.podgroup-empty", _E, "the Coscheduling PodGroup would have no members"),
+    Rule(
+        "compile.no-containers",
+        _E,
+        "a replicated job's pod template has no containers, so its JobSet would be refused",
+    ),
     Rule(
         "compile.no-sweeper",
         _W,

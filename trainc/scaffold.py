@@ -63,6 +63,7 @@ limits:
   maxFileBytes: 4194304   # 4 MiB
   maxYamlNodes: 1000000
   maxDepth: 100
+  maxDocuments: 10000
 
 compile:
   # Chosen here (no default): where `trainc compile` writes without -o.

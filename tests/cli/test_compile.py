@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -11,25 +11,12 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from tests.emit.trees import snapshot, visible_tree
+from tests.support.cli import run
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.emit.yamlout import dump_yaml
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def run(
-    cwd: Path, *args: str, seed: str = "0", env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """trainc in a child process with no TTY, as CI and the Argo CD sidecar run it."""
-    return subprocess.run(
-        [sys.executable, "-m", "trainc", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1", "PYTHONHASHSEED": seed, **(env or {})},
-        check=False,
-        timeout=300,
-    )
 
 
 @pytest.fixture
@@ -89,6 +76,84 @@ def test_usage_errors(repo: Path) -> None:
     inside_input = run(repo, "compile", "jobs", "runtime.yaml", "-o", "jobs/out")
     assert inside_input.returncode == 2
     assert inside_input.stdout == ""
+    assert "output directory jobs/out is inside the input jobs" in inside_input.stderr
+    assert not (repo / "jobs" / "out").exists()
+
+
+def test_files_trainc_did_not_write_are_never_deleted(repo: Path) -> None:
+    assert run(repo, "compile", "-o", "out").returncode == 0
+    written = snapshot(repo / "out")
+    write(repo, "out/default/notes.md", "kept by hand\n")
+    (repo / "jobs" / "b.yaml").unlink()
+
+    refused = run(repo, "compile", "-o", "out")
+    assert refused.returncode == 2
+    assert "trainc did not write default/notes.md" in refused.stderr
+    assert (repo / "out" / "default" / "notes.md").read_text(encoding="utf-8") == "kept by hand\n"
+    assert {
+        path: entry for path, entry in snapshot(repo / "out").items() if path != "default/notes.md"
+    } == written
+    check = run(repo, "compile", "-o", "out", "--check")
+    assert check.returncode == 1
+    assert "out: extra default/notes.md" in check.stderr
+
+    (repo / "out" / "default" / "notes.md").rename(repo / "notes.md")
+    assert run(repo, "compile", "-o", "out").returncode == 0
+    assert sorted(p.name for p in (repo / "out" / "default").iterdir()) == ["alpha.yaml"]
+
+
+#: Run trainc's command line, killed with SIGKILL just before the N-th call of one ``os``
+#: function (argv: the function, N, then trainc's arguments).
+KILLED_RUN = """
+import os, signal, sys
+from trainc.cli.main import main
+
+name, kill_at = sys.argv[1], int(sys.argv[2])
+real = getattr(os, name)
+calls = []
+
+def counted(*args, **kwargs):
+    calls.append(name)
+    if len(calls) == kill_at:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(*args, **kwargs)
+
+setattr(os, name, counted)
+main(sys.argv[3:])
+"""
+
+
+@pytest.mark.parametrize(
+    ("function", "kill_at"),
+    [("write", 1), ("write", 3), ("rename", 1), ("rename", 2)],
+    ids=["first-file", "third-file", "before-the-swap", "between-the-renames"],
+)
+def test_a_killed_compile_leaves_the_previous_output(
+    repo: Path, function: str, kill_at: int
+) -> None:
+    assert run(repo, "compile", "-o", "out").returncode == 0
+    previous = snapshot(repo / "out")
+    write(repo, "jobs/a.yaml", trainjob_yaml("alpha", deadline=7200))
+    (repo / "jobs" / "b.yaml").unlink()
+    write(repo, "jobs/c.yaml", trainjob_yaml("gamma"))
+
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_RUN, function, str(kill_at), "compile", "-o", "out"],
+        cwd=repo,
+        capture_output=True,
+        check=False,
+        timeout=300,
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert visible_tree(repo / "out") == previous
+
+    assert run(repo, "compile", "-o", "out").returncode == 0
+    assert sorted(p.name for p in (repo / "out" / "default").iterdir()) == [
+        "alpha.yaml",
+        "gamma.yaml",
+    ]
+    assert run(repo, "compile", "-o", "out", "--check").returncode == 0
+    assert not [path.name for path in repo.iterdir() if "trainc-" in path.name]
 
 
 def test_output_is_identical_whatever_the_hash_seed() -> None:
@@ -120,3 +185,44 @@ def test_output_does_not_depend_on_document_order(tmp_path: Path) -> None:
         assert result.returncode == 0, result.stderr
         outputs.append(result.stdout)
     assert outputs[0] == outputs[1]
+
+
+def test_output_does_not_depend_on_the_order_of_named_paths(repo: Path) -> None:
+    orders = (
+        ("runtime.yaml", "jobs/a.yaml", "jobs/b.yaml"),
+        ("jobs/b.yaml", "runtime.yaml", "jobs/a.yaml"),
+        ("jobs", "runtime.yaml", "jobs/a.yaml"),
+        ("jobs/b.yaml", "jobs/a.yaml"),  # the runtime comes from the rest of the repository
+    )
+    results = [run(repo, "compile", "-o", "-", *paths) for paths in orders]
+    assert [result.returncode for result in results] == [0] * len(orders)
+    assert {result.stdout for result in results} == {run(repo, "compile", "-o", "-").stdout}
+
+
+UTF8_LOCALE = {"LC_ALL": "C.UTF-8"}
+#: Locales and stream encodings CI runners and containers come with. Without UTF-8 mode
+#: the C locale makes Python decode file names and encode stdout as ASCII.
+LOCALES = {
+    "C": {"LC_ALL": "C"},
+    "POSIX": {"LC_ALL": "POSIX"},
+    "C-ascii": {"LC_ALL": "C", "PYTHONUTF8": "0"},
+    "latin-1-stdout": {**UTF8_LOCALE, "PYTHONIOENCODING": "latin-1"},
+    "ascii-stdout": {**UTF8_LOCALE, "PYTHONIOENCODING": "ascii"},
+}
+
+
+def test_output_and_reports_are_identical_whatever_the_locale(repo: Path) -> None:
+    # A non-ASCII file name reaches the output (trainc.dev/source) and the report.
+    write(repo, "jobs/équipe ü/训练.yaml", trainjob_yaml("gamma") + "---\nkind: ConfigMap\n")
+    assert run(repo, "compile", "-o", "out", env=UTF8_LOCALE).returncode == 0
+    stream = run(repo, "compile", "-o", "-", env=UTF8_LOCALE)
+    assert "trainc.dev/source: jobs/équipe ü/训练.yaml" in stream.stdout
+    report = run(repo, "validate", "-v", "--format", "json", "jobs", env=UTF8_LOCALE)
+    assert '"file": "jobs/\\u00e9quipe \\u00fc/\\u8bad\\u7ec3.yaml"' in report.stdout
+    for name, env in LOCALES.items():
+        assert run(repo, "compile", "-o", "-", env=env).stdout == stream.stdout, name
+        assert run(repo, "validate", "-v", "--format", "json", "jobs", env=env).stdout == (
+            report.stdout
+        ), name
+        check = run(repo, "compile", "-o", "out", "--check", env=env)
+        assert check.returncode == 0, (name, check.stderr)

@@ -3,34 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from tests.support.cli import run
 from tests.support.manifests import TORCH_RUNTIME as RUNTIME
 from tests.support.manifests import trainjob_yaml
 from trainc.cli.main import cli
 
 GOOD_JOB = trainjob_yaml("good")
-
-
-def run(
-    cwd: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """trainc in a child process, exactly as CI runs it (no TTY, real exit code)."""
-    return subprocess.run(
-        [sys.executable, "-m", "trainc", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1", **(env or {})},
-        check=False,
-        timeout=120,
-    )
 
 
 @pytest.fixture

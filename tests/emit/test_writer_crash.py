@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.emit.trees import NEW, OLD, expected_files, file_contents, snapshot
+from tests.emit.trees import NEW, OLD, expected_files, file_contents, snapshot, visible_tree
 from trainc.emit.writer import NEW_SUFFIX, OLD_SUFFIX, write_tree
 
 SCRIPT = """
@@ -91,11 +91,6 @@ def _seeded_sample(population: Sequence[int], count: int, salt: str) -> list[int
     return sorted(population, key=rank)[:count]
 
 
-def _visible(out: Path) -> dict[str, tuple[bytes, int]]:
-    """The tree a reader sees, or, between the two renames, the one the next run restores."""
-    return snapshot(out if out.exists() else out.with_name(f".{out.name}{OLD_SUFFIX}"))
-
-
 @pytest.fixture(scope="module")
 def calls(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The system calls of one uninterrupted replacement of LARGE_OLD by LARGE_NEW."""
@@ -138,14 +133,14 @@ def test_a_kill_at_any_point_leaves_the_old_or_the_new_tree(
 
     first = _run_killed(kill_at, out)
     assert first.returncode == -signal.SIGKILL, first.stderr
-    assert _visible(out) in (old_tree, new_tree), f"killed before call {kill_at}"
+    assert visible_tree(out) in (old_tree, new_tree), f"killed before call {kill_at}"
 
     # The next run recovers; kill it too (or not: the range is twice a run), and the
     # invariant still holds.
     (second_kill,) = _seeded_sample(range(1, 2 * len(calls)), 1, f"second:{kill_at}")
     second = _run_killed(second_kill, out)
     assert second.returncode in (0, -signal.SIGKILL), second.stderr
-    assert _visible(out) in (old_tree, new_tree), f"killed before {kill_at}, then {second_kill}"
+    assert visible_tree(out) in (old_tree, new_tree), f"killed before {kill_at}, then {second_kill}"
 
     write_tree(out, _encoded(LARGE_NEW))
     assert snapshot(out) == new_tree

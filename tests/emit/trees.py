@@ -5,7 +5,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from trainc.emit.writer import OWNERSHIP_FILE
+from trainc.emit.writer import OLD_SUFFIX, OWNERSHIP_FILE
 
 OLD = {
     "kustomization.yaml": b"resources:\n- team-a/a.yaml\n- team-a/b.yaml\n",
@@ -28,6 +28,12 @@ def snapshot(directory: Path) -> dict[str, tuple[bytes, int]]:
         content = b"/" if path.is_dir() else path.read_bytes()
         found[path.relative_to(directory).as_posix()] = (content, mode)
     return found
+
+
+def visible_tree(out: Path) -> dict[str, tuple[bytes, int]]:
+    """The tree a reader of ``out`` sees, or, between the writer's two renames (``out``
+    missing), the previous tree the next run restores."""
+    return snapshot(out if out.exists() else out.with_name(f".{out.name}{OLD_SUFFIX}"))
 
 
 def expected_files(files: dict[str, bytes]) -> dict[str, bytes]:

@@ -171,6 +171,23 @@ def test_plain_documents_count_against_the_budget_too() -> None:
     assert found(parsed) == [("load.alias-bound", 3, "b")]
 
 
+def test_document_bound_counts_empty_documents_and_stops_the_file() -> None:
+    parsed = parse("a: 1\n---\n---\nb: 2\n---\nc: 3\n---\nd: 4\n", max_documents=3)
+    assert [d.data for d in parsed.documents] == [{"a": 1}, {"b": 2}]
+    assert found(parsed) == [("load.too-many-documents", 6, None)]
+    assert parsed.diagnostics[0].message == (
+        "the file holds more than 3 YAML documents; nothing after this point is read"
+    )
+
+
+def test_documents_cost_linear_time() -> None:
+    text = "---\n" * 400_000  # 1.6 MB, under the default file size bound
+    start = time.perf_counter()
+    assert parse(text, max_documents=400_000).diagnostics == ()
+    assert time.perf_counter() - start < 10  # a whole-text search per document took 20 s
+    assert found(parse(text)) == [("load.too-many-documents", 10_002, None)]
+
+
 def test_recursive_alias_is_refused() -> None:
     parsed = parse("ok: 1\n---\na: &a [x, *a]\n---\nb: 2\n")
     assert [d.data for d in parsed.documents] == [{"ok": 1}, {"b": 2}]

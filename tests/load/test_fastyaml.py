@@ -83,7 +83,9 @@ def assert_alike(text: str, limits: Limits) -> bool:
     return True
 
 
-LIMITS = st.sampled_from([Limits(), Limits(max_yaml_nodes=12), Limits(max_depth=4)])
+LIMITS = st.sampled_from(
+    [Limits(), Limits(max_yaml_nodes=12), Limits(max_depth=4), Limits(max_documents=2)]
+)
 
 
 def test_resolvers_are_ruamels_yaml_1_1_table() -> None:

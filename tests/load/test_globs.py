@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from trainc.config import DEFAULT_INCLUDE
-from trainc.load.globs import path_filter
+from trainc.load.globs import literal_directory, path_filter
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,20 @@ def test_character_classes_and_literal_brackets() -> None:
     assert not select.selects("c.yaml")
     assert select.selects("x[.yaml")
     assert select.selects("c^.yaml")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "directory"),
+    [
+        ("runtimes/**", "runtimes"),
+        ("/platform/runtimes/*.yaml", "platform/runtimes"),
+        ("./teams/*/runtimes/**", "teams"),
+        ("*.yaml", ""),
+        ("**/runtimes/*.yaml", ""),
+        ("r[ab]/x.yaml", ""),
+    ],
+)
+def test_literal_directory_is_where_a_walk_for_the_pattern_starts(
+    pattern: str, directory: str
+) -> None:
+    assert literal_directory(pattern) == directory

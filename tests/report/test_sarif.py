@@ -114,6 +114,20 @@ def test_uris_are_percent_encoded(render: Render) -> None:
     assert physical["region"] == {"startLine": 2}
 
 
+def test_a_file_name_that_is_not_utf8_is_encoded_as_its_bytes(render: Render) -> None:
+    diagnostic = Diagnostic(
+        code="schema.type",
+        severity=Severity.ERROR,
+        message="m",
+        file="latin\udce9/\udcff.yaml",  # os.fsdecode(b"latin\xe9/\xff.yaml")
+        line=None,
+        column=None,
+    )
+    (result,) = _run(render(_sarif(), _report(diagnostic)))["results"]
+    artifact = result["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert artifact["uri"] == "latin%E9/%FF.yaml"
+
+
 def test_fingerprints_survive_moved_lines(sample: ReportInput, render: Render) -> None:
     moved = tuple(
         dataclasses.replace(d, line=d.line + 10 if d.line else None, column=1)

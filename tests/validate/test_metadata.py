@@ -127,6 +127,17 @@ def test_annotations_are_limited_to_256_kib_in_total():
     assert located(findings) == [("meta.annotations-too-large", "metadata.annotations")]
 
 
+def test_a_lone_surrogate_counts_as_the_three_bytes_of_its_replacement():
+    # No UTF-8 text holds one; the API server's JSON decoder makes U+FFFD of it.
+    limit = 256 * 1024 - 1  # the key "a" and this many bytes of value fit exactly
+    fits: JsonObject = {"a": "x" * (limit - 3) + "\udcff"}
+    over: JsonObject = {"a": "x" * (limit - 2) + "\udcff"}
+
+    assert check_metadata(_object(annotations=fits), namespaced=False) == []
+    findings = check_metadata(_object(annotations=over), namespaced=False)
+    assert located(findings) == [("meta.annotations-too-large", "metadata.annotations")]
+
+
 def test_valid_metadata_passes():
     obj = _object(
         "TrainingRuntime",

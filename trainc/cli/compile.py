@@ -69,8 +69,9 @@ def compile_command(
     if output == STDOUT:
         if check:
             raise UsageError("--check compares a directory: use -o DIR with --check")
-        sys.stdout.write(result.stream)
-        sys.stdout.flush()
+        # Bytes, not text: manifests are UTF-8 whatever the locale or PYTHONIOENCODING.
+        sys.stdout.buffer.write(result.stream.encode())
+        sys.stdout.buffer.flush()
         return 0
     # -o is relative to the working directory, trainc.yaml's compile.output to the root.
     target = Path(output) if output is not None else result.output_directory

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -42,7 +43,14 @@ class ReportOptions:
         *,
         version: str,
     ) -> None:
-        """Render ``diagnostics`` (errors only with ``-q``) about ``run`` to ``stream``."""
+        """Render ``diagnostics`` (errors only with ``-q``) about ``run`` to ``stream``.
+
+        A character the stream's encoding (the locale's, or ``PYTHONIOENCODING``) cannot
+        carry, such as a file name's ``ü`` under an ASCII locale or the lone surrogate of
+        a name that is not UTF-8, is written as a backslash escape rather than failing.
+        """
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
         shown = tuple(d for d in diagnostics if d.is_error) if self.quiet else tuple(diagnostics)
         reporter = make_reporter(
             self.output_format, ReporterOptions(verbose=self.verbose, color=self.color)

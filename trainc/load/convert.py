@@ -12,6 +12,7 @@ counting, never by building it.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from trainc.diagnostics import Diagnostic, finding
@@ -23,6 +24,8 @@ from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path
 
 _STR = TAG_PREFIX + "str"
 _MERGE = TAG_PREFIX + "merge"
+#: What a ``\ud800`` escape decodes to: half a UTF-16 pair, no Unicode character.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 Positions = dict[FieldPath, tuple[int, int]]
 
@@ -112,6 +115,7 @@ class Converter:
         self._documents: list[Document] = []
         self._findings: dict[int, tuple[Diagnostic, ...]] = {}
         self._max_depth = limits.max_depth
+        self._max_documents = limits.max_documents
         self._budget = limits.max_yaml_nodes
         self._remaining = limits.max_yaml_nodes
         self._positions: Positions = {}
@@ -123,8 +127,19 @@ class Converter:
         ``aliased`` says whether the document uses an alias (only then can it expand past
         its size); ``version`` is its YAML version, which types its scalars. A document
         that is empty (a bare ``---``) or null is skipped, but keeps its index, so that
-        ``Document.index`` counts what a reader counts by ``---`` separators.
+        ``Document.index`` counts what a reader counts by ``---`` separators. The document
+        past ``limits.max_documents`` (empty ones count) ends the file with a finding.
         """
+        if index >= self._max_documents:
+            message = (
+                f"the file holds more than {self._max_documents} YAML documents; "
+                "nothing after this point is read"
+            )
+            hint = "split the file, or raise limits.maxDocuments in trainc.yaml"
+            self.diagnostics.append(
+                self._finding(root, "load.too-many-documents", message, (), hint)
+            )
+            return False
         before = len(self.diagnostics)
         self._version = version
         try:
@@ -215,8 +230,26 @@ class Converter:
             return self._sequence(node, path, depth)
         return self._scalar(node, path)
 
-    def _scalar(self, node: Node, path: FieldPath) -> JsonValue:
+    def _string(self, node: Node, path: FieldPath) -> str:
+        """A scalar's text, with surrogates replaced by U+FFFD and reported.
+
+        ruamel reads the escapes ``"\\ud800"`` as surrogates, which are no characters:
+        libyaml and go-yaml (kubectl) refuse them, and no UTF-8 text can hold them.
+        """
         text = _text(node)
+        found = _SURROGATE.search(text)
+        if found is None:
+            return text
+        message = (
+            f"\\u{ord(found.group()):04x} escapes half of a UTF-16 surrogate pair, "
+            "which is not a Unicode character"
+        )
+        hint = "write the character itself, or one \\U escape (\\U0001F600)"
+        self.diagnostics.append(self._finding(node, "load.syntax", message, path, hint))
+        return _SURROGATE.sub("\ufffd", text)
+
+    def _scalar(self, node: Node, path: FieldPath) -> JsonValue:
+        text = self._string(node, path)
         tag = _tag(node)
         try:
             return typed_scalar(tag, text, self._version)
@@ -272,7 +305,7 @@ class Converter:
     def _key(self, node: Node, path: FieldPath) -> str | None:
         """The key as a string; a non-string key is reported (Kubernetes needs JSON keys)."""
         if node.id == "scalar":
-            text = _text(node)
+            text = self._string(node, path)
             if node.tag != _STR:
                 kind = _tag(node).removeprefix(TAG_PREFIX)
                 message = f"mapping key {text!r} is read as {kind}, but keys must be strings"

@@ -4,7 +4,8 @@ Symbolic links are followed only while their real path stays inside the reposito
 a repository under review must not make trainc read ``/etc/passwd`` or a CI runner's
 secrets into a report. Each real directory is walked at most once per run, and linked
 directories only after every real one, so a file is named by its real location whenever
-the run reaches it, and link cycles or fan-out cost nothing.
+the run reaches it, and link cycles or fan-out cost nothing. Files are named in
+repository form (:mod:`trainc.load.pathnames`), the same whatever the locale.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic, Severity, finding
 from trainc.errors import UsageError
 from trainc.load.globs import PathFilter
+from trainc.load.pathnames import repo_name
 
 _GIT_DIR = ".git"
 
@@ -66,7 +68,7 @@ def _relative_to_any(path: Path, roots: tuple[Path, ...]) -> str | None:
     for root in roots:
         if path.is_relative_to(root):
             relative = path.relative_to(root).as_posix()
-            return "" if relative == "." else relative
+            return "" if relative == "." else repo_name(relative)
     return None
 
 
@@ -121,17 +123,27 @@ class _Walk:
     def _list(self, directory: Path, prefix: str, real_dir: Path) -> None:
         try:
             entries = list(os.scandir(directory))
-        except OSError:
-            return  # vanished or unreadable directory: nothing to read in it
+        except OSError as error:  # unreadable, or gone (or not a directory) since found
+            self.diagnostics.append(
+                finding(
+                    "load.unreadable",
+                    f"cannot list the directory: {error.strerror}; its files are not read",
+                    file=prefix or None,
+                    hint="exclude it with inputs.exclude in trainc.yaml if it holds no inputs",
+                )
+            )
+            return
         for entry in entries:
-            relative = f"{prefix}/{entry.name}" if prefix else entry.name
+            name = repo_name(entry.name)
+            relative = f"{prefix}/{name}" if prefix else name
             linked = entry.is_symlink()
-            real = Path(os.path.realpath(entry.path)) if linked else real_dir / entry.name
-            if linked and not real.is_relative_to(self.root):
+            real = Path(os.path.realpath(entry.path)) if linked else None
+            if real is not None and not real.is_relative_to(self.root):
                 if self.select.selects(relative) or real.is_dir():
                     self.escaped(relative, entry.path)
             elif _is_dir(entry):
                 if entry.name != _GIT_DIR and not self.select.prunes(relative):
+                    real = real or real_dir / entry.name
                     self.queue(Path(entry.path), relative, real, linked=linked)
             elif self.select.selects(relative):
                 # Regular files, and also dangling links or special files: reading reports those.

@@ -12,7 +12,9 @@ the caller reads the text there, which reports every failure as a finding:
 - a ``%`` directive: ``%YAML 1.2`` changes typing per document and ``%TAG`` tag handles;
 - text that could nest deeper than :data:`MAX_NESTING`: libyaml's composer recurses on
   the C stack and crashes the process on absurd nesting (100,000 ``[`` do). The ruamel
-  path bounds nesting by ``limits.maxDepth`` and reports ``load.too-deep``.
+  path bounds nesting by ``limits.maxDepth`` and reports ``load.too-deep``;
+- more documents than ``limits.maxDocuments``: the ruamel path reports
+  ``load.too-many-documents`` and reads no further.
 
 Tags resolve by YAML 1.1 rules, ruamel's table (:data:`YAML_1_1_RESOLVERS`), not
 PyYAML's: ruamel, like go-yaml v2 behind kubectl, reads ``y``/``n`` as booleans and
@@ -199,15 +201,17 @@ def parse(source: SourceFile, limits: Limits) -> Parsed | None:
     bound = nesting_bound(text)
     if _CParser is None or bound > MAX_NESTING or _declined(text):
         return None
-    roots = _compose(text)
+    roots = _compose(text, limits.max_documents)
     if roots is None:
         return None
     if bound > limits.max_depth and _composed_depth(roots) > limits.max_depth:
         return None
     converter = _Converter(source, limits)
+    has_alias = "*" in text  # once: a search of the whole text per document is quadratic
     try:
         for index, root in enumerate(roots):
-            if not converter.add(index, root, aliased=_uses_alias(root, text), version=YAML_1_1):
+            aliased = has_alias and _uses_alias(root)
+            if not converter.add(index, root, aliased=aliased, version=YAML_1_1):
                 break
     except _Unsure:
         return None
@@ -217,11 +221,12 @@ def parse(source: SourceFile, limits: Limits) -> Parsed | None:
     return parsed
 
 
-def _compose(text: str) -> list[Node] | None:
+def _compose(text: str, max_documents: int) -> list[Node] | None:
     """The root node of every document of ``text``, empty ones included, or None.
 
     Every root is composed before any is converted, so a parse error late in the file
-    declines the whole file.
+    declines the whole file. So does a document past ``max_documents``, as soon as it
+    is composed: ruamel's path reads no further than the bound and reports it.
     """
     try:
         composer = _Composer(text)  # encodes the text as UTF-8 for libyaml
@@ -231,6 +236,8 @@ def _compose(text: str) -> list[Node] | None:
         roots: list[Node] = []
         while composer.check_node():
             roots.append(composer.get_node())
+            if len(roots) > max_documents:
+                return None
     except yaml.YAMLError:
         return None
     finally:
@@ -291,14 +298,12 @@ def nesting_bound(text: str) -> int:
     return min(indicators, flow + 2 * longest) + 1
 
 
-def _uses_alias(root: Node, text: str) -> bool:
+def _uses_alias(root: Node) -> bool:
     """Whether the document under ``root`` uses an alias (``*name``) anywhere.
 
     An alias is its anchored node itself, so it is used exactly when some node is
-    reached twice; the walk only runs when ``text`` has a ``*`` at all.
+    reached twice; :func:`parse` walks only when the text has a ``*`` at all.
     """
-    if "*" not in text:
-        return False
     seen: set[int] = set()
     stack = [root]
     while stack:

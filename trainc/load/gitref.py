@@ -7,7 +7,6 @@ gives sizes, so oversized blobs are never read) and one ``cat-file --batch``.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +50,7 @@ def read_revision(ref: str, *, root: Path, select: PathFilter, limits: Limits) -
             continue
         meta, _, raw_path = entry.partition(b"\t")
         mode, kind, object_id, size = meta.split()
-        path = os.fsdecode(raw_path)
+        path = raw_path.decode("utf-8", "surrogateescape")  # as pathnames.repo_name reads it
         if kind != b"blob" or mode == _SYMLINK_MODE or not select.selects(path):
             continue
         if int(size) > limits.max_file_bytes:

@@ -9,6 +9,7 @@ without ``/`` matches at the root only, unlike ``.gitignore``.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ from trainc.model.repoconfig import CONFIG_FILE_NAME
 
 _TOKEN = re.compile(r"\*\*/|\*\*|\*|\?|\[!?[^\]/]+\]|[^*?\[]+|\[")
 _NOTHING = "(?!)"
+_WILDCARDS = frozenset("*?[")
 
 
 def _translate(pattern: str) -> str:
@@ -40,6 +42,17 @@ def _translate(pattern: str) -> str:
 
 def _any_of(patterns: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{_translate(p)})" for p in patterns) or _NOTHING, re.DOTALL)
+
+
+def literal_directory(pattern: str) -> str:
+    """The directory every match of ``pattern`` lies under: its part before any wildcard.
+
+    ``runtimes/**`` gives ``runtimes``, ``teams/*/runtimes/*.yaml`` gives ``teams``,
+    ``*.yaml`` gives ``""`` (the root): where a walk for the pattern starts.
+    """
+    directories = pattern.lstrip("/").removeprefix("./").split("/")[:-1]
+    literal = itertools.takewhile(lambda part: not _WILDCARDS.intersection(part), directories)
+    return "/".join(literal)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,14 +15,15 @@ from typing import NamedTuple
 from trainc.diagnostics import Diagnostic, sort_diagnostics
 from trainc.load.discover import discover_files
 from trainc.load.documents import Document, LoadedObject
-from trainc.load.gitref import read_revision
-from trainc.load.globs import path_filter
+from trainc.load.globs import literal_directory, path_filter
 from trainc.load.limits import Limits
 from trainc.load.objects import classify_documents
+from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import decode_input, read_file, read_input
 from trainc.load.settings import InputSettings
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
+from trainc.model.kinds import RUNTIME_KINDS
 
 _TEMPLATE_SUFFIX = ".j2"
 
@@ -56,33 +57,60 @@ def load_inputs(
         loader.add(path, read_input(config.root, path, config.limits))
         if progress is not None:
             progress(done, len(found.files))
+    loader.diagnostics.extend(_outside_runtime_globs(loader.objects, config))
     return loader.result(len(found.files))
 
 
-def load_context(
-    skip: Iterable[str], *, config: InputSettings, marker: bytes = b"TrainingRuntime"
-) -> LoadResult:
+def load_context(skip: Iterable[str], *, config: InputSettings) -> LoadResult:
     """The runtimes defined elsewhere in the repository, for references from named paths.
 
     When a user (or pre-commit) validates a few files, a TrainJob among them still needs
-    its runtime, wherever in the repository that lives. Only files whose bytes mention
-    ``marker`` are parsed (reading is cheap, parsing is not), files in ``skip`` (the
-    targets) are left out, and the result holds runtimes only: the context is for
-    lookup, never reported on.
+    its runtime, wherever in the repository that lives (or under ``inputs.runtimes``,
+    which spares reading every file of a large repository). Only files that may define a
+    runtime are parsed (reading is cheap, parsing is not: see :mod:`.prefilter`), files in
+    ``skip`` (the targets) are left out, and the result holds runtimes only: the context
+    is for lookup, never reported on.
     """
-    select = path_filter(config.include, config.exclude)
-    found = discover_files([config.root], root=config.root, select=select)
+    select = path_filter(config.runtimes or config.include, config.exclude)
+    walked = _glob_directories(config.root, config.runtimes) if config.runtimes else [config.root]
+    found = discover_files(walked, root=config.root, select=select)
     skipped = set(skip)
     loader = _Loader(config)
     for path in found.files:
         if path in skipped:
             continue
         data = read_input(config.root, path, config.limits)
-        if isinstance(data, bytes) and marker in data:
+        if isinstance(data, bytes) and may_define_runtime(data):
             loader.add(path, data)
     result = loader.result(0)
-    runtimes = tuple(obj for obj in result.objects if obj.kind.endswith(marker.decode()))
+    runtimes = tuple(obj for obj in result.objects if obj.kind in RUNTIME_KINDS)
     return LoadResult(runtimes, result.sources, (), 0)
+
+
+def _glob_directories(root: Path, globs: tuple[str, ...]) -> list[Path]:
+    """The existing directories a walk for ``globs`` starts from."""
+    directories = (root / literal_directory(glob) for glob in globs)
+    return [directory for directory in directories if directory.is_dir()]
+
+
+def _outside_runtime_globs(
+    objects: Iterable[LoadedObject], config: InputSettings
+) -> list[Diagnostic]:
+    """Warnings for runtimes defined where ``inputs.runtimes`` says runtimes are not."""
+    if not config.runtimes:
+        return []
+    inside = path_filter(config.runtimes, ())
+    return [
+        obj.document.finding(
+            ("kind",),
+            "load.runtime-outside-paths",
+            f"{obj.kind} {obj.name} is defined outside inputs.runtimes "
+            f"({', '.join(config.runtimes)}): a run on a few files will not find it",
+            hint="move the file there, or add its path to inputs.runtimes in trainc.yaml",
+        )
+        for obj in objects
+        if obj.kind in RUNTIME_KINDS and not inside.selects(obj.path)
+    ]
 
 
 def load_base(ref: str, *, config: InputSettings) -> LoadResult:
@@ -90,6 +118,8 @@ def load_base(ref: str, *, config: InputSettings) -> LoadResult:
 
     Raises UsageError when the root is not in a git repository or ``ref`` is unknown.
     """
+    from trainc.load.gitref import read_revision  # noqa: PLC0415  # only --base runs git
+
     select = path_filter(config.include, config.exclude)
     revision = read_revision(ref, root=config.root, select=select, limits=config.limits)
     loader = _Loader(config)

@@ -16,3 +16,4 @@ class Limits:
     max_file_bytes: int = 4 * 1024 * 1024
     max_yaml_nodes: int = 1_000_000
     max_depth: int = 100
+    max_documents: int = 10_000

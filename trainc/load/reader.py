@@ -13,6 +13,7 @@ from pathlib import Path
 
 from trainc.diagnostics import Diagnostic, finding
 from trainc.load.limits import Limits
+from trainc.load.pathnames import os_name
 
 # O_NONBLOCK: opening a FIFO planted in the repository must not hang the run.
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
@@ -47,7 +48,7 @@ def too_large(
 
 def read_input(root: Path, path: str, limits: Limits) -> bytes | Diagnostic:
     """The bytes of the repository file ``path`` (repo-relative), as :func:`read_file`."""
-    return read_file(root / path, path, limits)
+    return read_file(root / os_name(path), path, limits)
 
 
 def read_file(file: Path, path: str, limits: Limits) -> bytes | Diagnostic:

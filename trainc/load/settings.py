@@ -29,6 +29,10 @@ class InputSettings(Protocol):
         """Root-relative globs removed from what ``include`` selects."""
 
     @property
+    def runtimes(self) -> tuple[str, ...]:
+        """Root-relative globs of the files that define runtimes; empty: anywhere."""
+
+    @property
     def template_values(self) -> JsonObject:
         """Values ``.j2`` inputs are rendered with."""
 

@@ -27,8 +27,10 @@ from trainc.load.source import SourceFile
 from trainc.model.json import JsonObject
 
 # Template text cannot hold NUL (the reader refuses it as binary), so a NUL-delimited
-# line number is an unambiguous marker in the rendered output.
+# line number is a marker the template's own text never produces (a value it prints
+# can imitate one: see _strip_markers).
 _MARKER = re.compile("\0([0-9]+)\0")
+_NEWLINE = re.compile("\r\n|\r|\n")  # jinja2's line breaks
 _TEMPLATE_FILENAME = "<template>"  # what jinja2 names frames of from_string templates
 # Render failures that are the template's fault, besides jinja2's own TemplateError:
 # arithmetic, wrong types, bad indexes or attributes, runaway recursive macros.
@@ -148,7 +150,7 @@ def render_template(
         )
     if rendered is None:
         return too_large(path, None, limits, subject="the rendered template")
-    text, line_map = _strip_markers(rendered)
+    text, line_map = _strip_markers(rendered, len(_NEWLINE.findall(template)) + 1)
     return SourceFile(path=path, text=text, original=template, line_map=line_map)
 
 
@@ -164,14 +166,19 @@ def _generate(chunks: Iterator[str], max_bytes: int) -> str | None:
     return "".join(kept)
 
 
-def _strip_markers(rendered: str) -> tuple[str, tuple[int, ...]]:
+def _strip_markers(rendered: str, last_line: int) -> tuple[str, tuple[int, ...]]:
     """Rendered text without markers, and the template line of each rendered line.
 
     A rendered line belongs to the marker just before its first visible character
     (markers of tags that printed nothing, or of indentation a filter added, come earlier
     and lose); a line that starts with printed text (the rest of a multi-line value)
-    belongs to the last marker before it.
+    belongs to the last marker before it. A template can print marker-like text itself
+    (``{{ '\\x0099\\x00' }}``); such a marker never names a line outside the template.
     """
+
+    def line(marker: str) -> int:
+        return min(max(int(marker), 1), last_line)
+
     current = 1
     lines: list[str] = []
     line_map: list[int] = []
@@ -181,10 +188,10 @@ def _strip_markers(rendered: str) -> tuple[str, tuple[int, ...]]:
         for index in range(1, len(parts), 2):
             if parts[index - 1].strip():
                 break
-            owner = int(parts[index])
+            owner = line(parts[index])
         line_map.append(owner)
         if len(parts) > 1:
-            current = int(parts[-2])
+            current = line(parts[-2])
         lines.append("".join(parts[0::2]))
     return "\n".join(lines), tuple(line_map)
 

@@ -33,6 +33,14 @@ class InputsConfig:
     exclude: list[Annotated[str, MinLength(1)]] | None = None
     """Glob patterns of files to skip, e.g. the directory compiled output goes to."""
 
+    runtimes: list[Annotated[str, MinLength(1)]] | None = None
+    """Glob patterns of the files that define runtimes, e.g. ``runtimes/**``.
+
+    When set, a run on a few named files (the pre-commit hook) looks for the runtimes of
+    their TrainJobs only there, instead of reading the whole repository; a run over the
+    whole repository warns about a runtime defined anywhere else. Default: anywhere.
+    """
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EnvironmentConfig:
@@ -71,6 +79,9 @@ class LimitsConfig:
 
     max_depth: Annotated[Int64 | None, Minimum(1)] = None
     """Deepest nesting of mappings and sequences (default 100)."""
+
+    max_documents: Annotated[Int64 | None, Minimum(1)] = None
+    """Most YAML documents one file may hold, empty ones counted (default 10,000)."""
 
 
 _OBJECT_NAME = Pattern(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")

@@ -51,10 +51,11 @@ def _location(diagnostic: Diagnostic) -> JsonObject:
 
     GitHub rejects a whole upload if one result lacks a location, so repository-wide
     findings point at the repository config, the file that governs the whole run. Paths
-    are percent-encoded, as the schema wants a URI reference.
+    are percent-encoded, as the schema wants a URI reference; a file name that is not
+    UTF-8 (decoded with lone surrogates) is encoded as its original bytes.
     """
     artifact: JsonObject = {
-        "uri": quote(diagnostic.file or CONFIG_FILE_NAME, safe="/"),
+        "uri": quote(diagnostic.file or CONFIG_FILE_NAME, safe="/", errors="surrogateescape"),
         "uriBaseId": "%SRCROOT%",
     }
     physical: JsonObject = {"artifactLocation": artifact}

@@ -217,6 +217,12 @@ def _check_labels(obj: LoadedObject, labels: JsonObject) -> list[Diagnostic]:
     return found
 
 
+def _utf8_size(text: str) -> int:
+    """Bytes of ``text`` in UTF-8, never failing: a lone surrogate (which no UTF-8 text
+    holds) counts three, as the U+FFFD the API server's decoder makes of it."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def _check_annotations(obj: LoadedObject, annotations: JsonObject) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     total = 0
@@ -226,7 +232,7 @@ def _check_annotations(obj: LoadedObject, annotations: JsonObject) -> list[Diagn
             found.append(
                 _key_finding(obj, ("metadata", "annotations", key), "annotation", key, key_errors)
             )
-        total += len(key.encode()) + (len(value.encode()) if isinstance(value, str) else 0)
+        total += _utf8_size(key) + (_utf8_size(value) if isinstance(value, str) else 0)
     if total > ANNOTATIONS_MAX_BYTES:
         found.append(
             obj.finding(

@@ -279,6 +279,8 @@ def _duplicate_keys(
         if not isinstance(item, dict):
             continue
         identity = tuple(_key_value(item, str(key), item_node, schema) for key in keys)
+        if any(isinstance(value, dict | list) for value in identity):
+            continue  # a key that is no scalar has its type finding; it identifies nothing
         if identity in seen:
             shown = ", ".join(f"{key}={value!r}" for key, value in zip(keys, identity, strict=True))
             yield SchemaFinding(

@@ -15,7 +15,8 @@ from typing import Final
 from trainc.build.context import BuildContext, container, containers, pod_spec, pod_template
 from trainc.build.jobset_defaults import apply_webhook_defaults
 from trainc.build.k8s import child_object, env_value, manifest, set_labels, upsert_env
-from trainc.model.json import JsonObject, JsonValue, as_list, as_object, copy_json
+from trainc.diagnostics import Diagnostic
+from trainc.model.json import JsonObject, JsonValue, as_list, as_object, copy_json, get_path
 from trainc.model.labels import (
     ANCESTOR_DATASET_INITIALIZER,
     ANCESTOR_MODEL_INITIALIZER,
@@ -32,6 +33,8 @@ from trainc.resolve.job import ancestor_of
 STORAGE_URI_ENV: Final = "STORAGE_URI"
 
 _ANCESTORS: Final = (ANCESTOR_TRAINER, ANCESTOR_DATASET_INITIALIZER, ANCESTOR_MODEL_INITIALIZER)
+_REPLICATED_JOBS: Final = ("spec", "template", "spec", "replicatedJobs")
+_CONTAINERS: Final = ("template", "spec", "template", "spec", "containers")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,13 +85,19 @@ class JobSetPlugin:
         Metadata is the runtime template's, overlaid by the runtime patches, never the
         runtime object's or the TrainJob's own labels. ``suspend`` is always written, so
         ``false`` is explicit. The scheduler's pod marks go onto every pod template. The
-        spec is a copy, so the object is independent of the context.
+        spec is a copy, so the object is independent of the context. A job without
+        containers gives no JobSet but an error: the webhook's defaults would make its pod
+        spec, and the API server refuses a pod spec without containers.
         """
         spec = copy_json(context.jobset_spec)
+        jobs = [job for job in as_list(spec.get("replicatedJobs")) if isinstance(job, dict)]
+        empty = [job for job in jobs if get_path(job, _CONTAINERS) is None]
+        if empty:
+            context.diagnostics.extend(_no_containers(context, job) for job in empty)
+            return []
         spec["suspend"] = context.job.spec.suspend is True
-        for job in as_list(spec.get("replicatedJobs")):
-            if isinstance(job, dict):
-                _mark_pods(job, context)
+        for job in jobs:
+            _mark_pods(job, context)
         apply_webhook_defaults(spec)
         jobset = manifest(
             JOBSET_API_VERSION, JOBSET_KIND, context.job.name, context.job.namespace, spec=spec
@@ -99,6 +108,21 @@ class JobSetPlugin:
             if values:
                 metadata[key] = copy_json(values)
         return [jobset]
+
+
+def _no_containers(context: BuildContext, job: JsonObject) -> Diagnostic:
+    """``compile.no-containers`` at the runtime's replicatedJob of that name."""
+    name = job.get("name")
+    runtime = context.job.runtime
+    jobs = as_list(get_path(runtime.data, _REPLICATED_JOBS))
+    index = next((i for i, rj in enumerate(jobs) if as_object(rj).get("name") == name), None)
+    return runtime.finding(
+        (*_REPLICATED_JOBS, index, "template") if index is not None else _REPLICATED_JOBS,
+        "compile.no-containers",
+        f"replicatedJob {name!r} has no containers, so its JobSet cannot be created: the "
+        "JobSet webhook gives it a pod spec, which the API server refuses without containers",
+        hint="set the containers of its pod template (template.spec.template.spec.containers)",
+    )
 
 
 def _launcher_as_node(context: BuildContext) -> bool:

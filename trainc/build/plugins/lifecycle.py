@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from trainc.build.context import BuildContext
 from trainc.build.k8s import child_object, set_labels
+from trainc.load.pathnames import text_name
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
 from trainc.model.labels import (
     ACTIVE_DEADLINE_ANNOTATION,
@@ -84,7 +85,7 @@ class LifecyclePlugin:
 def _jobset_annotations(context: BuildContext) -> dict[str, str]:
     """Source path and the lifecycle settings that are set, as annotation values."""
     job = context.job
-    annotations = {SOURCE_ANNOTATION: job.trainjob.loaded.path}
+    annotations = {SOURCE_ANNOTATION: text_name(job.trainjob.loaded.path)}
     if job.spec.active_deadline_seconds is not None:
         annotations[ACTIVE_DEADLINE_ANNOTATION] = str(job.spec.active_deadline_seconds)
     if job.runtime_spec.ttl_seconds_after_finished is not None:

@@ -1,0 +1,116 @@
+"""File and directory names a repository can hold, through validate and compile.
+
+Every name below is legal on Linux and each has broken some tool: spaces, non-ASCII,
+a leading dash, the separators of report formats (``:``, ``,``, ``%``, ``#``), quotes,
+line breaks, names at the length limit, and bytes that are not UTF-8. Each file holds a
+valid TrainJob and a ConfigMap, which ``-v`` reports as skipped: one finding per file
+that must name it exactly, in every format, while compile writes output named after the
+objects alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from ruamel.yaml import YAML
+
+from tests.support.cli import run
+from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
+from trainc.emit.writer import OWNERSHIP_FILE
+
+#: Repository-relative names, as trainc reports them.
+ODD_NAMES = (
+    "with space/job one.yaml",
+    "ünïcödé/训练 ✓.yaml",
+    "-dash/-job.yaml",
+    "c:o,l;o=n/a:b.yaml",
+    "100%/#x?&.yaml",
+    'quotes/it\'s "q" `x`.yaml',
+    "back\\slash/x.yaml",
+    "new\nline/car\rriage.yaml",
+    "d" * 200 + "/" + "f" * 250 + ".yaml",  # a 255-byte file name, the usual maximum
+    "latin\udce9/\udcff.yaml",  # bytes that are not UTF-8 stay lone surrogates
+)
+#: Each file's ``trainc.dev/source`` annotation: Unicode text, as kubectl's YAML reader
+#: refuses the escape of a lone surrogate.
+SOURCES = {**{name: name for name in ODD_NAMES}, "latin\udce9/\udcff.yaml": "latin\\xe9/\\xff.yaml"}
+CONFIG_MAP = "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
+FORMATS = ("text", "json", "github", "junit", "sarif")
+
+
+def job_name(index: int) -> str:
+    return f"job-{index}"
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("odd")
+    (root / ".git").mkdir()
+    write(root, "runtime.yaml", TORCH_RUNTIME)
+    for index, name in enumerate(ODD_NAMES):
+        # The operating system's form of the name: its UTF-8 bytes, surrogates as bytes.
+        path = root / os.fsdecode(name.encode("utf-8", "surrogateescape"))
+        path.parent.mkdir()
+        path.write_text(trainjob_yaml(job_name(index)) + CONFIG_MAP, encoding="utf-8")
+    return root
+
+
+def reported_files(output_format: str, stdout: str) -> list[str]:
+    """The file each finding of a machine-readable report names."""
+    if output_format == "json":
+        return [finding["file"] for finding in json.loads(stdout)["diagnostics"]]
+    (sarif_run,) = json.loads(stdout)["runs"]
+    return [
+        result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for result in sarif_run["results"]
+    ]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])  # ascii: what no odd name fits
+@pytest.mark.parametrize("output_format", FORMATS)
+def test_every_format_reports_on_every_file_without_failing(
+    repo: Path, output_format: str, encoding: str
+) -> None:
+    env = {"PYTHONIOENCODING": encoding}
+    result = run(repo, "validate", "-v", "--format", output_format, env=env)
+    assert (result.returncode, result.stderr) == (0, "")
+    if output_format == "json":
+        assert sorted(reported_files("json", result.stdout)) == sorted(ODD_NAMES)
+    elif output_format == "sarif":
+        uris = [quote(name, safe="/", errors="surrogateescape") for name in ODD_NAMES]
+        assert sorted(reported_files("sarif", result.stdout)) == sorted(uris)
+        assert "latin%E9/%FF.yaml" in uris  # the file's own bytes
+    elif output_format == "github":
+        lines = result.stdout.splitlines()  # line breaks in names are escaped, so one each
+        assert len(lines) == len(ODD_NAMES)
+        assert all(line.startswith("::notice file=") for line in lines)
+
+
+def test_named_files_with_odd_names_are_read(repo: Path) -> None:
+    named = ("-dash/-job.yaml", "with space/job one.yaml", "ünïcödé/训练 ✓.yaml")
+    result = run(repo, "validate", "-v", "--format", "json", "--", *named)
+    assert result.returncode == 0, result.stderr
+    assert sorted(reported_files("json", result.stdout)) == sorted(named)
+
+
+def test_compile_names_its_files_after_the_objects_and_records_each_source(
+    repo: Path, tmp_path: Path
+) -> None:
+    output = tmp_path / "out dir" / "ü:x"
+    result = run(repo, "compile", "-o", str(output))
+    assert result.returncode == 0, result.stderr
+    jobs = [f"default/{job_name(index)}.yaml" for index in range(len(ODD_NAMES))]
+    written = sorted(p.relative_to(output).as_posix() for p in output.rglob("*") if p.is_file())
+    assert written == sorted([*jobs, "kustomization.yaml", OWNERSHIP_FILE])
+    for job, name in zip(jobs, ODD_NAMES, strict=True):
+        text = (output / job).read_text(encoding="utf-8")
+        header, second, _ = text.split("\n", 2)  # no name can break the header line
+        assert header.startswith("# Generated by trainc from ")
+        assert second == "apiVersion: jobset.x-k8s.io/v1alpha2"
+        jobset = YAML(typ="safe").load(text)
+        assert jobset["metadata"]["annotations"]["trainc.dev/source"] == SOURCES[name]
+    assert run(repo, "compile", "-o", str(output), "--check").returncode == 0
