@@ -341,6 +341,10 @@ def compile_paths(
     built = build_all(
         validated.objects, config.compile, context=validated.everything, progress=steps.stage()
     )
+    # The loaded and defaulted inputs are no longer needed (the report keeps the sources
+    # for its findings): let them go before the output is checked and rendered, which
+    # is when a compile holds the most memory.
+    del validated
     sweeper = build_sweeper(config, built.jobs)
     diagnostics = sort_diagnostics((*report.diagnostics, *built.diagnostics, *sweeper.diagnostics))
     if exit_code(diagnostics):

@@ -3,6 +3,9 @@ from __future__ import annotations
 import time
 import tracemalloc
 
+import pytest
+
+from trainc.load import convert
 from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import Parsed, parse_documents
@@ -199,3 +202,21 @@ def test_aliases_cannot_nest_past_the_depth_bound() -> None:
     parsed = parse(text, max_depth=8)
     assert found(parsed) == [("load.too-deep", 1, None)]
     assert parse(text, max_depth=11).diagnostics == ()
+
+
+def test_equal_paths_and_positions_are_held_once_and_the_table_is_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first = parse("a: {b: 1}\n").documents[0]
+    second = parse("a: {b: 2}\n").documents[0]
+    (path_one, place_one), (path_two, place_two) = (
+        next((p, pos) for p, pos in doc.positions.items() if p == ("a", "b"))
+        for doc in (first, second)
+    )
+    assert path_one is path_two
+    assert place_one is place_two
+    monkeypatch.setattr(convert, "_SHARED", {})
+    monkeypatch.setattr(convert, "_SHARED_LIMIT", 2)
+    values = [convert.shared((n, n)) for n in range(5)]
+    assert values == [(n, n) for n in range(5)]
+    assert len(convert._SHARED) == 2

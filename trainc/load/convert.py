@@ -13,7 +13,8 @@ counting, never by building it.
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol
+import sys
+from typing import Any, Protocol, TypeVar
 
 from trainc.diagnostics import Diagnostic, finding
 from trainc.load.documents import Document, Parsed
@@ -28,6 +29,23 @@ _MERGE = TAG_PREFIX + "merge"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 Positions = dict[FieldPath, tuple[int, int]]
+_Tuple = TypeVar("_Tuple", bound=tuple[object, ...])
+
+#: One object for each equal position and field path: thousands of TrainJobs repeat the
+#: same paths (``spec.trainer.image``) at the same places, and holding one tuple each
+#: would be most of the loader's memory. Bounded, so hostile input cannot grow it.
+_SHARED: dict[tuple[object, ...], tuple[object, ...]] = {}
+_SHARED_LIMIT = 1 << 18
+
+
+def shared(value: _Tuple) -> _Tuple:
+    """``value``, or the equal tuple already held; equal tuples are interchangeable."""
+    found = _SHARED.get(value)
+    if found is not None:
+        return found  # type: ignore[return-value]  # equal to value, so of its type
+    if len(_SHARED) < _SHARED_LIMIT:
+        _SHARED[value] = value
+    return value
 
 
 class Mark(Protocol):
@@ -167,7 +185,7 @@ class Converter:
     def _locate(self, node: Node) -> tuple[int, int]:
         """Where a node starts: 0-based line and column, as Document.positions holds them."""
         mark = node.start_mark
-        return (mark.line, mark.column)
+        return shared((mark.line, mark.column))
 
     def _finding(
         self, node: Node, code: str, message: str, path: FieldPath, hint: str | None = None
@@ -261,7 +279,7 @@ class Converter:
     def _sequence(self, node: Node, path: FieldPath, depth: int) -> JsonValue:
         items: list[JsonValue] = []
         for index, item in enumerate(node.value):
-            child = (*path, index)
+            child = shared((*path, index))
             self._positions[child] = self._locate(item)
             items.append(self._value(item, child, depth + 1))
         return items
@@ -282,7 +300,7 @@ class Converter:
             key = self._key(key_node, path)
             if key is None:
                 continue
-            child = (*path, key)
+            child = shared((*path, key))
             if key in result:
                 if merged:
                     continue
@@ -313,7 +331,7 @@ class Converter:
                 self.diagnostics.append(
                     self._finding(node, "load.non-string-key", message, path, hint)
                 )
-            return text
+            return sys.intern(text)  # the same few keys in every document: one copy each
         kind = "mapping" if node.id == "mapping" else "sequence"
         message = f"a {kind} is used as a mapping key, but keys must be strings; entry skipped"
         self.diagnostics.append(self._finding(node, "load.non-string-key", message, path))

@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no annotations; typed here
 
-from trainc.load.convert import Converter, Node
+from trainc.load.convert import Converter, Node, shared
 from trainc.load.documents import Parsed
 from trainc.load.limits import Limits
 from trainc.load.scalars import TAG_PREFIX, YAML_1_1
@@ -186,7 +186,7 @@ class _Converter(Converter):
         mark = node.start_mark
         if mark.index == node.end_mark.index or self._text[mark.index] in "&!":
             raise _Unsure
-        return (mark.line, mark.column)
+        return shared((mark.line, mark.column))
 
 
 def parse(source: SourceFile, limits: Limits) -> Parsed | None:
