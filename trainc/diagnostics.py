@@ -210,6 +210,11 @@ _ENTRIES: tuple[Rule, ...] = (
     Rule("xobj.flux-reserved-init-container", _E, "the flux-installer init container is reserved"),
     Rule("xobj.volcano-queue-empty", _E, "the Volcano queue annotation is empty"),
     Rule(
+        "xobj.volcano-queue-invalid",
+        _E,
+        "the Volcano queue annotation is not a valid queue name (a DNS-1123 subdomain)",
+    ),
+    Rule(
         "xobj.volume-claim-name", _E, "a volumeClaimPolicies template name is invalid or duplicated"
     ),
     Rule(

@@ -11,10 +11,11 @@ CEL rules (§1.6), which are stricter than ObjectMeta's.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import LoadedObject
-from trainc.model.json import FieldPath, JsonObject, as_object
+from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, get_path
 from trainc.model.kinds import TRAINJOB
 
 _DNS1123_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
@@ -144,12 +145,32 @@ def check_metadata(obj: LoadedObject, *, namespaced: bool) -> list[Diagnostic]:
     namespace gets a warning, since the API server drops the field.
     """
     metadata = as_object(obj.data.get("metadata"))
-    return [
-        *_check_name(obj),
-        *_check_namespace(obj, metadata, namespaced=namespaced),
-        *_check_labels(obj, as_object(metadata.get("labels"))),
-        *_check_annotations(obj, as_object(metadata.get("annotations"))),
-    ]
+    found = [*_check_name(obj), *_check_namespace(obj, metadata, namespaced=namespaced)]
+    for at in (("metadata",), *_embedded_label_maps(obj)):
+        holder = as_object(get_path(obj.data, at))
+        found += _check_labels(obj, as_object(holder.get("labels")), at)
+        found += _check_annotations(obj, as_object(holder.get("annotations")), at)
+    return found
+
+
+def _embedded_label_maps(obj: LoadedObject) -> Iterator[FieldPath]:
+    """Where labels and annotations sit below the root's own metadata.
+
+    Every nested ``metadata`` mapping is an ObjectMeta: the JobSet, Job and pod templates
+    of a runtime or of a runtime patch. The API server checks their labels and annotations
+    when the objects built from them are created, so they are checked here, where they
+    are written.
+    """
+    stack: list[tuple[FieldPath, JsonValue]] = [((), obj.data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            for key, child in value.items():
+                if key == "metadata" and path and isinstance(child, dict):
+                    yield (*path, key)
+                stack.append(((*path, key), child))
+        elif isinstance(value, list):
+            stack.extend(((*path, index), item) for index, item in enumerate(value))
 
 
 def _check_name(obj: LoadedObject) -> list[Diagnostic]:
@@ -198,10 +219,10 @@ def _check_namespace(
     ]
 
 
-def _check_labels(obj: LoadedObject, labels: JsonObject) -> list[Diagnostic]:
+def _check_labels(obj: LoadedObject, labels: JsonObject, at: FieldPath) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for key, value in labels.items():
-        path: FieldPath = ("metadata", "labels", key)
+        path: FieldPath = (*at, "labels", key)
         if key_errors := qualified_name_errors(key):
             found.append(_key_finding(obj, path, "label", key, key_errors))
         if isinstance(value, str) and (value_errors := label_value_errors(value)):
@@ -223,20 +244,22 @@ def _utf8_size(text: str) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-def _check_annotations(obj: LoadedObject, annotations: JsonObject) -> list[Diagnostic]:
+def _check_annotations(
+    obj: LoadedObject, annotations: JsonObject, at: FieldPath
+) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     total = 0
     for key, value in annotations.items():
         # apimachinery lower-cases annotation keys before checking them.
         if key_errors := qualified_name_errors(key.lower()):
             found.append(
-                _key_finding(obj, ("metadata", "annotations", key), "annotation", key, key_errors)
+                _key_finding(obj, (*at, "annotations", key), "annotation", key, key_errors)
             )
         total += _utf8_size(key) + (_utf8_size(value) if isinstance(value, str) else 0)
     if total > ANNOTATIONS_MAX_BYTES:
         found.append(
             obj.finding(
-                ("metadata", "annotations"),
+                (*at, "annotations"),
                 "meta.annotations-too-large",
                 f"annotation keys and values total {total} bytes; the API server accepts at "
                 f"most {ANNOTATIONS_MAX_BYTES} bytes (256 KiB)",

@@ -3,7 +3,8 @@
 With ``podGroupPolicy.volcano`` the PodGroup's queue comes from the JobSet-level annotation
 ``scheduling.volcano.sh/queue-name`` (``upstream-semantics.md`` §1.7, §2.12): the runtime's
 ``template.metadata`` overlaid by each runtime patch in list order (§2.4). An empty value is
-rejected; the finding points at whichever document supplied the value that wins.
+rejected, and so is one the PodGroup's ``spec.queue`` would refuse (not a DNS-1123
+subdomain); the finding points at whichever document supplied the value that wins.
 """
 
 from __future__ import annotations
@@ -13,26 +14,40 @@ from trainc.model.json import FieldPath, get_path
 from trainc.model.labels import VOLCANO_QUEUE_ANNOTATION
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.crossobject.template import runtime_patches
+from trainc.validate.metadata import dns1123_subdomain_errors
 
 _ANNOTATION: FieldPath = ("template", "metadata", "annotations", VOLCANO_QUEUE_ANNOTATION)
 
 
 def check_volcano_queue(trainjob: DefaultedObject, runtime: DefaultedObject) -> list[Diagnostic]:
-    """An empty effective queue annotation on a Volcano runtime's JobSet."""
+    """An empty or malformed effective queue annotation on a Volcano runtime's JobSet."""
     if not isinstance(get_path(runtime.data, ("spec", "podGroupPolicy", "volcano")), dict):
         return []
     source, path = runtime, ("spec", *_ANNOTATION)
     for patch in runtime_patches(trainjob.data):
         if get_path(patch.data, ("trainingRuntimeSpec", *_ANNOTATION)) is not None:
             source, path = trainjob, patch.at("trainingRuntimeSpec", *_ANNOTATION)
-    if get_path(source.data, path) != "":
+    value = get_path(source.data, path)
+    if value == "":
+        return [
+            source.finding(
+                path,
+                "xobj.volcano-queue-empty",
+                f"Volcano queue name must not be empty: annotation {VOLCANO_QUEUE_ANNOTATION} "
+                "is set to an empty string",
+                hint="name a Volcano queue, or delete the annotation to use the queue 'default'",
+            )
+        ]
+    errors = dns1123_subdomain_errors(value) if isinstance(value, str) else []
+    if not errors:
         return []
+    # The PodGroup's spec.queue must be a DNS-1123 subdomain: the API server would refuse
+    # the PodGroup the Trainer controller builds from this annotation.
     return [
         source.finding(
             path,
-            "xobj.volcano-queue-empty",
-            f"Volcano queue name must not be empty: annotation {VOLCANO_QUEUE_ANNOTATION} is "
-            "set to an empty string",
-            hint="name a Volcano queue, or delete the annotation to use the queue 'default'",
+            "xobj.volcano-queue-invalid",
+            f"Volcano queue name {value!r} is not valid: {'; '.join(errors)}",
+            hint="Volcano queues are named like Kubernetes objects, e.g. 'research-gpu'",
         )
     ]
