@@ -52,6 +52,12 @@ class Children:
         found = self.properties.get(key)
         return found if found is not None else self.other
 
+    def declared(self, key: str) -> SchemaNode | None:
+        """Schema of a declared property or map entry ``key``; None for any other key,
+        even one kept by ``x-kubernetes-preserve-unknown-fields`` (CEL cannot see it)."""
+        found = self.properties.get(key)
+        return found if found is not None else self.additional
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class KindSchema:

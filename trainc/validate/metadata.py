@@ -11,7 +11,8 @@ CEL rules (§1.6), which are stricter than ObjectMeta's.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Final
 
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import LoadedObject
@@ -138,6 +139,10 @@ def domain_prefixed_path_errors(value: str) -> list[str]:
     return errors
 
 
+#: Where an object's templates are, when not under ``spec``.
+_TEMPLATES_OF: Final[Mapping[str, FieldPath]] = {TRAINJOB.kind: ("spec", "runtimePatches")}
+
+
 def check_metadata(obj: LoadedObject, *, namespaced: bool) -> list[Diagnostic]:
     """ObjectMeta findings for ``obj`` as loaded: name, namespace, labels, annotations.
 
@@ -159,16 +164,19 @@ def _embedded_label_maps(obj: LoadedObject) -> Iterator[FieldPath]:
     Every nested ``metadata`` mapping is an ObjectMeta: the JobSet, Job and pod templates
     of a runtime or of a runtime patch. The API server checks their labels and annotations
     when the objects built from them are created, so they are checked here, where they
-    are written.
+    are written. Only the subtree that can hold templates is walked (a TrainJob's own
+    spec holds none outside its patches): this runs for every object.
     """
-    stack: list[tuple[FieldPath, JsonValue]] = [((), obj.data)]
+    start = _TEMPLATES_OF.get(obj.kind, ("spec",))
+    stack: list[tuple[FieldPath, JsonValue]] = [(start, get_path(obj.data, start))]
     while stack:
         path, value = stack.pop()
         if isinstance(value, dict):
             for key, child in value.items():
-                if key == "metadata" and path and isinstance(child, dict):
-                    yield (*path, key)
-                stack.append(((*path, key), child))
+                if key == "metadata" and isinstance(child, dict):
+                    yield (*path, key)  # an ObjectMeta holds no further templates
+                elif isinstance(child, dict | list):
+                    stack.append(((*path, key), child))
         elif isinstance(value, list):
             stack.extend(((*path, index), item) for index, item in enumerate(value))
 

@@ -44,11 +44,9 @@ def _measure_object(value: dict[str, JsonValue], node: SchemaNode, schema: KindS
         return untyped_sizes(value)
     nodes, lists, strings = 1, 0, 0
     for key, item in value.items():
-        child = table.properties.get(key)
+        child = table.declared(key)
         if child is None:
-            child = table.additional
-            if child is None:
-                continue
+            continue
         if isinstance(item, dict | list):
             sizes = measure(item, child, schema)
             nodes += sizes[0]

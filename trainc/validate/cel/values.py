@@ -226,11 +226,9 @@ class _Walker:
         converted: dict[str, object] = {}
         nodes, lists, strings = 1, 0, 0
         for key, item in value.items():
-            child = table.properties.get(key)
+            child = table.declared(key)
             if child is None:
-                child = table.additional
-                if child is None:
-                    continue  # an undeclared property: the API server's lookup ignores it
+                continue  # an undeclared property: the API server's lookup ignores it
             if unused:
                 _, sizes = self._child(item, child, path, key, _UNUSED, inside=inside)
             else:
