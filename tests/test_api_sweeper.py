@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.api import compile_paths
 from trainc.diagnostics import Severity
 
 SWEEPER = """\
@@ -40,7 +40,7 @@ def kinds_in_stream(stream: str) -> list[tuple[str, str | None, str]]:
 
 def test_shared_objects_land_in_the_layout_and_the_stream(repo: Path) -> None:
     write(repo, "trainc.yaml", SWEEPER)
-    report = compile_paths([], cwd=repo)
+    report = compile_collected([], cwd=repo)
 
     assert report.exit_code == 0
     assert report.diagnostics == ()
@@ -76,7 +76,7 @@ def test_shared_objects_land_in_the_layout_and_the_stream(repo: Path) -> None:
 
 def test_cluster_scope_emits_cluster_wide_rbac(repo: Path) -> None:
     write(repo, "trainc.yaml", SWEEPER + "  scope: Cluster\n")
-    report = compile_paths([], cwd=repo)
+    report = compile_collected([], cwd=repo)
 
     assert [k for k in kinds_in_stream(report.stream) if k[0] != "JobSet"] == [
         ("ServiceAccount", "trainc-system", "trainc-sweeper"),
@@ -90,7 +90,7 @@ def test_cluster_scope_emits_cluster_wide_rbac(repo: Path) -> None:
 def test_lifecycle_settings_without_a_sweeper_warn_once_on_the_config(repo: Path) -> None:
     write(repo, "trainc.yaml", "namespace: team-a\n")
     write(repo, "jobs/c.yaml", trainjob_yaml("gamma", deadline=60))
-    report = compile_paths([], cwd=repo)
+    report = compile_collected([], cwd=repo)
 
     assert report.exit_code == 0
     assert [(d.code, d.severity, d.file) for d in report.diagnostics] == [
@@ -102,7 +102,7 @@ def test_lifecycle_settings_without_a_sweeper_warn_once_on_the_config(repo: Path
 
 
 def test_without_a_config_file_the_warning_is_repository_wide(repo: Path) -> None:
-    report = compile_paths([], cwd=repo)
+    report = compile_collected([], cwd=repo)
 
     assert [(d.code, d.file) for d in report.diagnostics] == [("compile.no-sweeper", None)]
 
@@ -112,12 +112,12 @@ def test_no_lifecycle_settings_and_no_sweeper_is_quiet(tmp_path: Path) -> None:
     write(tmp_path, "runtime.yaml", TORCH_RUNTIME)
     write(tmp_path, "jobs/a.yaml", trainjob_yaml("alpha"))
 
-    assert compile_paths([], cwd=tmp_path).diagnostics == ()
+    assert compile_collected([], cwd=tmp_path).diagnostics == ()
 
 
 def test_sweeper_resources_the_api_server_rejects_stop_the_compile(repo: Path) -> None:
     write(repo, "trainc.yaml", SWEEPER + "  resources:\n    requests: {memory: 1Gi}\n")
-    report = compile_paths([], cwd=repo)
+    report = compile_collected([], cwd=repo)
 
     assert report.exit_code == 1
     assert [(d.code, d.file) for d in report.diagnostics] == [

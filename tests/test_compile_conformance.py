@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from tests.support.compiled import Compiled, compile_collected
 from tests.support.documents import make_object
-from trainc.api import CompileReport, compile_paths
 from trainc.emit.yamlout import dump_yaml
 from trainc.model.json import JsonValue
 from trainc.model.schematree import KindSchema
@@ -126,7 +126,7 @@ def _minimal_trainjob(runtime: Any) -> Any:
     }
 
 
-def _compile(repo: Path, runtime_file: Path, examples: Path) -> CompileReport:
+def _compile(repo: Path, runtime_file: Path, examples: Path) -> Compiled:
     """A repository with the runtimes of ``runtime_file`` and TrainJobs that use them."""
     (repo / ".git").mkdir(parents=True)
     (repo / "trainc.yaml").write_text(CONFIG, encoding="utf-8")
@@ -140,7 +140,7 @@ def _compile(repo: Path, runtime_file: Path, examples: Path) -> CompileReport:
     # Upstream examples reuse names (two `my-trainjob`s): keep one object per name.
     unique = {(j["metadata"].get("namespace"), j["metadata"]["name"]): j for j in jobs}
     (repo / "jobs.yaml").write_text(dump_yaml(list(unique.values())), encoding="utf-8")
-    return compile_paths([], cwd=repo)
+    return compile_collected([], cwd=repo)
 
 
 def _upstream_findings(obj: Any, schema: KindSchema) -> list[str]:

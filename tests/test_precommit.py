@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.api import compile_paths
 from trainc.emit.writer import check_tree, write_tree
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,7 +124,7 @@ def repo(tmp_path: Path, env: dict[str, str]) -> Path:
     write(tmp_path, "trainc.yaml", config)
     write(tmp_path, "runtimes/torch.yaml", TORCH_RUNTIME)
     write(tmp_path, "jobs/train.yaml", trainjob_yaml("train"))
-    compiled = compile_paths([], cwd=tmp_path)
+    compiled = compile_collected([], cwd=tmp_path)
     assert compiled.exit_code == 0, compiled.diagnostics
     write_tree(tmp_path / "rendered", compiled.files)
     commit_everything(tmp_path, env)
@@ -212,7 +212,7 @@ def test_compile_rewrites_stale_output_and_fails_the_commit(
     assert run.returncode == 1, run.stdout
     assert outcome(run, "trainc compile") == "Failed"
     assert "- files were modified by this hook" in run.stdout
-    compiled = compile_paths([], cwd=repo)
+    compiled = compile_collected([], cwd=repo)
     assert check_tree(repo / "rendered", compiled.files) == []
 
 

@@ -32,7 +32,8 @@ from trainc.validate.run import validate_objects
 from trainc.validate.structural import check_schema
 
 if TYPE_CHECKING:
-    from trainc.emit.layout import JobOutput
+    from trainc.emit.sinks import OutputSink
+    from trainc.validate.output import OutputCheck
 
 # What only compile needs (the builder, the emitter, the output check) is imported in
 # the functions that use it: validation, the pre-commit hook's command, starts faster.
@@ -258,72 +259,44 @@ def validate_paths(
 
 @dataclass(frozen=True, slots=True)
 class CompileReport:
-    """The outcome of ``trainc compile``: diagnostics, and the output when there are no errors.
+    """The outcome of ``trainc compile``: diagnostics, and how many TrainJobs were output.
 
-    The output is rendered on demand, in the form the caller wants: ``files`` (the
-    directory layout) or ``stream`` (one YAML stream). Rendering YAML is the costliest
-    step of a compile, so a run pays only for the form it writes. Both are empty when any
-    error was found, so nothing half-valid is ever written.
+    The output itself went to the sink the caller gave (see
+    :mod:`trainc.emit.sinks`), and only when there were no errors: ``jobs`` is 0 then.
     """
 
     validation: ValidationReport
     diagnostics: tuple[Diagnostic, ...]
-    jobs: tuple[JobOutput, ...] = ()
-    shared: tuple[JsonObject, ...] = ()
-    root: Path | None = None
-    default_output: str | None = None
+    jobs: int = 0
 
     @property
     def exit_code(self) -> int:
         """0 when the output was produced, 1 when the input has errors."""
         return exit_code(self.diagnostics)
 
-    @property
-    def files(self) -> Mapping[str, bytes]:
-        """Output path → bytes: one file per TrainJob, shared files, kustomization.yaml."""
-        from trainc.emit.layout import layout  # noqa: PLC0415 - compile only
-
-        return layout(self.jobs, self.shared) if self.jobs or self.shared else {}
-
-    @property
-    def stream(self) -> str:
-        """Every object as one YAML stream in canonical order, for ``-o -``."""
-        from trainc.emit.layout import render_stream  # noqa: PLC0415 - compile only
-        from trainc.emit.order import sort_objects  # noqa: PLC0415 - compile only
-
-        objects = [*(obj for job in self.jobs for obj in job.objects), *self.shared]
-        return render_stream(sort_objects(objects))
-
-    @property
-    def output_directory(self) -> Path | None:
-        """trainc.yaml's ``compile.output``, resolved against the repository root."""
-        if self.default_output is None or self.root is None:
-            return None
-        return self.root / self.default_output
-
 
 def compile_paths(
     paths: Sequence[Path],
     *,
     cwd: Path,
+    sink: OutputSink,
     config_file: Path | None = None,
     environment: str | None = None,
     overrides: Overrides | None = None,
     progress: Progress | None = None,
 ) -> CompileReport:
-    """Validate, then build every TrainJob and the sweeper; output only when nothing is in error.
+    """Validate, then build every TrainJob and the sweeper into ``sink``.
 
-    The sweeper's objects (trainc.yaml's ``sweeper`` section) belong to no one job: they
-    go to the layout's shared files and into the stream.
+    Each job goes to the sink as soon as it is built and checked, and is let go: a
+    compile holds the validated repository, not its output. The sink is opened once the
+    input validated without errors and closed in every case; it is finished (the output
+    becomes visible) only when the whole compile found no error, so nothing half-valid
+    is ever written. The sweeper's objects (trainc.yaml's ``sweeper`` section) belong to
+    no one job: they are the sink's shared objects.
     Raises CompilerBug when an object trainc built fails its own output validation:
     that is trainc's fault, never the user's. ``progress`` hears of every file, object
     and job (see :data:`Progress`).
     """
-    from trainc.build.run import build_all  # noqa: PLC0415 - compile only
-    from trainc.build.sweeper import build_sweeper  # noqa: PLC0415 - compile only
-    from trainc.emit.layout import JobOutput  # noqa: PLC0415 - compile only
-    from trainc.validate.output import check_output  # noqa: PLC0415 - compile only
-
     steps = _Steps(progress)
     validated = _validate(
         paths,
@@ -338,29 +311,47 @@ def compile_paths(
     report = validated.report
     if config is None or report.exit_code:
         return CompileReport(report, report.diagnostics)
-    built = build_all(
-        validated.objects, config.compile, context=validated.everything, progress=steps.stage()
+    sink.open(config.root, config.compile.output)
+    try:
+        return _build_into(sink, validated, config, steps.stage())
+    finally:
+        sink.close()
+
+
+def _build_into(
+    sink: OutputSink, validated: _Validated, config: RepoConfig, progress: Progress | None
+) -> CompileReport:
+    from trainc.build.run import build_jobs  # noqa: PLC0415 - compile only
+    from trainc.build.sweeper import SweptJob, build_sweeper  # noqa: PLC0415 - compile only
+    from trainc.emit.layout import JobOutput  # noqa: PLC0415 - compile only
+    from trainc.validate.output import OutputCheck  # noqa: PLC0415 - compile only
+
+    check = OutputCheck(config.kubernetes_version)
+    found = list(validated.report.diagnostics)
+    swept: list[SweptJob] = []
+    built = build_jobs(
+        validated.objects, config.compile, context=validated.everything, progress=progress
     )
-    # The loaded and defaulted inputs are no longer needed (the report keeps the sources
-    # for its findings): let them go before the output is checked and rendered, which
-    # is when a compile holds the most memory.
-    del validated
-    sweeper = build_sweeper(config, built.jobs)
-    diagnostics = sort_diagnostics((*report.diagnostics, *built.diagnostics, *sweeper.diagnostics))
+    for job in built:
+        found.extend(job.diagnostics)
+        swept.append(SweptJob.of(job))
+        # After an error, building goes on only to report every job's findings.
+        if not exit_code(found):
+            _check_built(check, job.objects)
+            sink.add_job(JobOutput(job.namespace, job.name, job.objects))
+    sweeper = build_sweeper(config, swept)
+    diagnostics = sort_diagnostics((*found, *sweeper.diagnostics))
     if exit_code(diagnostics):
-        return CompileReport(report, diagnostics)
-    objects = [*(obj for job in built.jobs for obj in job.objects), *sweeper.objects]
-    problems = check_output(objects, kubernetes_version=config.kubernetes_version)
+        return CompileReport(validated.report, diagnostics)
+    _check_built(check, sweeper.objects)
+    sink.finish(sweeper.objects)
+    return CompileReport(validated.report, diagnostics, len(swept))
+
+
+def _check_built(check: OutputCheck, objects: Sequence[JsonObject]) -> None:
+    problems = check.problems(objects)
     if problems:
         raise CompilerBug("emitted objects fail validation:\n  " + "\n  ".join(problems))
-    return CompileReport(
-        validation=report,
-        diagnostics=diagnostics,
-        jobs=tuple(JobOutput(job.namespace, job.name, job.objects) for job in built.jobs),
-        shared=tuple(sweeper.objects),
-        root=config.root,
-        default_output=config.compile.output,
-    )
 
 
 def write_schemas(directory: Path) -> list[str]:

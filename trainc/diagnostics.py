@@ -91,6 +91,24 @@ def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> tuple[Diagnostic, ...
     return tuple(sorted(set(diagnostics), key=sort_key))
 
 
+def closest(word: str, candidates: Iterable[str], *, cutoff: float = 0.6) -> str | None:
+    """The candidate closest in spelling to ``word``, if one is close enough to suggest.
+
+    Suggestions are made only once something is wrong, so :mod:`difflib` is imported
+    then: a clean run, the pre-commit hook's usual case, never pays for it.
+    """
+    import difflib  # noqa: PLC0415 - see above
+
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=cutoff)
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, candidates: Iterable[str], *, cutoff: float = 0.6) -> str | None:
+    """The hint ``did you mean 'x'?`` for the :func:`closest` candidate, None without one."""
+    match = closest(word, candidates, cutoff=cutoff)
+    return f"did you mean {match!r}?" if match is not None else None
+
+
 def exit_code(diagnostics: Iterable[Diagnostic]) -> int:
     """1 when any finding is an error, else 0 (warnings never fail a run)."""
     return 1 if any(d.is_error for d in diagnostics) else 0

@@ -8,7 +8,8 @@ import pytest
 
 from bench.generate import generate
 from bench.runtimes import FAMILIES
-from trainc.api import compile_paths, validate_paths
+from tests.support.compiled import compile_collected
+from trainc.api import load_config, validate_paths
 
 JOBS = 20
 
@@ -27,9 +28,11 @@ def test_validates_without_findings(repository: Path) -> None:
 
 
 def test_compiles_every_job(repository: Path) -> None:
-    report = compile_paths([], cwd=repository)
+    report = compile_collected([], cwd=repository)
     assert report.diagnostics == ()
-    assert report.default_output == "rendered"
+    config = load_config(cwd=repository).config
+    assert config is not None
+    assert config.compile.output == "rendered"
     files = report.files
     assert sum(path.count("/") == 1 and not path.startswith("_shared") for path in files) == JOBS
     assert any(path.startswith("_shared/trainc-system/cronjob-") for path in files)

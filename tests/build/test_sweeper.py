@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from trainc.build.run import BuiltJob
-from trainc.build.sweeper import build_sweeper, sweeper_objects
+from trainc.build.sweeper import SweptJob, build_sweeper, sweeper_objects
 from trainc.config import RepoConfig, SweeperSettings
 from trainc.diagnostics import Severity
 from trainc.emit.layout import layout
-from trainc.validate.output import check_output
+from trainc.validate.output import OutputCheck
 
 IMAGE = "ghcr.io/example/trainc:0.1.0"
 
@@ -75,9 +75,9 @@ def jobset(name: str, annotations: dict[str, str]) -> dict[str, Any]:
     return {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": metadata}
 
 
-def built_job(name: str, namespace: str = "ml-team", **annotations: str) -> BuiltJob:
+def built_job(name: str, namespace: str = "ml-team", **annotations: str) -> SweptJob:
     source = {"trainc.dev/source": f"jobs/{name}.yaml", **annotations}
-    return BuiltJob(namespace, name, f"jobs/{name}.yaml", (jobset(name, source),))
+    return SweptJob.of(BuiltJob(namespace, name, f"jobs/{name}.yaml", (jobset(name, source),)))
 
 
 def config(sweeper: SweeperSettings | None = None, **fields: Any) -> RepoConfig:
@@ -288,7 +288,7 @@ def test_objects_share_no_mutable_parts() -> None:
 def test_objects_pass_output_validation(settings: dict[str, Any], kubernetes_version: str) -> None:
     built = objects(("team-a", "team-b"), **settings)
 
-    assert check_output(built, kubernetes_version=kubernetes_version) == []
+    assert OutputCheck(kubernetes_version).problems(built) == []
 
 
 # --------------------------------------------------------------------------- build_sweeper

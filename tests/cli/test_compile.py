@@ -52,6 +52,28 @@ def test_errors_print_nothing_on_stdout_and_write_nothing(repo: Path) -> None:
     assert not (repo / "out").exists()
 
 
+MPI_RUNTIME_WITHOUT_SECRET = TORCH_RUNTIME.replace("name: torch", "name: mpi").replace(
+    "torch: {}", "numNodes: 2\n    mpi: {}"
+)
+
+
+def test_an_error_found_while_building_a_later_job_writes_nothing(repo: Path) -> None:
+    assert run(repo, "compile", "-o", "out").returncode == 0
+    previous = snapshot(repo / "out")
+    write(repo, "runtime-mpi.yaml", MPI_RUNTIME_WITHOUT_SECRET)
+    # Sorted after alpha and beta, so their files were already staged when it fails.
+    write(repo, "jobs/z.yaml", trainjob_yaml("zeta", runtime="mpi"))
+    write(repo, "jobs/a.yaml", trainjob_yaml("alpha", deadline=7200))
+
+    failed = run(repo, "compile", "-o", "out")
+    assert failed.returncode == 1
+    assert "compile.mpi-ssh-secret" in failed.stderr
+    assert snapshot(repo / "out") == previous
+    assert not [path.name for path in repo.iterdir() if "trainc-" in path.name]
+    streamed = run(repo, "compile", "-o", "-")
+    assert (streamed.returncode, streamed.stdout) == (1, "")
+
+
 def test_directory_output_check_and_removal_of_deleted_jobs(repo: Path) -> None:
     assert run(repo, "compile", "-o", "out").returncode == 0
     assert sorted(p.name for p in (repo / "out" / "default").iterdir()) == [

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.api import compile_paths, validate_paths
+from trainc.api import validate_paths
 from trainc.cli.main import main
 from trainc.cli.progress import ProgressLine, progress_line
 
@@ -92,7 +93,7 @@ def test_validation_counts_files_read_then_objects_checked(repo: Path) -> None:
 
 def test_compilation_also_counts_the_jobs_built(repo: Path) -> None:
     calls: list[tuple[int, int]] = []
-    compile_paths([], cwd=repo, progress=lambda done, total: calls.append((done, total)))
+    compile_collected([], cwd=repo, progress=lambda done, total: calls.append((done, total)))
     # Files read, objects checked, jobs built (rendering happens when the caller asks).
     _assert_counts_forward(calls, total=4 + 4 + 3)
 

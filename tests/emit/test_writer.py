@@ -10,6 +10,7 @@ import pytest
 from tests.emit.trees import NEW, OLD, expected_files, file_contents, snapshot
 from trainc.emit.writer import (
     OWNERSHIP_FILE,
+    TreeWriter,
     check_tree,
     validate_output_location,
     write_tree,
@@ -248,3 +249,30 @@ class TestOutputLocation:
         (repo / "sneaky").symlink_to(repo / "jobs")
         with pytest.raises(UsageError, match="is inside the input jobs"):
             validate_output_location(Path("sneaky/out"), [Path("jobs")], repo)
+
+
+def test_a_path_added_twice_is_a_compiler_bug_and_nothing_is_written(out: Path) -> None:
+    with TreeWriter(out) as writer:
+        writer.add("team-a/a.yaml", b"one\n")
+        with pytest.raises(CompilerBug, match="two outputs would both be written to team-a/a"):
+            writer.add("team-a/a.yaml", b"two\n")
+    assert sorted(path.name for path in out.parent.iterdir()) == []
+
+
+def test_the_result_names_changed_and_removed_files_reading_the_old_ones_singly(
+    out: Path,
+) -> None:
+    write_tree(out, OLD)
+    with TreeWriter(out) as writer:
+        for path in sorted(NEW):
+            writer.add(path, NEW[path])
+        result = writer.commit()
+    assert result.changed == (
+        OWNERSHIP_FILE,
+        "_shared/trainc-system/cronjob-sweeper.yaml",
+        "kustomization.yaml",
+        "team-a/a.yaml",
+        "team-b/c.yaml",
+    )
+    assert result.removed == ("team-a/b.yaml",)
+    assert file_contents(out) == expected_files(NEW)

@@ -19,14 +19,14 @@ import pytest
 
 from tests.fuzz.strategies import Repo
 from tests.load.files import write
-from trainc.api import CompileReport
+from tests.support.compiled import Compiled
 from trainc.cli.main import main
 from trainc.diagnostics import Diagnostic
 from trainc.emit.order import sort_objects
 from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
-from trainc.validate.output import check_output
+from trainc.validate.output import OutputCheck
 
 #: Findings about a file as a whole (what it is, not a place in it), which have no line.
 WHOLE_FILE_CODES = frozenset({"load.binary", "load.too-large", "load.unreadable"})
@@ -75,11 +75,11 @@ def assert_located(diagnostics: Iterable[Diagnostic], files: dict[str, str | byt
         assert diagnostic.column is None or diagnostic.column >= 1, diagnostic
 
 
-def assert_valid_output(report: CompileReport, *, kubernetes_version: str) -> None:
+def assert_valid_output(report: Compiled, *, kubernetes_version: str) -> None:
     """What compile produced passes trainc's own output validation, and so does what it
     writes: the YAML stream reads back as exactly those objects."""
     objects = [*(obj for job in report.jobs for obj in job.objects), *report.shared]
-    assert check_output(objects, kubernetes_version=kubernetes_version) == []
+    assert OutputCheck(kubernetes_version).problems(objects) == []
     parsed = parse_documents(SourceFile(path="stream.yaml", text=report.stream), Limits())
     assert parsed.diagnostics == ()
     assert [document.data for document in parsed.documents] == sort_objects(objects)

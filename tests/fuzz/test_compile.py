@@ -6,13 +6,14 @@ from hypothesis import given
 
 from tests.fuzz.harness import assert_located, assert_valid_output, written
 from tests.fuzz.strategies import Repo, mutated_repositories, valid_repositories
-from trainc.api import CompileReport, compile_paths, load_config
+from tests.support.compiled import Compiled, compile_collected
+from trainc.api import load_config
 
 
-def _compiled(repo: Repo) -> CompileReport:
+def _compiled(repo: Repo) -> Compiled:
     """``repo`` compiled: findings are located, and there is output exactly when no error."""
     with written(repo) as root:
-        report = compile_paths([], cwd=root)
+        report = compile_collected([], cwd=root)
         config = load_config(cwd=root).config
     assert_located(report.diagnostics, repo.files)
     if report.exit_code:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from tests.fuzz.harness import assert_located
 from tests.load.files import write
-from trainc.api import compile_paths, validate_paths
+from tests.support.compiled import compile_collected
+from trainc.api import validate_paths
 from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.template import render_template
@@ -96,7 +97,7 @@ def test_a_replicated_job_without_containers_is_a_compile_error_not_a_compiler_b
     write(tmp_path, "runtime.yaml", jobs + "        - name: node\n          template: {}\n")
     write(tmp_path, "job.yaml", TRAINJOB)
     (tmp_path / ".git").mkdir()
-    report = compile_paths([], cwd=tmp_path)
+    report = compile_collected([], cwd=tmp_path)
     assert [(d.code, d.file, d.line) for d in report.diagnostics] == [
         ("compile.no-containers", "runtime.yaml", 12)
     ]

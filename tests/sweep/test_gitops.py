@@ -20,6 +20,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.support.cluster import FakeClock, at, condition, sweep_client
+from tests.support.compiled import compile_collected
 from tests.support.fakeapi import (
     COSCHEDULING_PODGROUPS,
     JOBS,
@@ -28,7 +29,6 @@ from tests.support.fakeapi import (
     Obj,
     rfc3339,
 )
-from trainc.api import compile_paths
 from trainc.sweep.parse import parse_time
 from trainc.sweep.run import ActionRecord, sweep
 
@@ -91,7 +91,7 @@ def manifests(tmp_path: Path) -> list[Obj]:
     }.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
-    report = compile_paths([], cwd=tmp_path)
+    report = compile_collected([], cwd=tmp_path)
     assert report.exit_code == 0, report.diagnostics
     objects: list[Obj] = list(YAML(typ="safe").load_all(report.stream))
     assert [(o["kind"], o["metadata"]["name"]) for o in objects] == [

@@ -15,13 +15,13 @@ from trainc.config import CompileSettings
 from trainc.errors import UsageError
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object
 from trainc.resolve.job import resolve_job
-from trainc.validate.output import check_output
+from trainc.validate.output import OutputCheck
 
 _VERSION = "1.33"
 
 
 def _check(*objects: JsonObject, version: str = _VERSION) -> list[str]:
-    return check_output(list(objects), kubernetes_version=version)
+    return OutputCheck(version).problems(list(objects))
 
 
 def _rjob(name: str, *, completions: int = 1, **fields: JsonValue) -> JsonObject:

@@ -6,7 +6,7 @@ another's output, and the output is the same whatever order files were read in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from trainc.build.framework import build_job
@@ -23,33 +23,28 @@ from trainc.resolve.objects import DefaultedObject
 
 @dataclass(frozen=True, slots=True)
 class BuiltJob:
-    """Everything built for one TrainJob."""
+    """Everything built for one TrainJob, and what the plugins reported about it."""
 
     namespace: str
     name: str
     source: str
     objects: tuple[JsonObject, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class BuildOutcome:
-    """The jobs built, sorted by namespace and name, and what the plugins reported."""
-
-    jobs: tuple[BuiltJob, ...]
-    diagnostics: tuple[Diagnostic, ...]
-
-
-def build_all(
+def build_jobs(
     objects: Sequence[DefaultedObject],
     settings: CompileSettings,
     *,
     context: Sequence[DefaultedObject] = (),
     progress: Callable[[int, int], None] | None = None,
-) -> BuildOutcome:
+) -> Iterator[BuiltJob]:
     """Build every TrainJob in ``objects`` (which passed validation without errors).
 
-    Runtimes are looked up among ``objects`` and ``context`` (the rest of the repository
-    when only some paths were named). ``progress(done, total)`` is called after each job.
+    Jobs come one at a time, sorted by namespace and name, so the caller can write each
+    and let it go. Runtimes are looked up among ``objects`` and ``context`` (the rest of
+    the repository when only some paths were named). ``progress(done, total)`` is called
+    after each job.
     """
     index = RuntimeIndex((*objects, *context))
     trainjobs = sorted(
@@ -57,23 +52,18 @@ def build_all(
         key=lambda obj: (obj.namespace or "", obj.name),
     )
     specs = RuntimeSpecs()
-    jobs: list[BuiltJob] = []
-    diagnostics: list[Diagnostic] = []
     for done, trainjob in enumerate(trainjobs, 1):
         runtime = index.lookup(trainjob)
         if isinstance(runtime, LookupFailure):
             raise CompilerBug(f"TrainJob {trainjob.name} passed validation without a runtime")
         resolved = resolve_job(trainjob, runtime, specs=specs)
         result = build_job(resolved, settings, PLUGINS)
-        diagnostics.extend(result.diagnostics)
-        jobs.append(
-            BuiltJob(
-                namespace=resolved.namespace,
-                name=resolved.name,
-                source=trainjob.loaded.path,
-                objects=result.objects,
-            )
+        yield BuiltJob(
+            namespace=resolved.namespace,
+            name=resolved.name,
+            source=trainjob.loaded.path,
+            objects=result.objects,
+            diagnostics=tuple(result.diagnostics),
         )
         if progress is not None:
             progress(done, len(trainjobs))
-    return BuildOutcome(tuple(jobs), tuple(diagnostics))

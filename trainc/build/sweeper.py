@@ -93,6 +93,21 @@ _LIFECYCLE_ANNOTATIONS: Final = (
 
 
 @dataclass(frozen=True, slots=True)
+class SweptJob:
+    """What the sweeper depends on, of one compiled TrainJob: kept after its objects go."""
+
+    namespace: str
+    source: str
+    lifecycle: bool
+    """Whether its JobSet carries a deadline, TTL or progress deadline to enforce."""
+
+    @classmethod
+    def of(cls, job: BuiltJob) -> SweptJob:
+        """The summary of ``job``, taken before its objects are written and let go."""
+        return cls(job.namespace, job.source, _has_lifecycle(job.objects))
+
+
+@dataclass(frozen=True, slots=True)
 class SweeperBuild:
     """The sweeper's objects (none when not configured) and what compile says about it."""
 
@@ -100,7 +115,7 @@ class SweeperBuild:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def build_sweeper(config: RepoConfig, jobs: Sequence[BuiltJob]) -> SweeperBuild:
+def build_sweeper(config: RepoConfig, jobs: Sequence[SweptJob]) -> SweeperBuild:
     """The sweeper for the compiled ``jobs``, or the warning that nothing enforces them.
 
     Namespaced scope covers the namespaces of ``jobs``, or the configured default
@@ -282,9 +297,9 @@ def _resource_problems(
     )
 
 
-def _unenforced(jobs: Sequence[BuiltJob], config_file: str | None) -> tuple[Diagnostic, ...]:
+def _unenforced(jobs: Sequence[SweptJob], config_file: str | None) -> tuple[Diagnostic, ...]:
     """One warning when jobs carry lifecycle settings that no sweeper will act on."""
-    timed = [job for job in jobs if _has_lifecycle(job)]
+    timed = [job for job in jobs if job.lifecycle]
     if not timed:
         return ()
     files = sorted({job.source for job in timed})
@@ -301,8 +316,8 @@ def _unenforced(jobs: Sequence[BuiltJob], config_file: str | None) -> tuple[Diag
     )
 
 
-def _has_lifecycle(job: BuiltJob) -> bool:
-    for obj in job.objects:
+def _has_lifecycle(objects: Iterable[JsonObject]) -> bool:
+    for obj in objects:
         if obj.get("kind") == JOBSET_KIND:
             annotations = as_object(as_object(obj.get("metadata")).get("annotations"))
             if any(key in annotations for key in _LIFECYCLE_ANNOTATIONS):

@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.api import CompileReport, compile_paths
+from trainc.api import compile_paths
 from trainc.cli.options import ReportOptions, report_options
 from trainc.cli.progress import progress_line
-from trainc.emit.writer import check_tree, validate_output_location, write_tree
+from trainc.emit.sinks import DirectoryCheck, DirectoryOutput, StreamOutput
 from trainc.errors import UsageError
 
 STDOUT = "-"
@@ -54,10 +54,23 @@ def compile_command(
       trainc compile -o rendered/ --check     # CI: fail when rendered/ is stale
       trainc compile -o -                     # Argo CD config-management plugin
     """
+    if output == STDOUT and check:
+        raise UsageError("--check compares a directory: use -o DIR with --check")
+    # -o is relative to the working directory, trainc.yaml's compile.output to the root.
+    # Bytes, not text, on stdout: manifests are UTF-8 whatever the locale.
+    directory = None if output in (None, STDOUT) else Path(output)
+    sink: StreamOutput | DirectoryCheck | DirectoryOutput
+    if output == STDOUT:
+        sink = StreamOutput(sys.stdout.buffer)
+    elif check:
+        sink = DirectoryCheck(directory, paths)
+    else:
+        sink = DirectoryOutput(directory, paths)
     with progress_line(sys.stderr, "compiling", enabled=not report.quiet) as progress:
         result = compile_paths(
             list(paths),
             cwd=Path.cwd(),
+            sink=sink,
             config_file=report.config_file,
             environment=report.environment,
             overrides=report.overrides,
@@ -66,34 +79,21 @@ def compile_command(
     report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     if result.exit_code:
         return result.exit_code
-    if output == STDOUT:
-        if check:
-            raise UsageError("--check compares a directory: use -o DIR with --check")
-        # Bytes, not text: manifests are UTF-8 whatever the locale or PYTHONIOENCODING.
-        sys.stdout.buffer.write(result.stream.encode())
+    if isinstance(sink, StreamOutput):
         sys.stdout.buffer.flush()
-        return 0
-    # -o is relative to the working directory, trainc.yaml's compile.output to the root.
-    target = Path(output) if output is not None else result.output_directory
-    if target is None:
-        raise UsageError("choose where the manifests go: -o DIR, or -o - for stdout")
-    return _to_directory(target, result, paths, check=check)
+    elif isinstance(sink, DirectoryCheck):
+        return _report_check(sink, result.jobs)
+    else:
+        click.echo(f"Compiled {result.jobs} TrainJobs into {sink.directory}.", err=True)
+    return 0
 
 
-def _to_directory(
-    directory: Path, result: CompileReport, paths: tuple[Path, ...], *, check: bool
-) -> int:
-    root = result.root or Path.cwd()
-    validate_output_location(directory, list(paths) or [root], root)
-    if check:
-        problems = check_tree(directory, result.files)
-        for problem in problems:
-            click.echo(f"{directory}: {problem}", err=True)
-        if problems:
-            click.echo("Run `trainc compile` to update it.", err=True)
-            return 1
-        click.echo(f"{directory} is up to date ({len(result.jobs)} TrainJobs).", err=True)
-        return 0
-    write_tree(directory, result.files)
-    click.echo(f"Compiled {len(result.jobs)} TrainJobs into {directory}.", err=True)
+def _report_check(sink: DirectoryCheck, jobs: int) -> int:
+    problems = sink.problems or []
+    for problem in problems:
+        click.echo(f"{sink.directory}: {problem}", err=True)
+    if problems:
+        click.echo("Run `trainc compile` to update it.", err=True)
+        return 1
+    click.echo(f"{sink.directory} is up to date ({jobs} TrainJobs).", err=True)
     return 0

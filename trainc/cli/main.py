@@ -6,15 +6,14 @@ errors, 2 usage errors and internal errors (a traceback only with ``--debug``).
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import sys
-import traceback
 from collections.abc import Iterator, MutableMapping
 
 import click
 
 from trainc import __version__
+from trainc.diagnostics import closest
 from trainc.errors import CompilerBug, UsageError
 
 EXIT_USAGE = 2
@@ -72,8 +71,8 @@ class _Group(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
-            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
-            suggestion = f" Did you mean {close[0]!r}?" if close else ""
+            match = closest(name, self.list_commands(ctx))
+            suggestion = f" Did you mean {match!r}?" if match is not None else ""
             raise click.UsageError(f"No such command {name!r}.{suggestion}", ctx)
         return super().resolve_command(ctx, args)
 
@@ -124,13 +123,20 @@ def main(argv: list[str] | None = None) -> None:
     except CompilerBug as error:
         click.echo(f"trainc: internal error (this is a bug in trainc): {error}", err=True)
         if debug:
-            traceback.print_exc()
+            _print_traceback()
         code = EXIT_USAGE
     except Exception as error:  # noqa: BLE001 - the program's one error boundary
         click.echo(f"trainc: internal error: {type(error).__name__}: {error}", err=True)
         if debug:
-            traceback.print_exc()
+            _print_traceback()
         else:
             click.echo("Run again with --debug for a traceback, and report it.", err=True)
         code = EXIT_USAGE
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _print_traceback() -> None:
+    """The traceback of the error being handled (``--debug``); imported only then."""
+    import traceback  # noqa: PLC0415 - an internal error is rare; a start is not
+
+    traceback.print_exc()

@@ -100,33 +100,44 @@ def _shared_path(obj: JsonObject) -> str:
     return f"{SHARED_DIR}/{file_name}"
 
 
-def _add(files: dict[str, str], path: str, text: str) -> None:
-    """Record one file; two outputs with one path would silently lose one of them."""
-    if path in files:
-        raise CompilerBug(f"two outputs would both be written to {path}")
-    files[path] = text
+def job_file(job: JobOutput) -> tuple[str, bytes]:
+    """The path and bytes of the file holding everything built for one TrainJob."""
+    namespace = _segment(job.namespace, "namespace")
+    path = f"{namespace}/{_segment(job.name, 'TrainJob name')}.yaml"
+    return path, _file_text(job.objects).encode()
+
+
+def shared_files(shared: Iterable[JsonObject]) -> list[tuple[str, bytes]]:
+    """The path and bytes of each object that belongs to no single job, one file each."""
+    return [(_shared_path(obj), _file_text([obj]).encode()) for obj in shared]
+
+
+def kustomization(paths: Iterable[str]) -> bytes:
+    """``kustomization.yaml`` listing every other file of the directory, sorted."""
+    resources: list[JsonValue] = [*sorted(paths)]
+    document: JsonObject = {
+        "apiVersion": "kustomize.config.k8s.io/v1beta1",
+        "kind": "Kustomization",
+        "resources": resources,
+    }
+    return (_header(()) + dump_yaml([document])).encode()
 
 
 def layout(jobs: Sequence[JobOutput], shared: Sequence[JsonObject]) -> dict[str, bytes]:
     """The output directory as relative POSIX path → file content, sorted by path.
 
     ``jobs`` must have distinct (namespace, name) pairs, as validation ensures for
-    TrainJobs; a collision raises :class:`~trainc.errors.CompilerBug`.
+    TrainJobs; a collision raises :class:`~trainc.errors.CompilerBug`. With no objects at
+    all the directory still gets its (empty) kustomization, so ``kubectl apply -k`` and
+    Argo CD read it as an empty set rather than failing.
     """
-    files: dict[str, str] = {}
-    for job in jobs:
-        path = f"{_segment(job.namespace, 'namespace')}/{_segment(job.name, 'TrainJob name')}.yaml"
-        _add(files, path, _file_text(job.objects))
-    for obj in shared:
-        _add(files, _shared_path(obj), _file_text([obj]))
-    resources: list[JsonValue] = [*sorted(files)]
-    kustomization: JsonObject = {
-        "apiVersion": "kustomize.config.k8s.io/v1beta1",
-        "kind": "Kustomization",
-        "resources": resources,
-    }
-    files[KUSTOMIZATION] = _header(()) + dump_yaml([kustomization])
-    return {path: files[path].encode() for path in sorted(files)}
+    files: dict[str, bytes] = {}
+    for path, data in [*map(job_file, jobs), *shared_files(shared)]:
+        if path in files:
+            raise CompilerBug(f"two outputs would both be written to {path}")
+        files[path] = data
+    files[KUSTOMIZATION] = kustomization(files)
+    return dict(sorted(files.items()))
 
 
 def render_stream(objects: Iterable[JsonObject]) -> str:

@@ -65,11 +65,12 @@ def object_id(obj: JsonObject) -> ObjectId:
     )
 
 
-def _sort_key(obj: JsonObject) -> tuple[int, str, str, str, str]:
+def sort_key(obj: JsonObject) -> tuple[int, str, str, str, str]:
+    """Where ``obj`` goes in the canonical order: kind rank, kind, namespace, name, apiVersion."""
     ident = object_id(obj)
     return (_RANK.get(ident.kind, len(KIND_ORDER)), *ident)
 
 
 def sort_objects(objects: Iterable[JsonObject]) -> list[JsonObject]:
     """``objects`` in canonical order (a new list; the objects themselves are not copied)."""
-    return sorted(objects, key=_sort_key)
+    return sorted(objects, key=sort_key)

@@ -1,22 +1,27 @@
 """The one module that writes an output directory: atomically, and only over trainc's own files.
 
-:func:`write_tree` replaces ``<parent>/<name>`` under an exclusive lock on ``<parent>``:
+A :class:`TreeWriter` replaces ``<parent>/<name>`` under an exclusive lock on ``<parent>``,
+taking the files one at a time, so a compile never holds its whole output in memory:
 
 1. recover from an interrupted run (below);
 2. refuse unless the directory is missing, empty, or holds only files its ownership
    manifest ``.trainc-owned`` lists: trainc never deletes a file it did not write;
-3. build the complete new tree in ``<parent>/.<name>.trainc-new`` (beside the target, so on
-   the same filesystem and renames are atomic), every file and directory fsynced;
+3. write each file, as it comes, into a new tree in ``<parent>/.<name>.trainc-new``
+   (beside the target, so on the same filesystem and renames are atomic), each file
+   fsynced; on :meth:`~TreeWriter.commit` the manifest, then every directory fsynced;
 4. rename the directory to ``.<name>.trainc-old``, rename the new tree into its place,
    fsync ``<parent>``;
 5. remove the old tree.
 
-A kill or crash at any moment leaves the previous tree or the new one, complete, never a
-mix, with one window: between the two renames of step 4 (two consecutive system calls)
-``<name>`` does not exist, and a reader looking exactly then finds no tree at all. POSIX
-cannot exchange two directories atomically (Linux's ``renameat2(RENAME_EXCHANGE)`` is not
-in the standard library), and a symlink flip would put a symlink into the repository. A
-kill inside the window leaves the previous tree complete at ``.<name>.trainc-old``.
+A writer closed without a commit (an error found in the input halfway through a
+compile, an exception, Ctrl-C) removes its new tree: the old one is never touched before
+step 4. A kill or crash at any moment leaves the previous tree or the new one, complete,
+never a mix, with one window: between the two renames of step 4 (two consecutive system
+calls) ``<name>`` does not exist, and a reader looking exactly then finds no tree at
+all. POSIX cannot exchange two directories atomically (Linux's
+``renameat2(RENAME_EXCHANGE)`` is not in the standard library), and a symlink flip would
+put a symlink into the repository. A kill inside the window leaves the previous tree
+complete at ``.<name>.trainc-old``.
 
 Recovery, at the start of every write: ``.trainc-old`` beside a missing directory is that
 window, and is renamed back (this run then writes its own tree); ``.trainc-old`` beside
@@ -27,9 +32,11 @@ dies. It needs ``fcntl``, so the writer is POSIX-only, as the rename protocol is
 
 The new tree is exactly the given files plus the manifest: files of jobs that no longer
 exist disappear, and nothing else of the old tree survives. Files get mode 0644 and
-directories 0755 whatever the umask, bytes are written as given, paths are created in
-sorted order. Modification times are real: faking them would let rsync-like tools skip
-changed files of equal size.
+directories 0755 whatever the umask, bytes are written as given. Modification times are
+real: faking them would let rsync-like tools skip changed files of equal size.
+
+:class:`TreeCheck` is the read-only twin for ``compile --check``, comparing file by file;
+:func:`write_tree` and :func:`check_tree` take a whole mapping at once.
 """
 
 from __future__ import annotations
@@ -37,10 +44,11 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Final, Literal, TypeAlias
 
 from trainc.errors import CompilerBug, UsageError
@@ -72,41 +80,53 @@ class WriteResult:
     """Names of leftovers of an interrupted run, restored or removed before writing."""
 
 
-def _directories(paths: Iterable[str]) -> set[str]:
-    """Every directory the relative ``paths`` lie in, ancestors included ("" not)."""
-    found: set[str] = set()
-    for path in paths:
-        parts = path.split("/")
-        found.update("/".join(parts[:depth]) for depth in range(1, len(parts)))
-    return found
+class _Paths:
+    """The relative paths of one output tree, each checked as it is added."""
 
+    def __init__(self) -> None:
+        self.files: set[str] = set()
+        self.directories: set[str] = set()
 
-def _full_tree(files: Mapping[str, bytes]) -> dict[str, bytes]:
-    """``files`` plus the ownership manifest, after checking every path is a plain one."""
-    directories = _directories(files)
-    for path in files:
+    def add(self, path: str) -> list[str]:
+        """Record ``path``; returns the directories it needs that no earlier path did.
+
+        Raises CompilerBug for a path trainc never generates: absolute, with empty, ``.``
+        or ``..`` parts, a backslash, line break or NUL, the manifest's name, a path
+        given twice, or a file where another path needs a directory.
+        """
+        if path in self.files:
+            raise CompilerBug(f"two outputs would both be written to {path}")
         parts = path.split("/")
+        ancestors = ["/".join(parts[:depth]) for depth in range(1, len(parts))]
         if (
             path == OWNERSHIP_FILE
-            or path in directories
+            or path in self.directories
             or any(part in ("", ".", "..") for part in parts)
             or any(char in path for char in _FORBIDDEN_IN_PATHS)
+            or any(ancestor in self.files for ancestor in ancestors)
         ):
             raise CompilerBug(f"cannot write the output path {path!r}")
-    manifest = "".join(f"{path}\n" for path in sorted(files)).encode()
-    return dict(sorted({**files, OWNERSHIP_FILE: manifest}.items()))
+        self.files.add(path)
+        needed = [ancestor for ancestor in ancestors if ancestor not in self.directories]
+        self.directories.update(needed)
+        return needed
+
+    def manifest(self) -> bytes:
+        """The ownership manifest's bytes: every path, sorted, one a line."""
+        return "".join(f"{path}\n" for path in sorted(self.files)).encode()
 
 
-def _read_tree(directory: Path) -> dict[str, bytes | None]:
-    """Every non-directory entry below ``directory`` → its bytes (None: not a regular file).
+def _list_tree(directory: Path) -> dict[str, bool]:
+    """Every non-directory entry below ``directory`` → whether it is a regular file.
 
-    A missing directory reads as empty. Symbolic links are entries, never followed.
+    A missing directory lists as empty. Symbolic links are entries, never followed.
+    Contents are read later, one file at a time, by whoever needs them.
     """
     if not directory.exists():
         return {}
     if not directory.is_dir():
         raise UsageError(f"{directory} exists and is not a directory")
-    found: dict[str, bytes | None] = {}
+    found: dict[str, bool] = {}
     pending = [directory]
     while pending:
         current = pending.pop()
@@ -116,47 +136,29 @@ def _read_tree(directory: Path) -> dict[str, bytes | None]:
                 pending.append(entry)
             else:
                 relative = entry.relative_to(directory).as_posix()
-                found[relative] = entry.read_bytes() if entry.is_file() and not linked else None
-    return dict(sorted(found.items()))
-
-
-def _differences(
-    expected: Mapping[str, bytes], actual: Mapping[str, bytes | None]
-) -> list[Difference]:
-    """Byte-exact differences of two trees, by path."""
-    found: list[Difference] = []
-    for path in sorted(expected.keys() | actual.keys()):
-        if path not in actual:
-            found.append(("missing", path))
-        elif path not in expected:
-            found.append(("extra", path))
-        elif actual[path] != expected[path]:
-            found.append(("stale", path))
+                found[relative] = entry.is_file() and not linked
     return found
 
 
-def check_tree(directory: Path, files: Mapping[str, bytes]) -> list[str]:
-    """What :func:`write_tree` would change, one ``"<missing|stale|extra> <path>"`` a line.
-
-    The ``compile --check`` gate: empty when ``directory`` holds exactly ``files`` and
-    their manifest, byte for byte. Reads only; a missing directory lacks every file.
-    """
-    differences = _differences(_full_tree(files), _read_tree(directory))
-    return [f"{status} {path}" for status, path in differences]
+def _same_file(directory: Path, present: Mapping[str, bool], path: str, data: bytes) -> bool:
+    """Whether ``directory`` holds ``path`` as a regular file with exactly ``data``."""
+    if not present.get(path, False):
+        return False
+    return (directory / path).read_bytes() == data
 
 
-def _check_owned(directory: Path, present: Mapping[str, bytes | None]) -> None:
-    """Raise UsageError unless every file in ``directory`` is one trainc wrote there."""
+def _check_owned(directory: Path, target: Path, present: Mapping[str, bool]) -> None:
+    """Raise UsageError unless every file in ``target`` is one trainc wrote there."""
     if not present:
         return
-    manifest = present.get(OWNERSHIP_FILE)
-    if manifest is None:
+    if not present.get(OWNERSHIP_FILE, False):
         raise UsageError(
             f"refusing to replace {directory}: it is not empty and has no {OWNERSHIP_FILE}, so "
             "trainc did not write it; choose a new or empty directory"
         )
+    manifest = (target / OWNERSHIP_FILE).read_bytes()
     owned = {*manifest.decode(errors="replace").split("\n"), OWNERSHIP_FILE}
-    foreign = [path for path, data in present.items() if path not in owned or data is None]
+    foreign = sorted(path for path, regular in present.items() if path not in owned or not regular)
     if foreign:
         shown = ", ".join(foreign[:_LISTED_FOREIGN_FILES])
         more = len(foreign) - _LISTED_FOREIGN_FILES
@@ -165,6 +167,44 @@ def _check_owned(directory: Path, present: Mapping[str, bytes | None]) -> None:
             f"refusing to replace {directory}: trainc did not write {shown}; "
             "move them out of the output directory and run again"
         )
+
+
+class TreeCheck:
+    """What a :class:`TreeWriter` given the same files would change, found file by file.
+
+    The ``compile --check`` gate. Reads only; a missing directory lacks every file.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self._directory = directory
+        self._present: dict[str, bool] | None = None
+        self._paths = _Paths()
+        self._found: list[Difference] = []
+
+    def _listing(self) -> dict[str, bool]:
+        if self._present is None:
+            self._present = _list_tree(self._directory)
+        return self._present
+
+    def _compare(self, path: str, data: bytes) -> None:
+        present = self._listing()
+        if path not in present:
+            self._found.append(("missing", path))
+        elif not _same_file(self._directory, present, path, data):
+            self._found.append(("stale", path))
+
+    def add(self, path: str, data: bytes) -> None:
+        """Compare one file of the expected tree with what the directory holds."""
+        self._paths.add(path)
+        self._compare(path, data)
+
+    def finish(self) -> list[str]:
+        """Every difference, ``"<missing|stale|extra> <path>"``, sorted by path; empty: current."""
+        self._compare(OWNERSHIP_FILE, self._paths.manifest())
+        expected = {*self._paths.files, OWNERSHIP_FILE}
+        extra = [("extra", path) for path in self._listing() if path not in expected]
+        found = sorted([*self._found, *extra], key=lambda difference: difference[1])
+        return [f"{status} {path}" for status, path in found]
 
 
 def validate_output_location(directory: Path, inputs: Sequence[Path], root: Path) -> None:
@@ -231,18 +271,6 @@ def _make_directory(path: Path) -> None:
     path.chmod(_DIR_MODE)  # mkdir's mode is filtered by the umask
 
 
-def _build(base: Path, tree: Mapping[str, bytes]) -> None:
-    """Create ``base`` holding exactly ``tree``, durable on disk before anyone renames it."""
-    # Sorted, so each parent comes before its children; "" is ``base`` itself.
-    directories = [base / relative for relative in sorted({"", *_directories(tree)})]
-    for directory in directories:
-        _make_directory(directory)
-    for path in sorted(tree):
-        _write_file(base / path, tree[path])
-    for directory in reversed(directories):
-        _fsync(directory)
-
-
 def _recover(directory: Path, new: Path, old: Path) -> tuple[str, ...]:
     """Undo what an interrupted run left beside ``directory``; see the module docstring."""
     recovered: list[str] = []
@@ -268,29 +296,119 @@ def _swap(new: Path, directory: Path, old: Path) -> None:
         shutil.rmtree(old)
 
 
+class _Staging:
+    """An open write: the lock held, the old tree listed and vetted, the new tree begun."""
+
+    def __init__(self, directory: Path, stack: ExitStack) -> None:
+        self.target = directory.resolve()
+        if self.target == self.target.parent:
+            raise UsageError(f"cannot replace the filesystem root {directory}")
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        self.new = self.target.with_name(f".{self.target.name}{NEW_SUFFIX}")
+        self.old = self.target.with_name(f".{self.target.name}{OLD_SUFFIX}")
+        stack.enter_context(_locked(self.target.parent))
+        self.recovered = _recover(self.target, self.new, self.old)
+        self.present = _list_tree(self.target)
+        _check_owned(directory, self.target, self.present)
+        _make_directory(self.new)
+        self.changed: list[str] = []
+
+    def write(self, path: str, data: bytes, directories: Sequence[str]) -> None:
+        """Write one file of the new tree, creating the ``directories`` it needs first."""
+        for directory in directories:
+            _make_directory(self.new / directory)
+        _write_file(self.new / path, data)
+        if not _same_file(self.target, self.present, path, data):
+            self.changed.append(path)
+
+
+class TreeWriter:
+    """Atomically makes ``directory`` hold exactly the files added, once committed.
+
+    Use it as a context manager. The first :meth:`add` (or :meth:`commit`) takes the
+    lock and vets the old tree: UsageError when it holds files trainc did not write or
+    is not a directory; a missing parent is created. Symbolic links are resolved, so a
+    linked output directory is replaced where it lives and the link stays. Leaving the
+    context without a commit removes the new tree and keeps the old one.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self._directory = directory
+        self._paths = _Paths()
+        self._stack = ExitStack()
+        self._staging: _Staging | None = None
+        self._committed = False
+
+    def __enter__(self) -> TreeWriter:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _open(self) -> _Staging:
+        if self._committed:
+            raise CompilerBug("the output tree was already committed")
+        if self._staging is None:
+            try:
+                self._staging = _Staging(self._directory, self._stack)
+            except BaseException:
+                self._stack.close()
+                raise
+        return self._staging
+
+    def add(self, path: str, data: bytes) -> None:
+        """Write one file (relative POSIX path) into the new tree."""
+        directories = self._paths.add(path)
+        self._open().write(path, data, directories)
+
+    def commit(self) -> WriteResult:
+        """Write the manifest, make the new tree durable and swap it in; release the lock."""
+        staging = self._open()
+        staging.write(OWNERSHIP_FILE, self._paths.manifest(), ())
+        for directory in sorted(self._paths.directories, reverse=True):
+            _fsync(staging.new / directory)
+        _fsync(staging.new)
+        _swap(staging.new, staging.target, staging.old)
+        self._committed = True
+        self._stack.close()
+        written = {*self._paths.files, OWNERSHIP_FILE}
+        return WriteResult(
+            changed=tuple(sorted(staging.changed)),
+            removed=tuple(sorted(path for path in staging.present if path not in written)),
+            recovered=staging.recovered,
+        )
+
+    def close(self) -> None:
+        """Remove the new tree unless committed, and release the lock; safe to repeat."""
+        staging = self._staging
+        if staging is not None and not self._committed and staging.new.exists():
+            shutil.rmtree(staging.new)
+        self._stack.close()
+
+
 def write_tree(directory: Path, files: Mapping[str, bytes]) -> WriteResult:
     """Atomically make ``directory`` hold exactly ``files`` (relative POSIX path → bytes).
 
-    Raises UsageError when the directory holds files trainc did not write, or is not a
-    directory; a missing parent is created. Symbolic links are resolved first, so a
-    linked output directory is replaced where it lives and the link stays.
+    Every path is checked before anything on disk is touched; the rest is
+    :class:`TreeWriter`'s.
     """
-    tree = _full_tree(files)
-    target = directory.resolve()
-    if target == target.parent:
-        raise UsageError(f"cannot replace the filesystem root {directory}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    new = target.with_name(f".{target.name}{NEW_SUFFIX}")
-    old = target.with_name(f".{target.name}{OLD_SUFFIX}")
-    with _locked(target.parent):
-        recovered = _recover(target, new, old)
-        present = _read_tree(target)
-        _check_owned(directory, present)
-        _build(new, tree)
-        _swap(new, target, old)
-    differences = _differences(tree, present)
-    return WriteResult(
-        changed=tuple(path for status, path in differences if status != "extra"),
-        removed=tuple(path for status, path in differences if status == "extra"),
-        recovered=recovered,
-    )
+    checked = _Paths()
+    for path in files:
+        checked.add(path)
+    with TreeWriter(directory) as writer:
+        for path in sorted(files):
+            writer.add(path, files[path])
+        return writer.commit()
+
+
+def check_tree(directory: Path, files: Mapping[str, bytes]) -> list[str]:
+    """What :func:`write_tree` would change, one ``"<missing|stale|extra> <path>"`` a line."""
+    check = TreeCheck(directory)
+    for path in sorted(files):
+        check.add(path, files[path])
+    return check.finish()

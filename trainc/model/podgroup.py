@@ -21,9 +21,8 @@ from trainc.model.markers import (
     Minimum,
     Pattern,
 )
-from trainc.model.scalars import Int32
+from trainc.model.scalars import Int32, Quantity
 
-Quantity: TypeAlias = Annotated[str, K8s("io.k8s.apimachinery.pkg.api.resource.Quantity")]
 """A resource quantity; trainc always writes the canonical string (``1250m``, ``2560Mi``)."""
 
 LabelSelector: TypeAlias = Annotated[

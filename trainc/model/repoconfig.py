@@ -11,8 +11,7 @@ from typing import Annotated, Literal
 
 from trainc.model.json import JsonObject
 from trainc.model.markers import FreeForm, MaxLength, Minimum, MinLength, Pattern
-from trainc.model.podgroup import Quantity
-from trainc.model.scalars import Int64
+from trainc.model.scalars import Int64, Quantity
 
 CONFIG_API_VERSION = "trainc.dev/v1alpha1"
 CONFIG_FILE_NAME = "trainc.yaml"

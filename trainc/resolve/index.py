@@ -7,10 +7,10 @@ messages of the failure cases are upstream's (``upstream-semantics.md`` §1.2).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from trainc.diagnostics import did_you_mean
 from trainc.model.json import get_path
 from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME
 from trainc.model.labels import GROUP
@@ -80,9 +80,9 @@ class RuntimeIndex:
 
     def _suggest(self, kind: str, namespace: str | None, name: str) -> str | None:
         same_scope = [n for (k, ns, n) in self._runtimes if k == kind and ns == namespace]
-        close = difflib.get_close_matches(name, same_scope, n=1)
-        if close:
-            return f"did you mean {close[0]!r}?"
+        suggestion = did_you_mean(name, same_scope)
+        if suggestion is not None:
+            return suggestion
         other = [
             (k, ns) for (k, ns, n) in self._runtimes if n == name and (k, ns) != (kind, namespace)
         ]

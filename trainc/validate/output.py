@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from trainc.errors import UsageError
@@ -44,28 +44,36 @@ _LOG = logging.getLogger(__name__)
 _VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.\d+)?")
 
 
-def check_output(objects: Sequence[JsonObject], *, kubernetes_version: str) -> list[str]:
-    """One message per problem, each naming the object; empty when everything is valid.
+class OutputCheck:
+    """The output check for one Kubernetes version, reused for every object of a compile.
 
-    Raises UsageError when ``kubernetes_version`` is not ``MAJOR.MINOR``.
+    Raises UsageError when ``kubernetes_version`` is not ``MAJOR.MINOR``. The core
+    schemas are chosen on the first core object, so a compile that emits none never
+    loads kubernetes-validate.
     """
-    requested = _version(kubernetes_version)
-    if requested is None:
-        raise UsageError(
-            f"Kubernetes version {kubernetes_version!r} is not MAJOR.MINOR (e.g. 1.33)"
-        )
-    core: _CoreValidator | None = None
-    problems: list[str] = []
-    for obj in objects:
-        found = check_object_metadata(obj)
-        schema = custom_schema(obj)
-        if schema is not None:
-            found += check_custom_resource(obj, schema)
-        else:
-            core = core or _CoreValidator.for_version(requested)
-            found += core.check(obj)
-        problems.extend(f"{_describe(obj)}: {problem}" for problem in found)
-    return problems
+
+    def __init__(self, kubernetes_version: str) -> None:
+        requested = _version(kubernetes_version)
+        if requested is None:
+            raise UsageError(
+                f"Kubernetes version {kubernetes_version!r} is not MAJOR.MINOR (e.g. 1.33)"
+            )
+        self._requested = requested
+        self._core: _CoreValidator | None = None
+
+    def problems(self, objects: Iterable[JsonObject]) -> list[str]:
+        """One message per problem, each naming the object; empty when everything is valid."""
+        found: list[str] = []
+        for obj in objects:
+            problems = check_object_metadata(obj)
+            schema = custom_schema(obj)
+            if schema is not None:
+                problems += check_custom_resource(obj, schema)
+            else:
+                self._core = self._core or _CoreValidator.for_version(self._requested)
+                problems += self._core.check(obj)
+            found.extend(f"{_describe(obj)}: {problem}" for problem in problems)
+        return found
 
 
 def _describe(obj: JsonObject) -> str:

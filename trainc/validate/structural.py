@@ -10,12 +10,12 @@ first use, so commands that validate nothing do not load it.
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from trainc.diagnostics import did_you_mean
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path
 from trainc.model.schematree import KindSchema, SchemaNode
 
@@ -150,8 +150,7 @@ def _unknown_field(path: FieldPath, node: SchemaNode) -> SchemaFinding:
     key = path[-1]
     properties = node.get("properties")
     known = sorted(properties) if isinstance(properties, dict) else []
-    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]!r}?" if close else None
+    hint = did_you_mean(str(key), known)
     if hint is None and known:
         hint = "known fields here: " + ", ".join(known)
     where = f" in {format_path(path[:-1])}" if len(path) > 1 else ""
@@ -188,9 +187,7 @@ def _hint(error: jsonschema_rs.ValidationError) -> str | None:
             return "quote the value to make it a string"
     if isinstance(kind, kinds.Enum) and isinstance(value, str):
         options = [str(option) for option in kind.options]
-        close = difflib.get_close_matches(value, options, n=1, cutoff=0.5)
-        if close:
-            return f"did you mean {close[0]!r}?"
+        return did_you_mean(value, options, cutoff=0.5)
     return None
 
 

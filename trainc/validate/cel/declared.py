@@ -1,9 +1,10 @@
 """The ``x-kubernetes-validations`` a generated kind schema declares, read once per schema.
 
 Each entry becomes a :class:`DeclaredRule` whose programs compile on first use and are
-then shared by every object of the run. Whether a rule is a transition rule is decided
-the way the API server decides it (``upstream-semantics.md`` §1.6, §7.3 item 5): the
-rule reads ``oldSelf``.
+then shared by every object of the run: a run checking one file compiles only the rules
+at the nodes that file has. (Every generated rule compiling is a test's job, not each
+run's.) Whether a rule is a transition rule is decided the way the API server decides
+it (``upstream-semantics.md`` §1.6, §7.3 item 5): the rule reads ``oldSelf``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from trainc.errors import CompilerBug
 from trainc.model.json import JsonValue
 from trainc.model.schematree import KindSchema, SchemaNode
+from trainc.validate.cel.cost import tokens
 from trainc.validate.cel.engine import CelCompileError, Program, compile_expression, references
 
 SELF = "self"
@@ -80,19 +82,14 @@ def rules_at(schema: KindSchema, node: SchemaNode) -> tuple[DeclaredRule, ...]:
 
 @functools.cache
 def rules_by_node(schema: KindSchema) -> Mapping[int, tuple[DeclaredRule, ...]]:
-    """Rules by the identity of the schema node declaring them, every program compiled.
+    """Rules by the identity of the schema node declaring them.
 
     Identity is stable because the cache keeps ``schema`` (and so its document) alive.
-    Compiling here makes a broken generated rule fail on the first object, not the
-    first violating one.
     """
-    index: dict[int, tuple[DeclaredRule, ...]] = {}
-    for node, entries in _declaring_nodes(schema.document):
-        rules = tuple(_parse(entry) for entry in entries if isinstance(entry, dict))
-        for rule in rules:
-            _ = rule.program, rule.message_program
-        index[id(node)] = rules
-    return index
+    return {
+        id(node): tuple(_parse(entry) for entry in entries if isinstance(entry, dict))
+        for node, entries in _declaring_nodes(schema.document)
+    }
 
 
 def _declaring_nodes(value: JsonValue) -> Iterator[tuple[SchemaNode, list[JsonValue]]]:
@@ -116,8 +113,16 @@ def _parse(entry: Mapping[str, JsonValue]) -> DeclaredRule:
         message_expression=_text(entry.get("messageExpression")),
         field_path=_text(entry.get("fieldPath")),
         optional_old_self=entry.get("optionalOldSelf") is True,
-        transition=references(rule, OLD_SELF, (SELF, OLD_SELF)),
+        transition=_is_transition(rule),
     )
+
+
+def _is_transition(rule: str) -> bool:
+    """Whether ``rule`` reads ``oldSelf``, which only a rule naming it can: the compiler
+    decides for those, and the others cost no compilation."""
+    if ("word", OLD_SELF) not in tokens(rule):
+        return False
+    return references(rule, OLD_SELF, (SELF, OLD_SELF))
 
 
 def _text(value: JsonValue) -> str | None:

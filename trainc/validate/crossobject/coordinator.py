@@ -9,10 +9,9 @@ TrainJob compiles to (§2.6), so that part runs once per TrainJob and points at
 
 from __future__ import annotations
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, did_you_mean
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.crossobject.counts import JobShape, job_shapes
-from trainc.validate.crossobject.findings import did_you_mean
 from trainc.validate.crossobject.template import Node, child, int_value, jobset_spec, str_value
 
 

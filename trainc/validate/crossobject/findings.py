@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from trainc.model.json import FieldPath
@@ -19,12 +18,6 @@ def describe(obj: DefaultedObject) -> str:
     """``Kind namespace/name`` (or ``Kind name`` when cluster-scoped), for messages."""
     name = f"{obj.namespace}/{obj.name}" if obj.namespace else obj.name
     return f"{obj.kind} {name}"
-
-
-def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    """A spelling suggestion for ``name`` among ``candidates``, if one is close."""
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1)
-    return f"did you mean {close[0]!r}?" if close else None
 
 
 def listing(names: Iterable[str]) -> str:

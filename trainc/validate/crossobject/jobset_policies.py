@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, did_you_mean
 from trainc.model.json import as_list
 from trainc.resolve.objects import DefaultedObject
-from trainc.validate.crossobject.findings import did_you_mean, listing
+from trainc.validate.crossobject.findings import listing
 from trainc.validate.crossobject.template import (
     Node,
     child,

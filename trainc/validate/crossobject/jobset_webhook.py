@@ -9,10 +9,9 @@ the TrainJob (name budgets, the coordinator's pod index) live in :mod:`.names` a
 
 from __future__ import annotations
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, did_you_mean
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.crossobject.counts import job_shapes
-from trainc.validate.crossobject.findings import did_you_mean
 from trainc.validate.crossobject.template import (
     Node,
     children,

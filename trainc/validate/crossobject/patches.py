@@ -9,7 +9,7 @@ and env of the containers Trainer owns (``node``, ``dataset-initializer``,
 
 from __future__ import annotations
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, did_you_mean
 from trainc.model.json import as_list
 from trainc.model.labels import (
     ANCESTOR_DATASET_INITIALIZER,
@@ -17,7 +17,7 @@ from trainc.model.labels import (
     NODE_CONTAINER,
 )
 from trainc.resolve.objects import DefaultedObject
-from trainc.validate.crossobject.findings import describe, did_you_mean, listing
+from trainc.validate.crossobject.findings import describe, listing
 from trainc.validate.crossobject.template import (
     ContainerList,
     Node,

@@ -1,0 +1,133 @@
+"""The compile's output sinks: each form equal to the in-memory layout, nothing visible early."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from tests.emit.trees import file_contents, snapshot
+from trainc.emit.layout import JobOutput, layout, render_stream
+from trainc.emit.sinks import Collected, DirectoryCheck, DirectoryOutput, OutputSink, StreamOutput
+from trainc.emit.writer import NEW_SUFFIX, OWNERSHIP_FILE, check_tree
+from trainc.errors import UsageError
+from trainc.model.json import JsonObject
+
+
+def _obj(kind: str, name: str, namespace: str | None = "team-a", **extra: str) -> JsonObject:
+    metadata: JsonObject = {"name": name, "annotations": {"trainc.dev/source": f"jobs/{name}"}}
+    if namespace is not None:
+        metadata["namespace"] = namespace
+    api = "jobset.x-k8s.io/v1alpha2" if kind == "JobSet" else "v1"
+    return {"apiVersion": api, "kind": kind, "metadata": metadata, **extra}
+
+
+JOBS = (
+    JobOutput("team-a", "alpha", (_obj("JobSet", "alpha"), _obj("ConfigMap", "alpha-hosts"))),
+    JobOutput("team-a", "beta", (_obj("JobSet", "beta"),)),
+    JobOutput("team-b", "gamma", (_obj("PersistentVolumeClaim", "data", "team-b"),)),
+)
+SHARED = (_obj("ServiceAccount", "sweeper", "trainc-system"), _obj("CronJob", "sweeper", "x"))
+
+
+def _run(sink: OutputSink, root: Path, *, finish: bool = True) -> None:
+    """Drive ``sink`` as a compile does."""
+    sink.open(root, "rendered")
+    try:
+        for job in JOBS:
+            sink.add_job(job)
+        if finish:
+            sink.finish(SHARED)
+    finally:
+        sink.close()
+
+
+def test_directory_output_writes_exactly_the_layout(tmp_path: Path) -> None:
+    sink = DirectoryOutput(None, [])
+    _run(sink, tmp_path)
+
+    assert sink.directory == tmp_path / "rendered"
+    files = layout(JOBS, SHARED)
+    assert file_contents(tmp_path / "rendered") == {
+        **files,
+        OWNERSHIP_FILE: "".join(f"{path}\n" for path in sorted(files)).encode(),
+    }
+    assert sink.result is not None
+    assert OWNERSHIP_FILE in sink.result.changed
+
+
+def test_nothing_is_visible_before_finish_and_nothing_stays_without_it(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _run(DirectoryOutput(out, []), tmp_path)
+    before = snapshot(out)
+
+    sink = DirectoryOutput(out, [])
+    sink.open(tmp_path, None)
+    sink.add_job(JobOutput("team-c", "delta", (_obj("JobSet", "delta", "team-c"),)))
+    assert snapshot(out) == before  # staged beside it, not in it
+    assert (tmp_path / f".out{NEW_SUFFIX}").is_dir()
+    sink.close()
+
+    assert snapshot(out) == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_foreign_directory_is_refused_when_opened(tmp_path: Path) -> None:
+    write_here = tmp_path / "out"
+    write_here.mkdir()
+    (write_here / "notes.md").write_text("mine")
+    sink = DirectoryOutput(write_here, [])
+    with pytest.raises(UsageError, match=r"has no \.trainc-owned"):
+        _run(sink, tmp_path)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["out"]
+
+
+def test_directory_check_agrees_with_check_tree(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    missing = DirectoryCheck(out, [])
+    _run(missing, tmp_path)
+    assert missing.problems == check_tree(out, layout(JOBS, SHARED))
+    assert missing.problems
+    assert all(line.startswith("missing ") for line in missing.problems)
+
+    _run(DirectoryOutput(out, []), tmp_path)
+    (out / "team-a" / "beta.yaml").write_text("edited by hand\n")
+    (out / "team-a" / "old.yaml").write_text("")
+    stale = DirectoryCheck(out, [])
+    _run(stale, tmp_path)
+    assert stale.problems == ["stale team-a/beta.yaml", "extra team-a/old.yaml"]
+
+
+def test_stream_output_is_the_canonical_stream_of_every_object(tmp_path: Path) -> None:
+    out = io.BytesIO()
+    _run(StreamOutput(out), tmp_path)
+    objects = [*(obj for job in JOBS for obj in job.objects), *SHARED]
+    assert out.getvalue() == render_stream(objects).encode()
+
+
+def test_unfinished_outputs_write_and_keep_nothing(tmp_path: Path) -> None:
+    out = io.BytesIO()
+    _run(StreamOutput(out), tmp_path, finish=False)
+    assert out.getvalue() == b""
+    collected = Collected()
+    _run(collected, tmp_path, finish=False)
+    assert (collected.jobs, collected.files, collected.stream) == ([], {}, "")
+
+
+def test_collected_output_shows_both_forms(tmp_path: Path) -> None:
+    collected = Collected()
+    _run(collected, tmp_path)
+    assert collected.files == layout(JOBS, SHARED)
+    assert collected.stream == render_stream([*(o for j in JOBS for o in j.objects), *SHARED])
+
+
+@pytest.mark.parametrize("sink_type", [DirectoryOutput, DirectoryCheck])
+def test_a_directory_must_be_chosen_and_may_not_overlap_the_inputs(
+    tmp_path: Path, sink_type: type[DirectoryOutput] | type[DirectoryCheck]
+) -> None:
+    with pytest.raises(UsageError, match="choose where the manifests go"):
+        sink_type(None, []).open(tmp_path, None)
+    (tmp_path / "jobs").mkdir()
+    with pytest.raises(UsageError, match="is inside the input"):
+        sink_type(tmp_path / "jobs" / "out", [tmp_path / "jobs"]).open(tmp_path, None)

@@ -1,0 +1,230 @@
+"""Where a compile's output goes, one TrainJob at a time.
+
+A compile hands each TrainJob's checked objects to an :class:`OutputSink` as soon as
+they are built, and lets them go: at N = 10,000 jobs, holding every built object and
+its rendered text until the end cost more memory than validating the whole repository.
+The sink turns them into its form (files of the directory layout, or one stream) and
+keeps only what it must.
+
+The protocol, driven by :func:`trainc.api.compile_paths`:
+
+1. :meth:`~OutputSink.open` once the input validated without errors, with the
+   repository root and trainc.yaml's ``compile.output``: a sink that needs a place
+   decides it then, and refuses a bad one (UsageError) before any job is built;
+2. :meth:`~OutputSink.add_job` for each job, in (namespace, name) order;
+3. :meth:`~OutputSink.finish` with the objects that belong to no job (the sweeper's),
+   only when the whole compile had no error: that is when output becomes visible;
+4. :meth:`~OutputSink.close`, always: without a finish, whatever was staged is thrown
+   away, so an error halfway through writes nothing.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+from trainc.emit.layout import (
+    KUSTOMIZATION,
+    JobOutput,
+    job_file,
+    kustomization,
+    layout,
+    render_stream,
+    shared_files,
+)
+from trainc.emit.order import sort_key
+from trainc.emit.writer import TreeCheck, TreeWriter, WriteResult, validate_output_location
+from trainc.emit.yamlout import dump_yaml
+from trainc.errors import CompilerBug, UsageError
+from trainc.model.json import JsonObject
+
+
+class OutputSink(Protocol):
+    """Receives a compile's output; see the module docstring for the order of calls."""
+
+    def open(self, root: Path, default_output: str | None) -> None:
+        """Get ready, before the first job; ``default_output`` is relative to ``root``."""
+
+    def add_job(self, job: JobOutput) -> None:
+        """Take one TrainJob's objects, already checked."""
+
+    def finish(self, shared: Sequence[JsonObject]) -> None:
+        """Take the shared objects and make the output visible: the compile succeeded."""
+
+    def close(self) -> None:
+        """Release what the sink holds; without :meth:`finish`, discard the output."""
+
+
+class Collected:
+    """Keeps the output in memory, in both forms: for the library's callers and tests."""
+
+    def __init__(self) -> None:
+        self.jobs: list[JobOutput] = []
+        self.shared: tuple[JsonObject, ...] = ()
+        self._finished = False
+
+    def open(self, root: Path, default_output: str | None) -> None:
+        """Nothing to prepare."""
+
+    def add_job(self, job: JobOutput) -> None:
+        """Keep the job's objects."""
+        self.jobs.append(job)
+
+    def finish(self, shared: Sequence[JsonObject]) -> None:
+        """Keep the shared objects; :attr:`files` and :attr:`stream` now show the output."""
+        self.shared = tuple(shared)
+        self._finished = True
+
+    def close(self) -> None:
+        """Forget the jobs of a compile that did not finish."""
+        if not self._finished:
+            self.jobs.clear()
+
+    @property
+    def files(self) -> dict[str, bytes]:
+        """Output path → bytes, as ``compile -o DIR`` writes them; empty unless finished."""
+        return layout(self.jobs, self.shared) if self._finished else {}
+
+    @property
+    def stream(self) -> str:
+        """Every object as one YAML stream in canonical order, as ``compile -o -`` prints."""
+        return render_stream([*(obj for job in self.jobs for obj in job.objects), *self.shared])
+
+
+class StreamOutput:
+    """``compile -o -``: one YAML stream, written to ``out`` when the compile succeeded.
+
+    The stream is in canonical order across all jobs, so it can only be written at the
+    end; each object is rendered as it arrives and only its text is kept.
+    """
+
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+        self._documents: list[tuple[tuple[int, str, str, str, str], str]] = []
+
+    def open(self, root: Path, default_output: str | None) -> None:
+        """Nothing to prepare: the stream goes where it was told."""
+
+    def _render(self, objects: Sequence[JsonObject]) -> None:
+        self._documents.extend((sort_key(obj), dump_yaml([obj])) for obj in objects)
+
+    def add_job(self, job: JobOutput) -> None:
+        """Render the job's objects; they are written at :meth:`finish`."""
+        self._render(job.objects)
+
+    def finish(self, shared: Sequence[JsonObject]) -> None:
+        """Write every document, in canonical order."""
+        self._render(shared)
+        self._documents.sort(key=lambda document: document[0])  # stable: build order breaks ties
+        self._out.write("---\n".join(text for _, text in self._documents).encode())
+        self._documents = []
+
+    def close(self) -> None:
+        """Drop whatever was rendered and not written."""
+        self._documents = []
+
+
+class _Tree(Protocol):
+    """A :class:`~trainc.emit.writer.TreeWriter` or :class:`~trainc.emit.writer.TreeCheck`."""
+
+    def add(self, path: str, data: bytes) -> None: ...
+
+
+class _DirectorySink(ABC):
+    """Lays jobs out as the files of :mod:`trainc.emit.layout`, each handed on as it comes.
+
+    ``directory`` is ``-o DIR`` (relative to the working directory); None means
+    trainc.yaml's ``compile.output`` (relative to the repository root). ``inputs`` are
+    the paths compiled: the directory may not overlap them.
+    """
+
+    def __init__(self, directory: Path | None, inputs: Sequence[Path]) -> None:
+        self._given = directory
+        self._inputs = tuple(inputs)
+        self._paths: list[str] = []
+        self._tree: _Tree | None = None
+        self.directory: Path | None = None
+        """Where the output goes, once :meth:`open` decided it."""
+
+    @abstractmethod
+    def _start(self, directory: Path) -> _Tree:
+        """The tree the files go to."""
+
+    @abstractmethod
+    def _complete(self) -> None:
+        """Every file was added: write or compare what remains."""
+
+    def open(self, root: Path, default_output: str | None) -> None:
+        directory = self._given
+        if directory is None and default_output is not None:
+            directory = root / default_output
+        if directory is None:
+            raise UsageError("choose where the manifests go: -o DIR, or -o - for stdout")
+        validate_output_location(directory, list(self._inputs) or [root], root)
+        self.directory = directory
+        self._tree = self._start(directory)
+
+    def _add(self, path: str, data: bytes) -> None:
+        if self._tree is None:
+            raise CompilerBug("output was added before the sink was opened")
+        self._tree.add(path, data)
+        self._paths.append(path)
+
+    def add_job(self, job: JobOutput) -> None:
+        self._add(*job_file(job))
+
+    def finish(self, shared: Sequence[JsonObject]) -> None:
+        for path, data in shared_files(shared):
+            self._add(path, data)
+        self._add(KUSTOMIZATION, kustomization(self._paths))
+        self._complete()
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the tree; without a finish, what was staged is gone."""
+
+
+class DirectoryOutput(_DirectorySink):
+    """``compile -o DIR``: files written into a staging tree, swapped in at the end."""
+
+    def __init__(self, directory: Path | None, inputs: Sequence[Path]) -> None:
+        super().__init__(directory, inputs)
+        self._writer: TreeWriter | None = None
+        self.result: WriteResult | None = None
+        """What the write changed, once finished."""
+
+    def _start(self, directory: Path) -> _Tree:
+        self._writer = TreeWriter(directory)
+        return self._writer
+
+    def _complete(self) -> None:
+        if self._writer is not None:
+            self.result = self._writer.commit()
+
+    def close(self) -> None:
+        """Remove the staged tree unless committed, and release the directory's lock."""
+        if self._writer is not None:
+            self._writer.close()
+
+
+class DirectoryCheck(_DirectorySink):
+    """``compile -o DIR --check``: each file compared with the directory as it comes."""
+
+    def __init__(self, directory: Path | None, inputs: Sequence[Path]) -> None:
+        super().__init__(directory, inputs)
+        self._check: TreeCheck | None = None
+        self.problems: list[str] | None = None
+        """How the directory differs from the output (empty: up to date), once finished."""
+
+    def _start(self, directory: Path) -> _Tree:
+        self._check = TreeCheck(directory)
+        return self._check
+
+    def _complete(self) -> None:
+        if self._check is not None:
+            self.problems = self._check.finish()
+
+    def close(self) -> None:
+        """A check only reads: nothing to release."""
