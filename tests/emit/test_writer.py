@@ -257,22 +257,3 @@ def test_a_path_added_twice_is_a_compiler_bug_and_nothing_is_written(out: Path) 
         with pytest.raises(CompilerBug, match="two outputs would both be written to team-a/a"):
             writer.add("team-a/a.yaml", b"two\n")
     assert sorted(path.name for path in out.parent.iterdir()) == []
-
-
-def test_the_result_names_changed_and_removed_files_reading_the_old_ones_singly(
-    out: Path,
-) -> None:
-    write_tree(out, OLD)
-    with TreeWriter(out) as writer:
-        for path in sorted(NEW):
-            writer.add(path, NEW[path])
-        result = writer.commit()
-    assert result.changed == (
-        OWNERSHIP_FILE,
-        "_shared/trainc-system/cronjob-sweeper.yaml",
-        "kustomization.yaml",
-        "team-a/a.yaml",
-        "team-b/c.yaml",
-    )
-    assert result.removed == ("team-a/b.yaml",)
-    assert file_contents(out) == expected_files(NEW)

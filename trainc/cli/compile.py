@@ -11,6 +11,7 @@ from trainc import __version__
 from trainc.api import compile_paths
 from trainc.cli.options import ReportOptions, report_options
 from trainc.cli.progress import progress_line
+from trainc.cli.staleness import report_check
 from trainc.emit.sinks import DirectoryCheck, DirectoryOutput, StreamOutput
 from trainc.errors import UsageError
 
@@ -82,18 +83,12 @@ def compile_command(
     if isinstance(sink, StreamOutput):
         sys.stdout.buffer.flush()
     elif isinstance(sink, DirectoryCheck):
-        return _report_check(sink, result.jobs)
+        return report_check(
+            sink.directory or Path(),
+            sink.problems or [],
+            fix="trainc compile",
+            current=f" ({result.jobs} TrainJobs)",
+        )
     else:
         click.echo(f"Compiled {result.jobs} TrainJobs into {sink.directory}.", err=True)
-    return 0
-
-
-def _report_check(sink: DirectoryCheck, jobs: int) -> int:
-    problems = sink.problems or []
-    for problem in problems:
-        click.echo(f"{sink.directory}: {problem}", err=True)
-    if problems:
-        click.echo("Run `trainc compile` to update it.", err=True)
-        return 1
-    click.echo(f"{sink.directory} is up to date ({jobs} TrainJobs).", err=True)
     return 0

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from trainc.api import check_schemas, write_schemas
+from trainc.cli.staleness import report_check
 
 
 @click.command("schemas")
@@ -40,14 +41,7 @@ def schemas_command(*, directory: Path, check: bool) -> int:
       trainc schemas -o /tmp/schemas  # for an editor setup
     """
     if check:
-        problems = check_schemas(directory)
-        for problem in problems:
-            click.echo(f"{directory}: {problem}", err=True)
-        if problems:
-            click.echo("Run `trainc schemas` to regenerate.", err=True)
-            return 1
-        click.echo(f"{directory} is up to date.", err=True)
-        return 0
+        return report_check(directory, check_schemas(directory), fix="trainc schemas", current="")
     changes = write_schemas(directory)
     for change in changes:
         click.echo(f"{directory}: {change}", err=True)
