@@ -327,7 +327,8 @@ def _build_into(
     from trainc.validate.output import OutputCheck  # noqa: PLC0415 - compile only
 
     check = OutputCheck(config.kubernetes_version)
-    found = list(validated.report.diagnostics)
+    found = list(validated.report.diagnostics)  # warnings only: validation passed
+    failed = False
     swept: list[SweptJob] = []
     built = build_jobs(
         validated.objects, config.compile, context=validated.everything, progress=progress
@@ -336,7 +337,8 @@ def _build_into(
         found.extend(job.diagnostics)
         swept.append(SweptJob.of(job))
         # After an error, building goes on only to report every job's findings.
-        if not exit_code(found):
+        failed = failed or bool(exit_code(job.diagnostics))
+        if not failed:
             _check_built(check, job.objects)
             sink.add_job(JobOutput(job.namespace, job.name, job.objects))
     sweeper = build_sweeper(config, swept)

@@ -131,3 +131,14 @@ def test_a_directory_must_be_chosen_and_may_not_overlap_the_inputs(
     (tmp_path / "jobs").mkdir()
     with pytest.raises(UsageError, match="is inside the input"):
         sink_type(tmp_path / "jobs" / "out", [tmp_path / "jobs"]).open(tmp_path, None)
+
+
+def test_a_compile_without_objects_still_writes_its_empty_kustomization(tmp_path: Path) -> None:
+    sink = DirectoryOutput(tmp_path / "out", [])
+    sink.open(tmp_path, None)
+    sink.finish(())
+    sink.close()
+    assert file_contents(tmp_path / "out") == {
+        "kustomization.yaml": layout((), ())["kustomization.yaml"],
+        OWNERSHIP_FILE: b"kustomization.yaml\n",
+    }

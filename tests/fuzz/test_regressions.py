@@ -7,6 +7,7 @@ from pathlib import Path
 from tests.fuzz.harness import assert_located
 from tests.load.files import write
 from tests.support.compiled import compile_collected
+from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml
 from trainc.api import validate_paths
 from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
@@ -15,38 +16,16 @@ from trainc.load.yamlsrc import parse_documents
 from trainc.model.schematree import load_kind_schema
 from trainc.validate.structural import check_schema
 
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch
-spec:
-  mlPolicy:
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: {a: {}}
-          template:
-            spec:
-              template:
-                spec:
-                  containers: [{name: node, image: pytorch/pytorch:2.13.0}]
-"""
-TRAINJOB = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: job
-spec:
-  runtimeRef:
-    name: torch
-"""
+#: The one runtime whose replicated job is named by a mapping, as the fuzzer wrote it.
+RUNTIME_WITH_MAPPING_NAME = TORCH_RUNTIME.replace("- name: node", "- name: {a: {}}", 1)
+TRAINJOB = trainjob_yaml()
 
 
 def test_a_mapping_as_list_map_key_is_a_type_error_not_a_crash() -> None:
     """replicatedJobs items are keyed by name; a name that is a mapping identifies nothing."""
-    data = parse_documents(SourceFile(path="runtime.yaml", text=RUNTIME), Limits()).documents[0]
+    data = parse_documents(
+        SourceFile(path="runtime.yaml", text=RUNTIME_WITH_MAPPING_NAME), Limits()
+    ).documents[0]
     findings = check_schema(data.data, load_kind_schema("ClusterTrainingRuntime"))
     assert [(f.code, f.path) for f in findings] == [
         ("schema.type", ("spec", "template", "spec", "replicatedJobs", 0, "name"))
@@ -93,13 +72,13 @@ def test_a_replicated_job_without_containers_is_a_compile_error_not_a_compiler_b
     tmp_path: Path,
 ) -> None:
     """The JobSet webhook's defaults give it a pod spec, which needs containers."""
-    jobs = RUNTIME[: RUNTIME.index("        - name:")]
+    jobs = TORCH_RUNTIME[: TORCH_RUNTIME.index("        - name:")]
     write(tmp_path, "runtime.yaml", jobs + "        - name: node\n          template: {}\n")
     write(tmp_path, "job.yaml", TRAINJOB)
     (tmp_path / ".git").mkdir()
     report = compile_collected([], cwd=tmp_path)
     assert [(d.code, d.file, d.line) for d in report.diagnostics] == [
-        ("compile.no-containers", "runtime.yaml", 12)
+        ("compile.no-containers", "runtime.yaml", 14)
     ]
     assert report.jobs == ()
 
@@ -109,7 +88,7 @@ def test_a_named_trainjob_whose_runtime_name_is_no_string_gets_findings(
 ) -> None:
     """Validating named files looks up the runtimes their TrainJobs name, by that name."""
     job = TRAINJOB.replace("name: torch", "name: {a: b}")
-    write(tmp_path, "runtime.yaml", RUNTIME.replace("name: {a: {}}", "name: node"))
+    write(tmp_path, "runtime.yaml", TORCH_RUNTIME)
     write(tmp_path, "job.yaml", job)
     (tmp_path / ".git").mkdir()
     report = validate_paths([tmp_path / "job.yaml"], cwd=tmp_path)
