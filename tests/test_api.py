@@ -22,6 +22,10 @@ def git(root: Path, *args: str) -> None:
     )
 
 
+#: A sweeper, so the deadlines the TrainJobs set are enforced (no compile.no-sweeper).
+SWEEPER = "sweeper:\n  image: registry.example.com/trainc:0.1\n"
+
+
 def codes(root: Path, **options: str) -> list[tuple[str, str | None, int | None]]:
     report = validate_paths([], cwd=root, **options)  # type: ignore[arg-type]  # test helper
     return [(d.code, d.file, d.line) for d in report.diagnostics]
@@ -31,6 +35,7 @@ def codes(root: Path, **options: str) -> list[tuple[str, str | None, int | None]
 def repo(tmp_path: Path) -> Path:
     """A git repository with a runtime and a TrainJob committed."""
     git(tmp_path, "init", "-q")
+    write(tmp_path, "trainc.yaml", SWEEPER)
     write(tmp_path, "runtimes/torch.yaml", RUNTIME)
     write(tmp_path, "jobs/job.yaml", trainjob_yaml(deadline=3600))
     write(tmp_path, "runtimes/other.yaml", RUNTIME.replace("name: torch", "name: other"))
@@ -75,6 +80,8 @@ def test_base_ignores_new_objects_and_unknown_refs_are_usage_errors(repo: Path) 
 CONFIG = """\
 apiVersion: trainc.dev/v1alpha1
 kind: Config
+sweeper:
+  image: registry.example.com/trainc:0.1
 values:
   deadline: 3600
 environments:

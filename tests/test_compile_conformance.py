@@ -39,6 +39,14 @@ REJECTED_UPSTREAM = {
     "docs_user-guides_pytorch-rocm_1.yaml",
 }
 
+#: Runtime snippets from upstream docs that are not whole runtimes: the API server would
+#: refuse the Jobs of any JobSet built from them, with the finding pinned here.
+FRAGMENTS = {
+    # Shows only the shared-memory volume of the Megatron guide: its node container has no
+    # image, so every Job of it is refused.
+    "docs_user-guides_megatron_1.yaml": ["pod.image"],
+}
+
 CONFIG = """\
 compile:
   mpi: {sshAuthSecret: mpi-ssh}
@@ -166,6 +174,10 @@ def test_every_upstream_runtime_compiles_into_objects_upstream_crds_accept(
     kinds_seen: set[tuple[str, str]] = set()
     for index, runtime_file in enumerate(_runtime_files(shared_dir)):
         report = _compile(tmp_path / str(index), runtime_file, examples)
+        if runtime_file.name in FRAGMENTS:
+            codes = [d.code for d in report.diagnostics if d.is_error]
+            assert codes == FRAGMENTS[runtime_file.name], runtime_file.name
+            continue
         errors = [
             f"{d.code} {d.file}:{d.line} {d.message}" for d in report.diagnostics if d.is_error
         ]

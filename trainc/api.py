@@ -21,21 +21,21 @@ from trainc.load.inputs import load_base, load_context, load_inputs, load_single
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.json import JsonObject, get_path
-from trainc.model.kinds import TRAINJOB
 from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
-from trainc.resolve.index import RuntimeIndex
-from trainc.resolve.objects import DefaultedObject
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.policies import load_policies
-from trainc.validate.run import validate_objects
+from trainc.validate.run import OnResolved, validate_objects
 from trainc.validate.structural import check_schema
+from trainc.validate.sweeper import check_sweeper_resources
 
 if TYPE_CHECKING:
+    from trainc.compiler.sweeper import SweptJob
     from trainc.emit.sinks import OutputSink
+    from trainc.resolve.resolved import ResolvedJob
     from trainc.validate.output import OutputCheck
 
-# What only compile needs (the builder, the emitter, the output check) is imported in
+# What only compile needs (the builders, the emitter, the output check) is imported in
 # the functions that use it: validation, the pre-commit hook's command, starts faster.
 
 #: ``progress(done, total)``, called while a run works through its files, objects and jobs.
@@ -48,7 +48,8 @@ class _Steps:
     """One running count over a run's stages, for the caller's progress hook.
 
     Each stage's loop reports its own (done, total); the caller sees those added to the
-    items of the stages before.
+    items of the stages before. A stage's hook may be made before the stages ahead of it
+    have run: it counts from where they ended, when it first reports.
     """
 
     def __init__(self, hook: Progress | None) -> None:
@@ -60,11 +61,13 @@ class _Steps:
         hook = self._hook
         if hook is None:
             return None
-        start = self._done
+        start: list[int] = []
 
         def report(done: int, total: int) -> None:
-            self._done = start + done
-            hook(start + done, start + total)
+            if not start:
+                start.append(self._done)
+            self._done = start[0] + done
+            hook(start[0] + done, start[0] + total)
 
         return report
 
@@ -147,35 +150,15 @@ def load_config(
     return ConfigResult(config, (), sources, documents[0] if documents else None)
 
 
-@dataclass(frozen=True, slots=True)
-class _Validated:
-    """A validation run, with the defaulted objects compile goes on to build."""
-
-    report: ValidationReport
-    config: RepoConfig | None
-    objects: tuple[DefaultedObject, ...]
-    everything: tuple[DefaultedObject, ...] = ()
-
-
 def _validate(
     paths: Sequence[Path],
+    loaded_config: ConfigResult,
+    config: RepoConfig,
     *,
-    cwd: Path,
-    config_file: Path | None,
-    environment: str | None,
-    overrides: Overrides | None,
     base: str | None,
     steps: _Steps,
-) -> _Validated:
-    loaded_config = load_config(
-        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
-    )
-    if loaded_config.config is None:
-        report = ValidationReport(
-            sort_diagnostics(loaded_config.diagnostics), loaded_config.sources, 1, 0
-        )
-        return _Validated(report, None, ())
-    config = loaded_config.config
+    on_resolved: OnResolved | None = None,
+) -> ValidationReport:
     inputs = load_inputs(list(paths) or [config.root], config=config, progress=steps.stage())
     # Named paths are the targets; the rest of the repository is only context, so a
     # TrainJob validated alone (pre-commit) still finds its runtime.
@@ -183,28 +166,27 @@ def _validate(
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     policies = load_policies(config, config_document=loaded_config.document)
     base_objects = load_base(base, config=config).objects if base is not None else None
+    sweeper = check_sweeper_resources(config, loaded_config.document)
+    before = (*inputs.diagnostics, *policies.diagnostics, *sweeper)
     outcome = validate_objects(
         (*inputs.objects, *context_objects),
         config,
         policies,
         base=base_objects,
+        context_files=frozenset(context.sources) if context else frozenset(),
+        clean=not exit_code(before),
         progress=steps.stage(),
+        job_progress=steps.stage(),
+        on_resolved=on_resolved,
     )
-    targets = {obj.path for obj in inputs.objects}
-    hidden = (
-        set(context.sources) - _used_runtime_files(outcome.objects, targets) if context else set()
-    )
-    found = (*inputs.diagnostics, *policies.diagnostics, *outcome.diagnostics)
-    diagnostics = sort_diagnostics(d for d in found if d.file not in hidden)
+    diagnostics = sort_diagnostics((*before, *outcome.diagnostics))
     shown = {
         path: src
         for path, src in (context.sources if context else {}).items()
-        if path not in hidden
+        if path not in outcome.hidden
     }
     sources = {**loaded_config.sources, **policies.sources, **shown, **inputs.sources}
-    report = ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
-    objects = tuple(obj for obj in outcome.objects if obj.loaded.path in targets)
-    return _Validated(report, config, objects, tuple(outcome.objects))
+    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
 
 
 def _named_runtimes(
@@ -220,16 +202,11 @@ def _named_runtimes(
     return tuple(runtime for runtime in runtimes if runtime.name in names)
 
 
-def _used_runtime_files(objects: Sequence[DefaultedObject], targets: set[str]) -> set[str]:
-    """Files of the runtimes that TrainJobs in ``targets`` use: their findings concern them."""
-    index = RuntimeIndex(objects)
-    used = set()
-    for obj in objects:
-        if obj.kind == TRAINJOB.kind and obj.loaded.path in targets:
-            runtime = index.lookup(obj)
-            if isinstance(runtime, DefaultedObject):
-                used.add(runtime.loaded.path)
-    return used
+def _config_failure(loaded_config: ConfigResult) -> ValidationReport:
+    """The report of a run that could not read its trainc.yaml."""
+    return ValidationReport(
+        sort_diagnostics(loaded_config.diagnostics), loaded_config.sources, 1, 0
+    )
 
 
 def validate_paths(
@@ -246,15 +223,12 @@ def validate_paths(
 
     ``progress`` hears of every file read and object checked (see :data:`Progress`).
     """
-    return _validate(
-        paths,
-        cwd=cwd,
-        config_file=config_file,
-        environment=environment,
-        overrides=overrides,
-        base=base,
-        steps=_Steps(progress),
-    ).report
+    loaded_config = load_config(
+        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+    )
+    if loaded_config.config is None:
+        return _config_failure(loaded_config)
+    return _validate(paths, loaded_config, loaded_config.config, base=base, steps=_Steps(progress))
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,69 +259,91 @@ def compile_paths(
     overrides: Overrides | None = None,
     progress: Progress | None = None,
 ) -> CompileReport:
-    """Validate, then build every TrainJob and the sweeper into ``sink``.
+    """Validate and build every TrainJob and the sweeper into ``sink``.
 
-    Each job goes to the sink as soon as it is built and checked, and is let go: a
-    compile holds the validated repository, not its output. The sink is opened once the
-    input validated without errors and closed in every case; it is finished (the output
-    becomes visible) only when the whole compile found no error, so nothing half-valid
-    is ever written. The sweeper's objects (trainc.yaml's ``sweeper`` section) belong to
-    no one job: they are the sink's shared objects.
+    Validation resolves each TrainJob once and hands it here as soon as it is checked;
+    while the run has found no error, it is built, its output checked, and given to the
+    sink, then let go: a compile holds the validated repository, not its output. The sink
+    is opened before the first job it gets and closed in every case; it is finished (the
+    output becomes visible) only when the whole run found no error, so nothing half-valid
+    is ever written. Every error a compile reports is validation's: building reports
+    nothing. The sweeper's objects (trainc.yaml's ``sweeper`` section) belong to no one
+    job: they are the sink's shared objects.
     Raises CompilerBug when an object trainc built fails its own output validation:
     that is trainc's fault, never the user's. ``progress`` hears of every file, object
     and job (see :data:`Progress`).
     """
-    steps = _Steps(progress)
-    validated = _validate(
-        paths,
-        cwd=cwd,
-        config_file=config_file,
-        environment=environment,
-        overrides=overrides,
-        base=None,
-        steps=steps,
+    # What only compile needs (the builders, the emitter, the output check) is imported
+    # here and in _Output: validation, the pre-commit hook's command, starts faster.
+    from trainc.compiler.sweeper import build_sweeper  # noqa: PLC0415 - compile only
+
+    loaded_config = load_config(
+        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
     )
-    config = validated.config
-    report = validated.report
-    if config is None or report.exit_code:
+    config = loaded_config.config
+    if config is None:
+        report = _config_failure(loaded_config)
         return CompileReport(report, report.diagnostics)
-    sink.open(config.root, config.compile.output)
+    output = _Output(sink, config)
     try:
-        return _build_into(sink, validated, config, steps.stage())
+        report = _validate(
+            paths, loaded_config, config, base=None, steps=_Steps(progress), on_resolved=output.add
+        )
+        if report.exit_code:
+            return CompileReport(report, report.diagnostics)
+        output.finish(build_sweeper(config, output.swept))
+        return CompileReport(report, report.diagnostics, len(output.swept))
     finally:
-        sink.close()
+        output.close()
 
 
-def _build_into(
-    sink: OutputSink, validated: _Validated, config: RepoConfig, progress: Progress | None
-) -> CompileReport:
-    from trainc.build.run import build_jobs  # noqa: PLC0415 - compile only
-    from trainc.build.sweeper import SweptJob, build_sweeper  # noqa: PLC0415 - compile only
-    from trainc.emit.layout import JobOutput  # noqa: PLC0415 - compile only
-    from trainc.validate.output import OutputCheck  # noqa: PLC0415 - compile only
+class _Output:
+    """The sink of one compile, fed each resolved job while the run is clean.
 
-    check = OutputCheck(config.kubernetes_version)
-    found = list(validated.report.diagnostics)  # warnings only: validation passed
-    failed = False
-    swept: list[SweptJob] = []
-    built = build_jobs(
-        validated.objects, config.compile, context=validated.everything, progress=progress
-    )
-    for job in built:
-        found.extend(job.diagnostics)
-        swept.append(SweptJob.of(job))
-        # After an error, building goes on only to report every job's findings.
-        failed = failed or bool(exit_code(job.diagnostics))
-        if not failed:
-            _check_built(check, job.objects)
-            sink.add_job(JobOutput(job.namespace, job.name, job.objects))
-    sweeper = build_sweeper(config, swept)
-    diagnostics = sort_diagnostics((*found, *sweeper.diagnostics))
-    if exit_code(diagnostics):
-        return CompileReport(validated.report, diagnostics)
-    _check_built(check, sweeper.objects)
-    sink.finish(sweeper.objects)
-    return CompileReport(validated.report, diagnostics, len(swept))
+    The sink is opened on the first job (or at the finish of a compile without jobs), so
+    a compile whose input has errors never creates its output location. Once an error
+    is found, later jobs are no longer built: the sink is closed without a finish, which
+    throws away what it staged.
+    """
+
+    def __init__(self, sink: OutputSink, config: RepoConfig) -> None:
+        from trainc.validate.output import OutputCheck  # noqa: PLC0415 - compile only
+
+        self._sink = sink
+        self._config = config
+        self._check = OutputCheck(config.kubernetes_version)
+        self._opened = False
+        self.swept: list[SweptJob] = []
+
+    def add(self, job: ResolvedJob, clean: bool) -> None:  # noqa: FBT001 - OnResolved's shape
+        """Build ``job``, check its objects and hand them to the sink, while the run is clean."""
+        from trainc.compiler.run import build_job  # noqa: PLC0415 - compile only
+        from trainc.compiler.sweeper import SweptJob  # noqa: PLC0415 - compile only
+        from trainc.emit.layout import JobOutput  # noqa: PLC0415 - compile only
+
+        if not clean:
+            return
+        built = build_job(job)
+        self.swept.append(SweptJob.of(built))
+        _check_built(self._check, built.objects)
+        self._open()
+        self._sink.add_job(JobOutput(built.namespace, built.name, built.objects))
+
+    def finish(self, shared: Sequence[JsonObject]) -> None:
+        """Check the shared objects and make the output visible."""
+        _check_built(self._check, shared)
+        self._open()
+        self._sink.finish(shared)
+
+    def close(self) -> None:
+        """Release the sink; without :meth:`finish`, its output is discarded."""
+        if self._opened:
+            self._sink.close()
+
+    def _open(self) -> None:
+        if not self._opened:
+            self._sink.open(self._config.root, self._config.compile.output)
+            self._opened = True
 
 
 def _check_built(check: OutputCheck, objects: Sequence[JsonObject]) -> None:

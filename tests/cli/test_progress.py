@@ -85,16 +85,17 @@ def _assert_counts_forward(calls: list[tuple[int, int]], *, total: int) -> None:
     assert calls[-1] == (total, total)
 
 
-def test_validation_counts_files_read_then_objects_checked(repo: Path) -> None:
+def test_validation_counts_files_read_objects_checked_then_jobs_resolved(repo: Path) -> None:
     calls: list[tuple[int, int]] = []
     validate_paths([], cwd=repo, progress=lambda done, total: calls.append((done, total)))
-    _assert_counts_forward(calls, total=4 + 4)
+    _assert_counts_forward(calls, total=4 + 4 + 3)
 
 
 def test_compilation_also_counts_the_jobs_built(repo: Path) -> None:
     calls: list[tuple[int, int]] = []
     compile_collected([], cwd=repo, progress=lambda done, total: calls.append((done, total)))
-    # Files read, objects checked, jobs built (rendering happens when the caller asks).
+    # Files read, objects checked, jobs resolved and built (rendering happens when the
+    # caller asks): a compile counts what a validation counts.
     _assert_counts_forward(calls, total=4 + 4 + 3)
 
 

@@ -6,10 +6,11 @@ from pathlib import Path
 import pytest
 
 from tests.resolve.builders import defaulted_object, defaulted_objects
+from tests.support.builders import resolved
 from trainc.model.labels import FLUX_INSTALLER_IMAGE
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
-from trainc.resolve.summary import summarize
+from trainc.resolve.summary import ResolvedSummary, summarize
 
 TORCH_RUNTIME = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -58,6 +59,10 @@ spec:
 """
 
 
+def summarize_job(trainjob: DefaultedObject, runtime: DefaultedObject) -> ResolvedSummary:
+    return summarize(resolved(trainjob, runtime))
+
+
 def trainjob(trainer: str = "", name: str = "job") -> DefaultedObject:
     text = f"""\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -85,7 +90,7 @@ def test_torch_job_with_overrides() -> None:
           limits:
             nvidia.com/gpu: 4
     """)
-    summary = summarize(job, runtime())
+    summary = summarize_job(job, runtime())
     assert summary == {
         "numNodes": 3,
         "resourcesPerNode": {"limits": {"nvidia.com/gpu": 4}, "requests": {"cpu": "1"}},
@@ -102,7 +107,7 @@ def test_torch_job_with_overrides() -> None:
 
 
 def test_runtime_defaults_apply_without_trainer() -> None:
-    summary = summarize(trainjob(), runtime())
+    summary = summarize_job(trainjob(), runtime())
     assert summary["numNodes"] == 2
     assert summary["gpusPerNode"] == 2
     assert summary["totalGPUs"] == 4
@@ -121,7 +126,7 @@ def test_runtime_defaults_apply_without_trainer() -> None:
 )
 def test_num_nodes_precedence(trainer: str, ml_policy: str, expected: int) -> None:
     text = TORCH_RUNTIME.replace("numNodes: 2\n    torch: {}", ml_policy)
-    assert summarize(trainjob(trainer), runtime(text))["numNodes"] == expected
+    assert summarize_job(trainjob(trainer), runtime(text))["numNodes"] == expected
 
 
 def test_without_ml_policy_parallelism_counts_and_resources_per_node_is_ignored() -> None:
@@ -135,7 +140,7 @@ def test_without_ml_policy_parallelism_counts_and_resources_per_node_is_ignored(
           limits:
             nvidia.com/gpu: 8
     """)
-    summary = summarize(job, runtime(text))
+    summary = summarize_job(job, runtime(text))
     assert summary["framework"] == "plain"
     assert summary["numNodes"] == 3
     assert summary["gpusPerNode"] == 2
@@ -154,7 +159,7 @@ def test_merge_keeps_runtime_keys_and_trainjob_wins() -> None:
           claims:
             - name: gpu-claim
     """)
-    merged = summarize(job, runtime())["resourcesPerNode"]
+    merged = summarize_job(job, runtime())["resourcesPerNode"]
     assert merged == {
         "limits": {"nvidia.com/gpu": 2},
         "requests": {"cpu": "8", "memory": "64Gi"},
@@ -164,7 +169,7 @@ def test_merge_keeps_runtime_keys_and_trainjob_wins() -> None:
 
 def _gpus(resources: str) -> int:
     job = trainjob("resourcesPerNode:\n" + textwrap.indent(textwrap.dedent(resources), "  "))
-    return summarize(job, runtime(TORCH_RUNTIME.replace("nvidia.com/gpu: 2", "cpu: 1")))[
+    return summarize_job(job, runtime(TORCH_RUNTIME.replace("nvidia.com/gpu: 2", "cpu: 1")))[
         "gpusPerNode"
     ]
 
@@ -227,14 +232,14 @@ spec:
     ("num_nodes", "expected"), [("", 2), ("numNodes: 1\n", 2), ("numNodes: 4\n", 4)]
 )
 def test_mpi_launcher_as_node_counts_the_launcher(num_nodes: str, expected: int) -> None:
-    summary = summarize(trainjob(num_nodes), runtime(MPI_RUNTIME))
+    summary = summarize_job(trainjob(num_nodes), runtime(MPI_RUNTIME))
     assert summary["framework"] == "mpi"
     assert summary["numNodes"] == expected
     assert summary["totalGPUs"] == expected
 
 
 def test_trainer_image_replaces_only_node_of_trainer_jobs() -> None:
-    summary = summarize(trainjob("image: mine:2\n"), runtime(MPI_RUNTIME))
+    summary = summarize_job(trainjob("image: mine:2\n"), runtime(MPI_RUNTIME))
     # `launcher` is trainer-labelled; the `node` job keeps the runtime image.
     assert summary["images"] == ["mine:2", "mpi:1"]
 
@@ -243,13 +248,13 @@ FLUX_RUNTIME = TORCH_RUNTIME.replace("torch: {}", "flux: {}")
 
 
 def test_flux_adds_its_installer_image() -> None:
-    assert FLUX_INSTALLER_IMAGE in summarize(trainjob(), runtime(FLUX_RUNTIME))["images"]
+    assert FLUX_INSTALLER_IMAGE in summarize_job(trainjob(), runtime(FLUX_RUNTIME))["images"]
     job = trainjob("""\
         env:
           - name: FLUX_VIEW_IMAGE
             value: registry.example.com/flux-view:1
     """)
-    images = summarize(job, runtime(FLUX_RUNTIME))["images"]
+    images = summarize_job(job, runtime(FLUX_RUNTIME))["images"]
     assert "registry.example.com/flux-view:1" in images
     assert FLUX_INSTALLER_IMAGE not in images
 
@@ -266,7 +271,7 @@ def test_flux_adds_its_installer_image() -> None:
 )
 def test_framework(policy: str, framework: str) -> None:
     text = TORCH_RUNTIME.replace("torch: {}", policy)
-    assert summarize(trainjob(), runtime(text))["framework"] == framework
+    assert summarize_job(trainjob(), runtime(text))["framework"] == framework
 
 
 UPSTREAM_EXPECTATIONS = {
@@ -301,7 +306,7 @@ def test_upstream_runtimes(shared_dir: Path) -> None:
         o.name: o for o in _upstream_objects(shared_dir) if o.kind == "ClusterTrainingRuntime"
     }
     for name, (framework, nodes, gpus, images) in UPSTREAM_EXPECTATIONS.items():
-        summary = summarize(trainjob(), runtimes[name])
+        summary = summarize_job(trainjob(), runtimes[name])
         assert (summary["framework"], summary["numNodes"], summary["gpusPerNode"]) == (
             framework,
             nodes,
@@ -317,7 +322,7 @@ def test_upstream_trainjobs_on_their_runtimes(shared_dir: Path) -> None:
     for job in (o for o in objects if o.kind == "TrainJob"):
         found = index.lookup(job)
         if isinstance(found, DefaultedObject):
-            summaries[job.loaded.path, job.name] = summarize(job, found)
+            summaries[job.loaded.path, job.name] = summarize_job(job, found)
     assert summaries["01-multi-node.yaml", "multi-node-example"]["numNodes"] == 3
     lammps = summaries["lammps-train-gpus.yaml", "lammps-flux"]
     assert (lammps["numNodes"], lammps["gpusPerNode"], lammps["totalGPUs"]) == (2, 1, 2)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.documents import make_object
+from trainc.config import CompileSettings
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import LoadedObject
 from trainc.load.inputs import load_single_file
@@ -26,9 +27,14 @@ from trainc.model.json import JsonObject, JsonValue
 from trainc.model.kinds import KINDS_BY_NAME, TRAINJOB
 from trainc.model.labels import ANCESTOR_LABEL, API_VERSION
 from trainc.model.schematree import load_kind_schema
+from trainc.resolve.index import RuntimeIndex
+from trainc.resolve.job import resolve_job
 from trainc.resolve.objects import DefaultedObject
+from trainc.resolve.resolved import ResolvedJob
+from trainc.validate.crossobject.run import check_cross_object, document_order
 from trainc.validate.defaults import apply_defaults as real_defaults
 from trainc.validate.defaults import drop_nulls
+from trainc.validate.policies import PolicySet, check_policies
 
 DEFAULT_NAMESPACE = "default"
 
@@ -199,3 +205,32 @@ def objects_from_file(path: Path, *, name: str | None = None) -> list[LoadedObje
 def located(diagnostics: Iterable[Diagnostic]) -> list[tuple[str, str | None]]:
     """(code, field path) of each diagnostic, the pair most tests assert."""
     return [(diagnostic.code, diagnostic.field_path) for diagnostic in diagnostics]
+
+
+def resolved(
+    trainjob: DefaultedObject,
+    runtime: DefaultedObject,
+    settings: CompileSettings = CompileSettings(),  # noqa: B008 - frozen, so sharing is safe
+) -> ResolvedJob:
+    """``trainjob`` on ``runtime``, resolved by trainc's resolver (every plugin)."""
+    return resolve_job(trainjob, runtime, settings)
+
+
+def cross_object(objects: Sequence[DefaultedObject]) -> list[Diagnostic]:
+    """The cross-object layer over ``objects``, with the runtime index a run builds."""
+    return check_cross_object(objects, RuntimeIndex(document_order(objects)))
+
+
+def policy_findings(policies: PolicySet, objects: Sequence[DefaultedObject]) -> list[Diagnostic]:
+    """The policies over ``objects`` as a run checks them: TrainJobs with their runtime and
+    what they resolve to."""
+    index = RuntimeIndex(document_order(objects))
+    found: list[Diagnostic] = []
+    for obj in objects:
+        looked_up = index.lookup(obj) if obj.kind == TRAINJOB.kind else None
+        runtime = looked_up if isinstance(looked_up, DefaultedObject) else None
+        job = None
+        if runtime is not None and obj.schema_valid and runtime.schema_valid:
+            job = resolved(obj, runtime)
+        found += check_policies(policies, obj, runtime=runtime, resolved=job)
+    return found

@@ -6,15 +6,12 @@ import copy
 
 import pytest
 
-from tests.build.support import TRAINER_PLUGINS
+from tests.compiler.support import TRAINER_PLUGINS, compile_job
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
-from trainc.build.framework import build_job
-from trainc.build.plugins.lifecycle import LifecyclePlugin
-from trainc.build.plugins.volumes import VolumesPlugin
-from trainc.config import CompileSettings
 from trainc.errors import UsageError
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object
-from trainc.resolve.job import resolve_job
+from trainc.resolve.plugins.lifecycle import LifecyclePlugin
+from trainc.resolve.plugins.volumes import VolumesPlugin
 from trainc.validate.output import OutputCheck
 
 _VERSION = "1.33"
@@ -153,7 +150,7 @@ def test_a_compiled_job_with_claims_and_a_deadline_passes() -> None:
     )
     trainjob = make_trainjob("llm", namespace="team-a", activeDeadlineSeconds=3600)
     plugins = (*TRAINER_PLUGINS, VolumesPlugin(), LifecyclePlugin())
-    built = build_job(resolve_job(trainjob, runtime), CompileSettings(), plugins)
+    built = compile_job(trainjob, runtime, plugins=plugins)
 
     assert [o["kind"] for o in built.objects] == ["JobSet", "PersistentVolumeClaim"]
     assert _check(*built.objects) == []

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 
 from tests.resolve.builders import defaulted_objects
+from tests.support.builders import policy_findings
 from trainc.config import PolicySettings, RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import JsonObject, get_path
-from trainc.resolve.index import RuntimeIndex
 from trainc.resources import data_dir
-from trainc.validate.policies import check_policies, load_policies
+from trainc.validate.policies import load_policies
 
 BUILTINS = sorted(path.stem for path in data_dir("policies").glob("*.yaml"))
 
@@ -67,7 +67,7 @@ def run(
     policies = load_policies(RepoConfig(root=tmp_path, policies=settings))
     assert policies.diagnostics == ()
     loaded = defaulted_objects(objects)
-    return check_policies(policies, loaded, RuntimeIndex(loaded))
+    return policy_findings(policies, loaded)
 
 
 @pytest.mark.parametrize("name", BUILTINS)

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from tests.resolve.builders import defaulted_objects
+from tests.support.builders import policy_findings
 from trainc.config import PolicySettings, RepoConfig
 from trainc.diagnostics import Diagnostic, Severity
 from trainc.model.json import JsonObject
-from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
-from trainc.validate.policies import PolicySet, check_policies, load_policies
+from trainc.validate.policies import PolicySet, load_policies
 
 OBJECTS = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -91,7 +91,7 @@ def load(tmp_path: Path, *texts: str, params: dict[str, JsonObject] | None = Non
 
 def check(policies: PolicySet, text: str = OBJECTS) -> list[Diagnostic]:
     objects = defaulted_objects(text)
-    return check_policies(policies, objects, RuntimeIndex(objects))
+    return policy_findings(policies, objects)
 
 
 def found(diagnostics: list[Diagnostic]) -> list[tuple[str, str, str | None, str]]:
@@ -331,7 +331,7 @@ def test_objects_with_schema_errors_are_skipped(tmp_path: Path) -> None:
     ]
     spec = 'validations:\n  - expression: "false"\n'
     policies = load(tmp_path, policy(spec))
-    names = [d.name for d in check_policies(policies, objects, RuntimeIndex(objects))]
+    names = [d.name for d in policy_findings(policies, objects)]
     assert names == ["small", "orphan"]
 
 
@@ -342,4 +342,4 @@ def test_a_runtime_with_schema_errors_resolves_to_null(tmp_path: Path) -> None:
     ]
     spec = "validations:\n  - expression: resolved == null && runtime == null\n"
     policies = load(tmp_path, policy(spec))
-    assert check_policies(policies, objects, RuntimeIndex(objects)) == []
+    assert policy_findings(policies, objects) == []

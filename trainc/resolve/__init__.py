@@ -1,1 +1,10 @@
-"""Joining objects: which runtime a TrainJob uses, with CRD defaults applied to both."""
+"""Resolution: a TrainJob joined with its runtime into the JobSet and Jobs the cluster gets.
+
+The stage between validating objects one by one and building manifests. For each
+TrainJob it finds the runtime, applies runtime patches and the TrainJob's overrides, and
+runs the plugins' enforce phases (pod counts, framework environment, gang-scheduling
+marks, volumes, lifecycle), giving a :class:`~trainc.resolve.resolved.ResolvedJob`: the
+JobSet exactly as it will be stored and, through :mod:`.childjobs`, the Jobs the JobSet
+controller will create, each value with the input line it came from. Validation judges
+that; the compiler only turns it into objects.
+"""

@@ -28,6 +28,10 @@ The rules are apimachinery's (v0.36 ``strategicpatch``), for the features that o
   item makes the list the patch's other items. ``$setElementOrder`` and
   ``$deleteFromPrimitiveList`` are ignored. Schema-valid inputs carry no ``$`` keys at all.
 
+Each merge can record where every value came from in a
+:class:`~trainc.resolve.provenance.Trace`: the runtime's template or one patch, so a
+finding about the resolved Job points at the line that wrote the value.
+
 Where apimachinery returns an error (an item without its merge key, map items without a
 merge key, a list mixing maps and scalars), which schema-valid input cannot reach, these
 functions stay total: such items never match, and such lists are replaced.
@@ -49,6 +53,7 @@ from trainc.model.json import (
     get_path,
 )
 from trainc.model.schematree import KindSchema, SchemaNode
+from trainc.resolve.provenance import Origin, Trace
 
 _STRATEGY = "x-kubernetes-patch-strategy"
 _MERGE_KEY = "x-kubernetes-patch-merge-key"
@@ -70,55 +75,71 @@ class PatchedTemplate:
     spec: JsonObject
 
 
+@dataclass(frozen=True, slots=True)
+class PatchOrigins:
+    """Where the runtime's ``spec.template`` and each patch's ``trainingRuntimeSpec`` are."""
+
+    template: Origin
+    patches: Sequence[Origin]
+
+
 def apply_runtime_patches(
-    runtime_template: JsonObject, patches: Sequence[JsonObject], schema: KindSchema
+    runtime_template: JsonObject,
+    patches: Sequence[JsonObject],
+    schema: KindSchema,
+    *,
+    trace: Trace | None = None,
+    origins: PatchOrigins | None = None,
 ) -> PatchedTemplate:
     """Apply each ``trainingRuntimeSpec`` of ``patches``, in order, to ``runtime_template``.
 
     ``runtime_template`` is a runtime's ``spec.template``; ``schema`` a runtime kind's, whose
     ``spec.template.spec`` node governs the merge. A later patch wins. replicatedJobs that a
     patch adds (the webhook rejects them, §1.7) follow the runtime's, in patch order.
+    With ``trace`` and ``origins``, the origin of every value of the result is recorded.
+    The result shares nothing with the inputs.
     """
     node = schema.node_at(_JOBSET_SPEC)
     if node is None:
         raise CompilerBug(f"{schema.kind} schema has no {'.'.join(_JOBSET_SPEC)}")
+    merge = _Merge(schema, trace if origins is not None else None)
     runtime_spec = as_object(runtime_template.get("spec"))
+    base = origins.template.at(("spec",)) if origins is not None else None
     spec: JsonObject = copy_json(runtime_spec)
-    for patch in patches:
+    merge.record(spec, base)
+    for index, patch in enumerate(patches):
         fragment = get_path(patch, ("template", "spec"))
         if isinstance(fragment, dict):
-            spec = _merge_map(spec, fragment, node, schema)
+            where = origins.patches[index].at(("template", "spec")) if origins else None
+            spec = merge.merge_map(spec, fragment, node, base, where)
+            base = merge.origin_of(spec, base)
     return PatchedTemplate(
-        metadata=_jobset_metadata(runtime_template, patches),
-        spec=_in_runtime_order(spec, runtime_spec),
+        metadata=_jobset_metadata(runtime_template, patches, merge, origins),
+        spec=merge.in_runtime_order(spec, runtime_spec, base),
     )
 
 
-def _jobset_metadata(runtime_template: JsonObject, patches: Sequence[JsonObject]) -> JsonObject:
+def _jobset_metadata(
+    runtime_template: JsonObject,
+    patches: Sequence[JsonObject],
+    merge: _Merge,
+    origins: PatchOrigins | None,
+) -> JsonObject:
     """The runtime template's labels and annotations, each patch's overlaid in order (§2.4)."""
     templates = [runtime_template, *(as_object(patch.get("template")) for patch in patches)]
+    where: list[Origin | None] = [None] * len(templates)
+    if origins is not None:
+        where = [origins.template, *(o.at(("template",)) for o in origins.patches)]
     metadata: JsonObject = {}
     for field in ("labels", "annotations"):
         merged: JsonObject = {}
-        for template in templates:
-            merged.update(as_object(get_path(template, ("metadata", field))))
+        for template, origin in zip(templates, where, strict=True):
+            for key, value in as_object(get_path(template, ("metadata", field))).items():
+                merged[key] = copy_json(value)
+                merge.record_member(merged, key, _at(origin, ("metadata", field, key)))
         if merged:
-            metadata[field] = copy_json(merged)
+            metadata[field] = merged
     return metadata
-
-
-def _in_runtime_order(spec: JsonObject, runtime_spec: JsonObject) -> JsonObject:
-    """``spec`` with its replicatedJobs stably sorted by their index in the runtime (§2.5)."""
-    jobs = spec.get("replicatedJobs")
-    if not isinstance(jobs, list):
-        return spec
-    names = [as_object(job).get("name") for job in as_list(runtime_spec.get("replicatedJobs"))]
-
-    def rank(job: JsonValue) -> int:
-        name = as_object(job).get("name")
-        return names.index(name) if name in names else len(names)
-
-    return {**spec, "replicatedJobs": sorted(jobs, key=rank)}
 
 
 def strategic_merge(
@@ -130,78 +151,225 @@ def strategic_merge(
     the nodes below it, decide how lists merge. As in apimachinery's ``mergeMap``, a map
     patch applies to a missing original as to an empty map.
     """
+    merge = _Merge(schema, None)
+    own = copy_json(original)
     if isinstance(patch, dict):
-        return _merge_map(original if isinstance(original, dict) else {}, patch, node, schema)
-    if isinstance(original, list) and isinstance(patch, list):
-        return _merge_list(original, patch, node, schema)
+        return merge.merge_map(own if isinstance(own, dict) else {}, patch, node, None, None)
+    if isinstance(own, list) and isinstance(patch, list):
+        return merge.merge_list(own, patch, node, None, None)
     return copy_json(patch)
 
 
-def _merge_map(
-    original: JsonObject, patch: JsonObject, node: SchemaNode, schema: KindSchema
-) -> JsonObject:
-    directive = patch.get(_DIRECTIVE)
-    if directive == "replace":
-        return {key: copy_json(value) for key, value in patch.items() if key != _DIRECTIVE}
-    if directive == "delete":
-        return {}
-    fields = {key: value for key, value in patch.items() if not key.startswith("$")}
-    retain = patch.get(_RETAIN_KEYS)
-    merged: JsonObject = {
-        key: value if key in fields else copy_json(value)
-        for key, value in original.items()
-        if not isinstance(retain, list) or key in retain
-    }
-    for key, value in fields.items():
-        _merge_field(merged, key, value, schema.child(node, key), schema)
-    return merged
+def _at(origin: Origin | None, relative: tuple[str | int, ...]) -> Origin | None:
+    return origin.at(relative) if origin is not None else None
 
 
-def _merge_field(
-    merged: JsonObject, key: str, value: JsonValue, node: SchemaNode | None, schema: KindSchema
-) -> None:
-    """Set ``merged[key]`` (a map this module built) to the merge of its value and ``value``."""
-    current = merged.get(key)
-    if value is None:
-        merged.pop(key, None)
-    elif node is not None and isinstance(current, dict) and isinstance(value, dict):
-        merged[key] = _merge_map(current, value, node, schema)
-    elif node is not None and isinstance(current, list) and isinstance(value, list):
-        merged[key] = _merge_list(current, value, node, schema)
-    elif _is_directive(value):
-        merged.pop(key, None)
-    else:
-        merged[key] = _fresh(value)
+class _Merge:
+    """One strategic merge over a schema, recording origins when it has a trace.
 
+    Originals are the merge's own values (copies made before the first patch), so they
+    are reused rather than copied again: a node keeps its identity, and with it its
+    recorded origin. Patch values are always copied.
+    """
 
-def _merge_list(
-    original: JsonArray, patch: JsonArray, node: SchemaNode, schema: KindSchema
-) -> JsonArray:
-    strategy = node.get(_STRATEGY)
-    if not isinstance(strategy, str) or "merge" not in strategy.split(","):
-        return copy_json(patch)
-    items = [*original, *patch]
-    if not any(isinstance(item, dict | list) for item in items):
-        return _ordered(_unique(items), patch, original, key=None)
-    key = node.get(_MERGE_KEY)
-    if not isinstance(key, str) or not all(isinstance(item, dict) for item in items):
-        return copy_json(patch)
-    maps = [as_object(item) for item in patch]
-    ordinary: JsonArray = [item for item in maps if _DIRECTIVE not in item]
-    if any(item.get(_DIRECTIVE) == "replace" for item in maps):
-        base, ordinary = ordinary, []
-    else:
-        deletes: JsonArray = [item for item in maps if item.get(_DIRECTIVE) == "delete"]
-        base = [item for item in original if _index_of(deletes, _key_of(item, key), key) < 0]
-    merged = copy_json(base)
-    item_node = schema.child(node, 0) or _UNKNOWN
-    for item in ordinary:
-        found = _index_of(merged, _key_of(item, key), key)
-        if found < 0:
-            merged.append(copy_json(item))
+    def __init__(self, schema: KindSchema, trace: Trace | None) -> None:
+        self._schema = schema
+        self._trace = trace
+
+    def record(self, value: JsonValue, origin: Origin | None) -> None:
+        """``value`` came from ``origin`` (nothing without a trace or an origin)."""
+        if self._trace is not None and origin is not None:
+            self._trace.node(value, origin)
+
+    def record_member(self, parent: JsonValue, key: str | int, origin: Origin | None) -> None:
+        """``parent[key]`` came from ``origin``."""
+        if self._trace is not None and origin is not None:
+            self._trace.member(parent, key, origin)
+
+    def origin_of(self, value: JsonValue, fallback: Origin | None) -> Origin | None:
+        """The origin recorded for ``value``, else ``fallback``."""
+        found = self._trace.recorded(value) if self._trace is not None else None
+        return found or fallback
+
+    def child_origin(
+        self, parent: JsonValue, parent_origin: Origin | None, key: str | int
+    ) -> Origin | None:
+        """The origin of ``parent[key]``: its own record, its member record, or its parent's."""
+        if self._trace is None or parent_origin is None:
+            return None
+        return self._trace.child_origin(parent, parent_origin, key)
+
+    def merge_map(
+        self,
+        original: JsonObject,
+        patch: JsonObject,
+        node: SchemaNode,
+        origin: Origin | None,
+        patch_origin: Origin | None,
+    ) -> JsonObject:
+        """``patch`` merged into the map ``original`` (which came from ``origin``)."""
+        directive = patch.get(_DIRECTIVE)
+        if directive in ("replace", "delete"):
+            replaced: JsonObject = {}
+            if directive == "replace":
+                replaced = {k: copy_json(v) for k, v in patch.items() if k != _DIRECTIVE}
+            self.record(replaced, patch_origin)
+            return replaced
+        fields = {key: value for key, value in patch.items() if not key.startswith("$")}
+        retain = patch.get(_RETAIN_KEYS)
+        merged: JsonObject = {
+            key: value
+            for key, value in original.items()
+            if not isinstance(retain, list) or key in retain
+        }
+        if self._trace is not None:
+            self._trace.same(merged, original)
+        self.record(merged, self.origin_of(merged, origin))
+        for key, value in fields.items():
+            child = self._schema.child(node, key)
+            self._field(
+                merged, key, value, child, origin=origin, value_origin=_at(patch_origin, (key,))
+            )
+        return merged
+
+    def _field(
+        self,
+        merged: JsonObject,
+        key: str,
+        value: JsonValue,
+        node: SchemaNode | None,
+        *,
+        origin: Origin | None,
+        value_origin: Origin | None,
+    ) -> None:
+        """Set ``merged[key]`` (a map this merge built) to the merge of its value and ``value``."""
+        current = merged.get(key)
+        if value is None:
+            merged.pop(key, None)
+        elif node is not None and isinstance(current, dict) and isinstance(value, dict):
+            current_origin = self.child_origin(merged, origin, key)
+            merged[key] = self.merge_map(current, value, node, current_origin, value_origin)
+        elif node is not None and isinstance(current, list) and isinstance(value, list):
+            current_origin = self.child_origin(merged, origin, key)
+            merged[key] = self.merge_list(current, value, node, current_origin, value_origin)
+        elif _is_directive(value):
+            merged.pop(key, None)
         else:
-            merged[found] = _merge_map(as_object(merged[found]), as_object(item), item_node, schema)
-    return _ordered(merged, ordinary, base, key=key)
+            merged[key] = _fresh(value)
+            self.record_member(merged, key, value_origin)
+            self.record(merged[key], value_origin)
+
+    def merge_list(
+        self,
+        original: JsonArray,
+        patch: JsonArray,
+        node: SchemaNode,
+        origin: Origin | None,
+        patch_origin: Origin | None,
+    ) -> JsonArray:
+        """``patch`` merged into the list ``original`` (which came from ``origin``)."""
+        strategy = node.get(_STRATEGY)
+        if not isinstance(strategy, str) or "merge" not in strategy.split(","):
+            return self._copied(patch, patch_origin)
+        items = [*original, *patch]
+        if not any(isinstance(item, dict | list) for item in items):
+            return self._scalars(original, patch, origin, patch_origin)
+        key = node.get(_MERGE_KEY)
+        if not isinstance(key, str) or not all(isinstance(item, dict) for item in items):
+            return self._copied(patch, patch_origin)
+        return self._maps(original, patch, node, key, origin=origin, patch_origin=patch_origin)
+
+    def _copied(self, patch: JsonArray, patch_origin: Origin | None) -> JsonArray:
+        copied = copy_json(patch)
+        self.record(copied, patch_origin)
+        return copied
+
+    def _scalars(
+        self,
+        original: JsonArray,
+        patch: JsonArray,
+        origin: Origin | None,
+        patch_origin: Origin | None,
+    ) -> JsonArray:
+        """A union of scalars; each one is recorded as the patch's or the original's."""
+        merged = _ordered(_unique([*original, *patch]), patch, original, key=None)
+        self.record(merged, origin)
+        for index, item in enumerate(merged):
+            in_patch = _index_of(patch, item, None)
+            where = (
+                _at(patch_origin, (in_patch,))
+                if in_patch >= 0
+                else self.child_origin(original, origin, _index_of(original, item, None))
+            )
+            self.record_member(merged, index, where)
+        return merged
+
+    def _maps(
+        self,
+        original: JsonArray,
+        patch: JsonArray,
+        node: SchemaNode,
+        key: str,
+        *,
+        origin: Origin | None,
+        patch_origin: Origin | None,
+    ) -> JsonArray:
+        """Maps merged by ``key``; every item records its origin, since indexes move."""
+        maps = [as_object(item) for item in patch]
+        ordinary = [(index, item) for index, item in enumerate(maps) if _DIRECTIVE not in item]
+        if any(item.get(_DIRECTIVE) == "replace" for item in maps):
+            base: JsonArray = []
+            for index, patch_item in ordinary:
+                copied = copy_json(patch_item)
+                self.record(copied, _at(patch_origin, (index,)))
+                base.append(copied)
+            ordinary = []
+        else:
+            deletes: JsonArray = [item for item in maps if item.get(_DIRECTIVE) == "delete"]
+            base = []
+            for index, kept in enumerate(original):
+                if _index_of(deletes, _key_of(kept, key), key) < 0:
+                    self.record(kept, self.child_origin(original, origin, index))
+                    base.append(kept)
+        merged = list(base)
+        self.record(merged, origin)
+        item_node = self._schema.child(node, 0) or _UNKNOWN
+        for index, item in ordinary:
+            where = _at(patch_origin, (index,))
+            found = _index_of(merged, _key_of(item, key), key)
+            if found < 0:
+                added = copy_json(item)
+                self.record(added, where)
+                merged.append(added)
+            else:
+                target = as_object(merged[found])
+                merged[found] = self.merge_map(
+                    target, item, item_node, self.origin_of(target, None), where
+                )
+        return _ordered(merged, [item for _, item in ordinary], base, key=key)
+
+    def in_runtime_order(
+        self, spec: JsonObject, runtime_spec: JsonObject, origin: Origin | None
+    ) -> JsonObject:
+        """``spec`` with its replicatedJobs stably sorted by their index in the runtime (§2.5)."""
+        jobs = spec.get("replicatedJobs")
+        if not isinstance(jobs, list):
+            return spec
+        names = [as_object(job).get("name") for job in as_list(runtime_spec.get("replicatedJobs"))]
+
+        def rank(job: JsonValue) -> int:
+            name = as_object(job).get("name")
+            return names.index(name) if name in names else len(names)
+
+        jobs_origin = self.child_origin(spec, origin, "replicatedJobs")
+        for index, job in enumerate(jobs):
+            self.record(job, self.child_origin(jobs, jobs_origin, index))
+        ordered = sorted(jobs, key=rank)
+        self.record(ordered, jobs_origin)
+        result = {**spec, "replicatedJobs": ordered}
+        if self._trace is not None:
+            self._trace.same(result, spec)
+        return result
 
 
 def _ordered(

@@ -15,19 +15,15 @@ from collections.abc import Iterator
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.source import SourceFile
-from trainc.model.json import JsonObject, as_list, as_object, format_path, get_path
+from trainc.model.json import JsonObject, as_object, format_path
 from trainc.model.labels import JOBSET_KIND
 from trainc.model.schemafiles import OUTPUT_SCHEMAS
 from trainc.model.schematree import KindSchema, load_kind_schema
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.cel.rules import check_rules
-from trainc.validate.crossobject.names import (
-    JOB_NAME_TOO_LONG,
-    POD_NAME_TOO_LONG,
-    generated_names,
-)
 from trainc.validate.defaults import apply_defaults, drop_nulls
-from trainc.validate.metadata import LABEL_MAX, check_metadata, dns1035_label_errors
+from trainc.validate.metadata import check_metadata
+from trainc.validate.resolved.names import name_budget_problems
 from trainc.validate.structural import check_schema
 
 #: Stand-in file name of emitted objects in the diagnostics the shared layers produce.
@@ -87,31 +83,7 @@ def _messages(diagnostics: list[Diagnostic]) -> list[str]:
 
 
 def _name_budgets(jobset: str, data: JsonObject) -> Iterator[str]:
-    """Generated Job and pod names must be DNS-1035 labels (the JobSet webhook, §4.4).
-
-    The pod name counts only for Indexed Jobs with completions set, as the webhook has it;
-    replicas are defaulted to 1 by the time this runs.
-    """
-    for index, rjob in enumerate(as_list(get_path(data, ("spec", "replicatedJobs")))):
-        job_spec = as_object(get_path(rjob, ("template", "spec")))
-        replicas = get_path(rjob, ("replicas",))
-        completions = job_spec.get("completions")
-        names = generated_names(
-            jobset,
-            str(get_path(rjob, ("name",))),
-            replicas=replicas if isinstance(replicas, int) else 1,
-            completions=completions if isinstance(completions, int) else 1,
-        )
-        where = format_path(("spec", "replicatedJobs", index, "name"))
-        yield from _label_problems(where, names.job, JOB_NAME_TOO_LONG)
-        indexed = job_spec.get("completionMode", "Indexed") == "Indexed"
-        if indexed and isinstance(completions, int):
-            yield from _label_problems(where, names.pod, POD_NAME_TOO_LONG)
-
-
-def _label_problems(where: str, name: str, too_long: str) -> Iterator[str]:
-    errors = dns1035_label_errors(name)
-    if len(name) > LABEL_MAX:
-        yield f"{where}: {too_long}: {name!r} has {len(name)} characters"
-    elif errors:
-        yield f"{where}: generated name {name!r} is not a DNS-1035 label: {'; '.join(errors)}"
+    """Generated Job and pod names must be DNS-1035 labels (the JobSet webhook, §4.4)."""
+    spec = as_object(data.get("spec"))
+    for names, problem in name_budget_problems(jobset, spec):
+        yield f"{format_path(('spec', 'replicatedJobs', names.index, 'name'))}: {problem}"

@@ -8,11 +8,9 @@ reports what the objects violate.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from trainc.diagnostics import Diagnostic
-from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
+from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.policy_eval import evaluate_policies
 from trainc.validate.policy_load import PolicySet, load_policies
 
@@ -20,11 +18,16 @@ __all__ = ["PolicySet", "check_policies", "load_policies"]
 
 
 def check_policies(
-    policies: PolicySet, objects: Sequence[DefaultedObject], index: RuntimeIndex
+    policies: PolicySet,
+    obj: DefaultedObject,
+    *,
+    runtime: DefaultedObject | None = None,
+    resolved: ResolvedJob | None = None,
 ) -> list[Diagnostic]:
-    """Violations and evaluation errors of the loaded ``policies`` over ``objects``.
+    """Violations and evaluation errors of the loaded ``policies`` on ``obj``.
 
-    ``index`` resolves each TrainJob's runtime for the ``runtime`` and ``resolved``
-    variables. The load findings are in ``policies.diagnostics``, not repeated here.
+    For a TrainJob, ``runtime`` is its runtime and ``resolved`` what it resolves to, the
+    ``runtime`` and ``resolved`` variables (null when either is missing). The load
+    findings are in ``policies.diagnostics``, not repeated here.
     """
-    return evaluate_policies(policies.policies, objects, index)
+    return evaluate_policies(policies.policies, obj, runtime=runtime, resolved=resolved)

@@ -10,19 +10,15 @@ through the same validationActions as violations, so both take the policy's seve
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonObject
-from trainc.model.kinds import TRAINJOB
-from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
+from trainc.resolve.resolved import ResolvedJob
+from trainc.resolve.summary import ResolvedSummary, summarize
 from trainc.validate.cel.engine import EvalError, EvalResult
 from trainc.validate.cel.reads import Reads, is_read, project
 from trainc.validate.policy_compile import CompiledPolicy, CompiledValidation, NamedProgram
-
-if TYPE_CHECKING:
-    from trainc.resolve.summary import ResolvedSummary
 
 Activation = dict[str, object]
 #: A matchCondition that errored or returned a non-bool, with what it returned.
@@ -30,21 +26,25 @@ _Failure = tuple[NamedProgram, EvalResult]
 
 
 def evaluate_policies(
-    policies: Sequence[CompiledPolicy], objects: Sequence[DefaultedObject], index: RuntimeIndex
+    policies: Sequence[CompiledPolicy],
+    obj: DefaultedObject,
+    *,
+    runtime: DefaultedObject | None,
+    resolved: ResolvedJob | None,
 ) -> list[Diagnostic]:
-    """Every violation and evaluation error of ``policies`` over ``objects``.
+    """Every violation and evaluation error of ``policies`` on ``obj``.
 
-    Objects with structural errors are skipped: the schema layer already fails the run,
+    An object with structural errors is skipped: the schema layer already fails the run,
     and rules reading mistyped fields would only add noise.
     """
+    matching = [p for p in policies if obj.kind in p.kinds]
+    if not matching or not obj.schema_valid:
+        return []
+    usable = runtime if runtime is not None and runtime.schema_valid else None
+    variables = _Variables(obj, usable, resolved)
     diagnostics: list[Diagnostic] = []
-    for obj in objects:
-        matching = [p for p in policies if obj.kind in p.kinds]
-        if not matching or not obj.schema_valid:
-            continue
-        variables = _Variables(obj, index)
-        for policy in matching:
-            diagnostics.extend(_check(policy, obj, variables.activation(policy.reads)))
+    for policy in matching:
+        diagnostics.extend(_check(policy, obj, variables.activation(policy.reads)))
     return diagnostics
 
 
@@ -56,50 +56,35 @@ class _Variables:
     or has structural errors (the cross-object layer reports why). Each variable holds
     only what a policy's expressions read of it (:func:`~trainc.validate.cel.reads.project`):
     converting a whole runtime for an expression that reads a label would dominate the
-    evaluation. The runtime is looked up, and the summary computed, once and only when
-    some policy reads them.
+    evaluation. The summary is computed once, and only when some policy reads it.
     """
 
-    def __init__(self, obj: DefaultedObject, index: RuntimeIndex) -> None:
+    def __init__(
+        self, obj: DefaultedObject, runtime: DefaultedObject | None, resolved: ResolvedJob | None
+    ) -> None:
         self._obj = obj
-        self._index = index
-        self._runtime: DefaultedObject | _Unset | None = _UNSET
+        self._runtime = runtime
+        self._resolved_job = resolved
         self._summary: ResolvedSummary | None = None
 
     def activation(self, reads: Mapping[str, Reads]) -> Activation:
         """The variables as a policy reading ``reads`` sees them."""
-        wanted = is_read(reads["runtime"]) or is_read(reads["resolved"])
-        runtime = self._runtime_object() if wanted else None
+        runtime = self._runtime
         if runtime is None:
             return {"object": project(self._obj.data, reads["object"]), **_NO_RUNTIME}
         return {
             "object": project(self._obj.data, reads["object"]),
             "oldObject": None,
             "runtime": project(runtime.data, reads["runtime"]),
-            "resolved": self._resolved(runtime) if is_read(reads["resolved"]) else None,
+            "resolved": self._resolved() if is_read(reads["resolved"]) else None,
         }
 
-    def _runtime_object(self) -> DefaultedObject | None:
-        if isinstance(self._runtime, _Unset):
-            found = self._index.lookup(self._obj) if self._obj.kind == TRAINJOB.kind else None
-            valid = isinstance(found, DefaultedObject) and found.schema_valid
-            self._runtime = found if isinstance(found, DefaultedObject) and valid else None
-        return self._runtime
-
-    def _resolved(self, runtime: DefaultedObject) -> ResolvedSummary:
-        if self._summary is None:
-            # The resource arithmetic is loaded only when a policy reads ``resolved``.
-            from trainc.resolve.summary import summarize  # noqa: PLC0415
-
-            self._summary = summarize(self._obj, runtime)
+    def _resolved(self) -> ResolvedSummary | None:
+        if self._summary is None and self._resolved_job is not None:
+            self._summary = summarize(self._resolved_job)
         return self._summary
 
 
-class _Unset:
-    """Type of :data:`_UNSET`: a lazily computed variable not computed yet."""
-
-
-_UNSET = _Unset()
 _NO_RUNTIME: Activation = {"oldObject": None, "runtime": None, "resolved": None}
 
 

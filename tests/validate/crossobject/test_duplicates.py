@@ -1,6 +1,12 @@
-from tests.support.builders import defaulted, located, make_runtime, make_trainjob, object_from_yaml
+from tests.support.builders import (
+    cross_object,
+    defaulted,
+    located,
+    make_runtime,
+    make_trainjob,
+    object_from_yaml,
+)
 from trainc.validate.crossobject.duplicates import check_duplicates
-from trainc.validate.crossobject.run import check_cross_object
 
 TWO_JOBS = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -38,7 +44,7 @@ def test_report_lands_on_the_later_file_whatever_the_input_order():
     first = make_trainjob("job", path="a.yaml")
     second = make_trainjob("job", path="b.yaml")
 
-    findings = check_cross_object([second, make_runtime(), first])
+    findings = cross_object([second, make_runtime(), first])
 
     assert [(d.code, d.file) for d in findings] == [("xobj.duplicate-object", "b.yaml")]
 

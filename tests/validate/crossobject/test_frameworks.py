@@ -1,6 +1,6 @@
 import pytest
 
-from tests.support.builders import located, make_runtime, make_trainjob, rjob
+from tests.support.builders import cross_object, located, make_runtime, make_trainjob, rjob
 from trainc.model.json import JsonValue
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.crossobject.frameworks import (
@@ -8,7 +8,6 @@ from trainc.validate.crossobject.frameworks import (
     check_reserved_env,
     check_torch_env_injection,
 )
-from trainc.validate.crossobject.run import check_cross_object
 
 
 def _env(*names: str) -> DefaultedObject:
@@ -121,6 +120,6 @@ def test_runtime_defects_are_reported_once_and_only_for_used_runtimes():
     unused = make_runtime("unused", ml_policy={"flux": {}}, replicated_jobs=FLUX_JOBS)
     jobs = [make_trainjob(name, runtime="flux") for name in ("a", "b")]
 
-    findings = check_cross_object([flux, unused, *jobs])
+    findings = cross_object([flux, unused, *jobs])
 
     assert [(d.code, d.name) for d in findings] == [("xobj.flux-reserved-init-container", "flux")]

@@ -4,6 +4,7 @@ import pytest
 
 from tests.support.builders import (
     container,
+    cross_object,
     defaulted,
     located,
     make_runtime,
@@ -14,7 +15,6 @@ from tests.support.builders import (
 from trainc.model.json import JsonObject, JsonValue
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.crossobject.initializers import check_initializers
-from trainc.validate.crossobject.run import check_cross_object
 
 MOUNT: JsonObject = {"name": "initializer", "mountPath": "/workspace"}
 
@@ -172,7 +172,7 @@ spec:
 def test_missing_mount_is_reported_on_the_trainjob_line():
     objects = [defaulted(object_from_yaml(MULTI_STEP, "multi-step.yaml", i)) for i in (0, 1)]
 
-    [finding] = check_cross_object(objects)
+    [finding] = cross_object(objects)
 
     assert (finding.code, finding.field_path, finding.line, finding.name) == (
         "xobj.initializer-volume-mount",

@@ -1,10 +1,16 @@
 import pytest
 
-from tests.support.builders import defaulted, located, make_runtime, object_from_yaml, rjob
+from tests.support.builders import (
+    cross_object,
+    defaulted,
+    located,
+    make_runtime,
+    object_from_yaml,
+    rjob,
+)
 from trainc.model.json import JsonValue
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.crossobject.jobset_webhook import check_jobset_template
-from trainc.validate.crossobject.run import check_cross_object
 
 SPEC = "spec.template.spec"
 RJOB = f"{SPEC}.replicatedJobs"
@@ -120,18 +126,6 @@ def test_managed_by_must_be_a_short_domain_prefixed_path(managed_by):
     assert located(findings) == [("xobj.jobset-managed-by", f"{SPEC}.managedBy")]
 
 
-def test_replicas_times_parallelism_must_fit_int32():
-    sidecar = rjob("sidecar", containers=["proxy"], replicas=65536, job_spec={"parallelism": 65536})
-
-    findings = check_jobset_template(_runtime(rjob("node", ancestor="trainer"), sidecar))
-
-    assert located(findings) == [("xobj.jobset-replicas-parallelism", f"{RJOB}[1].replicas")]
-    assert findings[0].message.startswith(
-        "the product of replicas and parallelism must not exceed 2147483647 for "
-        "replicatedJob 'sidecar'"
-    )
-
-
 def test_finding_lines_come_from_the_runtime_file():
     text = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -147,7 +141,7 @@ spec:
         subdomain: Bad_Name
       replicatedJobs: []
 """
-    findings = check_cross_object([defaulted(object_from_yaml(text))])
+    findings = cross_object([defaulted(object_from_yaml(text))])
 
     assert [(d.code, d.line) for d in findings] == [
         ("xobj.jobset-subdomain", 11),

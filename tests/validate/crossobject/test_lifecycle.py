@@ -1,9 +1,15 @@
 import pytest
 
-from tests.support.builders import defaulted, located, make_runtime, make_trainjob, object_from_yaml
+from tests.support.builders import (
+    cross_object,
+    defaulted,
+    located,
+    make_runtime,
+    make_trainjob,
+    object_from_yaml,
+)
 from trainc.diagnostics import Severity
 from trainc.validate.crossobject.lifecycle import check_deprecated_runtime, check_runtime_ttl
-from trainc.validate.crossobject.run import check_cross_object
 
 SHORT_TTL = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -39,7 +45,7 @@ def test_ttl_warning_is_a_webhook_check_and_respects_the_exemption():
         ttlSecondsAfterFinished=0, labels={"trainer.kubeflow.org/webhook-validation": "disabled"}
     )
 
-    assert check_cross_object([exempt]) == []
+    assert cross_object([exempt]) == []
 
 
 def test_trainjob_on_a_deprecated_runtime_gets_a_warning():

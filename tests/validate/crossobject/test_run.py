@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.builders import (
+    cross_object,
     defaulted,
     located,
     make_runtime,
@@ -17,7 +18,6 @@ from tests.support.documents import make_object
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.model.labels import API_VERSION
 from trainc.resolve.objects import DefaultedObject
-from trainc.validate.crossobject.run import check_cross_object
 
 #: The file defining the runtime each HEAD example TrainJob references (None: its own file).
 TRAINJOB_RUNTIMES = {
@@ -69,7 +69,7 @@ def test_every_head_runtime_passes_the_runtime_checks(examples):
 
     assert len(runtimes) >= 20
     for runtime in runtimes:
-        assert check_cross_object([runtime]) == [], runtime.loaded.path
+        assert cross_object([runtime]) == [], runtime.loaded.path
 
 
 def test_every_head_trainjob_file_is_paired_with_its_runtime(examples):
@@ -87,13 +87,13 @@ def test_head_trainjob_with_its_runtime(examples, name):
     runtime_file = TRAINJOB_RUNTIMES[name]
     paths = [examples / name] + ([examples / runtime_file] if runtime_file else [])
 
-    findings = check_cross_object(_objects(*paths))
+    findings = cross_object(_objects(*paths))
 
     assert located(findings) == REJECTED.get(name, [])
 
 
 def test_multi_step_names_the_runtime_container(examples):
-    [finding] = check_cross_object(_objects(examples / "05-multi-step.yaml"))
+    [finding] = cross_object(_objects(examples / "05-multi-step.yaml"))
 
     assert finding.name == "multi-step-example"
     assert finding.message.startswith(
@@ -107,8 +107,8 @@ def test_findings_are_deduplicated_and_in_a_stable_order():
     runtime = make_runtime(ml_policy={"mpi": {"mpiImplementation": ""}})
     jobs = [make_trainjob(name) for name in ("b", "a")]
 
-    first = check_cross_object([runtime, *jobs])
-    again = check_cross_object([*reversed(jobs), runtime])
+    first = cross_object([runtime, *jobs])
+    again = cross_object([*reversed(jobs), runtime])
 
     assert located(first) == [("xobj.mpi-implementation", "spec.mlPolicy.mpi.mpiImplementation")]
     assert first == again
@@ -189,6 +189,4 @@ def test_malformed_objects_never_raise(runtime_spec, trainjob_spec):
         }
     )
 
-    check_cross_object(
-        [defaulted(runtime, schema_valid=False), defaulted(trainjob, schema_valid=False)]
-    )
+    cross_object([defaulted(runtime, schema_valid=False), defaulted(trainjob, schema_valid=False)])

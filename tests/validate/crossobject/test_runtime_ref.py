@@ -1,9 +1,8 @@
-from tests.support.builders import located, make_runtime, make_trainjob
-from trainc.validate.crossobject.run import check_cross_object
+from tests.support.builders import cross_object, located, make_runtime, make_trainjob
 
 
 def test_missing_runtime_is_reported_at_the_name():
-    findings = check_cross_object([make_trainjob(runtime="torch-distribute"), make_runtime()])
+    findings = cross_object([make_trainjob(runtime="torch-distribute"), make_runtime()])
 
     assert located(findings) == [("xobj.runtime-not-found", "spec.runtimeRef.name")]
     assert findings[0].message.startswith("not found ClusterTrainingRuntime specified in TrainJob")
@@ -17,7 +16,7 @@ def test_training_runtime_is_looked_up_in_the_trainjob_namespace():
         "home", namespace="team-a", runtime="team-runtime", runtime_kind="TrainingRuntime"
     )
 
-    findings = check_cross_object([runtime, elsewhere, at_home])
+    findings = cross_object([runtime, elsewhere, at_home])
 
     assert located(findings) == [("xobj.runtime-not-found", "spec.runtimeRef.name")]
     assert findings[0].message.startswith("TrainingRuntime specified in TrainJob is not found")
@@ -27,7 +26,7 @@ def test_training_runtime_is_looked_up_in_the_trainjob_namespace():
 
 def test_a_runtime_of_the_other_kind_is_suggested():
     runtime = make_runtime("team-runtime", kind="TrainingRuntime")
-    findings = check_cross_object([runtime, make_trainjob(runtime="team-runtime")])
+    findings = cross_object([runtime, make_trainjob(runtime="team-runtime")])
 
     assert located(findings) == [("xobj.runtime-not-found", "spec.runtimeRef.name")]
     assert findings[0].hint == (
@@ -37,7 +36,7 @@ def test_a_runtime_of_the_other_kind_is_suggested():
 
 
 def test_unsupported_kind_is_reported_at_the_kind():
-    findings = check_cross_object([make_trainjob(runtime_kind="JobSet"), make_runtime()])
+    findings = cross_object([make_trainjob(runtime_kind="JobSet"), make_runtime()])
 
     assert located(findings) == [("xobj.runtime-unsupported", "spec.runtimeRef.kind")]
     assert findings[0].message == "unsupported runtime: JobSet.trainer.kubeflow.org"
@@ -46,7 +45,7 @@ def test_unsupported_kind_is_reported_at_the_kind():
 def test_unsupported_group_is_reported_at_the_api_group():
     trainjob = make_trainjob(runtime_group="kubeflow.org")
 
-    findings = check_cross_object([trainjob, make_runtime()])
+    findings = cross_object([trainjob, make_runtime()])
 
     assert located(findings) == [("xobj.runtime-unsupported", "spec.runtimeRef.apiGroup")]
 
@@ -56,10 +55,10 @@ def test_unresolved_runtime_hides_the_checks_that_need_it():
         runtime="absent", trainer={"env": [{"name": "PET_NNODES", "value": "2"}]}
     )
 
-    findings = check_cross_object([trainjob, make_runtime()])
+    findings = cross_object([trainjob, make_runtime()])
 
     assert located(findings) == [("xobj.runtime-not-found", "spec.runtimeRef.name")]
 
 
 def test_resolved_runtime_gives_no_finding():
-    assert check_cross_object([make_trainjob(), make_runtime()]) == []
+    assert cross_object([make_trainjob(), make_runtime()]) == []

@@ -2,13 +2,13 @@ import pytest
 
 from tests.support.builders import (
     container,
+    cross_object,
     defaulted,
     located,
     make_runtime,
     object_from_yaml,
     rjob,
 )
-from trainc.validate.crossobject.run import check_cross_object
 from trainc.validate.crossobject.runtime_webhook import check_ancestor_jobs
 
 RJOB = "spec.template.spec.replicatedJobs"
@@ -106,7 +106,7 @@ def test_runtimes_with_webhook_validation_disabled_are_skipped():
     )
     checked = make_runtime("checked", replicated_jobs=bad)
 
-    findings = check_cross_object([exempt, checked])
+    findings = cross_object([exempt, checked])
 
     assert {d.name for d in findings} == {"checked"}
     assert {d.code for d in findings} == {"xobj.ancestor-replicas", "xobj.ancestor-container"}

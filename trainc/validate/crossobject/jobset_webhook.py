@@ -3,15 +3,15 @@
 Every TrainJob on a runtime becomes a JobSet built from ``spec.template.spec``, and the JobSet
 webhook judges it on creation (``upstream-semantics.md`` §4.4); nothing exempts it, so these
 checks also run on runtimes labelled ``webhook-validation: disabled``. Checks that depend on
-the TrainJob (name budgets, the coordinator's pod index) live in :mod:`.names` and
-:mod:`.coordinator`; success and failure policies in :mod:`.jobset_policies`.
+the TrainJob (name budgets, pod counts, the coordinator's pod index) judge the resolved
+JobSet (:mod:`trainc.validate.resolved`); success and failure policies are in
+:mod:`.jobset_policies`.
 """
 
 from __future__ import annotations
 
 from trainc.diagnostics import Diagnostic, did_you_mean
 from trainc.resolve.objects import DefaultedObject
-from trainc.validate.crossobject.counts import job_shapes
 from trainc.validate.crossobject.template import (
     Node,
     children,
@@ -26,7 +26,6 @@ from trainc.validate.metadata import (
     domain_prefixed_path_errors,
 )
 
-INT32_MAX = 2**31 - 1
 _TOO_LONG = f"must be no more than {LABEL_MAX} characters"
 _SUBDOMAIN_TOO_LONG = ".spec.network.subdomain is too long, must be less than 63 characters"
 _GROUP_TOO_LONG = ".spec.replicatedJob[].groupName is too long, must be less than 63 characters"
@@ -42,7 +41,6 @@ def check_jobset_template(runtime: DefaultedObject) -> list[Diagnostic]:
         *_check_managed_by(runtime, spec),
         *_check_job_names(runtime),
         *_check_group_names(runtime),
-        *_check_replicas_parallelism(runtime),
     ]
 
 
@@ -176,23 +174,4 @@ def _check_group_names(runtime: DefaultedObject) -> list[Diagnostic]:
                     hint=_DNS1035_HINT,
                 )
             )
-    return found
-
-
-def _check_replicas_parallelism(runtime: DefaultedObject) -> list[Diagnostic]:
-    """Jobs times pods per Job must fit an int32, as compiled (ancestor jobs have 1 replica)."""
-    found = []
-    for shape in job_shapes(runtime.data):
-        if shape.replicas * shape.completions <= INT32_MAX:
-            continue
-        name = shape.rjob.name
-        found.append(
-            runtime.finding(
-                shape.rjob.at("replicas"),
-                "xobj.jobset-replicas-parallelism",
-                f"the product of replicas and parallelism must not exceed {INT32_MAX} for "
-                f"replicatedJob '{name}': {shape.replicas} replicas of {shape.completions} pods",
-                hint="lower replicas or parallelism",
-            )
-        )
     return found

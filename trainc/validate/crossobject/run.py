@@ -11,6 +11,9 @@ Four lists of checks, each in the order upstream's plugins document (``upstream-
   TrainJob uses and reported in the runtime's file;
 - TrainJob webhook checks, for each TrainJob whose runtimeRef resolves. One that does not
   resolve gets only the lookup finding: its other checks would need the runtime.
+
+Checks that judge what a TrainJob resolves to (its counts, names, Jobs) run on the resolved
+job instead (:mod:`trainc.validate.resolved`).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.model.labels import WEBHOOK_VALIDATION_DISABLED, WEBHOOK_VALIDATION_LABEL
 from trainc.resolve.index import LookupFailure, RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
-from trainc.validate.crossobject.coordinator import check_coordinator, check_coordinator_pod
+from trainc.validate.crossobject.coordinator import check_coordinator
 from trainc.validate.crossobject.duplicates import check_duplicates
 from trainc.validate.crossobject.frameworks import (
     check_flux_init_containers,
@@ -34,11 +37,9 @@ from trainc.validate.crossobject.jobset_policies import check_jobset_policies
 from trainc.validate.crossobject.jobset_webhook import check_jobset_template
 from trainc.validate.crossobject.lifecycle import check_deprecated_runtime, check_runtime_ttl
 from trainc.validate.crossobject.mpi import check_mpi_implementation, check_mpi_launcher_node
-from trainc.validate.crossobject.names import check_name_budgets
 from trainc.validate.crossobject.patches import check_runtime_patches
 from trainc.validate.crossobject.runtime_ref import report_lookup_failure
 from trainc.validate.crossobject.runtime_webhook import check_ancestor_jobs
-from trainc.validate.crossobject.torchtune import check_torchtune
 from trainc.validate.crossobject.volcano import check_volcano_queue
 from trainc.validate.crossobject.volumes import check_volume_claim_names, check_volume_claims
 
@@ -63,25 +64,26 @@ TRAINJOB_CHECKS: tuple[TrainJobCheck, ...] = (
     check_runtime_patches,
     check_reserved_env,
     check_mpi_launcher_node,
-    check_torchtune,
     check_volcano_queue,
-    check_name_budgets,
-    check_coordinator_pod,
     check_volume_claim_names,
 )
 
 
-def check_cross_object(objects: Sequence[DefaultedObject]) -> list[Diagnostic]:
+def document_order(objects: Sequence[DefaultedObject]) -> list[DefaultedObject]:
+    """``objects`` by path, then position in the file: what "first declaration" means here,
+    in the duplicate check and in the run's :class:`RuntimeIndex`."""
+    return sorted(objects, key=lambda obj: (obj.loaded.path, obj.loaded.document.index))
+
+
+def check_cross_object(objects: Sequence[DefaultedObject], index: RuntimeIndex) -> list[Diagnostic]:
     """Webhook-equivalent findings across ``objects``, without exact duplicates.
 
-    Objects are taken in document order (path, then position in the file), so "first
-    declaration" means the same here, in the duplicate check and in the runtime index.
+    ``index`` is the run's runtime index, built over :func:`document_order`.
     """
-    ordered = sorted(objects, key=lambda obj: (obj.loaded.path, obj.loaded.document.index))
+    ordered = document_order(objects)
     found = check_duplicates(ordered)
     for runtime in (obj for obj in ordered if obj.kind in RUNTIME_KINDS):
         found += _check_runtime(runtime)
-    index = RuntimeIndex(ordered)
     used: dict[int, DefaultedObject] = {}
     for trainjob in (obj for obj in ordered if obj.kind == TRAINJOB.kind):
         resolved = index.lookup(trainjob)

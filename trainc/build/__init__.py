@@ -1,1 +1,0 @@
-"""Building manifests: small plugins, applied in upstream's phase order to a shared context."""

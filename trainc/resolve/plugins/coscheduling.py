@@ -1,0 +1,73 @@
+"""Coscheduling: every pod of the TrainJob joins one scheduler-plugins PodGroup.
+
+Reproduces Trainer's CoScheduling plugin (``upstream-semantics.md`` §2.11; vectors T1,
+T16): every pod template gets the label ``scheduling.x-k8s.io/pod-group: <tj>``; the
+compiler emits the ``scheduling.x-k8s.io/v1alpha1`` PodGroup ``<ns>/<tj>``
+(:mod:`trainc.compiler.plugins.coscheduling`).
+
+Trainer sets no ``schedulerName``, and the default scheduler ignores PodGroups unless
+its profile runs the Coscheduling plugin, so a runtime naming no scheduler gets a
+warning. The CRD requires ``minMember >= 1``: a TrainJob with ``numNodes: 0`` and no
+other pods gets an error instead of an invalid PodGroup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from trainc.model.json import FieldPath
+from trainc.model.labels import COSCHEDULING_POD_GROUP_LABEL
+from trainc.model.mlpolicy import CoschedulingPodGroupPolicySource
+from trainc.model.runtime import TrainingRuntimeSpec
+from trainc.resolve.context import Resolution
+from trainc.resolve.scheduling import scheduler_names
+
+_POLICY: Final[FieldPath] = ("spec", "podGroupPolicy", "coscheduling")
+
+
+@dataclass(frozen=True, slots=True)
+class CoschedulingPlugin:
+    """Trainer's Coscheduling plugin; a no-op unless ``podGroupPolicy.coscheduling`` is set."""
+
+    @property
+    def name(self) -> str:
+        """Upstream's name of the concern."""
+        return "coscheduling"
+
+    def enforce_pod_group_policy(self, context: Resolution) -> None:
+        """Label every pod with the PodGroup's name; report a gang without members or scheduler."""
+        if policy_of(context.job.runtime_spec) is None:
+            return
+        origin = context.derived(
+            "coscheduling", "pods join the PodGroup", context.runtime_at(*_POLICY)
+        )
+        context.pod_labels[COSCHEDULING_POD_GROUP_LABEL] = (context.job.name, origin)
+        if sum(pod_set.count for pod_set in context.pod_sets) < 1:
+            context.findings.append(
+                context.job.trainjob.finding(
+                    ("spec", "trainer", "numNodes"),
+                    "compile.podgroup-empty",
+                    "the TrainJob has no pods, but a Coscheduling PodGroup needs minMember >= 1",
+                    hint="set trainer.numNodes to 1 or more",
+                )
+            )
+        if not scheduler_names(context.jobset_spec):
+            context.findings.append(
+                context.job.runtime.finding(
+                    _POLICY,
+                    "compile.coscheduling-scheduler",
+                    "no pod template sets schedulerName, so the pods go to the default "
+                    "scheduler, which ignores the PodGroup unless its profile runs the "
+                    "Coscheduling plugin: the pods would start one by one, not as a gang",
+                    hint="set schedulerName in the runtime's pod templates to a scheduler "
+                    "running the Coscheduling plugin (the scheduler-plugins chart installs "
+                    "scheduler-plugins-scheduler), unless your default profile enables it",
+                )
+            )
+
+
+def policy_of(runtime_spec: TrainingRuntimeSpec) -> CoschedulingPodGroupPolicySource | None:
+    """The runtime's ``podGroupPolicy.coscheduling``, None when it sets none."""
+    pod_group_policy = runtime_spec.pod_group_policy
+    return pod_group_policy.coscheduling if pod_group_policy is not None else None

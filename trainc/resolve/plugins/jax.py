@@ -1,0 +1,63 @@
+"""The JAX plugin: node count and ``jax.distributed`` environment for ``mlPolicy.jax``.
+
+Reproduces Trainer's JAX plugin (``upstream-semantics.md`` §2.10): one JAX process per
+node, ranked by the Job completion index, all meeting the coordinator on the first
+trainer pod at port 29500.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from trainc.resolve.context import Resolution
+from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value, upsert_env
+from trainc.resolve.trainer import (
+    TRAINER_PORT,
+    apply_num_nodes,
+    master_host,
+    open_trainer_port,
+    trainer_container,
+    trainer_count,
+)
+
+NUM_PROCESSES_ENV: Final = "JAX_NUM_PROCESSES"
+PROCESS_ID_ENV: Final = "JAX_PROCESS_ID"
+COORDINATOR_ADDRESS_ENV: Final = "JAX_COORDINATOR_ADDRESS"
+
+
+@dataclass(frozen=True, slots=True)
+class JAXPlugin:
+    """Counts, env and port of the trainer for JAX runtimes."""
+
+    @property
+    def name(self) -> str:
+        """Upstream's JAX plugin."""
+        return "jax"
+
+    def enforce_ml_policy(self, context: Resolution) -> None:
+        """``trainer.numNodes`` as the count; the ``JAX_*`` env and port on ``node``.
+
+        The env needs ``spec.trainer`` (§2.2): without it only the count applies.
+        """
+        policy = context.job.runtime_spec.ml_policy
+        if policy is None or policy.jax is None:
+            return
+        apply_num_nodes(context)
+        node = trainer_container(context)
+        if node is None:
+            return
+        origin = context.derived(
+            "jax", "JAX distributed environment", context.runtime_at("spec", "mlPolicy", "jax")
+        )
+        upsert_env(
+            context.trace,
+            node,
+            [
+                env_value(NUM_PROCESSES_ENV, str(trainer_count(context))),
+                env_field(PROCESS_ID_ENV, COMPLETION_INDEX_PATH),
+                env_value(COORDINATOR_ADDRESS_ENV, f"{master_host(context)}:{TRAINER_PORT}"),
+            ],
+            origin,
+        )
+        open_trainer_port(context, node, origin)

@@ -1,0 +1,159 @@
+"""The Torch plugin: node count, torchrun's ``PET_*`` environment, port 29500 and TorchTune.
+
+Reproduces Trainer's Torch plugin (``upstream-semantics.md`` §2.8) for ``mlPolicy.torch``:
+every trainer pod gets the torchrun rendezvous variables, ranked by the Job completion
+index and meeting on the first trainer pod; ``envInjection`` targets get the same
+variables; a TorchTune TrainJob (``trainer.command: [tune, run]``) gets its ``tune run``
+command built here (:mod:`.torchtune`) and the rendezvous address on that command line
+instead of in ``PET_MASTER_*``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from trainc.model.json import JsonObject, JsonValue, as_list, as_object
+from trainc.model.labels import ANCESTOR_TRAINER, NODE_CONTAINER
+from trainc.model.mlpolicy import TorchMLPolicySource
+from trainc.resolve.context import Resolution, ancestor_of, container, containers, pod_spec
+from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value, upsert_env
+from trainc.resolve.plugins.torchtune import AUTO, ProcsPerNode, TuneRun, is_torchtune, tune_command
+from trainc.resolve.provenance import Origin, Written
+from trainc.resolve.resources import cpu_count, gpu_count
+from trainc.resolve.trainer import (
+    TRAINER_PORT,
+    apply_num_nodes,
+    master_host,
+    node_container,
+    node_resources,
+    open_trainer_port,
+    trainer_container,
+    trainer_count,
+)
+
+NNODES_ENV: Final = "PET_NNODES"
+NPROC_PER_NODE_ENV: Final = "PET_NPROC_PER_NODE"
+NODE_RANK_ENV: Final = "PET_NODE_RANK"
+MASTER_ADDR_ENV: Final = "PET_MASTER_ADDR"
+MASTER_PORT_ENV: Final = "PET_MASTER_PORT"
+
+
+def _policy_origin(context: Resolution) -> Written:
+    """The runtime's ``mlPolicy.torch``, behind everything this plugin writes."""
+    return context.runtime_at("spec", "mlPolicy", "torch")
+
+
+@dataclass(frozen=True, slots=True)
+class TorchPlugin:
+    """Counts, env, port and TorchTune command of the trainer for Torch runtimes."""
+
+    @property
+    def name(self) -> str:
+        """Upstream's Torch plugin."""
+        return "torch"
+
+    def enforce_ml_policy(self, context: Resolution) -> None:
+        """``trainer.numNodes`` as the count, then the env, port and command of ``node``.
+
+        Env and port need ``spec.trainer`` and a ``node`` container in the trainer job
+        (§2.2: no ``PET_*`` at all without ``spec.trainer``, envInjection targets included).
+        """
+        policy = context.job.runtime_spec.ml_policy
+        if policy is None or policy.torch is None:
+            return
+        apply_num_nodes(context)
+        node = trainer_container(context)
+        trainer = context.job.spec.trainer
+        if node is None or trainer is None:
+            return
+        procs = procs_per_node(context)
+        tune = is_torchtune(trainer.command)
+        origin = context.derived("torch", "torchrun environment", _policy_origin(context))
+        upsert_env(context.trace, node, _pet_env(context, procs, master=not tune), origin)
+        open_trainer_port(context, node, origin)
+        for target in _injection_targets(context, policy.torch):
+            upsert_env(context.trace, target, _pet_env(context, procs, master=True), origin)
+        if tune:
+            _write_tune_command(context, trainer.args or [], procs)
+
+
+def procs_per_node(context: Resolution) -> ProcsPerNode:
+    """``PET_NPROC_PER_NODE`` (§2.8 step 2).
+
+    ``trainer.numProcPerNode`` when set; else ``auto`` when a node has GPUs (torchrun
+    counts them), else its CPUs rounded up, at least 1. A node's resources are the
+    runtime's replaced, not merged, by ``resourcesPerNode`` (upstream PR #3974 would
+    change that).
+    """
+    trainer = context.job.spec.trainer
+    if trainer is not None and trainer.num_proc_per_node is not None:
+        return trainer.num_proc_per_node
+    resources = node_resources(context.job.spec, context.job.template)
+    if gpu_count(resources):
+        return AUTO
+    return max(1, cpu_count(resources))
+
+
+def _pet_env(context: Resolution, procs: ProcsPerNode, *, master: bool) -> list[JsonObject]:
+    """Fresh ``PET_*`` entries; the master address and port only when ``master``."""
+    env = [
+        env_value(NNODES_ENV, str(trainer_count(context))),
+        env_value(NPROC_PER_NODE_ENV, str(procs)),
+        env_field(NODE_RANK_ENV, COMPLETION_INDEX_PATH),
+    ]
+    if master:
+        env += [
+            env_value(MASTER_ADDR_ENV, master_host(context)),
+            env_value(MASTER_PORT_ENV, str(TRAINER_PORT)),
+        ]
+    return env
+
+
+def _injection_targets(context: Resolution, torch: TorchMLPolicySource) -> Iterator[JsonObject]:
+    """Containers, then init containers, that ``envInjection.targets`` names (§2.8 step 4)."""
+    targets = torch.env_injection.targets if torch.env_injection is not None else None
+    for target in targets or ():
+        job = context.replicated_job(target.job_name)
+        if job is None:
+            continue
+        pod = pod_spec(job)
+        for candidate in (*containers(pod), *containers(pod, "initContainers")):
+            if candidate.get("name") in target.container_names:
+                yield candidate
+
+
+def _write_tune_command(context: Resolution, args: list[str], procs: ProcsPerNode) -> None:
+    """Replace the ``node`` command of every trainer job with the ``tune run`` line.
+
+    The runtime's own ``node`` commands are read from the resolved template, since the
+    JobSet plugin has already put the TrainJob's ``[tune, run]`` into the working one.
+    """
+    run = context.torchtune = TuneRun(
+        runtime_name=context.job.spec.runtime_ref.name,
+        num_nodes=trainer_count(context),
+        procs_per_node=procs,
+        gpus=gpu_count(node_resources(context.job.spec, context.job.template)),
+        args=args,
+    )
+    endpoint = f"{master_host(context)}:{TRAINER_PORT}"
+    command = tune_command(run, endpoint=endpoint, runtime_commands=_runtime_commands(context))
+    cause = context.trainjob_at("spec", "trainer", "command")
+    origin: Origin = context.derived("torch", "the tune run command of TorchTune", cause)
+    for job in context.jobs_with_ancestor(ANCESTOR_TRAINER):
+        node = container(pod_spec(job), NODE_CONTAINER)
+        if node is not None:
+            context.trace.put(node, "command", list[JsonValue](command), origin)
+
+
+def _runtime_commands(context: Resolution) -> Iterator[str]:
+    """The ``node`` command entries of the runtime's trainer jobs, in template order."""
+    for job in as_list(context.job.template.get("replicatedJobs")):
+        rjob = as_object(job)
+        if ancestor_of(rjob) != ANCESTOR_TRAINER:
+            continue
+        node = node_container(rjob)
+        for entry in as_list(node.get("command")) if node is not None else ():
+            if isinstance(entry, str):
+                yield entry

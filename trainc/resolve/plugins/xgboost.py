@@ -1,0 +1,74 @@
+"""The XGBoost plugin: node count and collective (Rabit) tracker environment.
+
+Reproduces Trainer's XGBoost plugin (``upstream-semantics.md`` §2.10): the tracker runs
+on the first trainer pod at port 29500, each pod's task id is its completion index, and
+there is one worker per GPU of a node (one per node without GPUs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from trainc.resolve.context import Resolution
+from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value, upsert_env
+from trainc.resolve.resources import gpu_count
+from trainc.resolve.trainer import (
+    TRAINER_PORT,
+    apply_num_nodes,
+    master_host,
+    node_resources,
+    open_trainer_port,
+    trainer_container,
+    trainer_count,
+)
+
+TRACKER_URI_ENV: Final = "DMLC_TRACKER_URI"
+TRACKER_PORT_ENV: Final = "DMLC_TRACKER_PORT"
+TASK_ID_ENV: Final = "DMLC_TASK_ID"
+NUM_WORKER_ENV: Final = "DMLC_NUM_WORKER"
+
+
+@dataclass(frozen=True, slots=True)
+class XGBoostPlugin:
+    """Counts, env and port of the trainer for XGBoost runtimes."""
+
+    @property
+    def name(self) -> str:
+        """Upstream's XGBoost plugin."""
+        return "xgboost"
+
+    def enforce_ml_policy(self, context: Resolution) -> None:
+        """``trainer.numNodes`` as the count; the ``DMLC_*`` env and port on ``node``.
+
+        ``DMLC_NUM_WORKER`` is the node count times the GPUs of one node, from the
+        runtime's trainer resources replaced by ``resourcesPerNode``. The env needs
+        ``spec.trainer`` (§2.2).
+        """
+        policy = context.job.runtime_spec.ml_policy
+        if policy is None or policy.xgboost is None:
+            return
+        apply_num_nodes(context)
+        node = trainer_container(context)
+        if node is None:
+            return
+        workers = trainer_count(context) * max(
+            gpu_count(node_resources(context.job.spec, context.job.template)), 1
+        )
+        origin = context.derived(
+            "xgboost",
+            "XGBoost collective tracker environment",
+            context.runtime_at("spec", "mlPolicy", "xgboost"),
+        )
+        upsert_env(
+            context.trace,
+            node,
+            [
+                env_value(TRACKER_URI_ENV, master_host(context)),
+                env_value(TRACKER_PORT_ENV, str(TRAINER_PORT)),
+                env_field(TASK_ID_ENV, COMPLETION_INDEX_PATH),
+                env_value(NUM_WORKER_ENV, str(workers)),
+            ],
+            origin,
+        )
+        open_trainer_port(context, node, origin)

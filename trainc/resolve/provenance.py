@@ -1,0 +1,170 @@
+"""Where every value of a resolved JobSet came from: a line of an input, or a plugin's rule.
+
+A finding about the Job the JobSet controller creates must point at the line a user
+wrote, and that line may be the runtime's, a TrainJob override, or a runtime patch, or
+the value may be one trainc's plugins computed. Resolution builds its JobSet spec by
+copying input subtrees, merging patches and letting plugins write; a :class:`Trace`
+records, as that happens, the origin of each node and member written, and answers "where
+did the value at this path come from?" afterwards.
+
+The records are keyed by node identity, not by path, so later edits that move nodes
+around (a strategic merge reordering a list, a plugin appending to one) cannot make an
+origin point at the wrong item. A node with no record of its own is as its nearest
+recorded ancestor wrote it: its origin is the ancestor's, extended by the path between
+them. That keeps the common case free: a subtree copied verbatim needs one record at its
+root. The trace holds a reference to every node it recorded, so a node's identity is
+never reused while the trace can be asked about it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trainc.model.json import FieldPath, JsonValue
+from trainc.resolve.objects import DefaultedObject
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A value as an input file has it: the object, the path in it, and the patch's manager.
+
+    ``manager`` is set when the value was written in a TrainJob's ``runtimePatches``
+    entry, whose manager owns it.
+    """
+
+    source: DefaultedObject
+    path: FieldPath
+    manager: str | None = None
+
+    def at(self, relative: FieldPath) -> Written:
+        """The origin of a value ``relative`` below this one, written along with it."""
+        if not relative:
+            return self
+        return Written(self.source, (*self.path, *relative), self.manager)
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """A value computed, not written: who set it, by which rule, and the input behind it.
+
+    ``actor`` is who sets it ("trainc's torch plugin", "the JobSet webhook", "the JobSet
+    controller"). ``cause`` is where a user changes the value (the TrainJob's
+    ``numNodes`` for a pod count, the runtime's ``mlPolicy.torch`` for torchrun's
+    environment), so a finding about a derived value still points at a line.
+    """
+
+    actor: str
+    rule: str
+    cause: Written
+
+    def at(self, relative: FieldPath) -> Derived:
+        """A derived value's parts are derived by the same rule."""
+        return self
+
+
+Origin = Written | Derived
+
+
+def describe(origin: Origin) -> str:
+    """Where a value came from, in words: for a finding's hint."""
+    if isinstance(origin, Derived):
+        return f"set by {origin.actor}: {origin.rule}"
+    kind = origin.source.kind
+    where = f"{kind} {origin.source.name}"
+    if origin.manager is not None:
+        return f"written in the runtime patch of manager {origin.manager!r} of {where}"
+    return f"written in {where}"
+
+
+class Trace:
+    """The origins of the nodes of one resolved tree, recorded while it is built."""
+
+    __slots__ = ("_members", "_nodes")
+
+    def __init__(self) -> None:
+        """An empty trace."""
+        self._nodes: dict[int, tuple[JsonValue, Origin]] = {}
+        self._members: dict[tuple[int, str | int], tuple[JsonValue, Origin]] = {}
+
+    def node(self, value: JsonValue, origin: Origin) -> None:
+        """``value`` (a mapping or list) and everything below it came from ``origin``."""
+        if isinstance(value, dict | list):
+            self._nodes[id(value)] = (value, origin)
+
+    def member(self, parent: JsonValue, key: str | int, origin: Origin) -> None:
+        """``parent[key]`` came from ``origin``, whatever its parent's origin is."""
+        self._members[(id(parent), key)] = (parent, origin)
+
+    def put(self, parent: dict[str, JsonValue], key: str, value: JsonValue, origin: Origin) -> None:
+        """Set ``parent[key] = value`` and record that it came from ``origin``."""
+        parent[key] = value
+        self.member(parent, key, origin)
+        self.node(value, origin)
+
+    def same(self, copy: JsonValue, original: JsonValue) -> None:
+        """``copy`` replaces ``original``: it takes over its records, node and members.
+
+        For edits that rebuild a mapping or list rather than change it in place.
+        """
+        found = self._nodes.get(id(original))
+        if found is not None:
+            self.node(copy, found[1])
+        if isinstance(original, dict):
+            for key in original:
+                member = self._members.get((id(original), key))
+                if member is not None:
+                    self.member(copy, key, member[1])
+
+    def child_origin(self, parent: JsonValue, parent_origin: Origin, key: str | int) -> Origin:
+        """The origin of ``parent[key]``, given its parent's: its own record, else its member
+        record, else the parent's origin extended by ``key``."""
+        child = _child(parent, key)
+        own = self._nodes.get(id(child)) if isinstance(child, dict | list) else None
+        found = own or self._members.get((id(parent), key))
+        return found[1] if found is not None else parent_origin.at((key,))
+
+    def recorded(self, value: JsonValue) -> Origin | None:
+        """The origin recorded for ``value`` itself, if any."""
+        found = self._nodes.get(id(value))
+        return found[1] if found is not None else None
+
+    def origin(self, root: JsonValue, path: FieldPath) -> Origin | None:
+        """Where the value at ``path`` below ``root`` came from.
+
+        A path that runs past the tree (a missing field a rule requires) ends at the
+        deepest node that exists, extended by the rest of the path. None when nothing on
+        the way was recorded.
+        """
+        origin = self.recorded(root)
+        relative: list[str | int] = []
+        node: JsonValue = root
+        for step, key in enumerate(path):
+            child = _child(node, key)
+            if isinstance(child, _Missing):
+                relative.extend(path[step:])
+                break
+            own = self._nodes.get(id(child)) if isinstance(child, dict | list) else None
+            member = own or self._members.get((id(node), key))
+            if member is not None:
+                origin, relative = member[1], []
+            else:
+                relative.append(key)
+            node = child
+        return origin.at(tuple(relative)) if origin is not None else None
+
+
+class _Missing:
+    """A step that leaves the tree."""
+
+
+_MISSING = _Missing()
+
+
+def _child(node: JsonValue, key: str | int) -> JsonValue | _Missing:
+    if isinstance(key, int):
+        if isinstance(node, list) and 0 <= key < len(node):
+            return node[key]
+        return _MISSING
+    if isinstance(node, dict) and key in node:
+        return node[key]
+    return _MISSING

@@ -1,0 +1,107 @@
+"""The API server's verdict on the Jobs the JobSet controller creates, at the lines behind them.
+
+The JobSet passes its CRD and is stored; the JobSet controller then creates one Job per
+replicatedJob (:mod:`trainc.resolve.childjobs` builds them as it does), and the API server
+refuses a Job that breaks its rules (:mod:`trainc.validate.workload`): the training never
+starts, and nothing in git says why. Each violation is reported at the input line the
+offending value came from (its provenance), in the API server's words, with the path in
+the Job.
+
+Two kinds of violation are left to the layers that already report them: a replicatedJob
+without containers (``compile.no-containers``: the JobSet itself is refused first), and
+labels and annotations written in an input template (the ObjectMeta rules, ``meta.*``,
+judge them where they are written); labels the controller adds are judged here.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from trainc.diagnostics import Diagnostic
+from trainc.model.json import FieldPath, get_path
+from trainc.resolve.childjobs import ChildJob, child_jobs
+from trainc.resolve.provenance import Derived, Origin, Written
+from trainc.resolve.resolved import ResolvedJob
+from trainc.validate.metadata import label_value_errors, qualified_name_errors
+from trainc.validate.resolved.locate import locate
+from trainc.validate.workload.fielderrors import FieldError, Key, invalid
+from trainc.validate.workload.run import check_job
+from trainc.validate.workload.version import KubeVersion
+
+_CONTROLLER: Final = "the JobSet controller"
+_METADATA: Final = (("metadata",), ("spec", "template", "metadata"))
+_CONTAINERS: Final = ("spec", "template", "spec", "containers")
+
+
+def check_child_jobs(job: ResolvedJob, version: KubeVersion) -> list[Diagnostic]:
+    """Every rule the API server applies to the resolved JobSet's Jobs, located."""
+    found: list[Diagnostic] = []
+    for child in child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec):
+        if get_path(child.job, _CONTAINERS) is None:
+            continue
+        errors = [*_check_added_metadata(child), *check_job(child.job, version)]
+        for error in errors:
+            origin = child_origin(job, child, error.path)
+            if _input_checked(error.path, origin):
+                continue
+            message = (
+                f"the API server would refuse the Job of replicatedJob "
+                f"{child.replicated_job!r}: {error.message()}"
+            )
+            found.append(locate(origin, error.code, message))
+    return found
+
+
+def child_origin(job: ResolvedJob, child: ChildJob, path: FieldPath) -> Origin:
+    """Where the value at ``path`` of a child Job came from."""
+    template_path = child.template_path(path)
+    if template_path is not None:
+        return job.origin(template_path)
+    rule = child.added_by(path) or "the Job the JobSet controller creates"
+    return Derived(_CONTROLLER, rule, _cause(job, child, path))
+
+
+def _cause(job: ResolvedJob, child: ChildJob, path: FieldPath) -> Written:
+    """The input line behind a value the JobSet controller added."""
+    name = Written(job.trainjob, ("metadata", "name"))
+    last = path[-1] if path else ""
+    if last == "subdomain":
+        where: FieldPath = ("network", "subdomain")
+    elif isinstance(last, str) and last.endswith("/coordinator"):
+        where = ("coordinator",)
+    elif last == "suspend":
+        return Written(job.trainjob, ("spec", "suspend"))
+    elif isinstance(last, str) and last.endswith(("replicatedjob-name", "replicatedjob-replicas")):
+        where = ("replicatedJobs", child.index, "name")
+    else:
+        return name
+    origin = job.origin(where)
+    return origin.cause if isinstance(origin, Derived) else origin
+
+
+def _check_added_metadata(child: ChildJob) -> list[FieldError]:
+    """Keys and values of the labels and annotations the JobSet controller adds to the Job.
+
+    Its pod template gets the same ones, which the pod template's own rules judge.
+    """
+    errors: list[FieldError] = []
+    for path in child.added:
+        if path[:1] != ("metadata",) or path[-2:-1] not in (("labels",), ("annotations",)):
+            continue
+        key = str(path[-1])
+        value = get_path(child.job, path)
+        at = (*path[:-1], Key(key))
+        errors += [invalid(at, "job.metadata", key, e) for e in qualified_name_errors(key)]
+        if path[-2] == "labels" and isinstance(value, str):
+            errors += [invalid(at, "job.metadata", value, e) for e in label_value_errors(value)]
+    return errors
+
+
+def _input_checked(path: FieldPath, origin: Origin) -> bool:
+    """A label or annotation written in an input template: ``meta.*`` judged it there."""
+    if not isinstance(origin, Written):
+        return False
+    return any(
+        path[: len(where) + 1] in ((*where, "labels"), (*where, "annotations"))
+        for where in _METADATA
+    )

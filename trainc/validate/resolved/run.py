@@ -1,0 +1,67 @@
+"""The checks of one resolved TrainJob, in a fixed order.
+
+Resolution (:mod:`trainc.resolve`) produced the JobSet exactly as it will be stored; these
+checks judge it as the cluster will:
+
+- what resolving itself found (a Secret nobody named, an invalid lifecycle annotation,
+  a gang without members, a replicatedJob without containers);
+- the JobSet webhook's checks that depend on the resolved counts and names (name
+  budgets, replicas * parallelism, the coordinator's pod index);
+- Trainer's TorchTune rules, on what the recipe was chosen from;
+- the API server's rules for the Jobs the JobSet controller creates (:mod:`.childjobs`).
+
+Compile builds from the same resolved job, so whatever it could find, this finds first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from trainc.diagnostics import Diagnostic, exit_code
+from trainc.resolve.resolved import ResolvedJob
+from trainc.validate.resolved.childjobs import check_child_jobs
+from trainc.validate.resolved.coordinator import check_coordinator_pod
+from trainc.validate.resolved.jobset import check_replicas_parallelism
+from trainc.validate.resolved.names import check_name_budgets
+from trainc.validate.resolved.torchtune import check_torchtune
+from trainc.validate.workload.version import KubeVersion
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The cluster a run judges for: the Kubernetes version whose rules apply."""
+
+    version: KubeVersion
+
+
+JobCheck = Callable[[ResolvedJob], list[Diagnostic]]
+
+
+def _found_while_resolving(job: ResolvedJob) -> list[Diagnostic]:
+    return list(job.findings)
+
+
+#: Checks of the JobSet and the TrainJob's own rules, in order; the Jobs come last.
+JOB_CHECKS: tuple[JobCheck, ...] = (
+    _found_while_resolving,
+    check_name_budgets,
+    check_replicas_parallelism,
+    check_coordinator_pod,
+    check_torchtune,
+)
+
+
+def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
+    """Every finding about ``job``: the table's checks in order, then its Jobs'.
+
+    The Jobs are judged only when the JobSet itself would be created: after an error
+    above, the JobSet controller never gets to create them, and their findings would
+    only repeat that error.
+    """
+    found: list[Diagnostic] = []
+    for check in JOB_CHECKS:
+        found += check(job)
+    if not exit_code(found):
+        found += check_child_jobs(job, target.version)
+    return found

@@ -1,0 +1,111 @@
+"""What trainc.yaml's sweeper section must satisfy, and the warning when nothing enforces jobs.
+
+The sweeper (``trainc sweep``, run by the CronJob compile emits from trainc.yaml's
+``sweeper`` section) enforces deadlines and TTLs. Two findings concern it, and validation
+reports them so that ``validate`` and ``compile`` agree:
+
+- ``compile.sweeper-resources``: the container's requests and limits, judged by the same
+  rules as every container (:func:`~trainc.validate.workload.resources.check_container_resources`),
+  and first whether each amount is a quantity at all (trainc.yaml's schema spells them
+  loosely; the API server could not even decode the CronJob);
+- ``compile.no-sweeper``: TrainJobs carry a deadline, TTL or progress deadline, and no
+  sweeper is configured, so nothing in the cluster enforces them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from trainc.config import RepoConfig
+from trainc.diagnostics import Diagnostic, finding
+from trainc.load.documents import Document
+from trainc.model.json import FieldPath, JsonObject, as_object
+from trainc.model.labels import (
+    ACTIVE_DEADLINE_ANNOTATION,
+    PROGRESS_DEADLINE_ANNOTATION,
+    TTL_ANNOTATION,
+)
+from trainc.resolve.quantity import QuantityError, parse_quantity
+from trainc.resolve.resolved import ResolvedJob
+from trainc.validate.workload.fielderrors import FieldError, Key, invalid
+from trainc.validate.workload.resources import check_container_resources
+from trainc.validate.workload.version import parse_version
+
+_RESOURCES: Final[FieldPath] = ("sweeper", "resources")
+_LIFECYCLE_ANNOTATIONS: Final = (
+    ACTIVE_DEADLINE_ANNOTATION,
+    TTL_ANNOTATION,
+    PROGRESS_DEADLINE_ANNOTATION,
+)
+#: Files named in the no-sweeper warning before "and N more".
+_LISTED: Final = 3
+
+
+def check_sweeper_resources(config: RepoConfig, document: Document | None) -> list[Diagnostic]:
+    """What the API server would refuse in the sweeper container's resources."""
+    settings = config.sweeper
+    if settings is None:
+        return []
+    resources: JsonObject = {"requests": dict(settings.requests), "limits": dict(settings.limits)}
+    errors = _undecodable(resources)
+    if not errors:
+        version = parse_version(config.kubernetes_version)
+        errors = check_container_resources(resources, _RESOURCES, version, pod_claims=())
+    return [_located(config, document, error) for error in errors]
+
+
+def _undecodable(resources: JsonObject) -> list[FieldError]:
+    """Amounts that are no quantity: the CronJob could not be decoded at all."""
+    errors = []
+    for kind, amounts in resources.items():
+        for name, value in as_object(amounts).items():
+            try:
+                parse_quantity(value)
+            except QuantityError as error:
+                path = (*_RESOURCES, kind, Key(name))
+                errors.append(invalid(path, "compile.sweeper-resources", value, str(error)))
+    return errors
+
+
+def _located(config: RepoConfig, document: Document | None, error: FieldError) -> Diagnostic:
+    message = f"{error.message()}; the API server would reject the sweeper's CronJob"
+    if document is not None:
+        return document.finding(error.path, "compile.sweeper-resources", message)
+    return finding(
+        "compile.sweeper-resources",
+        message,
+        file=config.config_file,
+        field_path="sweeper.resources",
+    )
+
+
+class Enforcement:
+    """Collects the TrainJobs with lifecycle settings, for the no-sweeper warning."""
+
+    def __init__(self, config: RepoConfig) -> None:
+        self._config = config
+        self._files: list[str] = []
+
+    def add(self, job: ResolvedJob) -> None:
+        """Note ``job`` when its JobSet carries a deadline, TTL or progress deadline."""
+        annotations = as_object(job.jobset_metadata.get("annotations"))
+        if any(key in annotations for key in _LIFECYCLE_ANNOTATIONS):
+            self._files.append(job.trainjob.loaded.path)
+
+    def findings(self) -> list[Diagnostic]:
+        """One warning when jobs carry lifecycle settings that no sweeper will act on."""
+        if self._config.sweeper is not None or not self._files:
+            return []
+        files = sorted(set(self._files))
+        more = len(files) - _LISTED
+        listed = ", ".join(files[:_LISTED]) + (f" and {more} more" if more > 0 else "")
+        return [
+            finding(
+                "compile.no-sweeper",
+                f"{len(self._files)} TrainJob(s) set a deadline, TTL or progress deadline "
+                f"({listed}), but trainc.yaml configures no sweeper: nothing in the cluster "
+                "will enforce them",
+                file=self._config.config_file,
+                hint="add a `sweeper:` section with at least `image:` to trainc.yaml",
+            )
+        ]
