@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from tests.support.compiled import compile_collected
 from trainc.api import ValidationReport, validate_paths
 from trainc.diagnostics import CATALOGUE, Severity
 from trainc.model.introspect import ListOf, MapOf, Struct, TypeNode, fields_of, markers_of
@@ -143,6 +144,11 @@ def _git(root: Path, *args: str) -> None:
 
 def run_case(case: Case, root: Path) -> ValidationReport:
     """Materialise ``case`` as a repository at ``root`` and validate all of it."""
+    return validate_paths([], cwd=root, base=materialise(case, root))
+
+
+def materialise(case: Case, root: Path) -> str | None:
+    """Write ``case`` as a repository at ``root``; the base revision when it has one."""
     root.mkdir()
     base = None
     if case.has_base:
@@ -158,7 +164,7 @@ def run_case(case: Case, root: Path) -> ValidationReport:
         return {BASE, EXPECT} & set(names) if Path(directory) == case.path else set()
 
     shutil.copytree(case.path, root, dirs_exist_ok=True, ignore=skip)
-    return validate_paths([], cwd=root, base=base)
+    return base
 
 
 def findings_of(report: ValidationReport) -> list[Finding]:
@@ -236,6 +242,24 @@ def test_case(case: Case, tmp_path: Path, request: pytest.FixtureRequest) -> Non
     assert case.code in {code for code, *_ in actual}, (
         f"{case.id} is named after {case.code}, which the run does not report"
     )
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=[case.id for case in ALL_CASES])
+def test_compile_gives_the_verdict_of_validate(case: Case, tmp_path: Path) -> None:
+    """One verdict: compile reports exactly validation's errors, at the same places.
+
+    Transition rules need ``--base``, which compile does not take, so both run without it.
+    """
+    root = tmp_path / "repo"
+    materialise(case, root)
+    validation = validate_paths([], cwd=root)
+    compiled = compile_collected([], cwd=root)
+    errors = {(d.code, d.file, d.line, d.message) for d in validation.diagnostics if d.is_error}
+    compile_errors = {
+        (d.code, d.file, d.line, d.message) for d in compiled.diagnostics if d.is_error
+    }
+    assert compile_errors == errors
+    assert compiled.exit_code == validation.exit_code
 
 
 def test_the_corpus_is_laid_out_as_documented() -> None:

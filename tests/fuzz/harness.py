@@ -85,6 +85,26 @@ def assert_valid_output(report: Compiled, *, kubernetes_version: str) -> None:
     assert [document.data for document in parsed.documents] == sort_objects(objects)
 
 
+def assert_one_verdict(validation: Iterable[Diagnostic], compiled: Compiled) -> None:
+    """``validate`` and ``compile`` agree: every error compile reports, validate reports
+    at the same place, and a clean validation compiles."""
+    errors = {_where(d) for d in validation if d.is_error}
+    compile_errors = {_where(d) for d in compiled.diagnostics if d.is_error}
+    assert compile_errors <= errors, compile_errors - errors
+    if not errors:
+        assert compiled.exit_code == 0, compiled.diagnostics
+
+
+def _where(diagnostic: Diagnostic) -> tuple[object, ...]:
+    return (
+        diagnostic.code,
+        diagnostic.file,
+        diagnostic.line,
+        diagnostic.column,
+        diagnostic.message,
+    )
+
+
 #: How the console script's error boundary starts what it prints for an exception.
 INTERNAL_ERROR = "trainc: internal error"
 

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from tests.fuzz.harness import assert_located, assert_valid_output, written
+from tests.fuzz.harness import assert_located, assert_one_verdict, assert_valid_output, written
 from tests.fuzz.strategies import Repo, mutated_repositories, valid_repositories
 from tests.support.compiled import Compiled, compile_collected
-from trainc.api import load_config
+from trainc.api import load_config, validate_paths
 
 
 def _compiled(repo: Repo) -> Compiled:
-    """``repo`` compiled: findings are located, and there is output exactly when no error."""
+    """``repo`` compiled: findings are located, validation gives the same verdict, and
+    there is output exactly when no error."""
     with written(repo) as root:
         report = compile_collected([], cwd=root)
+        validation = validate_paths([], cwd=root)
         config = load_config(cwd=root).config
     assert_located(report.diagnostics, repo.files)
+    assert_one_verdict(validation.diagnostics, report)
     if report.exit_code:
         assert (report.jobs, report.shared, report.files) == ((), (), {})
     else:

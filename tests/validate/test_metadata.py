@@ -13,6 +13,7 @@ from trainc.validate.metadata import (
     domain_prefixed_path_errors,
     label_value_errors,
     qualified_name_errors,
+    regex_error,
 )
 
 
@@ -60,6 +61,19 @@ def test_messages_are_apimachinery_strings():
         "'-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', "
         "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*"
         "[a-z0-9])?)*')"
+    ]
+
+
+def test_regex_error_without_examples_has_no_e_g():
+    # apimachinery's RegexError: "(regex used for validation is ...)" when there are no
+    # examples, "(e.g. 'a',  or 'b', regex used ...)" when there are.
+    assert regex_error("must be x", "[x]+") == "must be x (regex used for validation is '[x]+')"
+    assert regex_error("must be x", "[x]+", "x", "xx") == (
+        "must be x (e.g. 'x',  or 'xx', regex used for validation is '[x]+')"
+    )
+    assert domain_prefixed_path_errors("example.com/a b") == [
+        "must be a valid HTTP path (regex used for validation is "
+        "'[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"
     ]
 
 

@@ -9,7 +9,7 @@ import pytest
 from tests.compiler.support import TRAINER_PLUGINS, compile_job
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
 from trainc.errors import UsageError
-from trainc.model.json import JsonObject, JsonValue, as_list, as_object
+from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
 from trainc.resolve.plugins.lifecycle import LifecyclePlugin
 from trainc.resolve.plugins.volumes import VolumesPlugin
 from trainc.validate.output import OutputCheck
@@ -201,11 +201,17 @@ def test_pod_group_schema_violations() -> None:
 
 def test_job_names_over_budget() -> None:
     name = "a" * 44  # "<44>-dataset-initializer-0" is 66 characters, and its pods longer
-    job, pod = _check(_jobset(name))
+    job, pod, child = _check(_jobset(name))
     assert "spec.replicatedJobs[0].name" in job
     assert "job names generated for this JobSet will exceed 63 characters" in job
     assert f"'{name}-dataset-initializer-0' has 66 characters" in job
     assert "pod names generated for this JobSet will exceed 63 characters" in pod
+    # The same check as validation's on the Jobs the JobSet controller would create.
+    assert child.startswith(
+        f"jobset.x-k8s.io/v1alpha2 JobSet team-a/{name}: Job of replicatedJob "
+        f"'dataset-initializer': metadata.name: Invalid value: \"{name}-dataset-initializer-0\""
+    )
+    assert child.endswith("[job.completion-mode]")
 
 
 def test_pod_names_over_budget() -> None:
@@ -276,3 +282,22 @@ def test_bundled_version_is_not_annotated() -> None:
 def test_malformed_version_is_a_usage_error(version: str) -> None:
     with pytest.raises(UsageError, match=r"MAJOR\.MINOR"):
         _check(_pvc(), version=version)
+
+
+# --------------------------------------------------------------------------- child Jobs
+
+
+def test_the_jobs_a_jobset_creates_are_judged_by_validations_rules() -> None:
+    jobset = _jobset()
+    pod = as_object(
+        get_path(jobset, ("spec", "replicatedJobs", 0, "template", "spec", "template", "spec"))
+    )
+    as_object(as_list(pod["containers"])[0]).pop("image")
+
+    _one(
+        _check(jobset),
+        "Job of replicatedJob 'dataset-initializer'",
+        "spec.template.spec.containers[0].image: Required value [pod.image]",
+    )
+    # Compile leaves them out: validation judged the resolved spec the JobSet copies.
+    assert OutputCheck(_VERSION).problems([jobset], jobs=False) == []

@@ -55,13 +55,15 @@ class ChildJob:
     """A Job the JobSet controller creates, and how construction changed the template.
 
     ``index`` is the replicatedJob's position in the JobSet spec; ``added`` maps the path
-    of every value construction added (in the Job) to the rule that added it.
+    of every value construction added (in the Job) to the rule that added it; ``labels``
+    are the bookkeeping labels it added (their keys are the controller's own).
     """
 
     replicated_job: str
     index: int
     job: JsonObject
     added: Mapping[FieldPath, str]
+    labels: Mapping[str, str]
 
     @property
     def name(self) -> str:
@@ -170,7 +172,7 @@ class _JobSet:
                 },
             },
         }
-        return ChildJob(rjob_name, index, job, added)
+        return ChildJob(rjob_name, index, job, added, marks.labels)
 
     def _marks(self, index: int, job_name: str, job_index: int) -> _Marks:
         """The bookkeeping labels (also written as annotations) of one child Job."""

@@ -49,9 +49,7 @@ class Joined:
     @property
     def namespace(self) -> str:
         """Namespace of the TrainJob and of everything built for it."""
-        if self.trainjob.namespace is None:
-            raise CompilerBug(f"TrainJob {self.name} has no effective namespace")
-        return self.trainjob.namespace
+        return self.trainjob.required_namespace()
 
 
 @dataclass(slots=True)

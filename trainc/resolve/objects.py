@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from trainc.diagnostics import Diagnostic, Severity
+from trainc.errors import CompilerBug
 from trainc.load.documents import LoadedObject
 from trainc.model.json import FieldPath, JsonObject
 
@@ -23,6 +24,12 @@ class DefaultedObject:
     data: JsonObject
     namespace: str | None
     schema_valid: bool
+
+    def required_namespace(self) -> str:
+        """The effective namespace of a namespaced object; CompilerBug if it has none."""
+        if self.namespace is None:
+            raise CompilerBug(f"{self.kind} {self.name} has no effective namespace")
+        return self.namespace
 
     @property
     def kind(self) -> str:

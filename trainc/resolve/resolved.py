@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainc.diagnostics import Diagnostic
-from trainc.errors import CompilerBug
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.model.trainjob import TrainJobSpec
@@ -83,9 +82,7 @@ class ResolvedJob:
     @property
     def namespace(self) -> str:
         """Namespace of the TrainJob and of everything built for it."""
-        if self.trainjob.namespace is None:
-            raise CompilerBug(f"TrainJob {self.name} has no effective namespace")
-        return self.trainjob.namespace
+        return self.trainjob.required_namespace()
 
     def origin(self, path: FieldPath) -> Origin:
         """Where the value at ``path`` of the JobSet spec came from (the runtime by default)."""

@@ -47,9 +47,14 @@ class ResolvedSummary(TypedDict):
 def summarize(job: ResolvedJob) -> ResolvedSummary:
     """The node count, per-node resources, images and framework of a resolved TrainJob.
 
-    ``totalGPUs`` is ``numNodes * gpusPerNode``: every trainer node gets the same
-    ``resourcesPerNode``. ``images`` are those of every container and init container of
-    the JobSet (the plugins' own included, such as Flux's installer).
+    ``resourcesPerNode`` and ``gpusPerNode`` are what a trainer node's ``node`` container
+    requests (``trainer.resourcesPerNode`` merged into the runtime's), counted by the one
+    GPU counter (:func:`~trainc.resolve.resources.gpu_count`); ``totalGPUs`` is
+    ``numNodes * gpusPerNode``: every trainer node gets the same resources. (The
+    framework plugins derive processes per node from ``resourcesPerNode`` alone when it
+    is set, as upstream does: :func:`~trainc.resolve.trainer.gpus_per_node`.) ``images``
+    are those of every container and init container of the JobSet (the plugins' own
+    included, such as Flux's installer).
     """
     framework = _framework(job)
     num_nodes = _num_nodes(job, framework)

@@ -19,6 +19,7 @@ from trainc.resolve.context import CountedPodSet, Resolution, ancestor_of, conta
 from trainc.resolve.edits import upsert_ports
 from trainc.resolve.provenance import Origin
 from trainc.resolve.resolved import PodSet
+from trainc.resolve.resources import gpu_count
 
 #: Port of the trainer's rendezvous (torchrun master, JAX coordinator, XGBoost tracker).
 TRAINER_PORT: Final = 29500
@@ -104,3 +105,9 @@ def node_resources(spec: TrainJobSpec, template: JsonObject) -> JsonValue:
         if node is not None and "resources" in node:
             return node["resources"]
     return None
+
+
+def gpus_per_node(spec: TrainJobSpec, template: JsonObject) -> int:
+    """GPUs of one trainer node as the framework plugins count them (§2.8): of
+    :func:`node_resources`, so ``resourcesPerNode`` replaces the runtime's resources."""
+    return gpu_count(node_resources(spec, template))

@@ -18,6 +18,7 @@ from trainc.diagnostics import Diagnostic
 from trainc.load.documents import LoadedObject
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, get_path
 from trainc.model.kinds import TRAINJOB
+from trainc.validate.memo import remembered
 
 _DNS1123_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS1123_SUBDOMAIN = rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*"
@@ -53,51 +54,63 @@ SUBDOMAIN_MAX = 253
 ANNOTATIONS_MAX_BYTES = 256 * 1024
 
 
-def _regex_error(message: str, pattern: str, *examples: str) -> str:
+def regex_error(message: str, pattern: str, *examples: str) -> str:
+    """apimachinery's ``RegexError``: the rule, examples if any, and the regex checked.
+
+    Every predicate that fails a regex words it this way, so findings quote the API
+    server; with no examples the ``e.g.`` is left out, as upstream leaves it.
+    """
+    if not examples:
+        return f"{message} (regex used for validation is '{pattern}')"
     shown = " or ".join(f"'{example}', " for example in examples)
     return f"{message} (e.g. {shown}regex used for validation is '{pattern}')"
 
 
-def _max_len_error(length: int) -> str:
+def max_len_error(length: int) -> str:
+    """apimachinery's ``MaxLenError``, shared by every predicate with a length limit."""
     return f"must be no more than {length} characters"
 
 
+@remembered
 def dns1123_subdomain_errors(value: str) -> list[str]:
     """Why ``value`` is not a DNS-1123 subdomain (object names, PVC names); empty if it is."""
-    errors = [_max_len_error(SUBDOMAIN_MAX)] if len(value) > SUBDOMAIN_MAX else []
+    errors = [max_len_error(SUBDOMAIN_MAX)] if len(value) > SUBDOMAIN_MAX else []
     if not re.fullmatch(_DNS1123_SUBDOMAIN, value):
-        errors.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN, "example.com"))
+        errors.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN, "example.com"))
     return errors
 
 
+@remembered
 def dns1123_label_errors(value: str) -> list[str]:
     """Why ``value`` is not a DNS-1123 label (namespace names); empty if it is."""
-    errors = [_max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
+    errors = [max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
     if re.fullmatch(_DNS1123_LABEL, value):
         return errors
     if re.fullmatch(_DNS1123_SUBDOMAIN, value):
         # A valid subdomain that is no valid label can only be failing on its dots.
         errors.append("must not contain dots")
     else:
-        errors.append(_regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL, "my-name", "123-abc"))
+        errors.append(regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL, "my-name", "123-abc"))
     return errors
 
 
+@remembered
 def dns1035_label_errors(value: str) -> list[str]:
     """Why ``value`` is not a DNS-1035 label (Service and Job names); empty if it is."""
-    errors = [_max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
+    errors = [max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
     if not re.fullmatch(_DNS1035_LABEL, value):
-        errors.append(_regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL, "my-name", "abc-123"))
+        errors.append(regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL, "my-name", "abc-123"))
     return errors
 
 
+@remembered
 def qualified_name_errors(value: str) -> list[str]:
     """Why ``value`` is not a label or annotation key: ``[prefix/]name``; empty if it is."""
     parts = value.split("/")
     if len(parts) > 2:  # noqa: PLR2004 - at most one prefix separator
         return [
             "a qualified name "
-            + _regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME, "MyName", "my.name", "123-abc")
+            + regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME, "MyName", "my.name", "123-abc")
             + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
         ]
     errors: list[str] = []
@@ -109,20 +122,21 @@ def qualified_name_errors(value: str) -> list[str]:
     if not name:
         errors.append("name part must be non-empty")
     elif len(name) > LABEL_MAX:
-        errors.append(f"name part {_max_len_error(LABEL_MAX)}")
+        errors.append(f"name part {max_len_error(LABEL_MAX)}")
     if not re.fullmatch(_QUALIFIED_NAME, name):
         errors.append(
             "name part "
-            + _regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME, "MyName", "my.name", "123-abc")
+            + regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME, "MyName", "my.name", "123-abc")
         )
     return errors
 
 
+@remembered
 def label_value_errors(value: str) -> list[str]:
     """Why ``value`` is not a label value (may be empty); empty if it is one."""
-    errors = [_max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
+    errors = [max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
     if not re.fullmatch(_LABEL_VALUE, value):
-        errors.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE, "MyValue", "my_value", "12345"))
+        errors.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE, "MyValue", "my_value", "12345"))
     return errors
 
 
@@ -135,7 +149,7 @@ def domain_prefixed_path_errors(value: str) -> list[str]:
         return ['must be a domain-prefixed path (such as "acme.io/foo")']
     errors = dns1123_subdomain_errors(host)
     if not re.fullmatch(_HTTP_PATH, path):
-        errors.append(_regex_error("must be a valid HTTP path", _HTTP_PATH))
+        errors.append(regex_error("must be a valid HTTP path", _HTTP_PATH))
     return errors
 
 

@@ -7,7 +7,9 @@ the build, so the caller raises :class:`~trainc.errors.CompilerBug` with these m
 - **Custom resources** (JobSet, PodGroups): the JSON Schema trainc generates for the kind,
   its CRD defaults, then its create-time CEL rules (``upstream-semantics.md`` §7.1); for
   the JobSet also the webhook's generated-name budgets (§4.4), shared with the input check
-  in :mod:`trainc.validate.crossobject.names`.
+  in :mod:`trainc.validate.resolved.names`, and the API server's rules for the Jobs the
+  JobSet controller creates from it, the very checks validation ran on the resolved job
+  (:mod:`trainc.validate.resolved.childjobs`).
 - **Core kinds** (PersistentVolumeClaim, ConfigMap, CronJob, RBAC, ...): the
   ``kubernetes-validate`` package's strict schemas for the configured Kubernetes version.
 - **Every object**: the ObjectMeta rules (name, namespace, label and annotation keys).
@@ -30,18 +32,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from trainc.errors import UsageError
 from trainc.model.json import JsonObject, format_path
 from trainc.validate.output_checks import (
+    check_child_jobs,
     check_custom_resource,
     check_object_metadata,
     custom_schema,
 )
 from trainc.validate.structural import ReferencedSchemas
+from trainc.validate.workload.version import parse_version, read_version
 
 _LOG = logging.getLogger(__name__)
-
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.\d+)?")
 
 
 class OutputCheck:
@@ -53,22 +54,23 @@ class OutputCheck:
     """
 
     def __init__(self, kubernetes_version: str) -> None:
-        requested = _version(kubernetes_version)
-        if requested is None:
-            raise UsageError(
-                f"Kubernetes version {kubernetes_version!r} is not MAJOR.MINOR (e.g. 1.33)"
-            )
-        self._requested = requested
+        self._requested = parse_version(kubernetes_version)
         self._core: _CoreValidator | None = None
 
-    def problems(self, objects: Iterable[JsonObject]) -> list[str]:
-        """One message per problem, each naming the object; empty when everything is valid."""
+    def problems(self, objects: Iterable[JsonObject], *, jobs: bool = True) -> list[str]:
+        """One message per problem, each naming the object; empty when everything is valid.
+
+        ``jobs=False`` leaves out the JobSets' Jobs, for a caller whose validation already
+        judged the very spec a JobSet carries (compile, which copies the resolved spec).
+        """
         found: list[str] = []
         for obj in objects:
             problems = check_object_metadata(obj)
             schema = custom_schema(obj)
             if schema is not None:
                 problems += check_custom_resource(obj, schema)
+                if jobs:
+                    problems += check_child_jobs(obj, self._requested)
             else:
                 self._core = self._core or _CoreValidator.for_version(self._requested)
                 problems += self._core.check(obj)
@@ -82,12 +84,6 @@ def _describe(obj: JsonObject) -> str:
     namespace = meta.get("namespace")
     where = f"{namespace}/" if isinstance(namespace, str) else ""
     return f"{obj.get('apiVersion')} {obj.get('kind')} {where}{meta.get('name')}"
-
-
-def _version(text: str) -> tuple[int, int] | None:
-    """(major, minor) of ``1.33``, ``v1.33`` or ``1.33.0``; None for anything else."""
-    match = _VERSION.fullmatch(text)
-    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +105,7 @@ class _CoreValidator:
         # Imported here: kubernetes-validate pulls in jsonschema and referencing (~200 ms).
         from kubernetes_validate.utils import all_versions  # noqa: PLC0415
 
-        bundled = {v: text for text in all_versions() if (v := _version(text)) is not None}
+        bundled = {v: text for text in all_versions() if (v := read_version(text)) is not None}
         chosen = max((v for v in bundled if v <= requested), default=min(bundled))
         version = f"{chosen[0]}.{chosen[1]}"
         wanted = f"{requested[0]}.{requested[1]}"

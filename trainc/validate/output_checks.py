@@ -19,12 +19,15 @@ from trainc.model.json import JsonObject, as_object, format_path
 from trainc.model.labels import JOBSET_KIND
 from trainc.model.schemafiles import OUTPUT_SCHEMAS
 from trainc.model.schematree import KindSchema, load_kind_schema
+from trainc.resolve.childjobs import child_jobs
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.cel.rules import check_rules
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.metadata import check_metadata
+from trainc.validate.resolved.childjobs import child_job_errors
 from trainc.validate.resolved.names import name_budget_problems
 from trainc.validate.structural import check_schema
+from trainc.validate.workload.version import KubeVersion
 
 #: Stand-in file name of emitted objects in the diagnostics the shared layers produce.
 _OUTPUT_FILE = "<output>"
@@ -73,6 +76,22 @@ def check_custom_resource(obj: JsonObject, schema: KindSchema) -> list[str]:
     if loaded.kind == JOBSET_KIND:
         problems += list(_name_budgets(loaded.name, defaulted))
     return problems
+
+
+def check_child_jobs(obj: JsonObject, version: KubeVersion) -> list[str]:
+    """For a JobSet, what the API server would refuse in the Jobs created from it."""
+    if obj.get("kind") != JOBSET_KIND:
+        return []
+    metadata = as_object(obj.get("metadata"))
+    name, namespace = metadata.get("name"), metadata.get("namespace")
+    if not isinstance(name, str) or not isinstance(namespace, str):
+        return []
+    spec = as_object(obj.get("spec"))
+    return [
+        f"Job of replicatedJob {child.replicated_job!r}: {error.message()} [{error.code}]"
+        for child in child_jobs(name, namespace, metadata, spec)
+        for error in child_job_errors(child, version)
+    ]
 
 
 def _messages(diagnostics: list[Diagnostic]) -> list[str]:

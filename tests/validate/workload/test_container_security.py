@@ -116,6 +116,18 @@ def test_proc_mount_judged_from_1_33() -> None:
     assert security({"procMount": "Unmasked"}, (1, 33), {"hostUsers": False}) == []
 
 
+def test_host_users_is_read_from_the_pod_spec() -> None:
+    # The v1 API keeps hostUsers on the pod spec (upstream's internal type moves it into the
+    # pod's security context); the key written inside a securityContext is no field there.
+    unmasked: JsonObject = {"procMount": "Unmasked"}
+    refused = [
+        f'{S}.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`'
+    ]
+    assert security(unmasked, (1, 33), {"hostUsers": False}) == []
+    assert security(unmasked, (1, 33), {"securityContext": {"hostUsers": False}}) == refused
+    assert security({**unmasked, "hostUsers": False}, (1, 33)) == refused
+
+
 def test_apparmor_fields_from_1_30() -> None:
     assert security({"appArmorProfile": {"type": "Bogus"}}, (1, 29)) == []
     assert security({"appArmorProfile": {"type": "Bogus"}}, (1, 30)) == [

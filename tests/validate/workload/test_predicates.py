@@ -1,11 +1,12 @@
-"""apimachinery's value predicates and the JSON readers the container rules share."""
+"""apimachinery's value predicates, the JSON readers every rule shares, the pod context."""
 
 from __future__ import annotations
 
 import pytest
 
 from trainc.model.json import JsonValue
-from trainc.validate.workload.container_context import context_of, integer, text
+from trainc.validate.workload.container_context import context_of
+from trainc.validate.workload.jsonfields import integer, text
 from trainc.validate.workload.predicates import (
     backstep_errors,
     config_map_key_errors,
@@ -116,3 +117,6 @@ def test_context_defaults() -> None:
     ctx = context_of({"terminationGracePeriodSeconds": "soon", "hostUsers": False}, (1, 32), {})
     assert ctx.grace_period is None
     assert ctx.host_users  # before 1.33 the API server drops hostUsers
+    assert not context_of({"hostUsers": False}, (1, 33), {}).host_users
+    # hostUsers is a pod spec field in v1, not a security context's.
+    assert context_of({"securityContext": {"hostUsers": False}}, (1, 33), {}).host_users

@@ -329,6 +329,19 @@ TOLERATIONS: list[Case] = [
     ),
 ]
 
+#: A spread constraint whose matchLabelKeys repeat a selector key, and hold a bad one.
+MATCH_LABEL_KEYS_IN_SELECTOR: JsonObject = {
+    "topologySpreadConstraints": [
+        {
+            "maxSkew": 1,
+            "topologyKey": "zone",
+            "whenUnsatisfiable": "DoNotSchedule",
+            "matchLabelKeys": ["app", "a b"],
+            "labelSelector": {"matchLabels": {"app": "trainer"}},
+        }
+    ]
+}
+
 TOPOLOGY_SPREAD: list[Case] = [
     (
         {
@@ -385,17 +398,7 @@ TOPOLOGY_SPREAD: list[Case] = [
     ),
     # matchLabelKeys may repeat a selector key once the API server merges them (1.34).
     (
-        {
-            "topologySpreadConstraints": [
-                {
-                    "maxSkew": 1,
-                    "topologyKey": "zone",
-                    "whenUnsatisfiable": "DoNotSchedule",
-                    "matchLabelKeys": ["app", "a b"],
-                    "labelSelector": {"matchLabels": {"app": "trainer"}},
-                }
-            ]
-        },
+        MATCH_LABEL_KEYS_IN_SELECTOR,
         (1, 33),
         [
             (
@@ -410,17 +413,7 @@ TOPOLOGY_SPREAD: list[Case] = [
         ],
     ),
     (
-        {
-            "topologySpreadConstraints": [
-                {
-                    "maxSkew": 1,
-                    "topologyKey": "zone",
-                    "whenUnsatisfiable": "DoNotSchedule",
-                    "matchLabelKeys": ["app", "a b"],
-                    "labelSelector": {"matchLabels": {"app": "trainer"}},
-                }
-            ]
-        },
+        MATCH_LABEL_KEYS_IN_SELECTOR,
         (1, 34),
         [("pod.topology-spread", f'{TSC}[0].matchLabelKeys[1]: Invalid value: "a b": {BAD_NAME}')],
     ),

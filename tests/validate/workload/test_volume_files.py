@@ -40,6 +40,14 @@ def messages(errors: list[FieldError]) -> list[str]:
                 "between 0 and 0777 (octal), both inclusive",
             ],
         ),
+        # YAML's 512.0 reaches the API server as the JSON number 512, an integer mode.
+        (
+            {"key": "k", "path": "k", "mode": 512.0},
+            [
+                "v.items[0].mode: Invalid value: 512: must be a number "
+                "between 0 and 0777 (octal), both inclusive",
+            ],
+        ),
     ],
 )
 def test_key_to_path(item, expected):

@@ -15,8 +15,7 @@ from trainc.model.mlpolicy import FluxMLPolicySource
 from trainc.resolve.endpoints import pod_hostnames, subdomain
 from trainc.resolve.plugins.flux import config_map_name, flux_settings, policy_of
 from trainc.resolve.resolved import ResolvedJob
-from trainc.resolve.resources import gpu_count
-from trainc.resolve.trainer import node_resources, trainer_node
+from trainc.resolve.trainer import gpus_per_node, trainer_node
 
 
 def build(job: ResolvedJob) -> list[JsonObject]:
@@ -51,5 +50,5 @@ def _cluster(job: ResolvedJob, policy: FluxMLPolicySource) -> FluxCluster:
         queue_policy=settings["FLUX_QUEUE_POLICY"],
         nodes=len(hostnames),
         tasks_per_node=tasks or policy.num_proc_per_node or 1,
-        gpus_per_node=gpu_count(node_resources(job.spec, job.template)),
+        gpus_per_node=gpus_per_node(job.spec, job.template),
     )

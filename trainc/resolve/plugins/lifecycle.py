@@ -49,12 +49,14 @@ from trainc.model.lifecycle import describe_bounds, format_seconds, parse_second
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import child_object, set_labels
 from trainc.resolve.objects import DefaultedObject
-from trainc.resolve.provenance import Origin, Written
+from trainc.resolve.provenance import Derived, Origin, Written
 
 #: Name of the failure-policy rule that lets a sweeper-failed Job fail the whole JobSet
 #: (a valid rule name: ``^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$``, §4.4).
 DEADLINE_RULE_NAME: Final = "TraincDeadlineExceeded"
 _PLUGIN: Final = "lifecycle"
+#: The settings the sweeper enforces by failing the JobSet's Jobs.
+_DEADLINES: Final = (ACTIVE_DEADLINE_ANNOTATION, PROGRESS_DEADLINE_ANNOTATION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +77,9 @@ class LifecyclePlugin:
         for job in context.replicated_jobs():
             template = child_object(job, "template")
             set_labels(context.trace, child_object(template, "metadata"), labels)
-        if ACTIVE_DEADLINE_ANNOTATION in annotations or PROGRESS_DEADLINE_ANNOTATION in annotations:
-            _fail_on_deadline(context)
+        deadlines = [annotations[key] for key in _DEADLINES if key in annotations]
+        if deadlines:
+            _fail_on_deadline(context, deadlines[0][1])
 
 
 def ownership_labels(name: str, origin: Origin) -> dict[str, tuple[str, Origin]]:
@@ -142,8 +145,11 @@ def _annotation(source: DefaultedObject, key: str) -> JsonValue:
     return get_path(source.data, ("metadata", "annotations", key))
 
 
-def _fail_on_deadline(context: Resolution) -> None:
-    """Put the deadline rule first in an existing failurePolicy, exactly once."""
+def _fail_on_deadline(context: Resolution, deadline: Origin) -> None:
+    """Put the deadline rule first in an existing failurePolicy, exactly once.
+
+    ``deadline`` is the origin of the deadline that calls for the rule.
+    """
     policy = context.jobset_spec.get("failurePolicy")
     if not isinstance(policy, dict):
         return
@@ -158,7 +164,7 @@ def _fail_on_deadline(context: Resolution) -> None:
         "action": "FailJobSet",
         "onJobFailureReasons": ["DeadlineExceeded"],
     }
-    cause = context.trainjob_at("spec", "activeDeadlineSeconds")
+    cause = deadline.cause if isinstance(deadline, Derived) else deadline
     context.trace.node(rule, context.derived(_PLUGIN, "fail the JobSet on a deadline", cause))
     rules_origin = context.origin_in_spec(("failurePolicy", "rules"))
     for index, existing in enumerate(as_list(rules)):

@@ -41,9 +41,8 @@ from trainc.model.trainjob import TrainJobSpec
 from trainc.resolve.context import Resolution, container, pod_spec
 from trainc.resolve.edits import env_value, upsert_env, upsert_volume_mounts, upsert_volumes
 from trainc.resolve.provenance import Origin, Written
-from trainc.resolve.resources import gpu_count
 from trainc.resolve.secrets import ProvisionedSecret
-from trainc.resolve.trainer import node_resources
+from trainc.resolve.trainer import gpus_per_node
 
 _SSH_VOLUME = "mpi-ssh-auth"
 _HOSTFILE_VOLUME = "mpi-hostfile"
@@ -148,7 +147,7 @@ def slots(spec: TrainJobSpec, template: JsonObject, policy: MPIMLPolicySource) -
     if trainer is not None and trainer.num_proc_per_node is not None:
         return trainer.num_proc_per_node
     count = policy.num_proc_per_node if policy.num_proc_per_node is not None else 1
-    gpus = gpu_count(node_resources(spec, template))
+    gpus = gpus_per_node(spec, template)
     return gpus if count == 1 and gpus > 1 else count
 
 

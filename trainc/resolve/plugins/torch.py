@@ -21,10 +21,11 @@ from trainc.resolve.context import Resolution, ancestor_of, container, container
 from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value, upsert_env
 from trainc.resolve.plugins.torchtune import AUTO, ProcsPerNode, TuneRun, is_torchtune, tune_command
 from trainc.resolve.provenance import Origin, Written
-from trainc.resolve.resources import cpu_count, gpu_count
+from trainc.resolve.resources import cpu_count
 from trainc.resolve.trainer import (
     TRAINER_PORT,
     apply_num_nodes,
+    gpus_per_node,
     master_host,
     node_container,
     node_resources,
@@ -90,10 +91,9 @@ def procs_per_node(context: Resolution) -> ProcsPerNode:
     trainer = context.job.spec.trainer
     if trainer is not None and trainer.num_proc_per_node is not None:
         return trainer.num_proc_per_node
-    resources = node_resources(context.job.spec, context.job.template)
-    if gpu_count(resources):
+    if gpus_per_node(context.job.spec, context.job.template):
         return AUTO
-    return max(1, cpu_count(resources))
+    return max(1, cpu_count(node_resources(context.job.spec, context.job.template)))
 
 
 def _pet_env(context: Resolution, procs: ProcsPerNode, *, master: bool) -> list[JsonObject]:
@@ -134,7 +134,7 @@ def _write_tune_command(context: Resolution, args: list[str], procs: ProcsPerNod
         runtime_name=context.job.spec.runtime_ref.name,
         num_nodes=trainer_count(context),
         procs_per_node=procs,
-        gpus=gpu_count(node_resources(context.job.spec, context.job.template)),
+        gpus=gpus_per_node(context.job.spec, context.job.template),
         args=args,
     )
     endpoint = f"{master_host(context)}:{TRAINER_PORT}"

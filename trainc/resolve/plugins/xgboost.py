@@ -12,12 +12,11 @@ from typing import Final
 
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value, upsert_env
-from trainc.resolve.resources import gpu_count
 from trainc.resolve.trainer import (
     TRAINER_PORT,
     apply_num_nodes,
+    gpus_per_node,
     master_host,
-    node_resources,
     open_trainer_port,
     trainer_container,
     trainer_count,
@@ -53,7 +52,7 @@ class XGBoostPlugin:
         if node is None:
             return
         workers = trainer_count(context) * max(
-            gpu_count(node_resources(context.job.spec, context.job.template)), 1
+            gpus_per_node(context.job.spec, context.job.template), 1
         )
         origin = context.derived(
             "xgboost",

@@ -22,7 +22,7 @@ from trainc.model.json import FieldPath, get_path
 from trainc.resolve.childjobs import ChildJob, child_jobs
 from trainc.resolve.provenance import Derived, Origin, Written
 from trainc.resolve.resolved import ResolvedJob
-from trainc.validate.metadata import label_value_errors, qualified_name_errors
+from trainc.validate.metadata import label_value_errors
 from trainc.validate.resolved.locate import locate
 from trainc.validate.workload.fielderrors import FieldError, Key, invalid
 from trainc.validate.workload.run import check_job
@@ -37,10 +37,7 @@ def check_child_jobs(job: ResolvedJob, version: KubeVersion) -> list[Diagnostic]
     """Every rule the API server applies to the resolved JobSet's Jobs, located."""
     found: list[Diagnostic] = []
     for child in child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec):
-        if get_path(child.job, _CONTAINERS) is None:
-            continue
-        errors = [*_check_added_metadata(child), *check_job(child.job, version)]
-        for error in errors:
+        for error in child_job_errors(child, version):
             origin = child_origin(job, child, error.path)
             if _input_checked(error.path, origin):
                 continue
@@ -50,6 +47,14 @@ def check_child_jobs(job: ResolvedJob, version: KubeVersion) -> list[Diagnostic]
             )
             found.append(locate(origin, error.code, message))
     return found
+
+
+def child_job_errors(child: ChildJob, version: KubeVersion) -> list[FieldError]:
+    """What the API server refuses in one child Job (none for a Job without containers,
+    whose JobSet is refused first); compile's output check runs the same."""
+    if get_path(child.job, _CONTAINERS) is None:
+        return []
+    return [*_check_added_metadata(child), *check_job(child.job, version)]
 
 
 def child_origin(job: ResolvedJob, child: ChildJob, path: FieldPath) -> Origin:
@@ -80,21 +85,16 @@ def _cause(job: ResolvedJob, child: ChildJob, path: FieldPath) -> Written:
 
 
 def _check_added_metadata(child: ChildJob) -> list[FieldError]:
-    """Keys and values of the labels and annotations the JobSet controller adds to the Job.
+    """The values of the labels the JobSet controller adds to the Job (their keys are its
+    own, and annotation values are free): a coordinator's address can outgrow a label.
 
     Its pod template gets the same ones, which the pod template's own rules judge.
     """
-    errors: list[FieldError] = []
-    for path in child.added:
-        if path[:1] != ("metadata",) or path[-2:-1] not in (("labels",), ("annotations",)):
-            continue
-        key = str(path[-1])
-        value = get_path(child.job, path)
-        at = (*path[:-1], Key(key))
-        errors += [invalid(at, "job.metadata", key, e) for e in qualified_name_errors(key)]
-        if path[-2] == "labels" and isinstance(value, str):
-            errors += [invalid(at, "job.metadata", value, e) for e in label_value_errors(value)]
-    return errors
+    return [
+        invalid(("metadata", "labels", Key(key)), "job.metadata", value, error)
+        for key, value in child.labels.items()
+        for error in label_value_errors(value)
+    ]
 
 
 def _input_checked(path: FieldPath, origin: Origin) -> bool:

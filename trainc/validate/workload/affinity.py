@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
 from trainc.validate.metadata import dns1123_label_errors, dns1123_subdomain_errors
-from trainc.validate.workload.container_context import integer, objects, text
 from trainc.validate.workload.fielderrors import FieldError, forbidden, invalid, required
+from trainc.validate.workload.jsonfields import integer, objects, strings, text
 from trainc.validate.workload.selectors import (
     label_name_errors,
     label_selector_errors,
@@ -219,8 +219,8 @@ def _pod_affinity_term_errors(
 def _label_keys_errors(term: JsonObject, path: FieldPath) -> list[FieldError]:
     """``validateMatchLabelKeysAndMismatchLabelKeys`` for one pod affinity term."""
     selector = term.get("labelSelector")
-    match_keys = _strings(term.get("matchLabelKeys"))
-    mismatch_keys = _strings(term.get("mismatchLabelKeys"))
+    match_keys = strings(term.get("matchLabelKeys"))
+    mismatch_keys = strings(term.get("mismatchLabelKeys"))
     errors = label_keys_errors(match_keys, selector, (*path, "matchLabelKeys"), AFFINITY)
     errors += label_keys_errors(mismatch_keys, selector, (*path, "mismatchLabelKeys"), AFFINITY)
     if isinstance(selector, dict):
@@ -265,7 +265,3 @@ def label_keys_errors(
     for index, key in enumerate(keys):
         errors += label_name_errors(key, (*path, index), code)
     return errors
-
-
-def _strings(value: JsonValue) -> list[str]:
-    return [item for item in as_list(value) if isinstance(item, str)]

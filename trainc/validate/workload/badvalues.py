@@ -1,16 +1,17 @@
 """How the API server prints a bad value that is neither a string nor a number.
 
 apimachinery's ``field.Error`` prints strings quoted and numbers bare. Other values (a
-``resource.Quantity``, a list of strings) it printed in Go syntax
+``resource.Quantity``, a list of strings, a label map) it printed in Go syntax
 (``[]string{"a", "b"}``, ``resource.Quantity{i:...}``) until kubernetes/kubernetes#132314
 made it print them as JSON (``["a","b"]``, ``"500m"``) from 1.34 on. A finding has to read
 like the API server of the release the user runs, so rules that report such values go
-through :func:`invalid_composite`.
+through :func:`invalid_composite`, with the Go syntax of the common types printed here.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from trainc.model.json import FieldPath, JsonValue
 from trainc.validate.workload.fielderrors import ErrorType, FieldError, invalid
@@ -43,3 +44,12 @@ def go_string_slice(values: list[str]) -> str:
     """``%#v`` of a ``[]string``: ``[]string{"a", "b"}``."""
     quoted = ", ".join(json.dumps(value, ensure_ascii=False) for value in values)
     return f"[]string{{{quoted}}}"
+
+
+def go_string_map(labels: Mapping[str, str]) -> str:
+    """``%#v`` of a ``map[string]string``, keys sorted: ``map[string]string{"a":"b"}``."""
+    entries = ", ".join(
+        f"{json.dumps(key, ensure_ascii=False)}:{json.dumps(value, ensure_ascii=False)}"
+        for key, value in sorted(labels.items())
+    )
+    return f"map[string]string{{{entries}}}"

@@ -5,21 +5,19 @@ period, a resize policy depends on the pod's restart policy, ``procMount: Unmask
 whether the pod runs in a user namespace, a volume mount on the pod's volumes. The API
 server reads them after ``SetDefaults_PodSpec`` and after the registry strategy dropped
 the fields whose feature gate is off, so :func:`context_of` does the same once per pod
-spec. The small typed readers below read JSON the way Go's decoder fills a struct: an
-absent or ``null`` field is the zero value, a value of the wrong type (which the schema
-layer reports) makes the rule that reads it stand down.
+spec.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from trainc.model.json import JsonObject, JsonValue, as_list
+from trainc.model.json import JsonObject
+from trainc.validate.workload.jsonfields import integer, objects
 from trainc.validate.workload.version import Gate, KubeVersion
+from trainc.validate.workload.volumes import is_dropped
 
-#: Image volumes; off by default until 1.35, the API server drops them and their mounts.
-IMAGE_VOLUME = Gate("ImageVolume", (1, 35))
 #: ``hostUsers: false``; before 1.33 the field is dropped and every pod shares the host's
 #: user namespace.
 USER_NAMESPACES = Gate("UserNamespacesSupport", (1, 33))
@@ -46,7 +44,9 @@ class ContainerContext:
     #: Whether the pod's ``restartPolicy`` is ``Never`` (absent, the JobSet webhook
     #: defaults it to ``OnFailure``).
     restart_never: bool
-    #: Whether the pod shares the host's user namespace (``hostUsers`` defaults to true).
+    #: Whether the pod shares the host's user namespace: ``spec.hostUsers``, true unless
+    #: false. Upstream reads ``SecurityContext.HostUsers`` of its internal pod spec, which
+    #: the v1 API a manifest is written in keeps on the spec, not in ``securityContext``.
     host_users: bool
     #: ``hostNetwork``: a Pod's container ports then default their ``hostPort``.
     host_network: bool
@@ -61,11 +61,7 @@ def context_of(
         for _, volume in objects(pod_spec.get("volumes"))
         if isinstance(name := volume.get("name"), str)
     }
-    dropped = frozenset(
-        name
-        for name, volume in declared.items()
-        if volume.get("image") is not None and not IMAGE_VOLUME.enabled(version)
-    )
+    dropped = frozenset(name for name, volume in declared.items() if is_dropped(volume, version))
     grace = pod_spec.get("terminationGracePeriodSeconds")
     return ContainerContext(
         version=version,
@@ -77,35 +73,3 @@ def context_of(
         host_users=not USER_NAMESPACES.enabled(version) or pod_spec.get("hostUsers") is not False,
         host_network=pod_spec.get("hostNetwork") is True,
     )
-
-
-def objects(value: JsonValue) -> Iterator[tuple[int, JsonObject]]:
-    """The mappings of a list with their indexes; other items are the schema layer's."""
-    for index, item in enumerate(as_list(value)):
-        if isinstance(item, dict):
-            yield index, item
-
-
-def text(value: JsonValue) -> str | None:
-    """A string field as Go reads it: absent or null is ``""``; None for a non-string."""
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else None
-
-
-def integer(value: JsonValue) -> int | None:
-    """An integer field as Go reads it: absent or null is 0; None for a non-integer."""
-    if value is None:
-        return 0
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
-
-
-def present(obj: JsonObject, key: str) -> bool:
-    """Whether a pointer or struct field is set: Go leaves it nil when absent or null."""
-    return obj.get(key) is not None

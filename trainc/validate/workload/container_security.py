@@ -10,28 +10,30 @@ a pod in its own user namespace (``hostUsers: false``); ``appArmorProfile`` exis
 1.30. Whether privileged containers are allowed at all is the cluster's
 ``--allow-privileged`` setting, which trainc cannot see.
 
-The profile and Windows-options checks are the pod security context's (same functions
-upstream), so container findings share its rule code, ``pod.security-context``.
+The ID, profile and Windows-options checks, and the AppArmor gate, are the pod security
+context's (:mod:`.pod_security`; the same rules upstream), so container findings share
+its rule code, ``pod.security-context``. ``Unmasked`` reads the pod's ``hostUsers``,
+which the v1 API keeps on the pod spec (``spec.hostUsers``), not in a security context:
+see :func:`~.container_context.context_of`.
 """
 
 from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
-from trainc.validate.workload.container_context import ContainerContext, integer, present
+from trainc.validate.workload.container_context import ContainerContext
 from trainc.validate.workload.fielderrors import FieldError, invalid, not_supported
 from trainc.validate.workload.pod_security import (
+    APPARMOR_FIELDS,
     SECURITY_CONTEXT,
     apparmor_profile_errors,
+    id_field_errors,
     seccomp_profile_errors,
 )
-from trainc.validate.workload.predicates import id_errors
 from trainc.validate.workload.version import Gate
 from trainc.validate.workload.windows_options import windows_options_errors
 
 #: ``procMount``; before 1.33 the API server resets it to ``Default``.
 PROC_MOUNT_TYPE = Gate("ProcMountType", (1, 33))
-#: ``appArmorProfile`` fields (beta and on in 1.30, the release that added them).
-APPARMOR_FIELDS = Gate("AppArmorFields", (1, 30))
 
 _PROC_MOUNTS = ("Default", "Unmasked")
 
@@ -44,10 +46,7 @@ def check_security_context(
         return []
     errors: list[FieldError] = []
     for field in ("runAsUser", "runAsGroup"):
-        value = integer(context[field]) if present(context, field) else None
-        if value is not None:
-            at = (*path, field)
-            errors += [invalid(at, SECURITY_CONTEXT, value, e) for e in id_errors(value)]
+        errors += id_field_errors(context.get(field), (*path, field))
     errors += _proc_mount_errors(context.get("procMount"), (*path, "procMount"), ctx)
     errors += seccomp_profile_errors(context.get("seccompProfile"), (*path, "seccompProfile"))
     errors += _escalation_errors(context, path)

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 
 from trainc.model.json import FieldPath, JsonObject, as_list
 from trainc.validate.metadata import dns1123_label_errors
-from trainc.validate.workload.container_context import ContainerContext, context_of, objects, text
+from trainc.validate.workload.container_context import ContainerContext, context_of
 from trainc.validate.workload.container_security import check_security_context
 from trainc.validate.workload.env import check_env, check_file_key_ref_volumes
 from trainc.validate.workload.fielderrors import (
@@ -30,9 +30,9 @@ from trainc.validate.workload.fielderrors import (
     duplicate,
     forbidden,
     invalid,
-    not_supported,
     required,
 )
+from trainc.validate.workload.jsonfields import objects, text
 from trainc.validate.workload.lifecycle import (
     check_lifecycle,
     check_termination_message_policy,
@@ -42,6 +42,7 @@ from trainc.validate.workload.mounts import check_mounts
 from trainc.validate.workload.ports import check_host_port_conflicts, check_ports
 from trainc.validate.workload.predicates import trim_space
 from trainc.validate.workload.probes import check_probes
+from trainc.validate.workload.pull_policy import pull_policy_errors
 from trainc.validate.workload.resize_policy import check_init_resize_restart, check_resize_policy
 from trainc.validate.workload.restart_rules import (
     check_container_restart,
@@ -54,9 +55,6 @@ from trainc.validate.workload.version import KubeVersion
 CONTAINERS = "pod.containers"
 CONTAINER_NAME = "pod.container-name"
 IMAGE = "pod.image"
-
-#: Sorted, as ``sets.List`` prints them.
-_PULL_POLICIES = ("Always", "IfNotPresent", "Never")
 
 
 def check_containers(
@@ -141,10 +139,9 @@ def _check_common(
     errors += check_ports(container.get("ports"), (*path, "ports"))
     errors += check_env(container, path, ctx.version)
     errors += check_mounts(container, path, ctx)
-    pull_policy = text(container.get("imagePullPolicy"))
-    if pull_policy and pull_policy not in _PULL_POLICIES:  # unset: defaulted from the tag
-        at = (*path, "imagePullPolicy")
-        errors.append(not_supported(at, IMAGE, pull_policy, _PULL_POLICIES))
+    errors += pull_policy_errors(
+        container.get("imagePullPolicy"), (*path, "imagePullPolicy"), IMAGE
+    )
     errors += check_resize_policy(container.get("resizePolicy"), (*path, "resizePolicy"), ctx)
     return errors + check_security_context(
         container.get("securityContext"), (*path, "securityContext"), ctx

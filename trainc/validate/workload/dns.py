@@ -19,10 +19,12 @@ from trainc.validate.metadata import (
     SUBDOMAIN_MAX,
     dns1123_label_errors,
     dns1123_subdomain_errors,
+    max_len_error,
+    regex_error,
 )
 from trainc.validate.workload.badvalues import go_string_slice, invalid_composite
-from trainc.validate.workload.container_context import objects, text
 from trainc.validate.workload.fielderrors import FieldError, invalid, not_supported, required
+from trainc.validate.workload.jsonfields import objects, strings, text
 from trainc.validate.workload.version import Gate, KubeVersion
 
 DNS = "pod.dns"
@@ -38,6 +40,10 @@ _MAX_SEARCH_CHARS = 2048
 _INVALID_IP = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
 _LABEL_WITH_UNDERSCORE = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
 _SUBDOMAIN_WITH_UNDERSCORE = rf"{_LABEL_WITH_UNDERSCORE}(\.{_LABEL_WITH_UNDERSCORE})*"
+_SUBDOMAIN_WITH_UNDERSCORE_MSG = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', "
+    "'-' or '.', and must start and end with an alphanumeric character"
+)
 
 
 def effective_dns_policy(pod_spec: JsonObject) -> str:
@@ -98,7 +104,7 @@ def _search_errors(searches: JsonValue, path: FieldPath, version: KubeVersion) -
         errors.append(
             invalid(path, DNS, domains, f"must not have more than {_MAX_SEARCH_PATHS} search paths")
         )
-    names = [domain for domain in domains if isinstance(domain, str)]
+    names = strings(domains)
     if len(" ".join(names).encode()) > _MAX_SEARCH_CHARS:
         detail = (
             f"must not have more than {_MAX_SEARCH_CHARS} characters (including spaces) in the "
@@ -121,22 +127,22 @@ def _list_error(
     path: FieldPath, values: list[JsonValue], detail: str, version: KubeVersion
 ) -> FieldError:
     """``Invalid value`` of a whole ``[]string``, printed as the release prints it."""
-    strings = [value for value in values if isinstance(value, str)]
     return invalid_composite(
-        path, DNS, version=version, value=values, go_syntax=go_string_slice(strings), detail=detail
+        path,
+        DNS,
+        version=version,
+        value=values,
+        go_syntax=go_string_slice(strings(values)),
+        detail=detail,
     )
 
 
 def _subdomain_with_underscore_errors(value: str) -> list[str]:
     """``IsDNS1123SubdomainWithUnderscore``: a subdomain whose labels may hold ``_``."""
-    errors = (
-        [f"must be no more than {SUBDOMAIN_MAX} characters"] if len(value) > SUBDOMAIN_MAX else []
-    )
+    errors = [max_len_error(SUBDOMAIN_MAX)] if len(value) > SUBDOMAIN_MAX else []
     if not re.fullmatch(_SUBDOMAIN_WITH_UNDERSCORE, value):
         errors.append(
-            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-            "'_', '-' or '.', and must start and end with an alphanumeric character (e.g. "
-            f"'example.com', regex used for validation is '{_SUBDOMAIN_WITH_UNDERSCORE}')"
+            regex_error(_SUBDOMAIN_WITH_UNDERSCORE_MSG, _SUBDOMAIN_WITH_UNDERSCORE, "example.com")
         )
     return errors
 

@@ -11,9 +11,10 @@ ASCII without ``=`` is accepted. The same rule applies to ``envFrom`` prefixes.
 from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue
-from trainc.validate.workload.container_context import ContainerContext, objects, text
+from trainc.validate.workload.container_context import ContainerContext
 from trainc.validate.workload.env_sources import ENV, ENV_FILES, check_value_from
 from trainc.validate.workload.fielderrors import FieldError, invalid, not_found, required
+from trainc.validate.workload.jsonfields import objects, text
 from trainc.validate.workload.predicates import (
     env_var_name_errors,
     generated_name_errors,

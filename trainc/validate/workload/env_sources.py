@@ -4,27 +4,21 @@
 the container (``resourceFieldRef``), a ConfigMap or Secret key, or (1.35 on) a key of a
 file written into an ``emptyDir`` (``fileKeyRef``). A malformed selector makes the API
 server refuse the pod; a missing ConfigMap or Secret is the kubelet's problem, out of
-scope here. The downward-API field list and the divisor sets are upstream's.
+scope here. The two downward-API selectors are judged as in a volume
+(:mod:`.downward`), against the fields an env variable may read.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from trainc.model.json import FieldPath, JsonObject, JsonValue
-from trainc.resolve.quantity import (
-    QuantityError,
-    format_quantity,
-    is_binary_quantity,
-    parse_quantity,
+from trainc.validate.metadata import dns1123_label_errors, dns1123_subdomain_errors
+from trainc.validate.workload.downward import (
+    ENV_FIELD_PATHS,
+    field_selector_errors,
+    resource_selector_errors,
 )
-from trainc.validate.metadata import (
-    dns1123_label_errors,
-    dns1123_subdomain_errors,
-    qualified_name_errors,
-)
-from trainc.validate.workload.container_context import text
-from trainc.validate.workload.fielderrors import FieldError, invalid, not_supported, required
+from trainc.validate.workload.fielderrors import FieldError, invalid, required
+from trainc.validate.workload.jsonfields import text
 from trainc.validate.workload.predicates import (
     backstep_errors,
     config_map_key_errors,
@@ -36,53 +30,6 @@ ENV = "pod.env"
 
 #: ``fileKeyRef``; before 1.35 the API server drops it (unknown field before 1.34).
 ENV_FILES = Gate("EnvFiles", (1, 35))
-
-#: Labels ``ConvertDownwardAPIFieldLabel`` accepts for a pod, and what it maps them to.
-_DOWNWARD_LABELS = {
-    label: label
-    for label in (
-        "metadata.annotations",
-        "metadata.labels",
-        "metadata.name",
-        "metadata.namespace",
-        "metadata.uid",
-        "spec.nodeName",
-        "spec.restartPolicy",
-        "spec.serviceAccountName",
-        "spec.schedulerName",
-        "status.phase",
-        "status.hostIP",
-        "status.hostIPs",
-        "status.podIP",
-        "status.podIPs",
-    )
-} | {"spec.host": "spec.nodeName"}
-#: ``validEnvDownwardAPIFieldPathExpressions``, sorted as upstream lists them.
-_ENV_FIELD_PATHS = (
-    "metadata.name",
-    "metadata.namespace",
-    "metadata.uid",
-    "spec.nodeName",
-    "spec.serviceAccountName",
-    "status.hostIP",
-    "status.hostIPs",
-    "status.podIP",
-    "status.podIPs",
-)
-#: ``validContainerResourceFieldPathExpressions``, sorted.
-_RESOURCE_FIELDS = (
-    "limits.cpu",
-    "limits.ephemeral-storage",
-    "limits.memory",
-    "requests.cpu",
-    "requests.ephemeral-storage",
-    "requests.memory",
-)
-_HUGEPAGES_PREFIXES = ("requests.hugepages-", "limits.hugepages-")
-_BYTE_DIVISORS = frozenset(
-    {"1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"}
-)
-_BYTE_DIVISORS_TEXT = "1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei"
 
 
 def check_value_from(
@@ -123,99 +70,13 @@ def check_value_from(
 
 
 def _field_ref_errors(selector: JsonObject, path: FieldPath) -> list[FieldError]:
-    """``validateObjectFieldSelector`` with the fields env variables may read."""
-    api_version = text(selector.get("apiVersion"))
-    field_path = text(selector.get("fieldPath"))
-    if api_version is None or field_path is None:
-        return []
-    if not field_path:
-        return [required((*path, "fieldPath"), ENV)]
-    converted, problem = _convert_field_label(api_version or "v1", field_path)  # "v1" default
-    if problem:
-        detail = f"error converting fieldPath: {problem}"
-        return [invalid((*path, "fieldPath"), ENV, field_path, detail)]
-    base, subscript = _split_subscript(converted)
-    if subscript is None:
-        if base in _ENV_FIELD_PATHS:
-            return []
-        return [not_supported((*path, "fieldPath"), ENV, base, _ENV_FIELD_PATHS)]
-    key = subscript.lower() if base == "metadata.annotations" else subscript
-    return [invalid(path, ENV, key, error) for error in qualified_name_errors(key)]
-
-
-def _convert_field_label(api_version: str, label: str) -> tuple[str, str]:
-    """``ConvertDownwardAPIFieldLabel``: the internal label, or why there is none."""
-    if api_version != "v1":
-        return "", f"unsupported pod version: {api_version}"
-    base, subscript = _split_subscript(label)
-    if subscript is not None:
-        if base in ("metadata.annotations", "metadata.labels"):
-            return label, ""
-        return "", f"field label does not support subscript: {label}"
-    if label in _DOWNWARD_LABELS:
-        return _DOWNWARD_LABELS[label], ""
-    return "", f"field label not supported: {label}"
-
-
-def _split_subscript(field_path: str) -> tuple[str, str | None]:
-    """``SplitMaybeSubscriptedPath``: ``metadata.labels['app']`` → ``metadata.labels``, ``app``."""
-    if not field_path.endswith("']"):
-        return field_path, None
-    base, found, subscript = field_path[: -len("']")].partition("['")
-    if not found or not base:
-        return field_path, None
-    return base, subscript
+    """A ``fieldRef``: one of the pod fields an env variable may read."""
+    return field_selector_errors(selector, path, ENV, ENV_FIELD_PATHS)
 
 
 def _resource_field_ref_errors(selector: JsonObject, path: FieldPath) -> list[FieldError]:
-    """``validateContainerResourceFieldSelector`` for an env variable (no container name)."""
-    resource = text(selector.get("resource"))
-    if resource is None:
-        return []
-    errors: list[FieldError] = []
-    if not resource:
-        errors.append(required((*path, "resource"), ENV))
-    elif resource not in _RESOURCE_FIELDS and not resource.startswith(_HUGEPAGES_PREFIXES):
-        errors.append(not_supported((*path, "resource"), ENV, resource, _RESOURCE_FIELDS))
-    return errors + _divisor_errors(resource, selector.get("divisor"), path)
-
-
-def _divisor_errors(resource: str, divisor: JsonValue, path: FieldPath) -> list[FieldError]:
-    """``validateContainerResourceDivisor``: a divisor in the units the resource allows.
-
-    The error's value is the resource, not the divisor, as upstream reports it.
-    """
-    try:
-        amount = Decimal(0) if divisor is None else parse_quantity(divisor)
-    except QuantityError:
-        return []  # not a quantity: the schema layer's finding
-    if amount.is_zero():
-        return []
-    shown = format_quantity(amount, binary=is_binary_quantity(divisor))
-    kind = _divisor_kind(resource)
-    if kind == "cpu":
-        allowed, detail = frozenset({"1m", "1"}), "only divisor's values 1m and 1 are supported"
-    elif kind:
-        allowed, detail = (
-            _BYTE_DIVISORS,
-            f"only divisor's values {_BYTE_DIVISORS_TEXT} are supported",
-        )
-    else:
-        return []
-    if shown in allowed:
-        return []
-    return [invalid((*path, "divisor"), ENV, resource, f"{detail} with the {kind} resource")]
-
-
-def _divisor_kind(resource: str) -> str:
-    """Which divisor set ``resource`` takes, named as upstream's message names it."""
-    if resource in ("limits.cpu", "requests.cpu"):
-        return "cpu"
-    if resource in ("limits.memory", "requests.memory"):
-        return "memory"
-    if resource in ("limits.ephemeral-storage", "requests.ephemeral-storage"):
-        return "local ephemeral storage"
-    return "hugepages" if resource.startswith(_HUGEPAGES_PREFIXES) else ""
+    """A ``resourceFieldRef``: a resource of the variable's own container."""
+    return resource_selector_errors(selector, path, ENV, volume=False)
 
 
 def _key_ref_errors(selector: JsonObject, path: FieldPath) -> list[FieldError]:

@@ -27,9 +27,9 @@ from trainc.validate.workload.fielderrors import (
     not_supported,
     required,
 )
+from trainc.validate.workload.jsonfields import text
 from trainc.validate.workload.quantities import defaulted_amount
 from trainc.validate.workload.version import Gate, KubeVersion
-from trainc.validate.workload.volume_files import text
 
 #: The claim template of an ``ephemeral`` volume.
 EPHEMERAL_CODE = "pod.ephemeral-volume"
@@ -94,7 +94,7 @@ def _claim_spec_errors(spec: JsonObject, path: FieldPath, version: KubeVersion) 
 
 def _class_name_errors(spec: JsonObject, key: str, path: FieldPath) -> list[FieldError]:
     """A class name, when given, is an object name (a DNS subdomain)."""
-    name = text(spec, key)
+    name = text(spec.get(key)) or ""
     return [
         invalid((*path, key), EPHEMERAL_CODE, name, msg)
         for msg in (dns1123_subdomain_errors(name) if name else [])
@@ -137,11 +137,7 @@ def _volume_mode_errors(spec: JsonObject, path: FieldPath) -> list[FieldError]:
 
 def _data_source_errors(reference: JsonObject, path: FieldPath) -> list[FieldError]:
     """A named, typed source; a kind other than a PVC needs its API group."""
-    name, kind, group = (
-        text(reference, "name"),
-        text(reference, "kind"),
-        text(reference, "apiGroup"),
-    )
+    name, kind, group = (text(reference.get(field)) or "" for field in ("name", "kind", "apiGroup"))
     errors = []
     if not name:
         errors.append(required((*path, "name"), EPHEMERAL_CODE))

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue
-from trainc.validate.workload.container_context import integer, objects, text
 from trainc.validate.workload.fielderrors import (
     FieldError,
     forbidden,
@@ -20,6 +19,7 @@ from trainc.validate.workload.fielderrors import (
     not_supported,
     required,
 )
+from trainc.validate.workload.jsonfields import integer, objects, text
 from trainc.validate.workload.predicates import (
     http_header_name_errors,
     port_name_errors,

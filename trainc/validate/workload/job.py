@@ -17,7 +17,6 @@ from __future__ import annotations
 from trainc.model.json import FieldPath, JsonObject, as_object
 from trainc.validate.metadata import dns1123_label_errors, domain_prefixed_path_errors
 from trainc.validate.metadata import dns1123_subdomain_errors as subdomain_errors
-from trainc.validate.workload.container_context import integer, present, text
 from trainc.validate.workload.fielderrors import (
     ErrorType,
     FieldError,
@@ -31,6 +30,7 @@ from trainc.validate.workload.job_policies import (
     success_policy_errors,
 )
 from trainc.validate.workload.job_selector import generated_selector_errors, selector_errors
+from trainc.validate.workload.jsonfields import integer, present, text
 from trainc.validate.workload.version import Gate, KubeVersion
 
 COUNTS = "job.counts"

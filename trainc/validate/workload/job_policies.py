@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
 from trainc.validate.metadata import qualified_name_errors
 from trainc.validate.workload.badvalues import invalid_composite
-from trainc.validate.workload.container_context import integer, objects, present, text
 from trainc.validate.workload.fielderrors import (
     OMITTED,
     ErrorType,
@@ -29,6 +28,7 @@ from trainc.validate.workload.fielderrors import (
     too_long,
     too_many,
 )
+from trainc.validate.workload.jsonfields import integer, objects, present, text
 from trainc.validate.workload.version import KubeVersion
 
 POD_FAILURE_POLICY = "job.pod-failure-policy"

@@ -14,13 +14,9 @@ unknown before it exists, so a label that would have to equal it is reported aga
 from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, copy_json
-from trainc.validate.workload.badvalues import invalid_composite
+from trainc.validate.workload.badvalues import go_string_map, invalid_composite
 from trainc.validate.workload.fielderrors import FieldError, Key, invalid, required
-from trainc.validate.workload.selectors import (
-    go_string_map,
-    label_selector_errors,
-    selector_matches,
-)
+from trainc.validate.workload.selectors import label_selector_errors, selector_matches
 from trainc.validate.workload.version import KubeVersion
 
 SELECTOR = "job.selector"

@@ -14,9 +14,10 @@ models, so the API server drops it and never judges it.
 from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue
-from trainc.validate.workload.container_context import ContainerContext, present, text
+from trainc.validate.workload.container_context import ContainerContext
 from trainc.validate.workload.fielderrors import FieldError, invalid, not_supported
 from trainc.validate.workload.handlers import HOOK_ACTIONS, SleepCheck, check_handler
+from trainc.validate.workload.jsonfields import present, text
 from trainc.validate.workload.version import Gate, KubeVersion
 
 LIFECYCLE = "pod.lifecycle"

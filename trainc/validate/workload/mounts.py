@@ -12,12 +12,7 @@ list's path rather than the item's (``volumeMounts.subPath``); so does this modu
 from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, as_object
-from trainc.validate.workload.container_context import (
-    ContainerContext,
-    objects,
-    present,
-    text,
-)
+from trainc.validate.workload.container_context import ContainerContext
 from trainc.validate.workload.fielderrors import (
     FieldError,
     forbidden,
@@ -26,6 +21,7 @@ from trainc.validate.workload.fielderrors import (
     not_supported,
     required,
 )
+from trainc.validate.workload.jsonfields import objects, present, text
 from trainc.validate.workload.predicates import backstep_errors, relative_path_errors
 from trainc.validate.workload.version import Gate
 

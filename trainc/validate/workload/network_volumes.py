@@ -22,8 +22,9 @@ from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_obje
 from trainc.validate.metadata import dns1123_label_errors
 from trainc.validate.workload.badvalues import go_string_slice, invalid_composite
 from trainc.validate.workload.fielderrors import FieldError, Key, invalid, not_supported, required
+from trainc.validate.workload.jsonfields import integer, present, strings, text
+from trainc.validate.workload.predicates import range_error
 from trainc.validate.workload.version import KubeVersion
-from trainc.validate.workload.volume_files import integer, text
 from trainc.validate.workload.volume_sources import VOLUME_CODE
 
 _IQN = re.compile(r"iqn\.[0-9]{4}-[0-9]{2}\.([A-Za-z0-9.-]+)(:[^,;*&$|\t\n\f\r ]+)\Z")
@@ -39,11 +40,6 @@ _AZURE_MANAGED_URI = (
     "/providers/microsoft.compute/disks/{disk-id}"
 )
 _AZURE_BLOB_URI = "https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"
-
-
-def _range_detail(low: int, high: int) -> str:
-    """apimachinery's ``InclusiveRangeError``."""
-    return f"must be between {low} and {high}, inclusive"
 
 
 def _required_fields(*keys: str) -> Callable[[JsonObject, FieldPath], list[FieldError]]:
@@ -68,7 +64,7 @@ scale_io_errors = _required_fields("gateway", "system", "volumeName")
 def nfs_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     """An NFS server and an absolute export path."""
     errors = _required_fields("server", "path")(source, path)
-    export = text(source, "path")
+    export = text(source.get("path")) or ""
     if not export.startswith("/"):
         errors.append(invalid((*path, "path"), VOLUME_CODE, export, "must be an absolute path"))
     return errors
@@ -91,14 +87,14 @@ def iscsi_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     The initiator name is reported at ``initiatorname``, lower-case, as upstream does.
     """
     errors = _required_fields("targetPortal")(source, path)
-    iqn = text(source, "iqn")
+    iqn = text(source.get("iqn"))
     if not iqn:
         errors.append(required((*path, "iqn"), VOLUME_CODE))
     else:
         errors += _iscsi_name_format_errors(iqn, (*path, "iqn"))
-    lun = integer(source, "lun") or 0
+    lun = integer(source.get("lun")) or 0
     if not 0 <= lun <= _MAX_LUN:
-        errors.append(invalid((*path, "lun"), VOLUME_CODE, lun, _range_detail(0, _MAX_LUN)))
+        errors.append(invalid((*path, "lun"), VOLUME_CODE, lun, range_error(0, _MAX_LUN)))
     chap = source.get("chapAuthDiscovery") is True or source.get("chapAuthSession") is True
     if chap and source.get("secretRef") is None:
         errors.append(required((*path, "secretRef"), VOLUME_CODE))
@@ -110,7 +106,8 @@ def iscsi_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
 
 def flocker_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     """Exactly one of a dataset name (without ``/``) and a dataset UUID."""
-    name, uuid = text(source, "datasetName"), text(source, "datasetUUID")
+    name = text(source.get("datasetName")) or ""
+    uuid = text(source.get("datasetUUID")) or ""
     errors = []
     if not name and not uuid:
         detail = "one of datasetName and datasetUUID is required"
@@ -130,14 +127,15 @@ def cinder_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
 
 def _secret_ref_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     secret_ref = source.get("secretRef")
-    if isinstance(secret_ref, dict) and not text(secret_ref, "name"):
+    if isinstance(secret_ref, dict) and not text(secret_ref.get("name")):
         return [required((*path, "secretRef", "name"), VOLUME_CODE)]
     return []
 
 
 def quobyte_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     """``host:port`` registries, a tenant of at most 64 characters, a volume."""
-    registry, tenant = text(source, "registry"), text(source, "tenant")
+    registry = text(source.get("registry")) or ""
+    tenant = text(source.get("tenant")) or ""
     detail = "must be a host:port pair or multiple pairs separated by commas"
     errors = []
     if not registry:
@@ -172,7 +170,7 @@ def _is_host_port(address: str) -> bool:
 
 def fc_errors(source: JsonObject, path: FieldPath, version: KubeVersion) -> list[FieldError]:
     """Target WWNs (with a LUN in 0..255) or WWIDs, not both."""
-    wwns = [wwn for wwn in as_list(source.get("targetWWNs")) if isinstance(wwn, str)]
+    wwns = strings(source.get("targetWWNs"))
     wwids = as_list(source.get("wwids"))
     at: FieldPath = (*path, "targetWWNs")
     errors = []
@@ -193,12 +191,12 @@ def fc_errors(source: JsonObject, path: FieldPath, version: KubeVersion) -> list
             )
         )
     if wwns:
-        lun = integer(source, "lun")
+        lun = integer(source["lun"]) if present(source, "lun") else None
         if lun is None:
             detail = "lun is required if targetWWNs is specified"
             errors.append(required((*path, "lun"), VOLUME_CODE, detail))
         elif not 0 <= lun <= _MAX_LUN:
-            errors.append(invalid((*path, "lun"), VOLUME_CODE, lun, _range_detail(0, _MAX_LUN)))
+            errors.append(invalid((*path, "lun"), VOLUME_CODE, lun, range_error(0, _MAX_LUN)))
     return errors
 
 
@@ -220,9 +218,9 @@ def azure_disk_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     a blob ``https://`` URL; only ``Managed`` disks take a ``/subscriptions/`` ID.
     """
     errors = _required_fields("diskName", "diskURI")(source, path)
-    caching = text(source, "cachingMode") or "ReadWrite"
-    kind = text(source, "kind") or "Shared"
-    uri = text(source, "diskURI")
+    caching = text(source.get("cachingMode")) or "ReadWrite"
+    kind = text(source.get("kind")) or "Shared"
+    uri = text(source.get("diskURI")) or ""
     if caching not in _AZURE_CACHING_MODES:
         errors.append(
             not_supported((*path, "cachingMode"), VOLUME_CODE, caching, _AZURE_CACHING_MODES)
@@ -241,9 +239,9 @@ def _disk_errors(id_key: str) -> Callable[[JsonObject, FieldPath], list[FieldErr
 
     def check(source: JsonObject, path: FieldPath) -> list[FieldError]:
         errors = _required_fields(id_key)(source, path)
-        partition = integer(source, "partition") or 0
+        partition = integer(source.get("partition")) or 0
         if not 0 <= partition <= _MAX_PARTITION:
-            detail = _range_detail(1, _MAX_PARTITION)
+            detail = range_error(1, _MAX_PARTITION)
             errors.append(invalid((*path, "partition"), VOLUME_CODE, partition, detail))
         return errors
 
@@ -256,7 +254,8 @@ aws_disk_errors = _disk_errors("volumeID")
 
 def storageos_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     """A volume name and namespace that are DNS labels, a name in the secret reference."""
-    name, namespace = text(source, "volumeName"), text(source, "volumeNamespace")
+    name = text(source.get("volumeName")) or ""
+    namespace = text(source.get("volumeNamespace")) or ""
     errors: list[FieldError] = []
     if not name:
         errors.append(required((*path, "volumeName"), VOLUME_CODE))

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object
 from trainc.validate.metadata import (
-    dns1123_label_errors,
     dns1123_subdomain_errors,
     qualified_name_errors,
 )
-from trainc.validate.workload.container_context import integer, objects, present, text
+from trainc.validate.workload.claims import DYNAMIC_RESOURCE_ALLOCATION, pod_claims_errors
 from trainc.validate.workload.dns import (
     dns_config_errors,
     dns_policy_errors,
@@ -33,6 +32,7 @@ from trainc.validate.workload.fielderrors import (
     not_supported,
     required,
 )
+from trainc.validate.workload.jsonfields import integer, objects, present, text
 from trainc.validate.workload.pod_annotations import annotation_errors, annotation_field_errors
 from trainc.validate.workload.pod_os import host_process_errors, os_errors
 from trainc.validate.workload.pod_security import (
@@ -41,17 +41,13 @@ from trainc.validate.workload.pod_security import (
     security_context_errors,
 )
 from trainc.validate.workload.predicates import range_error
-from trainc.validate.workload.version import Gate, KubeVersion
+from trainc.validate.workload.version import KubeVersion
 
 RESTART_POLICY = "pod.restart-policy"
 OBJECT_NAME = "pod.object-name"
 DEADLINE = "pod.deadline"
 PRIORITY = "pod.priority"
 GATES = "pod.gates"
-RESOURCE_CLAIMS = "pod.resource-claims"
-
-#: ``spec.resourceClaims``; before 1.34 (off by default) the API server drops them.
-DYNAMIC_RESOURCE_ALLOCATION = Gate("DynamicResourceAllocation", (1, 34))
 
 _RESTART_POLICIES = ("Always", "OnFailure", "Never")
 _PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")
@@ -69,7 +65,7 @@ def check_pod_fields(
     # ValidatePodTemplateSpec reports the template's annotations as ``<path>.annotations``.
     errors = annotation_errors(annotations, spec, (*path, "annotations"))
     if DYNAMIC_RESOURCE_ALLOCATION.enabled(version):
-        errors += _resource_claims_errors(spec, at)
+        errors += pod_claims_errors(spec, at)
     errors += host_network_port_errors(spec, at)
     errors += _restart_policy_errors(spec, at)
     errors += dns_policy_errors(spec, at)
@@ -101,46 +97,6 @@ def _restart_policy_errors(spec: JsonObject, path: FieldPath) -> list[FieldError
     if not policy or policy in _RESTART_POLICIES:
         return []
     return [not_supported((*path, "restartPolicy"), RESTART_POLICY, policy, _RESTART_POLICIES)]
-
-
-def _resource_claims_errors(spec: JsonObject, path: FieldPath) -> list[FieldError]:
-    """``validatePodResourceClaims``: unique DNS-label names, exactly one claim source."""
-    errors: list[FieldError] = []
-    names: set[str] = set()
-    for index, claim in objects(spec.get("resourceClaims")):
-        at = (*path, "resourceClaims", index)
-        name = text(claim.get("name"))
-        if name == "":
-            errors.append(required((*at, "name"), RESOURCE_CLAIMS))
-        elif name in names:
-            errors.append(duplicate((*at, "name"), RESOURCE_CLAIMS, name))
-        elif name is not None:
-            errors += [
-                invalid((*at, "name"), RESOURCE_CLAIMS, name, message)
-                for message in dns1123_label_errors(name)
-            ]
-            names.add(name)
-        sources = [
-            field
-            for field in ("resourceClaimName", "resourceClaimTemplateName")
-            if present(claim, field)
-        ]
-        if len(sources) > 1:
-            detail = (
-                "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified"
-            )
-            errors.append(invalid(at, RESOURCE_CLAIMS, claim, detail))
-        if not sources:
-            detail = "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"
-            errors.append(invalid(at, RESOURCE_CLAIMS, claim, detail))
-        for field in sources:
-            source = claim.get(field)
-            if isinstance(source, str):
-                errors += [
-                    invalid((*at, field), RESOURCE_CLAIMS, source, message)
-                    for message in dns1123_subdomain_errors(source)
-                ]
-    return errors
 
 
 def _gates_errors(spec: JsonObject, path: FieldPath) -> list[FieldError]:

@@ -14,12 +14,12 @@ import json
 import re
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
-from trainc.validate.workload.container_context import objects, text
 from trainc.validate.workload.fielderrors import FieldError, Key, forbidden, invalid
+from trainc.validate.workload.jsonfields import objects, text
 from trainc.validate.workload.pod_os import containers_with_paths
 from trainc.validate.workload.pod_security import APPARMOR_FIELDS
+from trainc.validate.workload.predicates import relative_path_errors
 from trainc.validate.workload.version import KubeVersion
-from trainc.validate.workload.volume_files import local_descending_path
 
 ANNOTATIONS = "pod.annotations"
 
@@ -76,7 +76,8 @@ def _seccomp_annotation_errors(profile: str, path: FieldPath) -> list[FieldError
     if profile in ("runtime/default", "docker/default", "unconfined"):
         return []
     if profile.startswith(_LOCALHOST):
-        return local_descending_path(profile.removeprefix(_LOCALHOST), path, ANNOTATIONS)
+        local = profile.removeprefix(_LOCALHOST)
+        return [invalid(path, ANNOTATIONS, local, e) for e in relative_path_errors(local)]
     return [invalid(path, ANNOTATIONS, profile, "must be a valid seccomp profile")]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainc.model.json import FieldPath, JsonObject, as_object
-from trainc.validate.workload.container_context import USER_NAMESPACES, objects, present, text
+from trainc.validate.workload.container_context import USER_NAMESPACES
 from trainc.validate.workload.container_security import PROC_MOUNT_TYPE
 from trainc.validate.workload.fielderrors import (
     FieldError,
@@ -21,6 +21,7 @@ from trainc.validate.workload.fielderrors import (
     not_supported,
     required,
 )
+from trainc.validate.workload.jsonfields import objects, present, text
 from trainc.validate.workload.pod_security import (
     APPARMOR_FIELDS,
     SELINUX_CHANGE_POLICY,

@@ -19,12 +19,7 @@ from __future__ import annotations
 import re
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
-from trainc.validate.workload.container_context import (
-    USER_NAMESPACES,
-    integer,
-    objects,
-    text,
-)
+from trainc.validate.workload.container_context import USER_NAMESPACES
 from trainc.validate.workload.fielderrors import (
     FieldError,
     duplicate,
@@ -34,9 +29,9 @@ from trainc.validate.workload.fielderrors import (
     required,
     too_long,
 )
-from trainc.validate.workload.predicates import id_errors, trim_space
+from trainc.validate.workload.jsonfields import integer, objects, text
+from trainc.validate.workload.predicates import id_errors, relative_path_errors, trim_space
 from trainc.validate.workload.version import Gate, KubeVersion
-from trainc.validate.workload.volume_files import local_descending_path
 from trainc.validate.workload.windows_options import windows_options_errors
 
 SECURITY_CONTEXT = "pod.security-context"
@@ -83,9 +78,9 @@ def security_context_errors(
     at = (*path, "securityContext")
     errors: list[FieldError] = []
     for field in ("fsGroup", "runAsUser", "runAsGroup"):
-        errors += _id_errors(context.get(field), (*at, field))
+        errors += id_field_errors(context.get(field), (*at, field))
     for index, group in enumerate(as_list(context.get("supplementalGroups"))):
-        errors += _id_errors(group, (*at, "supplementalGroups", index))
+        errors += id_field_errors(group, (*at, "supplementalGroups", index))
     if pod_spec.get("shareProcessNamespace") is True and pod_spec.get("hostPID") is True:
         errors.append(
             invalid(
@@ -111,8 +106,9 @@ def security_context_errors(
     return errors
 
 
-def _id_errors(value: JsonValue, path: FieldPath) -> list[FieldError]:
-    """``IsValidUserID``/``IsValidGroupID``: IDs are non-negative 32-bit integers."""
+def id_field_errors(value: JsonValue, path: FieldPath) -> list[FieldError]:
+    """``IsValidUserID``/``IsValidGroupID`` on a pod's or a container's ID field, when set:
+    IDs are non-negative 32-bit integers."""
     number = integer(value) if value is not None else None
     if number is None:
         return []
@@ -179,7 +175,10 @@ def seccomp_profile_errors(profile: JsonValue, path: FieldPath) -> list[FieldErr
             detail = "must be set when seccomp type is Localhost"
             errors.append(required(local_path, SECURITY_CONTEXT, detail))
         elif isinstance(local, str):
-            errors += local_descending_path(local, local_path, SECURITY_CONTEXT)
+            errors += [
+                invalid(local_path, SECURITY_CONTEXT, local, message)
+                for message in relative_path_errors(local)
+            ]
     elif local is not None:
         detail = "can only be set when seccomp type is Localhost"
         errors.append(invalid(local_path, SECURITY_CONTEXT, profile, detail))

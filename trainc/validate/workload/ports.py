@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue
-from trainc.validate.workload.container_context import integer, objects, text
 from trainc.validate.workload.fielderrors import (
     FieldError,
     duplicate,
@@ -19,6 +18,7 @@ from trainc.validate.workload.fielderrors import (
     not_supported,
     required,
 )
+from trainc.validate.workload.jsonfields import integer, objects, text
 from trainc.validate.workload.predicates import port_name_errors, port_number_errors
 
 PORTS = "pod.ports"

@@ -5,14 +5,21 @@ Each function reproduces one of ``k8s.io/apimachinery/pkg/util/validation`` (or 
 so a finding reads as the API server words it: port numbers and IANA port names,
 environment variable names in their strict and relaxed forms, ConfigMap keys, HTTP header
 names, Unix user and group IDs, and the relative-path rules of mounts and files. The
-DNS-style name predicates live in :mod:`trainc.validate.metadata` and are reused there.
+DNS-style name predicates and the wording of apimachinery's ``RegexError`` and
+``MaxLenError`` live in :mod:`trainc.validate.metadata`, and are used from there.
 """
 
 from __future__ import annotations
 
 import re
 
-from trainc.validate.metadata import SUBDOMAIN_MAX, dns1123_subdomain_errors
+from trainc.validate.memo import remembered
+from trainc.validate.metadata import (
+    SUBDOMAIN_MAX,
+    dns1123_subdomain_errors,
+    max_len_error,
+    regex_error,
+)
 
 #: IANA service names (RFC 6335) are at most 15 characters.
 _PORT_NAME_MAX = 15
@@ -36,22 +43,15 @@ _HTTP_HEADER_NAME = "[-A-Za-z0-9]+"
 _HTTP_HEADER_NAME_MSG = "a valid HTTP header must consist of alphanumeric characters or '-'"
 
 
-def regex_error(message: str, pattern: str, *examples: str) -> str:
-    """apimachinery's ``RegexError``: the rule, examples, and the regex it was checked with."""
-    shown = " or ".join(f"'{example}', " for example in examples)
-    return f"{message} (e.g. {shown}regex used for validation is '{pattern}')"
-
-
 def port_number_errors(port: int) -> list[str]:
     """Why ``port`` is no port number (1-65535); empty if it is one."""
     return [] if 1 <= port <= _PORT_MAX else [range_error(1, _PORT_MAX)]
 
 
+@remembered
 def port_name_errors(name: str) -> list[str]:
     """Why ``name`` is no IANA service name (``http``, ``metrics``); empty if it is one."""
-    errors = (
-        [f"must be no more than {_PORT_NAME_MAX} characters"] if len(name) > _PORT_NAME_MAX else []
-    )
+    errors = [max_len_error(_PORT_NAME_MAX)] if len(name) > _PORT_NAME_MAX else []
     if not re.fullmatch("[-a-z0-9]+", name):
         errors.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
     if not re.search("[a-z]", name):
@@ -73,6 +73,7 @@ def id_errors(value: int) -> list[str]:
     return [] if 0 <= value <= _ID_MAX else [range_error(0, _ID_MAX)]
 
 
+@remembered
 def env_var_name_errors(name: str) -> list[str]:
     """Why ``name`` is no environment variable name by the strict rule (before 1.32)."""
     errors = []
@@ -85,6 +86,7 @@ def env_var_name_errors(name: str) -> list[str]:
     return errors + dot_prefix_errors(name)
 
 
+@remembered
 def relaxed_env_var_name_errors(name: str) -> list[str]:
     """Why ``name`` is no environment variable name by the relaxed rule: printable ASCII
     without ``=`` (``IsRelaxedEnvVarName``)."""
@@ -94,11 +96,10 @@ def relaxed_env_var_name_errors(name: str) -> list[str]:
     return errors
 
 
+@remembered
 def config_map_key_errors(key: str) -> list[str]:
     """Why ``key`` is no ConfigMap or Secret key (``IsConfigMapKey``); empty if it is one."""
-    errors = (
-        [f"must be no more than {SUBDOMAIN_MAX} characters"] if len(key) > SUBDOMAIN_MAX else []
-    )
+    errors = [max_len_error(SUBDOMAIN_MAX)] if len(key) > SUBDOMAIN_MAX else []
     if not re.fullmatch(_CONFIG_MAP_KEY, key):
         errors.append(
             regex_error(_CONFIG_MAP_KEY_MSG, _CONFIG_MAP_KEY, "key.name", "KEY_NAME", "key-name")

@@ -9,9 +9,9 @@ unset (or 0) timeout becomes 1, period 10, success threshold 1, failure threshol
 from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue
-from trainc.validate.workload.container_context import integer
 from trainc.validate.workload.fielderrors import FieldError, invalid
 from trainc.validate.workload.handlers import PROBE_ACTIONS, check_handler
+from trainc.validate.workload.jsonfields import integer
 
 PROBE = "pod.probe"
 

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
 from trainc.validate.workload.fielderrors import FieldError, forbidden, invalid, required
+from trainc.validate.workload.jsonfields import integer, text
 from trainc.validate.workload.volume_files import (
     ITEMS_CODE,
     downward_api_file_errors,
     file_mode_errors,
-    integer,
     key_to_path_errors,
     local_non_reserved_path,
-    text,
 )
 from trainc.validate.workload.volume_sources import SOURCE_CODE, VOLUME_CODE
 
@@ -71,12 +70,12 @@ def _object_errors(
 
     Upstream reports a repeated path at the volume, with the source's name as the value.
     """
-    name = text(source, "name")
+    name = text(source.get("name")) or ""
     errors = [] if name else [required((*source_path, "name"), VOLUME_CODE)]
     for index, item in enumerate(as_list(source.get("items"))):
         item_object = as_object(item)
         errors += key_to_path_errors(item_object, (*source_path, "items", index))
-        errors += _repeat_errors(text(item_object, "path"), path, name, written)
+        errors += _repeat_errors(text(item_object.get("path")) or "", path, name, written)
     return errors
 
 
@@ -85,7 +84,7 @@ def _downward_api_errors(
 ) -> list[FieldError]:
     errors: list[FieldError] = []
     for item in as_list(source.get("items")):
-        target = text(as_object(item), "path")
+        target = text(as_object(item).get("path")) or ""
         errors += downward_api_file_errors(as_object(item), source_path)
         errors += _repeat_errors(target, path, target, written)
     return errors
@@ -108,18 +107,18 @@ def _token_errors(source: JsonObject, path: FieldPath, source_path: FieldPath) -
     Upstream reports the token's path at ``projected.path``, not at the source.
     """
     errors: list[FieldError] = []
-    seconds = integer(source, "expirationSeconds")
-    seconds = _DEFAULT_TOKEN_SECONDS if seconds is None else seconds
+    expiration = source.get("expirationSeconds")
+    seconds = _DEFAULT_TOKEN_SECONDS if expiration is None else integer(expiration)
     at: FieldPath = (*source_path, "expirationSeconds")
-    if seconds < _MIN_TOKEN_SECONDS:
+    if seconds is not None and seconds < _MIN_TOKEN_SECONDS:
         detail = "may not specify a duration less than 10 minutes"
         errors.append(invalid(at, VOLUME_CODE, seconds, detail))
-    if seconds > _MAX_TOKEN_SECONDS:
+    if seconds is not None and seconds > _MAX_TOKEN_SECONDS:
         detail = "may not specify a duration larger than 2^32 seconds"
         errors.append(invalid(at, VOLUME_CODE, seconds, detail))
-    target = text(source, "path")
+    target = text(source.get("path"))
     if not target:
         errors.append(required((*path, "path"), ITEMS_CODE))
     else:
-        errors += local_non_reserved_path(target, (*path, "path"), ITEMS_CODE)
+        errors += local_non_reserved_path(target, (*path, "path"))
     return errors

@@ -42,33 +42,6 @@ HUGEPAGES_PREFIX = "hugepages-"
 _REQUESTS_HUGEPAGES_PREFIX = "requests.hugepages-"
 _MILLI = Decimal("0.001")
 
-#: ``standardResources`` of ``pkg/apis/core/helper``: names that need no domain prefix.
-_STANDARD_RESOURCES = frozenset(
-    {
-        "cpu",
-        "memory",
-        "ephemeral-storage",
-        "requests.cpu",
-        "requests.memory",
-        "requests.ephemeral-storage",
-        "limits.cpu",
-        "limits.memory",
-        "limits.ephemeral-storage",
-        "pods",
-        "resourcequotas",
-        "services",
-        "replicationcontrollers",
-        "secrets",
-        "configmaps",
-        "persistentvolumeclaims",
-        "storage",
-        "requests.storage",
-        "services.nodeports",
-        "services.loadbalancers",
-    }
-)
-_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
-_POD_LEVEL_RESOURCES = frozenset({"cpu", "memory"})
 #: ``integerResources``: object counts, which (like extended resources) are whole numbers.
 _INTEGER_RESOURCES = frozenset(
     {
@@ -83,6 +56,23 @@ _INTEGER_RESOURCES = frozenset(
         "services.loadbalancers",
     }
 )
+#: ``standardResources`` of ``pkg/apis/core/helper``: names that need no domain prefix,
+#: the object counts among them.
+_STANDARD_RESOURCES = _INTEGER_RESOURCES | {
+    "cpu",
+    "memory",
+    "ephemeral-storage",
+    "requests.cpu",
+    "requests.memory",
+    "requests.ephemeral-storage",
+    "limits.cpu",
+    "limits.memory",
+    "limits.ephemeral-storage",
+    "storage",
+    "requests.storage",
+}
+_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
+_POD_LEVEL_RESOURCES = frozenset({"cpu", "memory"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ plain init container, which has already finished.
 from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue
-from trainc.validate.workload.container_context import ContainerContext, objects, text
+from trainc.validate.workload.container_context import ContainerContext
 from trainc.validate.workload.fielderrors import (
     FieldError,
     duplicate,
@@ -19,6 +19,7 @@ from trainc.validate.workload.fielderrors import (
     not_supported,
     required,
 )
+from trainc.validate.workload.jsonfields import objects, text
 from trainc.validate.workload.version import Gate, KubeVersion
 
 RESIZE_POLICY = "pod.resize-policy"

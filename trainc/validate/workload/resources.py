@@ -2,9 +2,10 @@
 
 Reproduces ``validateResourceRequirements`` (for containers through
 ``ValidateContainerResourceRequirements``, for the pod through
-``validatePodResourceRequirements``), ``validateResourceClaimNames``,
-``validatePodResources``, ``validatePodResourceConsistency`` and ``validateOverhead`` of
-``pkg/apis/core/validation``. A GPU request without a limit, a request above its limit or
+``validatePodResourceRequirements``), ``validatePodResources``,
+``validatePodResourceConsistency`` and ``validateOverhead`` of
+``pkg/apis/core/validation``; the DRA claims a ``resources.claims`` list names are judged
+by :mod:`.claims`. A GPU request without a limit, a request above its limit or
 half a GPU is accepted by every schema and rejected here, when the Job or its pods are
 created: the training never starts.
 
@@ -20,11 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
-from trainc.validate.metadata import dns1123_label_errors
+from trainc.validate.workload.claims import (
+    DYNAMIC_RESOURCE_ALLOCATION,
+    claim_name_errors,
+    pod_claim_names,
+)
 from trainc.validate.workload.fielderrors import (
-    ErrorType,
     FieldError,
-    duplicate,
     forbidden,
     invalid,
     required,
@@ -48,11 +51,7 @@ from trainc.validate.workload.version import Gate, KubeVersion
 
 #: Requests against limits: at most the limit, equal to it where overcommit is impossible.
 LIMITS_CODE = "pod.resource-limits"
-#: ``resources.claims`` entries, which name the pod's ``resourceClaims``.
-CLAIMS_CODE = "pod.resource-claims"
 
-#: ``resources.claims`` and ``resourceClaims`` exist (are not dropped) once DRA is on.
-DYNAMIC_RESOURCE_ALLOCATION = Gate("DynamicResourceAllocation", (1, 34))
 #: Pod-level ``resources`` are kept and validated (dropped silently before).
 POD_LEVEL_RESOURCES = Gate("PodLevelResources", (1, 34))
 
@@ -92,12 +91,6 @@ def check_pod_resources(
             {"limits": overhead}, (*path, "overhead"), version, container_resource_name_errors, ()
         )
     return errors
-
-
-def pod_claim_names(pod_spec: JsonObject) -> list[str]:
-    """``gatherPodResourceClaimNames``: the non-empty names of ``spec.resourceClaims``."""
-    names = (as_object(claim).get("name") for claim in as_list(pod_spec.get("resourceClaims")))
-    return [name for name in names if isinstance(name, str) and name]
 
 
 def _pod_level_errors(
@@ -153,62 +146,5 @@ def _requirements_errors(
     if any(is_hugepages(name) for name in names) and not names & _QOS_RESOURCES:
         errors.append(forbidden(path, HUGEPAGES_CODE, "HugePages require cpu or memory"))
     if DYNAMIC_RESOURCE_ALLOCATION.enabled(version):
-        errors += _claim_errors(as_list(resources.get("claims")), (*path, "claims"), pod_claims)
+        errors += claim_name_errors(as_list(resources.get("claims")), (*path, "claims"), pod_claims)
     return errors
-
-
-def _claim_errors(
-    claims: list[JsonValue], path: FieldPath, pod_claims: Collection[str]
-) -> list[FieldError]:
-    """``validateResourceClaimNames``: each claim (or claim request) named once, and known.
-
-    Entries are ``name`` or ``name/request``; naming a whole claim after one of its
-    requests, or the same entry twice, is a duplicate.
-    """
-    errors: list[FieldError] = []
-    seen: list[str] = []
-    for index, claim in enumerate(claims):
-        entry = as_object(claim)
-        name, request = _text(entry.get("name")), _text(entry.get("request"))
-        at: FieldPath = (*path, index)
-        if not name:
-            errors.append(required(at, CLAIMS_CODE))
-            continue
-        if name in seen:
-            errors.append(duplicate(at, CLAIMS_CODE, name))
-        else:
-            errors += _claim_entry_errors(name, request, at, seen)
-        if name not in pod_claims:
-            errors.append(_unknown_claim(at, name, pod_claims))
-    return errors
-
-
-def _claim_entry_errors(
-    name: str, request: str, at: FieldPath, seen: list[str]
-) -> list[FieldError]:
-    errors: list[FieldError] = []
-    key = name
-    if request:
-        errors += [
-            invalid((*at, "request"), CLAIMS_CODE, request, msg)
-            for msg in dns1123_label_errors(request)
-        ]
-        key = f"{name}/{request}"
-    if key in seen:
-        errors.append(duplicate(at, CLAIMS_CODE, key))
-    elif not request:
-        errors += [
-            duplicate(at, CLAIMS_CODE, name) for other in seen if other.startswith(f"{name}/")
-        ]
-    seen.append(key)
-    return errors
-
-
-def _unknown_claim(at: FieldPath, name: str, pod_claims: Collection[str]) -> FieldError:
-    detail = "must be one of the names in pod.spec.resourceClaims"
-    detail += ": " + ", ".join(sorted(pod_claims)) if pod_claims else " which is empty"
-    return FieldError(ErrorType.NOT_FOUND, at, CLAIMS_CODE, name, detail)
-
-
-def _text(value: JsonValue) -> str:
-    return value if isinstance(value, str) else ""

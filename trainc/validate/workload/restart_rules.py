@@ -15,7 +15,6 @@ only accepts ``Always``.
 from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list
-from trainc.validate.workload.container_context import objects, present, text
 from trainc.validate.workload.fielderrors import (
     FieldError,
     forbidden,
@@ -23,6 +22,7 @@ from trainc.validate.workload.fielderrors import (
     required,
     too_many,
 )
+from trainc.validate.workload.jsonfields import objects, present, text
 from trainc.validate.workload.version import Gate, KubeVersion
 
 CONTAINER_RESTART = "pod.container-restart"

@@ -9,6 +9,7 @@ The Job's ObjectMeta is the caller's: most of it is already checked where it is 
 from __future__ import annotations
 
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object, get_path
+from trainc.validate.workload.claims import pod_claim_names
 from trainc.validate.workload.containers import check_containers
 from trainc.validate.workload.fielderrors import FieldError
 from trainc.validate.workload.job import check_job_spec
@@ -35,11 +36,7 @@ def check_pod_spec(pod: JsonObject, path: FieldPath, version: KubeVersion) -> li
     """A pod spec's volumes, containers, resources and scheduling (not its own fields)."""
     errors, volumes = check_volumes(pod, path, version)
     errors += check_containers(pod, path, version, volumes=volumes)
-    claims = {
-        name
-        for claim in as_list(pod.get("resourceClaims"))
-        if isinstance(name := as_object(claim).get("name"), str)
-    }
+    claims = pod_claim_names(pod)
     for key in ("initContainers", "containers"):
         for index, container in enumerate(as_list(pod.get(key))):
             resources = as_object(container).get("resources")

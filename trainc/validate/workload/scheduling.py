@@ -10,10 +10,9 @@ the Job invalid. The rules follow ``ValidatePodSpec``'s calls to ``ValidateLabel
 
 from __future__ import annotations
 
-from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
+from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
 from trainc.validate.metadata import label_value_errors
 from trainc.validate.workload.affinity import affinity_errors, label_keys_errors
-from trainc.validate.workload.container_context import integer, objects, present, text
 from trainc.validate.workload.fielderrors import (
     FieldError,
     duplicate,
@@ -22,6 +21,7 @@ from trainc.validate.workload.fielderrors import (
     not_supported,
     required,
 )
+from trainc.validate.workload.jsonfields import integer, objects, present, strings, text
 from trainc.validate.workload.selectors import (
     label_map_errors,
     label_name_errors,
@@ -200,7 +200,7 @@ def _match_label_keys_errors(
     Before the selector merge (1.34), a key may not also appear in the selector
     (``validateMatchLabelKeysInTopologySpread``).
     """
-    keys = [key for key in as_list(constraint.get("matchLabelKeys")) if isinstance(key, str)]
+    keys = strings(constraint.get("matchLabelKeys"))
     selector = constraint.get("labelSelector")
     if TOPOLOGY_SPREAD_SELECTOR_MERGE.enabled(version):
         return label_keys_errors(keys, selector, path, TOPOLOGY_SPREAD)

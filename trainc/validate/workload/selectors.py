@@ -10,13 +10,12 @@ Job rules also need to know whether a selector selects a set of labels, as
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list
 from trainc.validate.metadata import label_value_errors, qualified_name_errors
-from trainc.validate.workload.container_context import objects, text
 from trainc.validate.workload.fielderrors import FieldError, forbidden, invalid, required
+from trainc.validate.workload.jsonfields import objects, strings, text
 
 _SET_OPERATORS = ("In", "NotIn")
 _EXISTENCE_OPERATORS = ("Exists", "DoesNotExist")
@@ -108,7 +107,7 @@ def selector_matches(selector: JsonValue, labels: Mapping[str, str]) -> bool | N
     ]
     for _, expression in objects(selector.get("matchExpressions")):
         key, operator = expression.get("key"), expression.get("operator")
-        values = [value for value in as_list(expression.get("values")) if isinstance(value, str)]
+        values = strings(expression.get("values"))
         if not isinstance(key, str) or not isinstance(operator, str):
             return None
         requirements.append((key, operator, values))
@@ -134,12 +133,3 @@ def _satisfies(labels: Mapping[str, str], key: str, operator: str, values: list[
     if operator == "NotIn":
         return not present or labels[key] not in values
     return present if operator == "Exists" else not present
-
-
-def go_string_map(labels: Mapping[str, str]) -> str:
-    """``%#v`` of a ``map[string]string``, keys sorted: ``map[string]string{"a":"b"}``."""
-    entries = ", ".join(
-        f"{json.dumps(key, ensure_ascii=False)}:{json.dumps(value, ensure_ascii=False)}"
-        for key, value in sorted(labels.items())
-    )
-    return f"map[string]string{{{entries}}}"

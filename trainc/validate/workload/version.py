@@ -22,10 +22,16 @@ _VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.\d+)?")
 
 def parse_version(text: str) -> KubeVersion:
     """(major, minor) of ``1.33``, ``v1.33`` or ``1.33.0``; UsageError for anything else."""
-    match = _VERSION.fullmatch(text)
-    if match is None:
+    version = read_version(text)
+    if version is None:
         raise UsageError(f"Kubernetes version {text!r} is not MAJOR.MINOR (e.g. 1.33)")
-    return int(match.group(1)), int(match.group(2))
+    return version
+
+
+def read_version(text: str) -> KubeVersion | None:
+    """(major, minor) of ``1.33``, ``v1.33`` or ``1.33.0``; None for anything else."""
+    match = _VERSION.fullmatch(text)
+    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,13 +22,13 @@ from trainc.validate.workload.fielderrors import (
     required,
     too_long,
 )
+from trainc.validate.workload.jsonfields import text
+from trainc.validate.workload.predicates import backstep_errors, relative_path_errors
+from trainc.validate.workload.pull_policy import pull_policy_errors
 from trainc.validate.workload.volume_files import (
     downward_api_file_errors,
     file_mode_errors,
     key_to_path_errors,
-    local_descending_path,
-    path_no_backsteps,
-    text,
 )
 
 #: A source's own settings: names it needs, formats, ranges.
@@ -47,7 +47,6 @@ _HOST_PATH_TYPES = (
     "FileOrCreate",
     "Socket",
 )
-_PULL_POLICIES = ("Always", "IfNotPresent", "Never")
 _CSI_DRIVER_MAX = 63
 
 
@@ -65,10 +64,11 @@ def empty_dir_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
 
 def host_path_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     """A ``hostPath`` needs a path without ``..`` and a known type."""
-    host_path = text(source, "path")
+    host_path = text(source.get("path"))
     if not host_path:
         return [required((*path, "path"), VOLUME_CODE)]
-    errors = path_no_backsteps(host_path, (*path, "path"), VOLUME_CODE)
+    at: FieldPath = (*path, "path")
+    errors = [invalid(at, VOLUME_CODE, host_path, e) for e in backstep_errors(host_path)]
     kind = source.get("type")
     if isinstance(kind, str) and kind not in _HOST_PATH_TYPES:
         errors.append(not_supported((*path, "type"), VOLUME_CODE, kind, _HOST_PATH_TYPES))
@@ -78,10 +78,13 @@ def host_path_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
 def git_repo_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     """A ``gitRepo`` (deprecated) needs a repository and a directory inside the volume."""
     errors = []
-    if not text(source, "repository"):
+    if not text(source.get("repository")):
         errors.append(required((*path, "repository"), VOLUME_CODE))
-    directory = text(source, "directory")
-    return errors + local_descending_path(directory, (*path, "directory"), VOLUME_CODE)
+    directory = text(source.get("directory")) or ""
+    at: FieldPath = (*path, "directory")
+    return errors + [
+        invalid(at, VOLUME_CODE, directory, e) for e in relative_path_errors(directory)
+    ]
 
 
 def secret_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
@@ -96,7 +99,7 @@ def config_map_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
 
 def _object_volume_errors(source: JsonObject, name_key: str, path: FieldPath) -> list[FieldError]:
     errors = []
-    if not text(source, name_key):
+    if not text(source.get(name_key)):
         errors.append(required((*path, name_key), VOLUME_CODE))
     errors += file_mode_errors(source, "defaultMode", path)
     for index, item in enumerate(as_list(source.get("items"))):
@@ -114,7 +117,7 @@ def downward_api_errors(source: JsonObject, path: FieldPath) -> list[FieldError]
 
 def claim_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     """A ``persistentVolumeClaim`` volume names its claim."""
-    if text(source, "claimName"):
+    if text(source.get("claimName")):
         return []
     return [required((*path, "claimName"), VOLUME_CODE)]
 
@@ -124,7 +127,7 @@ def csi_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
 
     An invalid secret name is reported at ``csi.name``, as upstream does.
     """
-    driver = text(source, "driver")
+    driver = text(source.get("driver")) or ""
     at: FieldPath = (*path, "driver")
     errors: list[FieldError] = []
     if not driver:
@@ -136,7 +139,7 @@ def csi_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     ]
     secret_ref = source.get("nodePublishSecretRef")
     if isinstance(secret_ref, dict):
-        name = text(secret_ref, "name")
+        name = text(secret_ref.get("name")) or ""
         if not name:
             errors.append(required((*path, "nodePublishSecretRef", "name"), VOLUME_CODE))
         errors += [
@@ -150,13 +153,9 @@ def image_errors(source: JsonObject, path: FieldPath) -> list[FieldError]:
     """An ``image`` volume names an image, with a known pull policy.
 
     The reference is only required of Pods (a template may leave it to admission), so an
-    empty one passes the Job and fails each of its Pods. An empty pull policy is defaulted
-    (``Always`` for ``:latest``, else ``IfNotPresent``).
+    empty one passes the Job and fails each of its Pods.
     """
     errors = []
-    if not text(source, "reference"):
+    if not text(source.get("reference")):
         errors.append(required((*path, "reference"), VOLUME_CODE))
-    policy = text(source, "pullPolicy")
-    if policy and policy not in _PULL_POLICIES:
-        errors.append(not_supported((*path, "pullPolicy"), VOLUME_CODE, policy, _PULL_POLICIES))
-    return errors
+    return errors + pull_policy_errors(source.get("pullPolicy"), (*path, "pullPolicy"), VOLUME_CODE)

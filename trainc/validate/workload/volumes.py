@@ -26,9 +26,9 @@ from trainc.validate.workload import network_volumes as net
 from trainc.validate.workload import volume_sources as local
 from trainc.validate.workload.ephemeral import ephemeral_errors
 from trainc.validate.workload.fielderrors import FieldError, duplicate, forbidden, invalid, required
+from trainc.validate.workload.jsonfields import text
 from trainc.validate.workload.projected import projected_errors
 from trainc.validate.workload.version import Gate, KubeVersion
-from trainc.validate.workload.volume_files import text
 from trainc.validate.workload.volume_sources import SOURCE_CODE, VOLUME_CODE
 
 #: Volume names: present, DNS-1123 labels, unique.
@@ -98,8 +98,8 @@ def check_volumes(
     sources = _sources(version)
     for index, item in enumerate(as_list(pod_spec.get("volumes"))):
         volume = as_object(item)
-        name = text(volume, "name")
-        if isinstance(volume.get("image"), dict) and not IMAGE_VOLUME.enabled(version):
+        name = text(volume.get("name")) or ""
+        if is_dropped(volume, version):
             dropped.setdefault(name, volume)
             continue
         at: FieldPath = (*path, "volumes", index)
@@ -109,6 +109,13 @@ def check_volumes(
         else:
             valid[name] = volume
     return errors, dropped | valid
+
+
+def is_dropped(volume: JsonObject, version: KubeVersion) -> bool:
+    """Whether the API server drops ``volume`` before it validates the pod: an ``image``
+    volume while ``ImageVolume`` is off. Its mounts go with it, so the container rules
+    ask this too."""
+    return isinstance(volume.get("image"), dict) and not IMAGE_VOLUME.enabled(version)
 
 
 def _source_errors(
@@ -137,7 +144,7 @@ def _source_errors(
 
 def _iscsi_name_errors(source: JsonObject, name: str, path: FieldPath) -> list[FieldError]:
     """With an initiator name, ``<volume name>:<target portal>`` must fit in 64 bytes."""
-    portal = text(source, "targetPortal")
+    portal = text(source.get("targetPortal")) or ""
     if source.get("initiatorName") is None or len(f"{name}:{portal}".encode()) <= _ISCSI_NAME_MAX:
         return []
     detail = (

@@ -1,0 +1,27 @@
+"""Remembering pure checks of strings: names repeat across thousands of objects.
+
+A repository of ten thousand TrainJobs spells the same container names, label keys and
+environment variable names over and over; judging each once per run instead of once per
+Job keeps the Job checks cheap. Only pure functions of one string may be remembered.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+_SIZE = 16384
+
+
+def remembered(check: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
+    """``check`` (a pure function from a string to its error messages) with a memory.
+
+    Callers get a fresh list each time, so they may extend it.
+    """
+    memory = functools.lru_cache(maxsize=_SIZE)(lambda value: tuple(check(value)))
+
+    @functools.wraps(check)
+    def errors(value: str) -> list[str]:
+        return list(memory(value))
+
+    return errors
