@@ -96,3 +96,27 @@ def test_a_named_trainjob_whose_runtime_name_is_no_string_gets_findings(
         ("xobj.runtime-not-found", "job.yaml", 6, "spec.runtimeRef"),
         ("schema.type", "job.yaml", 7, "spec.runtimeRef.name"),
     ]
+
+
+def test_a_trainjob_on_a_runtime_with_an_unnamed_claim_template_is_a_finding(
+    tmp_path: Path,
+) -> None:
+    """Found by the 20,000-input run after issue 12: validation resolves every TrainJob
+    (its policies read the result), also one whose runtime has a cross-object error, and
+    resolving took the unnamed template for a trainc bug."""
+    claims = (
+        "      volumeClaimPolicies:\n"
+        "        - templates:\n"
+        "            - spec: {accessModes: [ReadWriteMany]}\n"
+    )
+    runtime = TORCH_RUNTIME.replace(
+        "      replicatedJobs:\n", claims + "      replicatedJobs:\n", 1
+    )
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "runtime.yaml", runtime)
+    write(tmp_path, "job.yaml", TRAINJOB)
+
+    report = compile_collected([], cwd=tmp_path)
+
+    assert "xobj.volume-claim-name" in {d.code for d in report.diagnostics}
+    assert report.jobs == ()

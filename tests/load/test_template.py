@@ -97,6 +97,16 @@ def test_undefined_value_names_it_and_its_line() -> None:
     assert "'missing_value' is undefined" in result.message
 
 
+def test_nothing_random_renders_a_template() -> None:
+    """Found by the fuzz run after issue 12: ``lipsum()`` rendered other text each time."""
+    result = fail("a: {{ lipsum(1) }}\n")
+    assert (result.code, result.line) == ("load.template-undefined", 1)
+    assert "'lipsum' is undefined" in result.message
+    result = fail("a: 1\nb: {{ [1, 2] | random }}\n")
+    assert (result.code, result.line) == ("load.template-syntax", 2)
+    assert render("a: {{ range(3) | list | sum }}\n").text == "a: 3\n"
+
+
 def test_undefined_attribute() -> None:
     result = fail("a:\n  b: {{ values.team.name }}\n", {"team": {}})
     assert (result.code, result.line) == ("load.template-undefined", 2)
@@ -108,7 +118,7 @@ def test_undefined_attribute() -> None:
     [
         "''.__class__.__mro__[1].__subclasses__()",
         "cycler.__init__.__globals__",
-        "lipsum.__globals__['os']",
+        "joiner.__init__.__globals__['os']",
         "values.__class__",
     ],
 )

@@ -71,10 +71,14 @@ class _LineMarkers(Extension):
 
 
 class _Environment(SandboxedEnvironment):
-    """The sandbox, also refusing ``*`` and ``**`` results that would exhaust memory.
+    """The sandbox, also refusing ``*`` and ``**`` results that would exhaust memory, and
+    without jinja2's random output.
 
     jinja2 caps ``range()`` but not ``'x' * 10**12`` or ``9 ** 10**10``; both are refused
-    as a SecurityError before Python computes them.
+    as a SecurityError before Python computes them. The ``lipsum()`` global and the
+    ``random`` filter draw random numbers: a template using them would render other bytes
+    on every run (and validate and compile would read different files), so they are not
+    there at all.
     """
 
     intercepted_binops = frozenset({"*", "**"})
@@ -87,6 +91,8 @@ class _Environment(SandboxedEnvironment):
             extensions=[_LineMarkers],
         )
         self.max_bytes = max_bytes
+        self.globals.pop("lipsum", None)
+        self.filters.pop("random", None)
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         if _too_big(operator, left, right, self.max_bytes):

@@ -147,6 +147,15 @@ def test_claims_are_recorded_for_the_compiler_in_policy_order() -> None:
     assert [claim.claim_name("llm") for claim in context.claims] == ["cache-llm", "checkpoints-llm"]
 
 
+def test_a_template_without_a_name_is_left_to_validation() -> None:
+    """xobj.volume-claim-name reports it; resolving (for policies) must not fail on it."""
+    unnamed: list[JsonValue] = [{"templates": [{"spec": _CACHE_SPEC}]}, *_policies()]
+    context = _context(policies=unnamed)
+    VolumesPlugin().pre_build_sync(context)
+
+    assert [claim.name for claim in context.claims] == ["cache", "checkpoints"]
+
+
 def test_claim_volumes_are_traced_to_the_policies() -> None:
     context = _context()
     VolumesPlugin().pre_build_sync(context)

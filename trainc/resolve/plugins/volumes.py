@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from trainc.errors import CompilerBug
 from trainc.model.json import JsonObject, as_list, as_object, get_path
 from trainc.resolve.context import Resolution, containers, pod_spec
 from trainc.resolve.edits import upsert_volumes
@@ -64,15 +63,18 @@ class VolumesPlugin:
 
 
 def _claims(jobset_spec: JsonObject) -> Iterator[Claim]:
-    """Claim templates of the joined JobSet spec; retention defaults to Delete (§4.3)."""
+    """Claim templates of the joined JobSet spec; retention defaults to Delete (§4.3).
+
+    A template without a name is skipped: validation reports it
+    (``xobj.volume-claim-name``), and a TrainJob on such a runtime is never built, but it
+    is still resolved for the policies that read what it resolves to.
+    """
     for policy in as_list(jobset_spec.get(_POLICIES)):
         retain = get_path(policy, ("retentionPolicy", "whenDeleted")) == _RETAIN
         for template in as_list(as_object(policy).get("templates")):
             name = get_path(template, ("metadata", "name"))
-            if not isinstance(name, str) or not isinstance(template, dict):
-                # Validation rejects unnamed templates (xobj.volume-claim-name) before this.
-                raise CompilerBug(f"volumeClaimPolicies template without a name: {template!r}")
-            yield Claim(name, template, retain)
+            if isinstance(name, str) and isinstance(template, dict):
+                yield Claim(name, template, retain)
 
 
 def _mounted_names(pod: JsonObject) -> set[str]:
