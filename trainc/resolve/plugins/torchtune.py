@@ -4,7 +4,7 @@ A TrainJob whose ``trainer.command`` is exactly ``["tune", "run"]`` asks Trainer
 the recipe and config (``upstream-semantics.md`` §2.8 step 5 and its recipe table) from
 the node count, processes per node, GPUs per node and the LoRA arguments, and to keep the
 paths the runtime wires to its initializers. Which combinations are supported is the
-validator's concern (:mod:`trainc.validate.crossobject.torchtune`, which judges the
+validator's concern (:mod:`trainc.validate.resolved.torchtune`, which judges the
 :class:`TuneRun` recorded here); here every input yields a command.
 """
 
