@@ -30,6 +30,7 @@ from trainc.validate.structural import check_schema
 from trainc.validate.sweeper import check_sweeper_resources
 
 if TYPE_CHECKING:
+    from trainc.compiler.run import BuiltJob
     from trainc.compiler.sweeper import SweptJob
     from trainc.emit.sinks import OutputSink
     from trainc.resolve.resolved import ResolvedJob
@@ -157,6 +158,7 @@ def _validate(
     *,
     base: str | None,
     steps: _Steps,
+    builds: _Builds,
     on_resolved: OnResolved | None = None,
 ) -> ValidationReport:
     inputs = load_inputs(list(paths) or [config.root], config=config, progress=steps.stage())
@@ -178,6 +180,7 @@ def _validate(
         progress=steps.stage(),
         job_progress=steps.stage(),
         on_resolved=on_resolved,
+        check_built=builds.check,
     )
     diagnostics = sort_diagnostics((*before, *outcome.diagnostics))
     shown = {
@@ -228,7 +231,10 @@ def validate_paths(
     )
     if loaded_config.config is None:
         return _config_failure(loaded_config)
-    return _validate(paths, loaded_config, loaded_config.config, base=base, steps=_Steps(progress))
+    config = loaded_config.config
+    return _validate(
+        paths, loaded_config, config, base=base, steps=_Steps(progress), builds=_Builds(config)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,10 +290,17 @@ def compile_paths(
     if config is None:
         report = _config_failure(loaded_config)
         return CompileReport(report, report.diagnostics)
-    output = _Output(sink, config)
+    builds = _Builds(config)
+    output = _Output(sink, config, builds)
     try:
         report = _validate(
-            paths, loaded_config, config, base=None, steps=_Steps(progress), on_resolved=output.add
+            paths,
+            loaded_config,
+            config,
+            base=None,
+            steps=_Steps(progress),
+            builds=builds,
+            on_resolved=output.add,
         )
         if report.exit_code:
             return CompileReport(report, report.diagnostics)
@@ -295,6 +308,34 @@ def compile_paths(
         return CompileReport(report, report.diagnostics, len(output.swept))
     finally:
         output.close()
+
+
+class _Builds:
+    """Each TrainJob's objects, built once: judged on their way into the cluster (validate
+    and compile alike, so both give one verdict), then handed to compile's output."""
+
+    def __init__(self, config: RepoConfig) -> None:
+        self._server_side = config.compile.server_side_apply
+        self._last: tuple[ResolvedJob, BuiltJob] | None = None
+
+    def check(self, job: ResolvedJob) -> list[Diagnostic]:
+        """Build ``job`` and report the apply limits its objects break or near."""
+        from trainc.compiler.run import build_job  # noqa: PLC0415 - see compile_paths
+        from trainc.validate.apply_limits import check_apply_limits  # noqa: PLC0415
+
+        built = build_job(job)
+        self._last = (job, built)
+        return check_apply_limits(job, built.objects, server_side=self._server_side)
+
+    def take(self, job: ResolvedJob) -> BuiltJob:
+        """The objects of ``job``, built by :meth:`check` just before, or now."""
+        from trainc.compiler.run import build_job  # noqa: PLC0415 - see compile_paths
+
+        if self._last is not None and self._last[0] is job:
+            built = self._last[1]
+            self._last = None
+            return built
+        return build_job(job)
 
 
 class _Output:
@@ -306,24 +347,24 @@ class _Output:
     throws away what it staged.
     """
 
-    def __init__(self, sink: OutputSink, config: RepoConfig) -> None:
+    def __init__(self, sink: OutputSink, config: RepoConfig, builds: _Builds) -> None:
         from trainc.validate.output import OutputCheck  # noqa: PLC0415 - compile only
 
         self._sink = sink
         self._config = config
+        self._builds = builds
         self._check = OutputCheck(config.kubernetes_version)
         self._opened = False
         self.swept: list[SweptJob] = []
 
     def add(self, job: ResolvedJob, clean: bool) -> None:  # noqa: FBT001 - OnResolved's shape
         """Build ``job``, check its objects and hand them to the sink, while the run is clean."""
-        from trainc.compiler.run import build_job  # noqa: PLC0415 - compile only
         from trainc.compiler.sweeper import SweptJob  # noqa: PLC0415 - compile only
         from trainc.emit.layout import JobOutput  # noqa: PLC0415 - compile only
 
         if not clean:
             return
-        built = build_job(job)
+        built = self._builds.take(job)
         self.swept.append(SweptJob.of(built))
         # Validation judged the Jobs of exactly this JobSet spec (the builder copies the
         # resolved one): the output check need not judge them again.

@@ -24,7 +24,13 @@ from trainc.model.repoconfig import (
     SweeperResources,
 )
 
-DEFAULT_INCLUDE: tuple[str, ...] = ("**/*.yaml", "**/*.yml", "**/*.yaml.j2", "**/*.yml.j2")
+DEFAULT_INCLUDE: tuple[str, ...] = (
+    "**/*.yaml",
+    "**/*.yml",
+    "**/*.json",
+    "**/*.yaml.j2",
+    "**/*.yml.j2",
+)
 DEFAULT_POLICY_PATHS: tuple[str, ...] = ("policies",)
 DEFAULT_NAMESPACE = "default"
 DEFAULT_KUBERNETES_VERSION = "1.33"
@@ -63,12 +69,15 @@ class CompileSettings:
     the Secret is provisioned out of band (sealed-secrets, External Secrets, ...).
     ``native_volume_claims`` keeps ``volumeClaimPolicies`` for the JobSet controller
     (JobSet >= 0.11) instead of emitting the claims as PersistentVolumeClaims.
+    ``server_side_apply`` says the output is applied server-side, which stores no
+    ``last-applied-configuration`` copy of each object.
     """
 
     output: str | None = None
     native_volume_claims: bool = False
     mpi_ssh_secret: str | None = None
     flux_curve_secret: str | None = None
+    server_side_apply: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -240,6 +249,7 @@ def _compile_settings(section: CompileConfig | None) -> CompileSettings:
         native_volume_claims=section.volume_claim_policies == "Native",
         mpi_ssh_secret=section.mpi.ssh_auth_secret if section.mpi else None,
         flux_curve_secret=section.flux.curve_secret if section.flux else None,
+        server_side_apply=section.apply == "ServerSide",
     )
 
 

@@ -133,7 +133,11 @@ _ENTRIES: tuple[Rule, ...] = (
     Rule("load.too-large", _E, "the file is larger than the configured bound"),
     Rule("load.binary", _E, "the file is binary, not YAML text"),
     Rule("load.encoding", _E, "the file is not valid UTF-8"),
-    Rule("load.syntax", _E, "the YAML is not well-formed"),
+    Rule(
+        "load.syntax",
+        _E,
+        "the file is not well-formed YAML or JSON, or holds a value kubectl cannot send",
+    ),
     Rule("load.tab-indent", _E, "a tab character is used where YAML allows only spaces"),
     Rule("load.duplicate-key", _E, "a mapping has the same key twice"),
     Rule("load.non-string-key", _E, "a mapping key is not a string (Kubernetes objects are JSON)"),
@@ -247,6 +251,11 @@ _ENTRIES: tuple[Rule, ...] = (
     Rule("xobj.jobset-subdomain", _E, "network.subdomain is not a valid DNS label"),
     Rule("xobj.jobset-group-name", _E, "a replicatedJob groupName is not a valid DNS label"),
     Rule("xobj.jobset-replicas-parallelism", _E, "replicas times parallelism overflows int32"),
+    Rule(
+        "xobj.jobset-immutable",
+        _E,
+        "an edit changes replicatedJobs or managedBy of a deployed JobSet (--base)",
+    ),
     Rule(
         "xobj.jobset-target-unknown",
         _E,
@@ -366,6 +375,21 @@ _ENTRIES: tuple[Rule, ...] = (
         _E,
         "a request of the sweeper's container exceeds its limit",
     ),
+    # --- apply: what the apply of the compiled objects would break (validate reports it) ---
+    Rule(
+        "apply.last-applied-too-large",
+        _E,
+        "with client-side apply, the last-applied-configuration copy breaks the annotation limit",
+    ),
+    Rule(
+        "apply.last-applied-near-limit",
+        _W,
+        "with client-side apply, the last-applied-configuration copy nears the annotation limit",
+    ),
+    Rule("apply.annotations-near-limit", _W, "an emitted object's annotations near 256 KiB"),
+    Rule("apply.object-too-large", _E, "an emitted object exceeds etcd's 1.5 MiB request limit"),
+    Rule("apply.object-near-limit", _W, "an emitted object nears etcd's 1.5 MiB request limit"),
+    Rule("apply.config-map-too-large", _E, "an emitted ConfigMap's data exceeds 1 MiB"),
 )
 
 CATALOGUE: dict[str, Rule] = {rule.code: rule for rule in _ENTRIES}

@@ -29,7 +29,7 @@ kind: Config
 
 # Which files are inputs: globs relative to this directory, `**` spans directories.
 inputs:
-  include: ["**/*.yaml", "**/*.yml", "**/*.yaml.j2", "**/*.yml.j2"]
+  include: ["**/*.yaml", "**/*.yml", "**/*.json", "**/*.yaml.j2", "**/*.yml.j2"]
   # Chosen here: tool configuration is YAML too, but not trainc's. Policy files and
   # the compile output are left out by themselves.
   exclude: [.pre-commit-config.yaml, .github/**, .gitlab-ci.yml]

@@ -18,8 +18,9 @@ from trainc.model.json import JsonObject, JsonValue
 _scalars = st.one_of(
     st.none(),
     st.booleans(),
-    st.integers(),
-    st.floats(allow_nan=False),
+    # What kubectl reads back unchanged: go-yaml's int64 and uint64, finite floats.
+    st.integers(-(2**63), 2**64 - 1),
+    st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=10),
     st.sampled_from(SPECIAL_STRINGS),
 )

@@ -32,20 +32,21 @@ def found(parsed: Parsed) -> list[tuple[str, int | None, str | None]]:
     return [(d.code, d.line, d.field_path) for d in parsed.diagnostics]
 
 
-def test_scalars_become_plain_python_values_with_yaml_1_1_rules() -> None:
-    # kubectl and Argo CD decode with YAML 1.1 rules, so trainc does too: `yes`/`on` are
-    # booleans, `010` is octal and `0o17` is just text.
+def test_scalars_become_the_json_values_kubectl_sends() -> None:
+    # kubectl and Argo CD decode with go-yaml v2: `yes`/`on` are booleans, `010` is octal,
+    # `0o17` is Go's octal too, `1e3` is a float (sent as the JSON number 1000) and `1:30`
+    # is text.
     converted = data(
         "s: text\nq: '1'\ni: 42\nneg: -0x1F\no: 0o17\nu: 1_000\nf: 1.5\ne: 1e3\nt: true\n"
-        "none: ~\nyes_is_a_bool: yes\non_is_a_bool: on\nlead: 010\nlit: |\n  two\n  lines\n"
-        "folded: >\n  one\n  line\n"
+        "none: ~\nyes_is_a_bool: yes\non_is_a_bool: on\nlead: 010\nclock: 1:30\n"
+        "lit: |\n  two\n  lines\nfolded: >\n  one\n  line\n"
     )
     assert converted == {
         "s": "text",
         "q": "1",
         "i": 42,
         "neg": -31,
-        "o": "0o17",
+        "o": 15,
         "u": 1000,
         "f": 1.5,
         "e": 1000.0,
@@ -54,6 +55,7 @@ def test_scalars_become_plain_python_values_with_yaml_1_1_rules() -> None:
         "yes_is_a_bool": True,
         "on_is_a_bool": True,
         "lead": 8,
+        "clock": "1:30",
         "lit": "two\nlines\n",
         "folded": "one line\n",
     }
@@ -61,31 +63,58 @@ def test_scalars_become_plain_python_values_with_yaml_1_1_rules() -> None:
     assert {type(value) for value in converted.values()} == {str, int, float, bool, type(None)}
 
 
-def test_a_yaml_1_2_directive_selects_1_2_rules() -> None:
-    assert data("%YAML 1.2\n---\nflag: yes\nlead: 010\n") == {"flag": "yes", "lead": 10}
-
-
-def test_yaml_1_1_documents_follow_their_version_silently() -> None:
+@pytest.mark.parametrize("directive", ["%YAML 1.2", "%YAML 1.1", "%TAG !e! tag:example.com,2000:"])
+def test_directives_are_reported_and_change_no_typing(directive: str) -> None:
+    # kubectl cuts the file at `---` before go-yaml parses it, so the directive is left
+    # without its document; go-yaml's rules apply to the document all the same.
     # filterwarnings = error: a warning from ruamel would fail this test.
-    assert data("%YAML 1.1\n---\na: !!float 1e3\nb: 010\nc: yes\n") == {
-        "a": 1000.0,
-        "b": 8,
-        "c": True,
-    }
+    parsed = parse(f"{directive}\n---\nflag: yes\nlead: 010\nf: !!float 1e3\n")
+    assert found(parsed) == [("load.syntax", 1, None)]
+    assert "directive" in parsed.diagnostics[0].message
+    assert parsed.documents[0].data == {"flag": True, "lead": 8, "f": 1000.0}
 
 
-def test_tagged_scalars_keep_their_text() -> None:
+def test_tagged_scalars_as_go_yaml_reads_them() -> None:
+    # Timestamps stay text; !!binary is decoded; an unknown tag or `!` keeps the text.
     assert data(
         "when: 2001-12-14t21:59:43.10-05:00\nday: 2002-12-14\nblob: !!binary aGVsbG8=\n"
-        "custom: !thing value\nforced: !!str 12\nnumber: !!int '7'\n"
+        "custom: !thing value\nforced: !!str 12\nnumber: !!int '7'\nbare: ! 12\n"
+        "empty: !\nfloat: !!float 1\nstamp: !!timestamp 2001-12-14\n"
     ) == {
         "when": "2001-12-14t21:59:43.10-05:00",
         "day": "2002-12-14",
-        "blob": "aGVsbG8=",
+        "blob": "hello",
         "custom": "value",
         "forced": "12",
         "number": 7,
+        "bare": "12",
+        "empty": "",
+        "float": 1.0,
+        "stamp": "2001-12-14",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("a: .inf\n", "json: unsupported value: +Inf"),
+        ("a: -.Inf\n", "json: unsupported value: -Inf"),
+        ("a: .NaN\n", "json: unsupported value: NaN"),
+        ("a: !!float .inf\n", "json: unsupported value: +Inf"),
+        ("a: !!null x\n", "cannot decode !!str `x` as a !!null"),
+        ("a: !!timestamp 12\n", "cannot decode !!int `12` as a !!timestamp"),
+        ("a: !!bool 1\n", "cannot decode !!int `1` as a !!bool"),
+        ("a: !!float 18446744073709551615\n", "cannot decode !!int"),
+        ("a: !!binary a*b\n", "not valid base64"),
+    ],
+)
+def test_scalars_kubectl_refuses_are_findings_and_keep_their_text(text: str, words: str) -> None:
+    parsed = parse(text)
+    assert found(parsed) == [("load.syntax", 1, "a")]
+    assert words in parsed.diagnostics[0].message
+    document = parsed.documents[0].data
+    assert isinstance(document, dict)
+    assert isinstance(document["a"], str)
 
 
 def test_explicit_tag_that_does_not_fit_the_value() -> None:
@@ -115,16 +144,29 @@ def test_duplicate_key_names_the_first_line_and_the_last_wins() -> None:
     assert parsed.documents[0].data == {"metadata": {"name": "b", "labels": {}}}
 
 
-def test_non_string_keys_are_errors_with_their_text_as_key() -> None:
-    parsed = parse("1: a\nnull: b\ntrue: c\n? [x]\n: d\nok: e\n")
+def test_non_string_keys_are_errors_with_the_key_kubectl_sends() -> None:
+    # kubectl turns 0x10 into "16", off into "false" and 1.5 into "1.5"; it refuses a null
+    # or an unsigned 64-bit key, whose text trainc keeps.
+    parsed = parse(
+        "1: a\nnull: b\ntrue: c\n? [x]\n: d\nok: e\n0x10: f\noff: g\n1.5: h\n"
+        "18446744073709551615: i\n"
+    )
     assert found(parsed) == [
-        ("load.non-string-key", 1, None),
-        ("load.non-string-key", 2, None),
-        ("load.non-string-key", 3, None),
-        ("load.non-string-key", 4, None),
+        ("load.non-string-key", line, None) for line in (1, 2, 3, 4, 7, 8, 9, 10)
     ]
     assert parsed.diagnostics[0].hint == 'quote it: "1"'
-    assert parsed.documents[0].data == {"1": "a", "null": "b", "true": "c", "ok": "e"}
+    assert "sends it as the key '16'" in parsed.diagnostics[4].message
+    assert "refuses the file" in parsed.diagnostics[1].message
+    assert parsed.documents[0].data == {
+        "1": "a",
+        "null": "b",
+        "true": "c",
+        "ok": "e",
+        "16": "f",
+        "false": "g",
+        "1.5": "h",
+        "18446744073709551615": "i",
+    }
 
 
 def test_merge_keys_fill_in_without_overriding() -> None:
@@ -134,6 +176,13 @@ def test_merge_keys_fill_in_without_overriding() -> None:
     )
     assert isinstance(converted, dict)
     assert converted["job"] == {"image": "b", "cpu": 1, "gpu": 1}
+
+
+def test_merge_keys_apply_where_they_stand_as_go_yaml_does() -> None:
+    # go-yaml v2 sets a merge's keys where the `<<` stands: it replaces an earlier key
+    # (kubectl sends a: 2 here), a later key replaces it, and a list's first map wins.
+    converted = data("a: 1\n<<: [{a: 2, b: 3}, {b: 4, c: 5}]\nc: 6\n")
+    assert converted == {"a": 2, "b": 3, "c": 6}
 
 
 def test_merge_of_a_scalar_is_reported() -> None:

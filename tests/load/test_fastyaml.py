@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import math
 import subprocess
 import sys
 
@@ -8,7 +7,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
-from ruamel.yaml.resolver import implicit_resolvers
 
 from tests.load.yamltext import token_soup, yaml_streams
 from trainc.load import fastyaml
@@ -88,19 +86,6 @@ LIMITS = st.sampled_from(
 )
 
 
-def test_resolvers_are_ruamels_yaml_1_1_table() -> None:
-    ruamels = [
-        (tag, pattern.pattern, pattern.flags, tuple(first))
-        for versions, tag, pattern, first in implicit_resolvers
-        if (1, 1) in versions
-    ]
-    ours = [
-        (tag, pattern.pattern, pattern.flags, first)
-        for tag, pattern, first in fastyaml.YAML_1_1_RESOLVERS
-    ]
-    assert ours == ruamels
-
-
 @given(yaml_streams(), LIMITS)
 def test_generated_streams_read_alike(text: str, limits: Limits) -> None:
     assert_alike(text, limits)
@@ -123,43 +108,74 @@ def test_a_typical_manifest_takes_the_fast_path() -> None:
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        # kubectl and Argo CD decode with go-yaml v2 (sigs.k8s.io/yaml), YAML 1.1 style:
-        # its resolve table has y/n and on/off booleans, ParseInt reads 010 as octal and
-        # 1_000 without underscores, and yamlStyleFloat takes 1e3. PyYAML reads y, n and
-        # 1e3 as text, so the fast path resolves by ruamel's table instead.
+        # kubectl and Argo CD decode with go-yaml v2 (sigs.k8s.io/yaml): its resolve map
+        # has y/n and on/off booleans, ParseInt(text without "_", 0, 64) reads 010 and
+        # 0o17 as octal, yamlStyleFloat takes 1e3 (a float, sent as the number 1000), and
+        # there is no base 60. PyYAML reads y, n and 1e3 as text and ruamel reads 1:20 as
+        # 80: neither path resolves tags itself any more; trainc.load.scalars does.
         ("y", True),
         ("N", False),
         ("on", True),
         ("Off", False),
         ("1e3", 1000.0),
         ("1.0e3", 1000.0),
+        ("1.5", 1.5),
         ("+_7", 7),
         ("010", 8),
+        ("08", 8.0),
         ("1_000", 1000),
         ("0x1F", 31),
-        ("-.inf", -math.inf),
+        ("0o17", 15),
+        ("0O17", 15),
+        ("+0o7", 7),
         ("=", "="),
         ("2001-12-14", "2001-12-14"),
-        # What trainc has always read, though go-yaml v2 differs: it has no base 60 and
-        # its ParseInt takes 0o17 (Go >= 1.13).
-        ("1:20", 80),
-        ("0o17", "0o17"),
+        ("1:20", "1:20"),
+        ("12:30:00", "12:30:00"),
+        ("-.inf", "-.inf"),  # kubectl refuses it: a finding, and the text is kept
     ],
 )
-def test_plain_scalars_read_by_yaml_1_1_rules(text: str, value: object) -> None:
+def test_plain_scalars_read_as_kubectl_reads_them(text: str, value: object) -> None:
     for document in (f"v: {text}\n", f"---\nv: {text}\n", f"a: 1\n---\nv: {text}\n"):
         assert assert_alike(document, Limits())
         parsed = parse_documents(SourceFile("f.yaml", document), Limits())
         assert repr(parsed.documents[-1].data) == repr({"v": value})
 
 
-def test_every_document_without_a_directive_is_yaml_1_1_on_both_paths() -> None:
+def test_every_document_is_typed_by_go_yaml_rules_directive_or_not() -> None:
     # ruamel alone read a document after `---` as YAML 1.2 (yes a string, 010 ten), and
-    # one after a %YAML 1.2 document by that document's rules.
+    # trainc read one after %YAML 1.2 by 1.2 rules; kubectl refuses the directive and
+    # has one set of rules.
     text = "a: yes\n---\nb: yes\n---\n%YAML 1.2\n---\nc: yes\n---\nd: [yes, 010]\n"
     assert fast_path(text, Limits()) is None  # a directive: the ruamel path reads it
-    data = [d.data for d in parse_documents(SourceFile("f.yaml", text), Limits()).documents]
-    assert data == [{"a": True}, {"b": True}, {"c": "yes"}, {"d": [True, 8]}]
+    parsed = parse_documents(SourceFile("f.yaml", text), Limits())
+    data = [d.data for d in parsed.documents]
+    assert data == [{"a": True}, {"b": True}, {"c": True}, {"d": [True, 8]}]
+    assert [(d.code, d.line) for d in parsed.diagnostics] == [("load.syntax", 5)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("v: ! 12\n", "12"),  # the non-specific tag: go-yaml keeps the text
+        ("v: &a ! 12\n", "12"),
+        ("v: ! &a 12\n", "12"),
+        ("v: &a 12\n", 12),  # an anchor alone changes nothing
+        ("v: ! # note\n  12\n", "12"),
+        ("v: !\n", ""),  # an empty node tagged `!` is the empty string, not null
+        ("v: [! yes, yes, &x ! no, *x]\n", ["yes", True, "no", "no"]),
+        ("! a: 1\n", {"a": 1}),
+        ('v: ! "12"\n', "12"),
+        ("v: !!str 12\n", "12"),
+        ("v: !!binary aGVsbG8=\n", "hello"),
+    ],
+)
+def test_the_bare_tag_reads_alike_on_both_paths(text: str, value: object) -> None:
+    assert outcome(parse_documents(SourceFile("f.yaml", text), Limits())) == outcome(
+        ruamel_path(text, Limits())
+    )
+    data = parse_documents(SourceFile("f.yaml", text), Limits()).documents[0].data
+    assert data == (value if isinstance(value, dict) else {"v": value})
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,8 @@ from trainc.load.globs import literal_directory, path_filter
         ("a.yaml", True),
         ("deep/er/a.yml", True),
         ("x/a.yaml.j2", True),
-        ("a.json", False),
+        ("a.json", True),
+        ("x/a.json.j2", False),
         ("a.yaml.bak", False),
         ("trainc.yaml", False),  # the repository config at the root is never an input
         ("sub/trainc.yaml", True),

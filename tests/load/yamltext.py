@@ -18,6 +18,13 @@ AMBIGUOUS = (
     "1:20", "-1:20", "1:20.5", "190:20:30", "1:70", ".5", "1.", "-1.5", "1e3", "1E-3",
     "1.0e+3", "-2e-3", ".inf", "-.Inf", "+.INF", ".NaN", "._", "-_", "+_7", "0_", "1_",
     "2001-12-14", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5", "=", "<<",
+    # Forms go-yaml v2 (kubectl) reads unlike YAML 1.1: Go's base prefixes in either case
+    # and with a sign, 08 as a float, no base 60, floats out of range as text, integers
+    # past int64, uint64 and 64 bits.
+    "0O17", "+0o7", "-0o7", "0B1", "0X1f", "0b-1", "09", "09.5", "12:30:00", "1e400",
+    ".5e999", "1e-400", "0x_1", "1__0", "_1", "0_", "3.", "1E3", "-1e-3", "-0.0",
+    "9223372036854775808", "18446744073709551616", "0x10000000000000000", "-0b",
+    "2001-2-3T3:4:5Z", "2001-12-14 21:59:43", "2001-02-30", ".NAN", "+.inf", "nULL", "YeS",
 )  # fmt: skip
 #: Plain scalars that are text by any rule, some with indicators inside.
 WORDS = (

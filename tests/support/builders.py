@@ -182,6 +182,15 @@ def make_runtime(
     return defaulted(make_object(data, path))
 
 
+def annotated(obj: DefaultedObject, annotations: dict[str, JsonValue]) -> DefaultedObject:
+    """``obj`` re-made with metadata annotations (the builders above take none)."""
+    data = copy.deepcopy(obj.loaded.data)
+    metadata = data["metadata"]
+    assert isinstance(metadata, dict)
+    metadata["annotations"] = annotations
+    return defaulted(make_object(data, obj.loaded.path))
+
+
 # --------------------------------------------------------------------------- YAML
 
 

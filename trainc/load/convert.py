@@ -2,9 +2,15 @@
 
 The nodes come from either parser, libyaml through PyYAML (:mod:`trainc.load.fastyaml`)
 or ruamel.yaml (:mod:`trainc.load.ruamelyaml`); both share one shape (:class:`Node`), so
-this one converter gives both paths the same data, positions and findings. Working on
-nodes rather than on constructed objects keeps the original text of timestamps and
-unknown tags (Kubernetes decodes those as strings), gives every node its position, and
+this one converter gives both paths the same data, positions and findings. The parsers
+do not type scalars: a node carries its text, its explicit tag and its style, and
+:mod:`trainc.load.scalars` types it as kubectl's go-yaml v2 does, up to the JSON value
+the API server decodes. Mappings follow go-yaml too: a merge key (``<<``) sets the keys
+of the mappings it names where it stands (an earlier key of the same name is replaced,
+a later one replaces it; in a list of mappings the first one wins), and a non-string key
+becomes the string kubectl makes of it, with a finding.
+
+Working on nodes rather than on constructed objects gives every node its position, and
 lets aliases be bounded before they are expanded: a composer shares one node for every
 use of an anchor, so a billion-laughs file is small as a graph and is refused by
 counting, never by building it.
@@ -19,12 +25,18 @@ from typing import Any, Protocol, TypeVar
 from trainc.diagnostics import Diagnostic, finding
 from trainc.load.documents import Document, Parsed
 from trainc.load.limits import Limits
-from trainc.load.scalars import TAG_PREFIX, YAML_1_1, Version, typed_scalar
+from trainc.load.scalars import (
+    Resolved,
+    ScalarError,
+    is_merge,
+    json_value,
+    key_text,
+    kind_noun,
+    resolve_scalar,
+)
 from trainc.load.source import SourceFile
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path
 
-_STR = TAG_PREFIX + "str"
-_MERGE = TAG_PREFIX + "merge"
 #: What a ``\ud800`` escape decodes to: half a UTF-16 pair, no Unicode character.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -60,8 +72,11 @@ class Node(Protocol):
     """A composed node as PyYAML and ruamel.yaml both build it.
 
     ``id`` is ``"scalar"``, ``"sequence"`` or ``"mapping"``; ``value`` is the scalar's
-    text, the list of items, or the list of (key, value) node pairs; ``tag`` is the
-    resolved tag. An alias is the anchored node itself, so a graph can share nodes.
+    text, the list of items, or the list of (key, value) node pairs. A scalar's ``tag``
+    is its explicit tag as written (in full: ``tag:yaml.org,2002:int``, ``!``, ``!x``),
+    empty when it has none (each adapter says how it tells the two apart); its
+    ``style`` is empty or None for a plain scalar. An alias is the anchored node itself,
+    so a graph can share nodes.
     """
 
     id: str
@@ -76,11 +91,6 @@ def _text(node: Node) -> str:
     (to round-trip the layout), which are dropped: a literal BEL cannot occur in YAML."""
     text = str(node.value)
     return text.replace("\a", "") if getattr(node, "style", None) == ">" else text
-
-
-def _tag(node: Node) -> str:
-    """The resolved tag (``tag:yaml.org,2002:int``); composed nodes always have one."""
-    return node.tag or ""
 
 
 def mark_finding(
@@ -137,16 +147,18 @@ class Converter:
         self._budget = limits.max_yaml_nodes
         self._remaining = limits.max_yaml_nodes
         self._positions: Positions = {}
-        self._version = YAML_1_1
 
-    def add(self, index: int, root: Node, *, aliased: bool, version: Version) -> bool:
+    def add(
+        self, index: int, root: Node, *, aliased: bool, findings: tuple[Diagnostic, ...] = ()
+    ) -> bool:
         """Convert the ``index``-th document of the stream; False: stop reading the file.
 
         ``aliased`` says whether the document uses an alias (only then can it expand past
-        its size); ``version`` is its YAML version, which types its scalars. A document
-        that is empty (a bare ``---``) or null is skipped, but keeps its index, so that
-        ``Document.index`` counts what a reader counts by ``---`` separators. The document
-        past ``limits.max_documents`` (empty ones count) ends the file with a finding.
+        its size); ``findings`` are the parser's own about the document (its directives),
+        kept with the document's. A document that is empty (a bare ``---``) or null is
+        skipped, but keeps its index, so that ``Document.index`` counts what a reader
+        counts by ``---`` separators. The document past ``limits.max_documents`` (empty
+        ones count) ends the file with a finding.
         """
         if index >= self._max_documents:
             message = (
@@ -159,7 +171,7 @@ class Converter:
             )
             return False
         before = len(self.diagnostics)
-        self._version = version
+        self.diagnostics.extend(findings)
         try:
             if aliased:
                 self._check_expansion(root)
@@ -186,6 +198,19 @@ class Converter:
         """Where a node starts: 0-based line and column, as Document.positions holds them."""
         mark = node.start_mark
         return shared((mark.line, mark.column))
+
+    def _explicit_tag(self, node: Node) -> str | None:
+        """A scalar's tag as written (``!`` included), or None when it has none."""
+        return node.tag or None
+
+    def _typed(self, node: Node, path: FieldPath) -> tuple[str, Resolved | ScalarError]:
+        """A scalar's text and what go-yaml makes of it (the ScalarError if it fails)."""
+        text = self._string(node, path)
+        plain = not getattr(node, "style", None)
+        try:
+            return text, resolve_scalar(self._explicit_tag(node), text, plain=plain)
+        except ScalarError as error:
+            return text, error
 
     def _finding(
         self, node: Node, code: str, message: str, path: FieldPath, hint: str | None = None
@@ -267,13 +292,17 @@ class Converter:
         return _SURROGATE.sub("\ufffd", text)
 
     def _scalar(self, node: Node, path: FieldPath) -> JsonValue:
-        text = self._string(node, path)
-        tag = _tag(node)
+        """The JSON value kubectl sends for a scalar; where kubectl fails, its text and a
+        finding (a mistyped explicit tag, bad base64, NaN or an infinity)."""
+        text, resolved = self._typed(node, path)
         try:
-            return typed_scalar(tag, text, self._version)
-        except (ValueError, KeyError, IndexError):
-            message = f"{text!r} is not a valid !!{tag.removeprefix(TAG_PREFIX)}"
-            self.diagnostics.append(self._finding(node, "load.syntax", message, path))
+            if isinstance(resolved, ScalarError):
+                raise resolved
+            return json_value(resolved, text)
+        except ScalarError as error:
+            self.diagnostics.append(
+                self._finding(node, "load.syntax", str(error), path, error.hint)
+            )
             return text
 
     def _sequence(self, node: Node, path: FieldPath, depth: int) -> JsonValue:
@@ -284,54 +313,86 @@ class Converter:
             items.append(self._value(item, child, depth + 1))
         return items
 
+    def _is_merge(self, node: Node) -> bool:
+        """Whether a mapping key is go-yaml's merge key (``<<``, plain or tagged)."""
+        if node.id != "scalar" or node.value != "<<":
+            return False
+        plain = not getattr(node, "style", None)
+        return is_merge(self._explicit_tag(node), str(node.value), plain=plain)
+
     def _fill(
         self, node: Node, path: FieldPath, depth: int, result: JsonObject, *, merged: bool
     ) -> None:
-        """Add a mapping's entries to ``result``; explicit keys win over ``<<`` merges.
+        """Add a mapping's entries to ``result`` in order, as go-yaml v2 sets them.
 
-        ``merged`` entries come from an anchored mapping (YAML merge keys, which Kubernetes'
-        YAML decoder honours) and never replace a key already present.
+        A merge key (``<<``, which Kubernetes' YAML decoder honours) sets the entries of
+        the mappings it names where it stands: it replaces an earlier key of the same
+        name and a later key replaces it. ``merged`` is True while filling from such a
+        mapping, whose own repeated keys are reported where it is defined.
         """
-        merges: list[Node] = []
+        explicit: set[str] = set()
         for key_node, value_node in node.value:
-            if key_node.tag == _MERGE:
-                merges.append(value_node)
+            if self._is_merge(key_node):
+                self._merge(value_node, path, depth, result)
                 continue
             key = self._key(key_node, path)
             if key is None:
                 continue
             child = shared((*path, key))
-            if key in result:
-                if merged:
-                    continue
+            if key in explicit and not merged:
                 first = self.source.user_line(self._positions[child][0] + 1)
                 message = f"key {key!r} is defined twice (first on line {first}); the last wins"
                 self.diagnostics.append(
                     self._finding(key_node, "load.duplicate-key", message, child)
                 )
+            explicit.add(key)
             self._positions[child] = self._locate(key_node)
             result[key] = self._value(value_node, child, depth + 1)
-        for merge in merges:
-            sources = merge.value if merge.id == "sequence" else [merge]
-            for source in sources:
-                if source.id == "mapping":
-                    self._fill(source, path, depth, result, merged=True)
-                else:
-                    message = "a merge key (<<) takes a mapping or a list of mappings"
-                    self.diagnostics.append(self._finding(source, "load.syntax", message, path))
+
+    def _merge(self, node: Node, path: FieldPath, depth: int, result: JsonObject) -> None:
+        """The value of a merge key: a mapping, or a list of them of which the first wins
+        (go-yaml merges the list from its end)."""
+        sources = reversed(node.value) if node.id == "sequence" else [node]
+        for source in sources:
+            if source.id == "mapping":
+                self._fill(source, path, depth, result, merged=True)
+            else:
+                message = "a merge key (<<) takes a mapping or a list of mappings"
+                self.diagnostics.append(self._finding(source, "load.syntax", message, path))
 
     def _key(self, node: Node, path: FieldPath) -> str | None:
-        """The key as a string; a non-string key is reported (Kubernetes needs JSON keys)."""
+        """The key as kubectl sends it; a key that is not a string is reported.
+
+        kubectl turns an integer, boolean or float key into its text (``on`` becomes
+        ``"true"``, ``0x10`` ``"16"``) and refuses a null or unsigned 64-bit one; trainc
+        takes the key kubectl sends, or the text where kubectl refuses, and reports both
+        (Kubernetes objects are JSON, whose keys are strings).
+        """
         if node.id == "scalar":
-            text = self._string(node, path)
-            if node.tag != _STR:
-                kind = _tag(node).removeprefix(TAG_PREFIX)
-                message = f"mapping key {text!r} is read as {kind}, but keys must be strings"
-                hint = f'quote it: "{text}"' if text else "give the entry a key"
+            text, resolved = self._typed(node, path)
+            if isinstance(resolved, ScalarError):
                 self.diagnostics.append(
-                    self._finding(node, "load.non-string-key", message, path, hint)
+                    self._finding(node, "load.syntax", str(resolved), path, resolved.hint)
                 )
-            return sys.intern(text)  # the same few keys in every document: one copy each
+                return sys.intern(text)
+            kind = resolved.kind
+            if kind in ("str", "timestamp", "merge"):
+                return sys.intern(str(resolved.value))
+            sent = key_text(resolved)
+            noun = kind_noun(kind)
+            if sent is None:
+                message = (
+                    f"mapping key {text!r} is read as {noun}, of which kubectl cannot make "
+                    "a JSON key: it refuses the file"
+                )
+            else:
+                message = (
+                    f"mapping key {text!r} is read as {noun}, not a string: kubectl sends "
+                    f"it as the key {sent!r}"
+                )
+            hint = f'quote it: "{text}"' if text else "give the entry a key"
+            self.diagnostics.append(self._finding(node, "load.non-string-key", message, path, hint))
+            return sys.intern(sent if sent is not None else text)
         kind = "mapping" if node.id == "mapping" else "sequence"
         message = f"a {kind} is used as a mapping key, but keys must be strings; entry skipped"
         self.diagnostics.append(self._finding(node, "load.non-string-key", message, path))

@@ -9,16 +9,18 @@ the caller reads the text there, which reports every failure as a finding:
 
 - any parse error (syntax, tabs, control characters, an undefined or redefined anchor,
   text Python cannot encode): the ruamel path has the messages users see;
-- a ``%`` directive: ``%YAML 1.2`` changes typing per document and ``%TAG`` tag handles;
+- a ``%`` directive: kubectl refuses them, and the ruamel path reports where they are;
 - text that could nest deeper than :data:`MAX_NESTING`: libyaml's composer recurses on
   the C stack and crashes the process on absurd nesting (100,000 ``[`` do). The ruamel
   path bounds nesting by ``limits.maxDepth`` and reports ``load.too-deep``;
 - more documents than ``limits.maxDocuments``: the ruamel path reports
   ``load.too-many-documents`` and reads no further.
 
-Tags resolve by YAML 1.1 rules, ruamel's table (:data:`YAML_1_1_RESOLVERS`), not
-PyYAML's: ruamel, like go-yaml v2 behind kubectl, reads ``y``/``n`` as booleans and
-``1e3`` as a float, which PyYAML reads as strings. This is the only module that imports
+Neither path types scalars: the composer here leaves every tag that was not written
+empty, and :mod:`trainc.load.scalars` types the text as kubectl's go-yaml v2 does. libyaml
+reports the non-specific tag ``!`` (``! 12``, which go-yaml keeps as the string ``"12"``)
+like no tag at all, so a plain scalar that starts with a property (``&`` or ``!``) is
+looked at in the text (:func:`_has_bare_tag`). This is the only module that imports
 PyYAML.
 """
 
@@ -32,86 +34,13 @@ import yaml  # type: ignore[import-untyped]  # PyYAML ships no annotations; type
 from trainc.load.convert import Converter, Node, shared
 from trainc.load.documents import Parsed
 from trainc.load.limits import Limits
-from trainc.load.scalars import TAG_PREFIX, YAML_1_1
+from trainc.load.scalars import TAG_PREFIX
 from trainc.load.source import SourceFile
 
 #: The deepest nesting the fast path lets libyaml's recursive C composer see. One level
 #: takes about 300 bytes of C stack, so this stays under 512 KB, the smallest default
 #: thread stack of the platforms Python runs on; real manifests nest 10 to 20 levels.
 MAX_NESTING = 1_000
-
-#: YAML 1.1 implicit resolvers, in ruamel's order: tag, pattern, the first characters
-#: a scalar must start with ("" for the empty scalar). ``tests/load/test_fastyaml.py``
-#: checks that they are ruamel's (1, 1) entries, character for character.
-YAML_1_1_RESOLVERS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
-    (
-        "tag:yaml.org,2002:bool",
-        re.compile(
-            "^(?:y|Y|yes|Yes|YES|n|N|no|No|NO\n"
-            "        |true|True|TRUE|false|False|FALSE\n"
-            "        |on|On|ON|off|Off|OFF)$",
-            re.X,
-        ),
-        tuple("yYnNtTfFoO"),
-    ),
-    (
-        "tag:yaml.org,2002:float",
-        re.compile(
-            "^(?:\n"
-            "         [-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+]?[0-9]+)?\n"
-            "        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)\n"
-            "        |\\.[0-9_]+(?:[eE][-+][0-9]+)?\n"
-            "        |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*  # sexagesimal float\n"
-            "        |[-+]?\\.(?:inf|Inf|INF)\n"
-            "        |\\.(?:nan|NaN|NAN))$",
-            re.X,
-        ),
-        tuple("-+0123456789."),
-    ),
-    (
-        "tag:yaml.org,2002:int",
-        re.compile(
-            "^(?:[-+]?0b[0-1_]+\n"
-            "        |[-+]?0?[0-7_]+\n"
-            "        |[-+]?(?:0|[1-9][0-9_]*)\n"
-            "        |[-+]?0x[0-9a-fA-F_]+\n"
-            "        |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$",
-            re.X,
-        ),
-        tuple("-+0123456789"),
-    ),
-    ("tag:yaml.org,2002:merge", re.compile("^(?:<<)$"), ("<",)),
-    (
-        "tag:yaml.org,2002:null",
-        re.compile("^(?: ~\n        |null|Null|NULL\n        | )$", re.X),
-        ("~", "n", "N", ""),
-    ),
-    (
-        "tag:yaml.org,2002:timestamp",
-        re.compile(
-            "^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]\n"
-            "        |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?\n"
-            "        (?:[Tt]|[ \\t]+)[0-9][0-9]?\n"
-            "        :[0-9][0-9] :[0-9][0-9] (?:\\.[0-9]*)?\n"
-            "        (?:[ \\t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$",
-            re.X,
-        ),
-        tuple("0123456789"),
-    ),
-    ("tag:yaml.org,2002:value", re.compile("^(?:=)$"), ("=",)),
-    # Documentation only in ruamel too: a plain scalar cannot start with !, & or *.
-    ("tag:yaml.org,2002:yaml", re.compile("^(?:!|&|\\*)$"), tuple("!&*")),
-)
-
-
-def _by_first_character() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
-    """The resolvers keyed as PyYAML's resolver looks them up: by first character."""
-    table: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
-    for tag, pattern, first in YAML_1_1_RESOLVERS:
-        for character in first:
-            table.setdefault(character, []).append((tag, pattern))
-    return table
-
 
 try:
     from yaml.cyaml import CParser as _CParser  # type: ignore[import-untyped]  # see above
@@ -126,17 +55,18 @@ _UNLIKE_RUAMEL = re.compile("[\ufeff\x85\u2028\u2029]")
 _HEADER_COMMENT = re.compile("[|>][-+0-9]*#")
 
 
-_STR = TAG_PREFIX + "str"
 _SEQ = TAG_PREFIX + "seq"
 _MAP = TAG_PREFIX + "map"
-_BY_FIRST_CHARACTER = _by_first_character()
+#: A node property (an anchor or a tag) and what may separate it from the next one.
+_PROPERTY = re.compile(r"[&!][^\s,\[\]{}]*")
+_SEPARATION = re.compile(r"(?:\s|#[^\n]*)*")
 _SCALAR_NODE = yaml.ScalarNode
 _SEQUENCE_NODE = yaml.SequenceNode
 
 if _CParser is not None:
 
     class _Composer(_CParser):  # type: ignore[misc]  # an untyped base
-        """libyaml's parser and composer, resolving tags as ruamel does in YAML 1.1.
+        """libyaml's parser and composer, leaving scalar tags that were not written empty.
 
         libyaml calls back into :meth:`resolve` for every untagged node and every node
         tagged ``!``; no path-based resolvers are needed, so descending is a no-op.
@@ -149,19 +79,11 @@ if _CParser is not None:
             """No path-based resolvers."""
 
         def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
-            """The tag of a node; a plain scalar's comes from the YAML 1.1 table.
-
-            ``value`` is a scalar's text (None for a collection). libyaml marks an empty
-            node tagged ``!`` as not implicit (so PyYAML makes it a string) where ruamel
-            resolves it as plain, i.e. null; this follows ruamel.
-            """
+            """The tag of a node without one (or with ``!``): empty for a scalar, which
+            :mod:`trainc.load.scalars` types later."""
             if kind is not _SCALAR_NODE:
                 return _SEQ if kind is _SEQUENCE_NODE else _MAP
-            if implicit[0] or not implicit[1]:
-                for tag, pattern in _BY_FIRST_CHARACTER.get(value[:1], ()):
-                    if pattern.match(value):
-                        return tag
-            return _STR
+            return ""
 
 
 class _Unsure(Exception):  # noqa: N818  # a control-flow signal, caught by parse
@@ -188,6 +110,31 @@ class _Converter(Converter):
             raise _Unsure
         return shared((mark.line, mark.column))
 
+    def _explicit_tag(self, node: Node) -> str | None:
+        """The written tag; libyaml starts a node at its properties, so a bare ``!`` among
+        them is found in the text (only plain scalars need it: any other untagged
+        scalar is a string whatever its tag is)."""
+        tag: str = node.tag
+        if tag:
+            return tag
+        index = node.start_mark.index
+        if self._text[index : index + 1] in ("&", "!") and not getattr(node, "style", None):
+            return "!" if _has_bare_tag(self._text, index) else None
+        return None
+
+
+def _has_bare_tag(text: str, index: int) -> bool:
+    """Whether the properties of the node starting at ``index`` include the tag ``!``."""
+    for _ in range(2):  # an anchor and a tag at most
+        found = _PROPERTY.match(text, index)
+        if found is None:
+            return False
+        if found.group() == "!":
+            return True
+        gap = _SEPARATION.match(text, found.end())
+        index = gap.end() if gap is not None else found.end()
+    return False
+
 
 def parse(source: SourceFile, limits: Limits) -> Parsed | None:
     """The documents of ``source`` as the ruamel path reads them, or None to decline.
@@ -211,7 +158,7 @@ def parse(source: SourceFile, limits: Limits) -> Parsed | None:
     try:
         for index, root in enumerate(roots):
             aliased = has_alias and _uses_alias(root)
-            if not converter.add(index, root, aliased=aliased, version=YAML_1_1):
+            if not converter.add(index, root, aliased=aliased):
                 break
     except _Unsure:
         return None

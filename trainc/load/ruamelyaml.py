@@ -4,6 +4,18 @@ This is the loader's reference path: every input the fast path
 (:mod:`trainc.load.fastyaml`) declines comes here, and only here are syntax errors,
 tabs, control characters and over-deep nesting turned into ``load.*`` findings at the
 parser's line. The documents before a syntax error are still converted.
+
+ruamel composes; it does not type scalars: a scalar node keeps its written tag (empty
+when it has none, ``!`` when it is the non-specific tag) and
+:mod:`trainc.load.scalars` types it as kubectl's go-yaml v2 does.
+
+Directives: kubectl and Argo CD cut a file into documents at every line that starts
+with ``---`` before go-yaml sees it, so a ``%YAML`` or ``%TAG`` directive always ends up
+in a piece of its own and kubectl fails (``did not find expected <document start>``;
+go-yaml also refuses any ``%YAML`` but 1.1: ``found incompatible YAML document``).
+trainc therefore reports every directive (``load.syntax`` at the first one of a
+document) and reads the document by go-yaml's rules all the same; ``%YAML 1.2`` no
+longer selects YAML 1.2 typing, which no tool on the way to the cluster applies.
 """
 
 from __future__ import annotations
@@ -16,14 +28,19 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.composer import Composer
 from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.parser import RoundTripParser
 from ruamel.yaml.reader import ReaderError
+from ruamel.yaml.tag import Tag
+from ruamel.yaml.tokens import DirectiveToken
 
 from trainc.diagnostics import Diagnostic
 from trainc.load.convert import Converter, mark_finding, too_deep
 from trainc.load.limits import Limits
-from trainc.load.scalars import YAML_1_1
 from trainc.load.source import SourceFile
+
+#: How ruamel's scanner reads every document: as YAML 1.1, like libyaml and go-yaml.
+_YAML_1_1 = (1, 1)
 
 _TAB_PROBLEM = "found character '\\t' that cannot start any token"
 #: ruamel's token names (``'<block end>'``), as a reader of the message would say them.
@@ -80,18 +97,40 @@ class _Composer(Composer):
         self.aliased = True
         return a
 
+    def compose_scalar_node(self, anchor: Any) -> Any:
+        """A scalar node with its written tag (an empty one if none), not a resolved one."""
+        event = self.parser.get_event()
+        tag = event.ctag if event.ctag is not None else Tag(suffix="")
+        node = ScalarNode(
+            tag,
+            event.value,
+            event.start_mark,
+            event.end_mark,
+            style=event.style,
+            comment=event.comment,
+            anchor=anchor,
+        )
+        if anchor is not None:
+            self.anchors[anchor] = node
+        return node
+
 
 class _Parser(RoundTripParser):
-    """ruamel's parser, reading every document without a ``%YAML`` directive as YAML 1.1.
+    """ruamel's parser, scanning every document without a ``%YAML`` directive as YAML 1.1
+    and noting where a document's directives start (``directive_mark``).
 
-    ruamel would read a document after ``---`` by its default, 1.2, and one after a
-    ``%YAML 1.2`` document by that document's version; kubectl reads them all as 1.1.
+    ruamel would scan a document after ``---`` by its default, 1.2, and one after a
+    ``%YAML 1.2`` document by that document's version.
     """
 
+    directive_mark: Any = None
+
     def process_directives(self) -> Any:
+        if self.scanner.check_token(DirectiveToken):
+            self.directive_mark = self.scanner.peek_token().start_mark
         directives = super().process_directives()
         if directives[0] is None:  # no %YAML directive in this document
-            self.loader.version = YAML_1_1
+            self.loader.version = _YAML_1_1
             self.scanner.yaml_version = None
         return directives
 
@@ -100,23 +139,21 @@ def read_stream(converter: Converter, limits: Limits) -> None:
     """Feed every document of ``converter.source`` to ``converter``, failures as findings."""
     source = converter.source
     yaml = YAML(typ="rt")
-    # kubectl and Argo CD decode manifests with YAML 1.1 rules (``on`` and ``yes`` are
-    # booleans, ``010`` is octal), so trainc reads them the same way: a value the API
-    # server would receive as a boolean must fail here too. A ``%YAML 1.2`` directive
-    # in a document still selects 1.2 for that document.
-    yaml.version = YAML_1_1
+    yaml.version = _YAML_1_1
     yaml.Parser = _Parser
     yaml.Composer = _Composer
     composer = yaml.composer
     composer.warn_double_anchors = False  # YAML allows redefining an anchor
     composer.max_nesting = limits.max_depth
+    parser = yaml.parser
     diagnostics = converter.diagnostics
     try:
         with closing(_compose(yaml, source.text)) as nodes:
             for index, node in enumerate(nodes):
-                # The resolver is rebuilt when the version changes; ask the current one.
-                version = yaml.resolver.processing_version
-                if not converter.add(index, node, aliased=composer.aliased, version=version):
+                # The document's directives were read just before its node was composed.
+                mark, parser.directive_mark = parser.directive_mark, None
+                found = () if mark is None else (_directive_finding(source, mark),)
+                if not converter.add(index, node, aliased=composer.aliased, findings=found):
                     break
     except MarkedYAMLError as error:
         diagnostics.append(_syntax_finding(source, error))
@@ -130,6 +167,17 @@ def read_stream(converter: Converter, limits: Limits) -> None:
 def _compose(yaml: YAML, text: str) -> Generator[Any, None, None]:
     """ruamel's node stream, typed as an iterator that can be closed early."""
     yield from yaml.compose_all(text)
+
+
+def _directive_finding(source: SourceFile, mark: Any) -> Diagnostic:
+    """A ``%YAML`` or ``%TAG`` directive, which kubectl and Argo CD cannot read."""
+    message = (
+        "kubectl and Argo CD cut files at every '---' line before parsing them, so a "
+        "directive (%YAML, %TAG) ends up apart from its document and the file is refused "
+        "(did not find expected <document start>)"
+    )
+    hint = "delete the directive lines; write full tags (!<tag:...>) instead of %TAG handles"
+    return mark_finding(source, mark.line, mark.column, "load.syntax", message, hint=hint)
 
 
 def _syntax_finding(source: SourceFile, error: MarkedYAMLError) -> Diagnostic:

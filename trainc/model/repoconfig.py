@@ -26,7 +26,8 @@ class InputsConfig:
     include: list[Annotated[str, MinLength(1)]] | None = None
     """Glob patterns relative to the repository root; ``**`` matches any depth.
 
-    Default: ``**/*.yaml``, ``**/*.yml``, ``**/*.yaml.j2``, ``**/*.yml.j2``.
+    Default: ``**/*.yaml``, ``**/*.yml``, ``**/*.json``, ``**/*.yaml.j2``, ``**/*.yml.j2``
+    (``*.json`` as strict JSON, the way kubectl and Argo CD read it).
     """
 
     exclude: list[Annotated[str, MinLength(1)]] | None = None
@@ -121,6 +122,12 @@ class CompileConfig:
 
     flux: FluxCompileConfig | None = None
     """Flux settings."""
+
+    apply: Literal["ClientSide", "ServerSide"] | None = None
+    """How the output is applied. ``ClientSide`` (default: ``kubectl apply``, Argo CD's
+    default) keeps a copy of each object in its ``last-applied-configuration`` annotation,
+    which must fit the API server's 256 KiB annotation limit; ``ServerSide`` (Flux; Argo CD
+    with ``ServerSideApply=true``; ``kubectl apply --server-side``) keeps none."""
 
 
 # What the CronJob controller's parser (robfig/cron, standard mode) reads: five fields, or

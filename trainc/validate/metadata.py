@@ -260,24 +260,31 @@ def _check_labels(obj: LoadedObject, labels: JsonObject, at: FieldPath) -> list[
     return found
 
 
-def _utf8_size(text: str) -> int:
+def utf8_size(text: str) -> int:
     """Bytes of ``text`` in UTF-8, never failing: a lone surrogate (which no UTF-8 text
     holds) counts three, as the U+FFFD the API server's decoder makes of it."""
     return len(text.encode("utf-8", "surrogatepass"))
 
 
+def annotations_size(annotations: JsonObject) -> int:
+    """What the API server counts against :data:`ANNOTATIONS_MAX_BYTES`: the bytes of
+    every key and value."""
+    return sum(
+        utf8_size(key) + (utf8_size(value) if isinstance(value, str) else 0)
+        for key, value in annotations.items()
+    )
+
+
 def _check_annotations(
     obj: LoadedObject, annotations: JsonObject, at: FieldPath
 ) -> list[Diagnostic]:
-    found: list[Diagnostic] = []
-    total = 0
-    for key, value in annotations.items():
-        # apimachinery lower-cases annotation keys before checking them.
-        if key_errors := qualified_name_errors(key.lower()):
-            found.append(
-                _key_finding(obj, (*at, "annotations", key), "annotation", key, key_errors)
-            )
-        total += _utf8_size(key) + (_utf8_size(value) if isinstance(value, str) else 0)
+    # apimachinery lower-cases annotation keys before checking them.
+    found = [
+        _key_finding(obj, (*at, "annotations", key), "annotation", key, key_errors)
+        for key in annotations
+        if (key_errors := qualified_name_errors(key.lower()))
+    ]
+    total = annotations_size(annotations)
     if total > ANNOTATIONS_MAX_BYTES:
         found.append(
             obj.finding(

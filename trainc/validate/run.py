@@ -4,7 +4,8 @@ Per object: migration hints, the structural schema check (with ObjectMeta rules)
 defaults, then CEL rules. Across objects: the webhook-equivalent checks. Then each
 TrainJob is resolved (:mod:`trainc.resolve`) and the resolved job checked as the cluster
 will judge its JobSet and Jobs (:mod:`trainc.validate.resolved`), with the organisation
-policies; with ``--base``, transition rules against the same objects at that revision.
+policies; with ``--base``, transition rules against the same objects at that revision,
+and each JobSet against the one its TrainJob deployed (:mod:`trainc.validate.base`).
 Every layer adds to one diagnostics list; none stops the others.
 
 TrainJobs are resolved one at a time, in (namespace, name) order, and handed to the
@@ -14,37 +15,37 @@ checked, and neither command holds every resolved job at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic, exit_code
 from trainc.load.documents import LoadedObject
-from trainc.model.json import FieldPath
-from trainc.model.kinds import KINDS_BY_NAME, TRAINJOB
-from trainc.model.labels import API_VERSION
-from trainc.model.schematree import load_kind_schema
+from trainc.model.kinds import TRAINJOB
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import RuntimeSpecs, resolve_job
 from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.resolved import ResolvedJob
-from trainc.validate.cel.rules import check_rules
 from trainc.validate.crossobject.run import check_cross_object, document_order
-from trainc.validate.defaults import apply_defaults, drop_nulls
-from trainc.validate.metadata import check_metadata
-from trainc.validate.migrations import check_migrations
 from trainc.validate.policies import PolicySet, check_policies
+from trainc.validate.prepare import check_document
 from trainc.validate.resolved.run import Target, check_resolved
-from trainc.validate.structural import check_schema
 from trainc.validate.sweeper import Enforcement
 from trainc.validate.workload.version import parse_version
 
-ObjectKey = tuple[str, str | None, str]
+if TYPE_CHECKING:
+    from trainc.validate.base import BaseRevision
+
 Progress = Callable[[int, int], None]
 
 #: ``on_resolved(job, clean)``: a TrainJob resolved and checked; ``clean`` when the run
 #: has found no error so far, this job's findings included.
 OnResolved = Callable[[ResolvedJob, bool], None]
+#: ``check_built(job)``: what the objects built from a resolved job that passed every
+#: check would meet on their way into the cluster (:mod:`trainc.validate.apply_limits`).
+#: The caller builds: the compiler sits above validation.
+CheckBuilt = Callable[[ResolvedJob], Sequence[Diagnostic]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,7 @@ def validate_objects(
     progress: Progress | None = None,
     job_progress: Progress | None = None,
     on_resolved: OnResolved | None = None,
+    check_built: CheckBuilt | None = None,
 ) -> ValidationOutcome:
     """Run every validation layer; ``base`` enables the transition rules.
 
@@ -79,12 +81,13 @@ def validate_objects(
     whether the caller found no error before (loading, policies). ``progress(done,
     total)`` is called after each object's own checks and ``job_progress`` after each
     TrainJob is resolved and checked; ``on_resolved`` gets each resolved TrainJob (see
-    :data:`OnResolved`).
+    :data:`OnResolved`), and ``check_built`` judges the objects of each that passed its
+    checks (see :data:`CheckBuilt`).
     """
     diagnostics: list[Diagnostic] = []
     checked: list[DefaultedObject] = []
     for done, obj in enumerate(objects, 1):
-        found, defaulted = _check_document(obj, config)
+        found, defaulted = check_document(obj, config)
         diagnostics.extend(found)
         if defaulted is not None:
             checked.append(defaulted)
@@ -99,17 +102,20 @@ def validate_objects(
     visible = [d for d in diagnostics if d.file not in hidden]
     clean = clean and not exit_code(visible)
     erroneous = {_origin_key(d) for d in visible if d.is_error}
+    revision = _base_revision(base, config)
+    transitions = revision.check_transitions(checked) if revision is not None else []
     visible += _check_trainjobs(
         checked,
         index,
         config,
         policies,
-        run=_Run(clean, erroneous),
+        run=_Run(clean and not exit_code(transitions), erroneous, revision),
         progress=job_progress,
-        on_resolved=on_resolved,
+        hooks=_Hooks(on_resolved, check_built),
     )
-    if base is not None:
-        visible.extend(_check_against_base(checked, base, config))
+    visible += transitions
+    if revision is not None:
+        visible += revision.update_findings()
     return ValidationOutcome(
         tuple(checked), tuple(d for d in visible if d.file not in hidden), index, hidden
     )
@@ -126,13 +132,25 @@ def _used_runtime_files(objects: Sequence[DefaultedObject], index: RuntimeIndex)
     return used
 
 
+def _base_revision(base: Sequence[LoadedObject] | None, config: RepoConfig) -> BaseRevision | None:
+    """The base revision's objects, for ``--base`` runs."""
+    if base is None:
+        return None
+    # Only ``--base`` runs need the transition layer: loaded here, not by every run.
+    from trainc.validate.base import BaseRevision  # noqa: PLC0415
+
+    return BaseRevision(base, config)
+
+
 @dataclass(slots=True)
 class _Run:
-    """What the run found before TrainJobs are resolved: whether it is clean, and the
-    objects with errors, as :func:`_origin_key` names them."""
+    """What the run found before TrainJobs are resolved: whether it is clean, the
+    objects with errors (as :func:`_origin_key` names them), and the base revision that
+    deployed JobSets are compared with (``--base``)."""
 
     clean: bool
     erroneous: set[tuple[str | None, str | None, str | None, str | None]]
+    base: BaseRevision | None = None
 
     def blocks(self, *objects: DefaultedObject) -> bool:
         """Whether one of ``objects`` already has an error."""
@@ -149,6 +167,14 @@ def _object_key(obj: DefaultedObject) -> tuple[str | None, str | None, str | Non
     return (obj.loaded.path, obj.kind, obj.namespace, obj.name)
 
 
+@dataclass(frozen=True, slots=True)
+class _Hooks:
+    """The caller's part in judging each TrainJob (see :data:`OnResolved`, :data:`CheckBuilt`)."""
+
+    on_resolved: OnResolved | None = None
+    check_built: CheckBuilt | None = None
+
+
 def _check_trainjobs(
     objects: Sequence[DefaultedObject],
     index: RuntimeIndex,
@@ -157,14 +183,17 @@ def _check_trainjobs(
     *,
     run: _Run,
     progress: Progress | None,
-    on_resolved: OnResolved | None,
+    hooks: _Hooks,
 ) -> list[Diagnostic]:
     """Resolve and check each TrainJob, with its policies, in (namespace, name) order.
 
-    A TrainJob is still resolved when it or its runtime has errors (policies read what it
-    resolves to), but not judged further: the API server would refuse the object with
-    the error before any JobSet or Job existed, and the findings about those would only
-    repeat the first mistake.
+    A job the resolved checks pass has its built objects judged (``hooks.check_built``).
+    With a base revision, each JobSet is also compared with the one its TrainJob
+    deployed (the findings come from :meth:`BaseRevision.update_findings` once every job
+    is checked). A TrainJob is still resolved when it or its runtime has errors
+    (policies read what it resolves to), but not judged further: the API server would
+    refuse the object with the error before any JobSet or Job existed, and the findings
+    about those would only repeat the first mistake.
     """
     target = Target(parse_version(config.kubernetes_version))
     trainjobs = sorted(
@@ -181,79 +210,19 @@ def _check_trainjobs(
         if runtime is not None and trainjob.schema_valid and runtime.schema_valid:
             resolved = resolve_job(trainjob, runtime, config.compile, specs=specs)
         job_findings = []
+        refused = False
         if resolved is not None and not run.blocks(trainjob, resolved.runtime):
             job_findings = check_resolved(resolved, target)
+            if hooks.check_built is not None and not exit_code(job_findings):
+                job_findings += hooks.check_built(resolved)
             enforcement.add(resolved)
+            refused = run.base is not None and run.base.check_update(resolved)
         job_findings += check_policies(policies, trainjob, runtime=runtime, resolved=resolved)
         diagnostics.extend(job_findings)
-        run.clean = run.clean and not exit_code(job_findings)
-        if resolved is not None and on_resolved is not None:
-            on_resolved(resolved, run.clean)
+        run.clean = run.clean and not refused and not exit_code(job_findings)
+        if resolved is not None and hooks.on_resolved is not None:
+            hooks.on_resolved(resolved, run.clean)
         if progress is not None:
             progress(done, len(trainjobs))
     diagnostics.extend(enforcement.findings())
-    return diagnostics
-
-
-def prepare_object(
-    obj: LoadedObject, config: RepoConfig
-) -> tuple[list[Diagnostic], DefaultedObject | None, frozenset[FieldPath]]:
-    """Document-level layers up to defaulting: (findings, defaulted object, error paths).
-
-    Returns no object when the document is not the served API version: nothing after
-    the migration hint could say anything useful about it.
-    """
-    migration = check_migrations(obj)
-    diagnostics = list(migration.diagnostics)
-    if obj.api_version != API_VERSION:
-        return diagnostics, None, frozenset()
-    info = KINDS_BY_NAME[obj.kind]
-    schema = load_kind_schema(obj.kind)
-    data = drop_nulls(obj.data)
-    findings = check_schema(data, schema, skip=migration.handled_paths)
-    diagnostics.extend(obj.finding(f.path, f.code, f.message, hint=f.hint) for f in findings)
-    diagnostics.extend(check_metadata(obj, namespaced=info.namespaced))
-    defaulted_data = apply_defaults(data, schema)
-    namespace = (obj.namespace or config.namespace) if info.namespaced else None
-    defaulted = DefaultedObject(
-        loaded=obj,
-        data=defaulted_data if isinstance(defaulted_data, dict) else {},
-        namespace=namespace,
-        schema_valid=not findings and not migration.diagnostics,
-    )
-    error_paths = frozenset(f.path for f in findings) | migration.handled_paths
-    return diagnostics, defaulted, error_paths
-
-
-def _check_document(
-    obj: LoadedObject, config: RepoConfig
-) -> tuple[list[Diagnostic], DefaultedObject | None]:
-    diagnostics, defaulted, error_paths = prepare_object(obj, config)
-    if defaulted is not None:
-        schema = load_kind_schema(obj.kind)
-        diagnostics.extend(check_rules(defaulted, schema, skip_paths=error_paths))
-    return diagnostics, defaulted
-
-
-def _key(obj: DefaultedObject) -> ObjectKey:
-    return (obj.kind, obj.namespace, obj.name)
-
-
-def _check_against_base(
-    current: Iterable[DefaultedObject], base: Sequence[LoadedObject], config: RepoConfig
-) -> list[Diagnostic]:
-    """Transition rules for every object that also exists, valid, at the base revision."""
-    # Only ``--base`` runs need the transition layer: loaded here, not by every run.
-    from trainc.validate.cel.transitions import check_transitions  # noqa: PLC0415
-
-    previous: dict[ObjectKey, DefaultedObject] = {}
-    for loaded in base:
-        _, defaulted, _ = prepare_object(loaded, config)
-        if defaulted is not None and defaulted.schema_valid:
-            previous.setdefault(_key(defaulted), defaulted)
-    diagnostics: list[Diagnostic] = []
-    for obj in current:
-        old = previous.get(_key(obj))
-        if old is not None and obj.schema_valid:
-            diagnostics.extend(check_transitions(obj, old, load_kind_schema(obj.kind)))
     return diagnostics

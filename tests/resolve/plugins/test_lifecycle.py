@@ -8,8 +8,7 @@ import re
 import pytest
 
 from tests.compiler.support import TRAINER_PLUGINS, compile_job, frozen, jobset_of, start
-from tests.support.builders import defaulted, make_runtime, make_trainjob
-from tests.support.documents import make_object
+from tests.support.builders import annotated, make_runtime, make_trainjob
 from trainc.compiler.plugins import jobset as jobset_builder
 from trainc.compiler.run import build_job
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
@@ -27,13 +26,6 @@ _DEADLINE_RULE: JsonObject = {
 }
 _RESTART_RULE: JsonObject = {"name": "restart-on-preemption", "action": "RestartJobSet"}
 _OWNED = {"app.kubernetes.io/managed-by": "trainc", "trainer.kubeflow.org/trainjob-name": "llm"}
-
-
-def _annotated(obj: DefaultedObject, annotations: dict[str, JsonValue]) -> DefaultedObject:
-    """``obj`` re-made with metadata annotations (the builders do not take any)."""
-    data = copy.deepcopy(obj.loaded.data)
-    as_object(data["metadata"])["annotations"] = annotations
-    return defaulted(make_object(data, obj.loaded.path))
 
 
 def _context(
@@ -110,7 +102,7 @@ def test_the_labels_are_traced_to_the_trainjob_name() -> None:
     assert metadata_origin == template_origin == name
 
 
-def test_only_the_jobset_is_annotated() -> None:
+def test_only_the_jobset_isannotated() -> None:
     runtime = make_runtime(
         jobset={"volumeClaimPolicies": [{"templates": [{"metadata": {"name": "c"}, "spec": {}}]}]}
     )
@@ -132,7 +124,7 @@ def test_jobset_source_annotation_is_the_trainjob_file() -> None:
 
 
 def test_jobset_lifecycle_annotations_when_set() -> None:
-    trainjob = _annotated(make_trainjob("llm", activeDeadlineSeconds=28800), {_PROGRESS: "600"})
+    trainjob = annotated(make_trainjob("llm", activeDeadlineSeconds=28800), {_PROGRESS: "600"})
     runtime = make_runtime(ttlSecondsAfterFinished=86400)
     jobset = _settle(_context(trainjob, runtime))
 
@@ -151,15 +143,15 @@ def test_zero_ttl_is_kept() -> None:
 
 
 def test_progress_deadline_falls_back_to_the_runtime_annotation() -> None:
-    runtime = _annotated(make_runtime(), {_PROGRESS: "900"})
+    runtime = annotated(make_runtime(), {_PROGRESS: "900"})
     jobset = _settle(_context(runtime=runtime))
 
     assert _annotations(jobset)[_PROGRESS] == "900"
 
 
 def test_trainjob_progress_deadline_wins_over_the_runtime() -> None:
-    trainjob = _annotated(make_trainjob("llm"), {_PROGRESS: "300"})
-    runtime = _annotated(make_runtime(), {_PROGRESS: "900"})
+    trainjob = annotated(make_trainjob("llm"), {_PROGRESS: "300"})
+    runtime = annotated(make_runtime(), {_PROGRESS: "900"})
     jobset = _settle(_context(trainjob, runtime))
 
     assert _annotations(jobset)[_PROGRESS] == "300"
@@ -167,7 +159,7 @@ def test_trainjob_progress_deadline_wins_over_the_runtime() -> None:
 
 @pytest.mark.parametrize("value", ["0", "-5", "1.5", "10m", "", " 60", "0600", "9" * 20])
 def test_invalid_progress_deadline_is_a_diagnostic_on_its_object(value: str) -> None:
-    trainjob = _annotated(make_trainjob("llm", path="jobs/llm.yaml"), {_PROGRESS: value})
+    trainjob = annotated(make_trainjob("llm", path="jobs/llm.yaml"), {_PROGRESS: value})
     context = _context(trainjob)
     jobset = _settle(context)
 
@@ -186,7 +178,7 @@ def test_invalid_progress_deadline_is_a_diagnostic_on_its_object(value: str) -> 
 
 
 def test_invalid_runtime_progress_deadline_is_reported_on_the_runtime() -> None:
-    runtime = _annotated(make_runtime(path="runtimes/torch.yaml"), {_PROGRESS: "soon"})
+    runtime = annotated(make_runtime(path="runtimes/torch.yaml"), {_PROGRESS: "soon"})
     context = _context(runtime=runtime)
     _settle(context)
 
@@ -215,17 +207,39 @@ def test_deadline_rule_in_a_failure_policy_without_rules() -> None:
 
 
 def test_progress_deadline_alone_also_needs_the_rule() -> None:
-    trainjob = _annotated(make_trainjob("llm"), {_PROGRESS: "600"})
+    trainjob = annotated(make_trainjob("llm"), {_PROGRESS: "600"})
     jobset = _settle(_context(trainjob), {"failurePolicy": {"rules": []}})
 
     assert _rules(jobset) == [_DEADLINE_RULE]
 
 
-def test_no_rule_without_a_deadline() -> None:
+def test_the_rule_is_there_without_a_deadline_too() -> None:
+    """failurePolicy is immutable on a live JobSet: the rule must not wait for a deadline."""
     spec: JsonObject = {"failurePolicy": {"rules": [_RESTART_RULE]}}
     jobset = _settle(_context(), copy.deepcopy(spec))
 
-    assert jobset["spec"] == spec
+    assert _rules(jobset) == [_DEADLINE_RULE, _RESTART_RULE]
+
+
+@pytest.mark.parametrize(
+    ("trainjob", "runtime"),
+    [
+        pytest.param(make_trainjob("llm", activeDeadlineSeconds=3600), None, id="deadline"),
+        pytest.param(annotated(make_trainjob("llm"), {_PROGRESS: "600"}), None, id="progress"),
+        pytest.param(None, annotated(make_runtime(), {_PROGRESS: "900"}), id="runtime-progress"),
+    ],
+)
+def test_the_failure_policy_is_the_same_whatever_the_lifecycle_settings(
+    trainjob: DefaultedObject | None, runtime: DefaultedObject | None
+) -> None:
+    spec: JsonObject = {"failurePolicy": {"maxRestarts": 2, "rules": [_RESTART_RULE]}}
+    plain = _settle(_context(), copy.deepcopy(spec))
+    with_deadline = _settle(_context(trainjob, runtime), copy.deepcopy(spec))
+
+    assert (
+        as_object(with_deadline["spec"])["failurePolicy"]
+        == as_object(plain["spec"])["failurePolicy"]
+    )
 
 
 def test_no_failure_policy_is_added_a_failed_job_already_fails_the_jobset() -> None:
@@ -285,15 +299,17 @@ def test_compiled_objects_carry_labels_and_jobset_annotations() -> None:
     assert _rules(jobset) == [_DEADLINE_RULE]
 
 
-def test_the_deadline_rule_is_traced_to_the_active_deadline() -> None:
-    trainjob = make_trainjob("llm", activeDeadlineSeconds=3600)
-    context = _context(trainjob)
+def test_the_deadline_rule_is_traced_to_the_runtime_failure_policy() -> None:
+    """The rule is there because the runtime has a failurePolicy, not because of a deadline."""
+    context = _context(make_trainjob("llm", activeDeadlineSeconds=3600))
     _settle(context, {"failurePolicy": {"rules": [_RESTART_RULE]}})
 
     origin = frozen(context).origin(("failurePolicy", "rules", 0, "action"))
     assert isinstance(origin, Derived)
     assert origin.actor == "trainc's lifecycle plugin"
-    assert origin.cause == Written(trainjob, ("spec", "activeDeadlineSeconds"))
+    assert origin.cause == Written(
+        context.job.runtime, ("spec", "template", "spec", "failurePolicy")
+    )
 
 
 def test_build_job_labels_every_object_it_builds() -> None:

@@ -21,12 +21,14 @@ Jobs, which git does not own, by lowering their ``activeDeadlineSeconds``; the J
 controller marks them Failed with reason ``DeadlineExceeded`` (§5.4) and the JobSet turns
 terminal. A JobSet without a ``failurePolicy`` already fails on any failed Job, but one
 with a policy would fall through to the default ``RestartJobSet`` and run again (§4.9).
-When a deadline is set and the JobSet has a ``failurePolicy``, this plugin therefore puts
-``{name: TraincDeadlineExceeded, action: FailJobSet, onJobFailureReasons:
-[DeadlineExceeded]}`` first, ahead of the runtime's own rules (first match wins). Runtimes
-cannot give Jobs a deadline of their own (KEP-2899 rule ``runtime.no-job-deadline``), so
-the rule only ever matches the sweeper's doing. The progress deadline is enforced the same
-way and counts as a deadline here.
+Every JobSet with a ``failurePolicy`` therefore gets ``{name: TraincDeadlineExceeded,
+action: FailJobSet, onJobFailureReasons: [DeadlineExceeded]}`` first, ahead of the
+runtime's own rules (first match wins), whether or not a deadline is set today: the JobSet
+API makes ``spec.failurePolicy`` immutable, so a rule that came and went with the deadline
+would make adding a deadline to a running job (or a progress deadline to its runtime) an
+update the API server refuses. Without a deadline the rule is inert: runtimes cannot give
+Jobs a deadline of their own (KEP-2899 rule ``runtime.no-job-deadline``), so only the
+sweeper's doing ever fails a Job with ``DeadlineExceeded``.
 """
 
 from __future__ import annotations
@@ -49,14 +51,12 @@ from trainc.model.lifecycle import describe_bounds, format_seconds, parse_second
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import child_object, set_labels
 from trainc.resolve.objects import DefaultedObject
-from trainc.resolve.provenance import Derived, Origin, Written
+from trainc.resolve.provenance import Origin, Written
 
 #: Name of the failure-policy rule that lets a sweeper-failed Job fail the whole JobSet
 #: (a valid rule name: ``^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$``, §4.4).
 DEADLINE_RULE_NAME: Final = "TraincDeadlineExceeded"
 _PLUGIN: Final = "lifecycle"
-#: The settings the sweeper enforces by failing the JobSet's Jobs.
-_DEADLINES: Final = (ACTIVE_DEADLINE_ANNOTATION, PROGRESS_DEADLINE_ANNOTATION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +77,7 @@ class LifecyclePlugin:
         for job in context.replicated_jobs():
             template = child_object(job, "template")
             set_labels(context.trace, child_object(template, "metadata"), labels)
-        deadlines = [annotations[key] for key in _DEADLINES if key in annotations]
-        if deadlines:
-            _fail_on_deadline(context, deadlines[0][1])
+        _fail_on_deadline(context)
 
 
 def ownership_labels(name: str, origin: Origin) -> dict[str, tuple[str, Origin]]:
@@ -145,11 +143,8 @@ def _annotation(source: DefaultedObject, key: str) -> JsonValue:
     return get_path(source.data, ("metadata", "annotations", key))
 
 
-def _fail_on_deadline(context: Resolution, deadline: Origin) -> None:
-    """Put the deadline rule first in an existing failurePolicy, exactly once.
-
-    ``deadline`` is the origin of the deadline that calls for the rule.
-    """
+def _fail_on_deadline(context: Resolution) -> None:
+    """Put the deadline rule first in an existing failurePolicy, exactly once."""
     policy = context.jobset_spec.get("failurePolicy")
     if not isinstance(policy, dict):
         return
@@ -164,8 +159,10 @@ def _fail_on_deadline(context: Resolution, deadline: Origin) -> None:
         "action": "FailJobSet",
         "onJobFailureReasons": ["DeadlineExceeded"],
     }
-    cause = deadline.cause if isinstance(deadline, Derived) else deadline
-    context.trace.node(rule, context.derived(_PLUGIN, "fail the JobSet on a deadline", cause))
+    cause = context.cause_at(("failurePolicy",))
+    context.trace.node(
+        rule, context.derived(_PLUGIN, "a deadline must fail the JobSet, not restart it", cause)
+    )
     rules_origin = context.origin_in_spec(("failurePolicy", "rules"))
     for index, existing in enumerate(as_list(rules)):
         context.trace.node(existing, context.trace.child_origin(rules, rules_origin, index))

@@ -29,6 +29,15 @@ def describe_change(old: object, new: object, path: FieldPath = ()) -> str:
     return f"{_located('changed', where)}: {before} → {after}"
 
 
+def difference_path(old: object, new: object, path: FieldPath = ()) -> FieldPath | None:
+    """Where two values first differ, below ``path``; None when they are equal.
+
+    Lists of different lengths, and values of different types, differ at their own path.
+    """
+    difference = _first_difference(old, new, path)
+    return difference[0] if difference is not None else None
+
+
 def _located(text: str, path: FieldPath) -> str:
     where = format_path(path)
     return f"{text} {where}" if where else text

@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, get_path
-from trainc.resolve.objects import DefaultedObject
 from trainc.validate.cel.cost import PER_CALL_LIMIT, PER_OBJECT_BUDGET, CostBudget, Shape, estimate
 from trainc.validate.cel.declared import DeclaredRule
 from trainc.validate.cel.engine import ITERATION_LIMIT, Bindings, EvalError, EvalResult, bind
+from trainc.validate.cel.subject import Subject
 
 _FIELD_PATH_STEP = re.compile(r"\.([^.\[\]]+)|\['((?:[^'\\]|\\.)*)'\]")
 
@@ -29,7 +29,7 @@ class RuleRunner:
     exhaustion was reported where it happened.
     """
 
-    def __init__(self, obj: DefaultedObject, budget: CostBudget) -> None:
+    def __init__(self, obj: Subject, budget: CostBudget) -> None:
         self.obj = obj
         self.budget = budget
         self.exhausted = budget.remaining < 0

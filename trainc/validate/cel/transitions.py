@@ -16,26 +16,27 @@ import json
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonValue
 from trainc.model.schematree import KindSchema
-from trainc.resolve.objects import DefaultedObject
 from trainc.validate.cel.changes import describe_change
 from trainc.validate.cel.cost import CostBudget
 from trainc.validate.cel.declared import OLD_SELF, SELF, DeclaredRule
 from trainc.validate.cel.engine import ABSENT
 from trainc.validate.cel.evaluate import RuleRunner
+from trainc.validate.cel.subject import Subject
 from trainc.validate.cel.values import Site, rule_sites
 
 
 def check_transitions(
-    new: DefaultedObject,
-    old: DefaultedObject,
+    new: Subject,
+    old: Subject,
     schema: KindSchema,
     *,
     budget: CostBudget | None = None,
 ) -> list[Diagnostic]:
     """Diagnostics of every transition rule of ``schema``, ``old`` → ``new``.
 
-    ``old`` is the same object at the base revision. Pass the ``budget`` given to
-    :func:`~trainc.validate.cel.rules.check_rules` to charge both to one per-object budget.
+    ``old`` is the same object at the base revision (or as deployed); findings are
+    ``new``'s. Pass the ``budget`` given to :func:`~trainc.validate.cel.rules.check_rules`
+    to charge both to one per-object budget.
     """
     sites = rule_sites(new.data, schema, _is_transition, canonical=True)
     if not sites:
@@ -120,7 +121,7 @@ class _Correlation:
 
 
 def _identity(item: JsonValue, keys: list[JsonValue]) -> tuple[str, ...]:
-    """An item's map keys; an absent key has its default already (DefaultedObject)."""
+    """An item's map keys; an absent key has its default already (both objects are defaulted)."""
     if not isinstance(item, dict):
         return ()
     return tuple(json.dumps(item.get(str(key)), sort_keys=True) for key in keys)

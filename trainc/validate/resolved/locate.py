@@ -9,12 +9,20 @@ change.
 
 from __future__ import annotations
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Severity
 from trainc.resolve.provenance import Derived, Origin, describe
 
 
-def locate(origin: Origin, code: str, message: str, *, hint: str | None = None) -> Diagnostic:
-    """A diagnostic ``code`` at the line ``origin`` points to.
+def locate(
+    origin: Origin,
+    code: str,
+    message: str,
+    *,
+    hint: str | None = None,
+    severity: Severity | None = None,
+) -> Diagnostic:
+    """A diagnostic ``code`` at the line ``origin`` points to (the catalogue's severity
+    unless ``severity`` is given).
 
     A derived value is reported at its cause; its rule, and a patch's manager, join the
     hint.
@@ -23,4 +31,6 @@ def locate(origin: Origin, code: str, message: str, *, hint: str | None = None) 
     notes = [hint] if hint else []
     if isinstance(origin, Derived) or written.manager is not None:
         notes.append(describe(origin))
-    return written.source.finding(written.path, code, message, hint="; ".join(notes) or None)
+    return written.source.finding(
+        written.path, code, message, hint="; ".join(notes) or None, severity=severity
+    )

@@ -1,0 +1,63 @@
+"""The document-level layers: migration hints, structural schema, ObjectMeta, defaults, CEL.
+
+What the API server does to one object on its own, before anything looks across objects.
+``validate --base`` runs the first of them on the base revision's objects too
+(:mod:`trainc.validate.base`), so they live apart from the run that orders every layer.
+"""
+
+from __future__ import annotations
+
+from trainc.config import RepoConfig
+from trainc.diagnostics import Diagnostic
+from trainc.load.documents import LoadedObject
+from trainc.model.json import FieldPath
+from trainc.model.kinds import KINDS_BY_NAME
+from trainc.model.labels import API_VERSION
+from trainc.model.schematree import load_kind_schema
+from trainc.resolve.objects import DefaultedObject
+from trainc.validate.cel.rules import check_rules
+from trainc.validate.defaults import apply_defaults, drop_nulls
+from trainc.validate.metadata import check_metadata
+from trainc.validate.migrations import check_migrations
+from trainc.validate.structural import check_schema
+
+
+def prepare_object(
+    obj: LoadedObject, config: RepoConfig
+) -> tuple[list[Diagnostic], DefaultedObject | None, frozenset[FieldPath]]:
+    """Document-level layers up to defaulting: (findings, defaulted object, error paths).
+
+    Returns no object when the document is not the served API version: nothing after
+    the migration hint could say anything useful about it.
+    """
+    migration = check_migrations(obj)
+    diagnostics = list(migration.diagnostics)
+    if obj.api_version != API_VERSION:
+        return diagnostics, None, frozenset()
+    info = KINDS_BY_NAME[obj.kind]
+    schema = load_kind_schema(obj.kind)
+    data = drop_nulls(obj.data)
+    findings = check_schema(data, schema, skip=migration.handled_paths)
+    diagnostics.extend(obj.finding(f.path, f.code, f.message, hint=f.hint) for f in findings)
+    diagnostics.extend(check_metadata(obj, namespaced=info.namespaced))
+    defaulted_data = apply_defaults(data, schema)
+    namespace = (obj.namespace or config.namespace) if info.namespaced else None
+    defaulted = DefaultedObject(
+        loaded=obj,
+        data=defaulted_data if isinstance(defaulted_data, dict) else {},
+        namespace=namespace,
+        schema_valid=not findings and not migration.diagnostics,
+    )
+    error_paths = frozenset(f.path for f in findings) | migration.handled_paths
+    return diagnostics, defaulted, error_paths
+
+
+def check_document(
+    obj: LoadedObject, config: RepoConfig
+) -> tuple[list[Diagnostic], DefaultedObject | None]:
+    """Every document-level layer: (findings, defaulted object, None if not served)."""
+    diagnostics, defaulted, error_paths = prepare_object(obj, config)
+    if defaulted is not None:
+        schema = load_kind_schema(obj.kind)
+        diagnostics.extend(check_rules(defaulted, schema, skip_paths=error_paths))
+    return diagnostics, defaulted
