@@ -1,7 +1,8 @@
 """The Argo CD plugin: deploy/argocd run as the CMP sidecar runs it, and the inputs it reads.
 
 The generate command is taken from ``deploy/argocd/plugin.yaml`` and run the way
-argocd-cmp-server runs it (``upstream-semantics.md`` §6.1): no shell, in the Application's
+argocd-cmp-server runs it (``docs/upstream.md``, "Delivery: Argo CD, Flux, pre-commit"): no
+shell, in the Application's
 source directory, stdin not a terminal, with the sidecar's own environment plus the build
 environment, ``ARGOCD_ENV_*`` for ``spec.source.plugin.env`` and ``PARAM_*`` for its
 parameters (empty values are never passed).

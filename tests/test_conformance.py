@@ -25,7 +25,7 @@ RUNTIME_FILES = {
 
 _STALE_TORCH = {("migrate.torch-num-proc-per-node", "spec.mlPolicy.torch.numProcPerNode")}
 
-#: What upstream itself rejects, and why (upstream-semantics.md §1.9, §1.2), by file:
+#: What upstream itself rejects, and why (API history: Trainer's release notes), by file:
 #: only findings in the file itself count (a TrainJob's runtime is judged in its own file).
 EXPECTED_ERRORS = {
     # Its dataset-initializer container lacks the `initializer` volumeMount (v2.3.0 check).
@@ -41,7 +41,7 @@ EXPECTED_ERRORS = {
         ("schema.unknown-field", "spec.template.spec.schedulerName"),
         ("schema.unknown-field", "spec.template.spec.containers"),
     },
-    # Stale docs (§1.9): runtime torch.numProcPerNode was removed in v2.2.0.
+    # Stale docs: runtime torch.numProcPerNode was removed in v2.2.0.
     "docs_operator-guides_runtime_1.yaml": _STALE_TORCH,
     "docs_operator-guides_runtime_3.yaml": _STALE_TORCH,
     "docs_user-guides_local-execution_overview_1.yaml": _STALE_TORCH,

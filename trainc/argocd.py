@@ -2,8 +2,9 @@
 
 Argo CD's config-management-plugin server runs ``trainc compile -o -``
 (``deploy/argocd/plugin.yaml``) in the Application's source directory, with the
-Application's settings in the environment (``upstream-semantics.md`` §6.1): its
-``spec.source.plugin.parameters`` as ``PARAM_<NAME>`` (upper case, anything but
+Application's settings in the environment (Argo CD's guide to config-management plugins:
+https://github.com/argoproj/argo-cd/blob/master/docs/operator-manual/config-management-plugins.md).
+That is its ``spec.source.plugin.parameters`` as ``PARAM_<NAME>`` (upper case, anything but
 ``A-Z0-9_`` turned into ``_``), its ``spec.source.plugin.env`` entries prefixed with
 ``ARGOCD_ENV_``, and the build environment (``ARGOCD_APP_NAME``, ``ARGOCD_APP_NAMESPACE``,
 ``KUBE_VERSION``, ...). The server passes no variable whose value is empty, and no default

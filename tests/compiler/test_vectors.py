@@ -1,10 +1,10 @@
-"""Upstream's translation vectors (``upstream-semantics.md`` §3), end to end.
+"""Upstream's translation vectors (T1-T16 in ``docs/upstream.md``), end to end.
 
 Each test builds the inputs of one upstream unit test (``pkg/runtime/core/
 trainingruntime_test.go`` unless noted) and compiles them through ``resolve_job`` and
 ``build_job``. Upstream compares env lists order-insensitively; these tests also pin
 trainc's stable order where it matters. Upstream's JobSets carry a TrainJob
-ownerReference, which trainc cannot emit offline (§2.13).
+ownerReference, which trainc cannot emit offline (``docs/design.md``, "Offline, by design").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Upstream's MPI and gang-scheduling vectors (``upstream-semantics.md`` §3: T11, T12, T14, T16).
+"""Upstream's MPI and gang-scheduling vectors (T11, T12, T14, T16 in ``docs/upstream.md``).
 
 Each test compiles upstream's inputs end to end (``resolve_job`` and ``build_job`` with
 the registry's plugins). Upstream also expects a generated SSH Secret for MPI and

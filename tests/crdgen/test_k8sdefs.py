@@ -88,7 +88,7 @@ def test_references_point_into_definitions() -> None:
 
 
 def test_strategic_merge_patch_metadata_is_kept() -> None:
-    # The Go patch tags runtime patches merge by (upstream-semantics.md §2.5).
+    # The Go patch tags runtime patches merge by (docs/upstream.md, "Runtime patches").
     pod_spec = k8sdefs.definition("io.k8s.api.core.v1.PodSpec")
     container = k8sdefs.definition("io.k8s.api.core.v1.Container")
 

@@ -1,4 +1,4 @@
-"""Runtime patches: upstream vectors T3-T5 (upstream-semantics.md §3) and SMP semantics (§2.5)."""
+"""Runtime patches: upstream vectors T3-T5 and SMP semantics (``docs/upstream.md``)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 
 ``make_trainjob`` and ``make_runtime`` are the analogue of upstream's test wrappers: they
 return :class:`DefaultedObject` values as the cross-object layer receives them, with the
-CRD defaults (``upstream-semantics.md`` §2.2) applied by hand. ``object_from_yaml`` keeps
+CRD defaults (``docs/upstream.md``, "Defaults the builder depends on") applied by hand.
+``object_from_yaml`` keeps
 node positions so tests can assert lines; ``objects_from_file`` reads upstream example
 files the way the conformance tests need them.
 """
@@ -77,7 +78,7 @@ def _container(spec: str | JsonObject) -> JsonValue:
 
 
 def apply_defaults(data: Mapping[str, Any]) -> JsonObject:
-    """``data`` with its kind's CRD defaults applied by trainc's own defaulting (§2.2).
+    """``data`` with its kind's CRD defaults applied by trainc's own defaulting.
 
     Tests share the production code path, so a builder can never drift from what the
     structural layer hands on. Unknown kinds are returned as a deep copy.

@@ -1,4 +1,4 @@
-"""The decision, case by case: the KEP-2899 and KEP-26 test plans and issue 4's list.
+"""The decision, case by case: the KEP-2899 and KEP-592 (``KEP_26``) test plans and issue 4's list.
 
 Each row is a snapshot, a time, and the actions expected, summarised as (kind, reason,
 subject, payload) so the rows read as the test plans do. Deadline details are in
@@ -348,7 +348,7 @@ def test_grace_period_is_configurable() -> None:
 
 
 def test_fresh_redecision_sees_a_changed_ttl() -> None:
-    """KEP-26: the TTL is checked again on a fresh GET; a longer TTL now keeps the Jobs."""
+    """KEP-592: the TTL is checked again on a fresh GET; a longer TTL now keeps the Jobs."""
     jobs = [job(finished=True)]
     stale = jobset(ttl=60, conditions=(completed(100),))
     fresh = jobset(ttl=3600, conditions=(completed(100),))

@@ -4,7 +4,7 @@ The compiled manifests are applied to the fake API server as Argo CD would, the 
 Job controllers are played by small functions that follow their upstream rules, and after
 each sweep the manifests are applied again exactly as selfHeal does (spec and metadata
 from git, status kept). The sweeper must never change or delete what git declares
-(argo-cd#8586, ``upstream-semantics.md`` §6.2), the JobSet must stay terminal, and the
+(https://github.com/argoproj/argo-cd/issues/8586), the JobSet must stay terminal, and the
 next sweep must be a no-op.
 """
 
@@ -143,7 +143,7 @@ def child_job(jobset: Obj, replicated: Obj, *, started: float) -> Obj:
 
 
 def job_controller(api: FakeApiServer, now: float) -> None:
-    """Fail every running Job whose ``activeDeadlineSeconds`` has run out (§5.4)."""
+    """Fail every running Job whose ``activeDeadlineSeconds`` has run out (job_controller.go)."""
     for job in api.all(JOBS):
         deadline = job["spec"].get("activeDeadlineSeconds")
         started = job["status"].get("startTime")
@@ -160,7 +160,7 @@ def _set_status(obj: Obj, *, status: Obj) -> None:
 
 
 def jobset_controller(api: FakeApiServer, now: float) -> None:
-    """Apply the failure policy to a failed Job: the first matching rule wins (§4.9).
+    """Apply the failure policy to a failed Job: the first matching rule wins (failure_policy.go).
 
     Without a matching rule a JobSet with restarts left would restart: its Jobs deleted
     and made again, i.e. the training would run again.

@@ -24,7 +24,7 @@ INT64_MAX = 2**63 - 1
     [
         (59, False, False, 1.0),
         (59.999999, False, False, 1e-6),
-        (60, False, True, 0.0),  # Trainer: strictly after; KEP-26: remaining <= 0
+        (60, False, True, 0.0),  # Trainer: strictly after; KEP-592: remaining <= 0
         (60.000001, True, True, 0.0),
         (1000, True, True, 0.0),
     ],

@@ -1,7 +1,8 @@
 """``trainc sweep``: enforce deadlines, TTLs and garbage collection in the cluster, as JSON lines.
 
 Each record of :func:`trainc.sweep.run.sweep` becomes one JSON line on stdout, and each
-pass ends with a ``{"summary": ...}`` line; stdout holds nothing else (``style.md`` §4).
+pass ends with a ``{"summary": ...}`` line; stdout holds nothing else (``docs/design.md``,
+"Output streams").
 The clock is read once per pass, here, and handed to the sweep.
 """
 

@@ -1,6 +1,7 @@
 """The two scripts of a Flux TrainJob: ``init.sh`` prepares Flux, ``entrypoint.sh`` runs it.
 
-Trainer's Flux plugin ships its own templates (``upstream-semantics.md`` §2.10); these
+Trainer's Flux plugin ships its own templates
+(https://github.com/kubeflow/trainer/tree/master/pkg/runtime/framework/plugins/flux); these
 are trainc's, written from the Flux documentation (flux-start(1), flux-broker(1),
 flux-config-bootstrap(5), flux-R(1)) to do the same job, and **they have not been
 exercised on a live cluster yet**. The ``flux-installer`` init container runs

@@ -1,7 +1,8 @@
 """What both gang schedulers' PodGroups share: the gang's size and its resources.
 
 Trainer's Coscheduling and Volcano plugins size a PodGroup alike
-(``upstream-semantics.md`` §2.11, §2.12): ``minMember`` is the sum of every PodSet's pod
+(``docs/upstream.md``, "PodGroups" under "Trainer: building the JobSet"): ``minMember`` is
+the sum of every PodSet's pod
 count (initializers and launcher included) after the framework plugins changed them
 (:meth:`~trainc.resolve.resolved.ResolvedJob.pod_count`), and ``minResources`` the sum of
 count times one pod's requests, in exact quantity arithmetic.

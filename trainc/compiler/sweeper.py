@@ -1,9 +1,10 @@
 """The sweeper's objects: the CronJob running ``trainc sweep``, its ServiceAccount and RBAC.
 
 Once the Trainer controller is out of the loop nothing enforces a TrainJob's
-``activeDeadlineSeconds`` (KEP-2899, ``upstream-semantics.md`` §5.1), a runtime's
-``ttlSecondsAfterFinished`` (§5.2), a progress deadline (seed 003) or the removal of
-companions whose JobSet is gone (§5.8); with a ``sweeper`` section in trainc.yaml,
+``activeDeadlineSeconds`` (KEP-2899), a runtime's ``ttlSecondsAfterFinished``, trainc's
+progress deadline or the removal of companions whose JobSet is gone (nothing owns them
+offline; ``docs/upstream.md``, "Lifecycle: deadlines, TTL, deletion", and ``docs/design.md``,
+"Lifecycle"); with a ``sweeper`` section in trainc.yaml,
 ``trainc compile`` emits a CronJob that runs ``trainc sweep --once``.
 
 - **Least privilege.** Exactly the verbs the sweeper calls: it reads JobSets, patches

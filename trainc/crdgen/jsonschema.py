@@ -1,10 +1,11 @@
 """Draft-04 JSON Schemas for editors, kubeconform and trainc's own validator.
 
-Draft 4 is the dialect closest to Kubernetes structural schemas (``upstream-semantics.md``
-§7.2). Kubernetes types stay shared ``definitions``; every Kubernetes extension is kept,
+Draft 4 is the dialect closest to Kubernetes structural schemas (``docs/upstream.md``,
+"API server"). Kubernetes types stay shared ``definitions``;
+every Kubernetes extension is kept,
 because ``trainc.validate`` reads defaults, list-map keys and CEL rules (with their
 ``x-trainc-id``) from these files, and ``trainc.resolve`` the strategic-merge patch
-metadata (§2.5). Two translations make plain JSON Schema tools catch
+metadata (the Go types' patch tags). Two translations make plain JSON Schema tools catch
 what the API server would: unknown fields fail (``additionalProperties: false``, which
 the server expresses by pruning) and set-type lists reject duplicates (``uniqueItems``).
 """

@@ -3,11 +3,12 @@
 The schemas come from the OpenAPI definitions that the ``kubernetes-validate`` package
 ships, at a pinned Kubernetes version: generated files must not change with the
 version a user's cluster runs. Normalisation makes them what controller-gen would have
-written for the same Go types (``upstream-semantics.md`` §7.2): one type per node,
+written for the same Go types (``docs/upstream.md``, "API server"): one type per node,
 quantities and int-or-strings as ``anyOf`` with ``x-kubernetes-int-or-string``, no
 client-only extensions, and the markers declared in Go (defaults, a few validations)
 that the OpenAPI document lacks. The strategic-merge patch metadata stays: it is the
-one record of the Go patch tags that runtime patches merge by (§2.5), and the CRD
+one record of the Go patch tags that runtime patches merge by (``docs/upstream.md``,
+"Runtime patches"), and the CRD
 writer removes it. References stay as ``$ref: "#/definitions/<name>"``.
 """
 

@@ -58,7 +58,7 @@ _PATCH_STRATEGY = "x-kubernetes-patch-strategy"
 _PATCH_MERGE_KEY = "x-kubernetes-patch-merge-key"
 PATCH_KEYWORDS = (_PATCH_MERGE_KEY, _PATCH_STRATEGY)
 """Strategic-merge patch metadata (Go patch tags): ``trainc.resolve`` merges runtime patches
-by it; a CRD schema has no such keywords (``upstream-semantics.md`` §2.5)."""
+by it; a CRD schema has no such keywords (``docs/upstream.md``, "Runtime patches")."""
 
 _VALUE_KEYWORDS: Mapping[type, str] = {
     Minimum: "minimum",
@@ -266,7 +266,7 @@ class _Builder:
         """EmbeddedObjectMeta with the patch metadata of the ObjectMeta fields it keeps.
 
         The Go templates embed the full ObjectMeta, so strategic merge patch merges their
-        finalizers as a set (``upstream-semantics.md`` §2.5).
+        finalizers as a set (``docs/upstream.md``, "Runtime patches").
         """
         embedded = self.struct(EmbeddedObjectMeta)
         full = _schema(k8sdefs.definition(k8sdefs.OBJECT_META).get("properties"))

@@ -2,7 +2,7 @@
 
 ``kubectl apply -f`` creates objects in stream order, and reviewers read files top to
 bottom, so every file and stream trainc writes lists objects by kind rank, then
-namespace, then name (``style.md`` §4, Determinism). The rank follows dependencies:
+namespace, then name (``docs/design.md``, "Determinism"). The rank follows dependencies:
 
 - ``Namespace`` first, so namespaced objects have somewhere to land;
 - service accounts and RBAC before anything runs under them;

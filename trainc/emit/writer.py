@@ -213,8 +213,8 @@ def validate_output_location(directory: Path, inputs: Sequence[Path], root: Path
     Inside an input, the next run would read the manifests back as input; containing
     one, replacing the directory would remove the input. The repository ``root`` as an
     input is the exception to the first rule: compiling the whole repository into a
-    directory committed beside it (``rendered/``, the Flux pattern of
-    ``upstream-semantics.md`` §6.3) is the normal case, and the config's
+    directory committed beside it (``rendered/``, the Flux pattern of ``docs/flux.md``)
+    is the normal case, and the config's
     ``inputs.exclude`` keeps that directory out of discovery; the output still may not be
     the root or contain it. Relative paths are taken from the working directory, and
     symbolic links are resolved.

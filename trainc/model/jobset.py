@@ -245,7 +245,10 @@ class JobSetSpec:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JobSet:
-    """A group of Jobs run as one workload; what every TrainJob compiles to (§2.7, §4.1)."""
+    """A group of Jobs run as one workload; what every TrainJob compiles to.
+
+    https://github.com/kubernetes-sigs/jobset/blob/main/api/jobset/v1alpha2/jobset_types.go
+    """
 
     api_version: Literal["jobset.x-k8s.io/v1alpha2"]
     """``jobset.x-k8s.io/v1alpha2``."""

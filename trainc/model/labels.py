@@ -1,6 +1,9 @@
 """Label and annotation keys, and the naming contract between runtimes and TrainJobs.
 
-Values are byte-exact upstream constants (``upstream-semantics.md`` §1.8, §2.3).
+Values are byte-exact upstream constants
+(https://github.com/kubeflow/trainer/blob/master/pkg/constants/constants.go,
+https://github.com/kubernetes-sigs/jobset/blob/main/pkg/constants/constants.go); the
+naming contract is described in ``docs/upstream.md``, "Trainer: building the JobSet".
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ ARGOCD_NO_PRUNE: Final = "Prune=false"
 FLUX_PRUNE_ANNOTATION: Final = "kustomize.toolkit.fluxcd.io/prune"
 FLUX_PRUNE_DISABLED: Final = "disabled"
 
-#: The JobSet trainc builds for every TrainJob (``upstream-semantics.md`` §4.1).
+#: The JobSet trainc builds for every TrainJob (``docs/upstream.md``, "JobSet").
 JOBSET_API_VERSION: Final = "jobset.x-k8s.io/v1alpha2"
 JOBSET_KIND: Final = "JobSet"
 
@@ -74,7 +77,7 @@ JOBSET_KIND: Final = "JobSet"
 MPI_SSH_AUTH_SECRET_ANNOTATION: Final = "trainc.dev/mpi-ssh-auth-secret"  # noqa: S105 - a key, not a secret
 FLUX_CURVE_SECRET_ANNOTATION: Final = "trainc.dev/flux-curve-secret"  # noqa: S105 - a key, not a secret
 
-#: The PodGroups trainc builds for gang scheduling (``upstream-semantics.md`` §4.10).
+#: The PodGroups trainc builds for gang scheduling (``docs/upstream.md``, "PodGroups").
 POD_GROUP_KIND: Final = "PodGroup"
 COSCHEDULING_API_VERSION: Final = "scheduling.x-k8s.io/v1alpha1"
 VOLCANO_API_VERSION: Final = "scheduling.volcano.sh/v1beta1"

@@ -3,7 +3,8 @@
 ``trainc compile`` writes ``trainc.dev/active-deadline-seconds`` (the TrainJob's
 ``activeDeadlineSeconds``, KEP-2899), ``trainc.dev/ttl-seconds-after-finished`` (the
 runtime's ``ttlSecondsAfterFinished``, KEP-2899) and ``trainc.dev/progress-deadline-seconds``
-(seed 003: fail work that never starts) on the JobSet; ``trainc sweep`` reads them back.
+(trainc's own: fail work that never starts, ``docs/design.md``, "Lifecycle") on the JobSet;
+``trainc sweep`` reads them back.
 A progress deadline comes from an annotation a user writes by hand, and any annotation can
 be edited in git, so both sides judge a value with the same rule: a canonical decimal
 (no sign, blanks, leading zeros or non-ASCII digits) within the bounds of the API type

@@ -127,7 +127,8 @@ class PatchMerge:
     """Strategic merge patch merges this list item by item, matching items by ``key``.
 
     Go's ``patchStrategy:"merge" patchMergeKey:"<key>"`` tag. It is client-side metadata:
-    the generated JSON Schema carries it, the CRD cannot (``upstream-semantics.md`` §2.5).
+    the generated JSON Schema carries it, the CRD cannot (``docs/upstream.md``, "Runtime
+    patches").
     """
 
     key: str

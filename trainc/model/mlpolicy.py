@@ -1,7 +1,8 @@
 """A runtime's framework (mlPolicy) and gang-scheduling (podGroupPolicy) settings.
 
 Each framework source selects one Trainer plugin (torch, MPI, JAX, XGBoost, Flux); at
-most one may be set. Defaults are upstream's (``upstream-semantics.md`` §1.5, §2.2).
+most one may be set. Defaults are upstream's (``docs/upstream.md``, "Defaults the builder
+depends on"; https://github.com/kubeflow/trainer/blob/master/pkg/apis/trainer/v1alpha1/trainingruntime_types.go).
 """
 
 from __future__ import annotations

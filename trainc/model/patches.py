@@ -1,7 +1,8 @@
 """Runtime patches: the changes a TrainJob makes to its runtime, one entry per manager.
 
-They replaced the older pod overrides, labels and annotations (``upstream-semantics.md``
-§1.3, §1.9); each applies as a Kubernetes strategic merge patch of the runtime's JobSet
+They replaced the older pod overrides, labels and annotations in Trainer v2.2.0
+(``docs/upstream.md``, "Runtime patches"); each applies as a Kubernetes strategic merge
+patch of the runtime's JobSet
 template. Pod-spec fields that would change the workload are immutable once created.
 """
 

@@ -1,8 +1,8 @@
 """The two PodGroup kinds trainc emits for gang scheduling, as their CRDs define them.
 
 scheduler-plugins' ``scheduling.x-k8s.io/v1alpha1`` PodGroup (the Coscheduling plugin)
-and Volcano's ``scheduling.volcano.sh/v1beta1`` PodGroup (``upstream-semantics.md``
-§2.11, §2.12, §4.10). Only what an emitted object may carry is modelled: trainc never
+and Volcano's ``scheduling.volcano.sh/v1beta1`` PodGroup (CRDs linked in
+``docs/upstream.md``, "PodGroups"). Only what an emitted object may carry is modelled: trainc never
 writes ``status``, so the generated JSON Schemas reject it.
 """
 

@@ -1,6 +1,7 @@
 """TrainJob: one training run, written by a data scientist against a runtime.
 
-The shape follows upstream Trainer HEAD (``upstream-semantics.md`` §1.2-§1.4): the
+The shape follows upstream Trainer HEAD
+(https://github.com/kubeflow/trainer/blob/master/pkg/apis/trainer/v1alpha1/trainjob_types.go): the
 trainer, initializer, runtimeRef, activeDeadlineSeconds and managedBy fields are
 immutable once created, and runtime patches replace the older pod overrides.
 """

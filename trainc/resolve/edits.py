@@ -1,6 +1,7 @@
 """Edits plugins make to the working JobSet, with the upsert rules of Trainer's builder.
 
-The rules are upstream's (``upstream-semantics.md`` §2.7 b): env and volumes by name,
+The rules are upstream's (the builder's upserts in https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/builder.go):
+env and volumes by name,
 ports by containerPort *or* name, volumeMounts by mountPath; an existing entry is
 replaced in place, a new one appended, so the runtime's own order is kept. Every edit
 records in the resolution's trace where the value it writes comes from, so a finding

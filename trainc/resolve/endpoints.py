@@ -2,8 +2,9 @@
 
 Pod ``i`` of replicatedJob ``r`` is ``<tj>-<r>-0-<i>``, reachable as
 ``<tj>-<r>-0-<i>.<subdomain>`` through the JobSet's headless Service, whose name is
-``spec.network.subdomain`` or else the JobSet's (``upstream-semantics.md`` §2.3, §4.8,
-T15). The Job index is always 0: Trainer runs one Job per replicatedJob (§2.6). Names
+``spec.network.subdomain`` or else the JobSet's (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/jobset.go;
+vector T15 of ``docs/upstream.md``). The Job index is always 0: Trainer runs one Job per
+replicatedJob (``docs/upstream.md``, "Naming"). Names
 follow the final pod counts of a resolved job.
 """
 

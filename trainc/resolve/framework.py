@@ -1,7 +1,8 @@
 """Runs the plugins over one joined TrainJob, phase by phase, into a ResolvedJob.
 
 Upstream keeps plugins in a Go map, so the order within a phase is random there
-(``upstream-semantics.md`` §2.14); trainc fixes it with the registry's tuple order.
+(https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/registry.go);
+trainc fixes it with the registry's tuple order.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ def run_phases(context: Resolution, plugins: Sequence[object]) -> ResolvedJob:
     ``plugins`` is the registry's tuple (tests pass their own); each runs only in the
     phases it implements: trainc's TrainJob overrides first (see
     :class:`~trainc.resolve.phases.ApplyTrainJob`), upstream's enforce phases in order
-    (§2.1), then Settle, which gives the JobSet its stored shape.
+    (``docs/upstream.md``, "Trainer: building the JobSet"), then Settle, which gives the
+    JobSet its stored shape.
     """
     plan = _plan(tuple(plugins))
     for applying in plan.apply_trainjob:

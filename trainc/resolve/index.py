@@ -2,7 +2,9 @@
 
 Trainer accepts exactly ``ClusterTrainingRuntime.trainer.kubeflow.org`` and
 ``TrainingRuntime.trainer.kubeflow.org`` (the latter in the TrainJob's namespace); the
-messages of the failure cases are upstream's (``upstream-semantics.md`` §1.2).
+messages of the failure cases are upstream's
+(https://github.com/kubeflow/trainer/blob/master/pkg/runtime/core/trainingruntime.go,
+https://github.com/kubeflow/trainer/blob/master/pkg/runtime/core/clustertrainingruntime.go).
 """
 
 from __future__ import annotations

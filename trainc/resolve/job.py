@@ -1,6 +1,7 @@
 """A TrainJob joined with its runtime and resolved: the entry point of the resolve stage.
 
-Joining is Trainer's ``newRuntimeInfo`` (``upstream-semantics.md`` §2.1 step 3): runtime
+Joining is Trainer's ``newRuntimeInfo``
+(https://github.com/kubeflow/trainer/blob/master/pkg/runtime/core/trainingruntime.go): runtime
 patches first, then ``resourcesPerNode`` merged into the trainer's ``node`` container,
 then one PodSet per replicatedJob with its pod count and one pod's requests. The plugins
 then run over the joined job (:mod:`.framework`). Every step records where the values it
@@ -139,7 +140,7 @@ def _jobs(jobset_spec: JsonObject) -> list[JsonObject]:
 def _resource_targets(
     trace: Trace, jobset_spec: JsonObject, ml_policy: JsonObject, runtime: DefaultedObject
 ) -> Iterator[tuple[JsonObject, Origin]]:
-    """The ``node`` containers that receive ``resourcesPerNode`` (§2.6 step 1-2), traced.
+    """The ``node`` containers that receive ``resourcesPerNode``, traced.
 
     Trainer-labelled jobs, plus, with MPI ``runLauncherAsNode``, the job named ``node``.
     """
@@ -196,7 +197,8 @@ def _pod_set(
     """Pods and per-pod requests of one replicatedJob, before the plugins adjust counts.
 
     ``parallelism`` (1 when unset), except the trainer step under an mlPolicy, which
-    starts from ``mlPolicy.numNodes`` (1 when unset); both at least 1 here (§2.6).
+    starts from ``mlPolicy.numNodes`` (1 when unset); both at least 1 here, and only here
+    (``docs/upstream.md``, "resourcesPerNode and counts").
     """
     job = _jobs(jobset_spec)[index]
     ancestor = ancestor_of(job)

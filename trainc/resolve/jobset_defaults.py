@@ -1,9 +1,10 @@
 """The values JobSet's mutating webhook stores on create, written into the resolved JobSet.
 
-Upstream Trainer leaves them to the webhook (``upstream-semantics.md`` §2.7). trainc emits
-them explicitly (§4.3) so that the manifest in Git is the object the API server stores:
+Upstream Trainer leaves them to the webhook (``docs/upstream.md``, "JobSet"; the defaulting
+is in https://github.com/kubernetes-sigs/jobset/blob/main/pkg/webhooks/jobset_webhook.go).
+trainc emits them explicitly so that the manifest in Git is the object the API server stores:
 reviewers see that pods are ``Indexed`` (the rank variables read the completion index),
-trainc's own checks see the stored shape (the §4.4 name budgets assume Indexed, the Job
+trainc's own checks see the stored shape (the webhook's name budgets assume Indexed, the Job
 checks judge ``restartPolicy`` as the Jobs will have it), and nothing depends on whether
 the webhook ran. Every value is only filled in when the runtime left it unset, exactly
 as the webhook does, so runtimes that choose otherwise keep their choice.

@@ -3,7 +3,9 @@
 Trainer applies each ``runtimePatches[i].trainingRuntimeSpec.template.spec`` to the runtime's
 ``spec.template.spec`` with apimachinery's strategic merge patch (SMP) over the JobSetSpec Go
 type, patch by patch, then restores the runtime's replicatedJob order; JobSet labels and
-annotations are overlaid on their own (``upstream-semantics.md`` §2.4, §2.5). The Go patch
+annotations are overlaid on their own (``docs/upstream.md``, "Metadata" and "Runtime
+patches"; https://github.com/kubeflow/trainer/blob/master/pkg/runtime/core/trainingruntime.go).
+The Go patch
 tags come from the generated JSON Schema (``x-kubernetes-patch-strategy``,
 ``x-kubernetes-patch-merge-key``); no field is named here.
 
@@ -95,7 +97,7 @@ def apply_runtime_patches(
 
     ``runtime_template`` is a runtime's ``spec.template``; ``schema`` a runtime kind's, whose
     ``spec.template.spec`` node governs the merge. A later patch wins. replicatedJobs that a
-    patch adds (the webhook rejects them, §1.7) follow the runtime's, in patch order.
+    patch adds (the TrainJob webhook rejects them) follow the runtime's, in patch order.
     With ``trace`` and ``origins``, the origin of every value of the result is recorded.
     The result shares nothing with the inputs.
     """
@@ -125,7 +127,7 @@ def _jobset_metadata(
     merge: _Merge,
     origins: PatchOrigins | None,
 ) -> JsonObject:
-    """The runtime template's labels and annotations, each patch's overlaid in order (§2.4)."""
+    """The runtime template's labels and annotations, each patch's overlaid in order."""
     templates = [runtime_template, *(as_object(patch.get("template")) for patch in patches)]
     where: list[Origin | None] = [None] * len(templates)
     if origins is not None:
@@ -351,7 +353,7 @@ class _Merge:
     def in_runtime_order(
         self, spec: JsonObject, runtime_spec: JsonObject, origin: Origin | None
     ) -> JsonObject:
-        """``spec`` with its replicatedJobs stably sorted by their index in the runtime (§2.5)."""
+        """``spec`` with its replicatedJobs stably sorted by their index in the runtime."""
         jobs = spec.get("replicatedJobs")
         if not isinstance(jobs, list):
             return spec

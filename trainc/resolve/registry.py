@@ -1,7 +1,8 @@
 """The plugins, in upstream's order; per-phase lists follow from the protocols they implement.
 
 Order within a phase is this tuple's order (a test pins it), where upstream's Go map
-leaves it random (``upstream-semantics.md`` §2.14). A new concern is a new module and
+leaves it random (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/registry.go).
+A new concern is a new module and
 one line here, never a branch inside another plugin.
 """
 

@@ -20,7 +20,8 @@ def merge_resources(base: JsonValue, override: JsonValue) -> JsonObject:
     """``override`` merged into ``base`` as a strategic merge patch of ResourceRequirements.
 
     ``limits`` and ``requests`` merge key by key (the override wins), ``claims`` by name
-    (``upstream-semantics.md`` §2.6): a runtime's CPU request survives a TrainJob that
+    (``docs/upstream.md``, "resourcesPerNode and counts"): a runtime's CPU request
+    survives a TrainJob that
     only sets a GPU limit.
     """
     merged: JsonObject = dict(as_object(base))
@@ -45,7 +46,8 @@ def gpu_count(resources: JsonValue) -> int:
     """GPUs of a ResourceRequirements, as Trainer's torch/MPI/XGBoost plugins count them.
 
     The first resource whose name contains ``gpu`` (case-insensitive) in ``requests``,
-    else in ``limits`` (§2.8). Upstream iterates a Go map, so "first" is random there
+    else in ``limits`` (the Torch plugin's rule). Upstream iterates a Go map, so "first"
+    is random there
     when several GPU resources are set; trainc takes them in name order. A malformed or
     negative amount (the schema layer reports it) counts as none.
     """
@@ -81,7 +83,7 @@ def pod_requests(pod_spec: JsonValue) -> Amounts:
     of them, except sidecars (``restartPolicy: Always``), which keep running beside
     everything started after them; pod-level ``resources.requests`` replace the container
     sum for the resources they name; ``overhead`` is added last. Only requests count:
-    offline there is no defaulting that copies limits into requests (§2.6).
+    offline there is no defaulting that copies limits into requests.
     """
     spec = as_object(pod_spec)
     total = add_amounts(requests_of(c.get("resources")) for c in _containers(spec, "containers"))

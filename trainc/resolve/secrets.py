@@ -1,7 +1,8 @@
 """Secrets that plugins mount but trainc must never write: which existing Secret to use.
 
 Trainer generates key material per TrainJob (MPI's SSH key pair, Flux's CURVE
-certificate; ``upstream-semantics.md`` §2.9, §2.10, §2.14). trainc never emits secret
+certificate; ``docs/upstream.md``, "Objects trainc cannot reproduce offline"). trainc
+never emits secret
 material: the keys would land in Git and change on every compile. A runtime annotation
 or, failing that, a trainc.yaml ``compile`` setting names a Secret provisioned out of
 band (sealed-secrets, External Secrets, ``kubectl create secret``); the pods mount it

@@ -77,7 +77,7 @@ def _framework(job: ResolvedJob) -> Framework:
 
 
 def _num_nodes(job: ResolvedJob, framework: Framework) -> int:
-    """Trainer's node count, from the final pod counts (``upstream-semantics.md`` §2.6, §2.9).
+    """Trainer's node count, from the final pod counts (``docs/upstream.md``, "MPI").
 
     The trainer step's pods; for MPI the ``node`` job's, plus the launcher when it runs
     as a node. 1 when the runtime has no such step.

@@ -1,10 +1,10 @@
 """The trainer step as the framework plugins see it: pod count, ``node`` container, resources.
 
 Torch, JAX, XGBoost and PlainML find the trainer PodSet by label, first match
-(``upstream-semantics.md`` §2.3), take its pod count from ``trainer.numNodes``, and point
+(``docs/upstream.md``, "Naming"), take its pod count from ``trainer.numNodes``, and point
 every process at the first pod of the job named ``node`` on port 29500; they and MPI
 derive per-node counts from the same node resources. Those shared rules live here, so
-the plugins stay independent of each other (style §3).
+the plugins stay independent of each other (``docs/design.md``, "Pipeline and layers").
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ _POD_SPEC: Final = ("template", "spec", "template", "spec")
 def apply_num_nodes(context: Resolution) -> None:
     """Set the trainer PodSet's count from ``trainer.numNodes`` when the TrainJob sets it.
 
-    0 is kept (§2.6: only the runtime's count is clamped to 1), giving parallelism 0.
+    0 is kept (only the runtime's count is raised to 1), giving parallelism 0.
     """
     trainer = context.job.spec.trainer
     pod_set = context.trainer_pod_set()
@@ -49,7 +49,7 @@ def trainer_container(context: Resolution) -> JsonObject | None:
     """The ``node`` container of the trainer PodSet's job, where framework env goes.
 
     None when the TrainJob has no ``spec.trainer``: upstream injects no framework env at
-    all then (§2.2), and None when the trainer job has no ``node`` container.
+    all then, and None when the trainer job has no ``node`` container.
     """
     return trainer_node(context.job.spec, context.pod_sets, context.jobset_spec)
 
@@ -75,7 +75,8 @@ def master_host(context: Resolution) -> str:
     """Hostname of the first trainer pod: ``<tj>-node-0-0.<tj>``.
 
     Upstream hard-codes the job name ``node`` and the subdomain ``<tj>``, even when the
-    runtime sets ``network.subdomain`` (§2.3, vector T15); trainc reproduces that.
+    runtime sets ``network.subdomain`` (vector T15 of ``docs/upstream.md``); trainc
+    reproduces that.
     """
     name = context.job.name
     return f"{name}-{NODE_JOB}-0-0.{name}"
@@ -87,7 +88,7 @@ def open_trainer_port(context: Resolution, target: JsonObject, origin: Origin) -
 
 
 def node_resources(spec: TrainJobSpec, template: JsonObject) -> JsonValue:
-    """Resources of one trainer node, from which GPU and CPU counts are derived (§2.8, §2.10).
+    """Resources of one trainer node, from which GPU and CPU counts are derived.
 
     ``trainer.resourcesPerNode`` when set, **replacing** the runtime's; otherwise the
     ``node`` container of the first job named ``node`` or labelled trainer whose ``node``
@@ -108,6 +109,6 @@ def node_resources(spec: TrainJobSpec, template: JsonObject) -> JsonValue:
 
 
 def gpus_per_node(spec: TrainJobSpec, template: JsonObject) -> int:
-    """GPUs of one trainer node as the framework plugins count them (§2.8): of
+    """GPUs of one trainer node as the framework plugins count them: of
     :func:`node_resources`, so ``resourcesPerNode`` replaces the runtime's resources."""
     return gpu_count(node_resources(spec, template))

@@ -6,8 +6,9 @@ budget and a time budget, so a pass over any cluster ends. 5xx, 429, timeouts an
 connection errors are retried with a deterministic doubling backoff (no jitter: a CronJob
 run is a single client, nothing to de-synchronise), then raised as :class:`ApiError`.
 404 and 409 are never retried here: on a write 404 means "already gone", and 409 means
-the object changed, so the caller reads it fresh and decides again (KEP-26,
-``upstream-semantics.md`` §5.3, §5.8).
+the object changed, so the caller reads it fresh and decides again, as the TTL-after-finished
+controller does before it deletes (KEP-592,
+https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/ttlafterfinished/ttlafterfinished_controller.go).
 """
 
 from __future__ import annotations

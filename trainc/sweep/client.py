@@ -1,7 +1,8 @@
 """The sweeper's only door to the cluster: the official ``kubernetes`` client behind a small API.
 
 This is the one module that imports ``kubernetes`` (import-linter's forbidden contract,
-``style.md`` §3), lazily, so ``trainc validate`` never pays for it. Every grouped resource
+``docs/design.md``, "Pipeline and layers"), lazily, so ``trainc validate`` never pays for it.
+Every grouped resource
 (JobSets, batch/v1 Jobs, both PodGroup groups) goes through the generic group endpoints of
 ``CustomObjectsApi``: one code path, JSON answers for every kind, and JSON merge patch in
 every supported client release; core/v1 kinds (claims, ConfigMaps, Events) go through
@@ -186,7 +187,8 @@ class SweepClient:
         """Delete with ``Background`` propagation and uid + resourceVersion preconditions.
 
         Background, not Foreground: the object goes at once and the garbage collector
-        takes its pods (§5.8). The preconditions make a re-created object of the same
+        takes its pods (``docs/upstream.md``, "Lifecycle: deadlines, TTL, deletion"). The
+        preconditions make a re-created object of the same
         name, or one changed since it was read, a :class:`Conflict`. False when gone.
         """
         models = self._models

@@ -1,12 +1,15 @@
 """Active and progress deadlines of a running JobSet: fail its Jobs once one has passed.
 
 The active deadline follows Trainer's ``reconcileDeadline`` (KEP-2899,
-``upstream-semantics.md`` §5.1): the window opens at creation or the last resume and is
-exceeded when ``now > start + deadline``. The progress deadline (seed 003) shares the
+https://github.com/kubeflow/trainer/blob/master/pkg/controller/trainjob_controller.go):
+the window opens at creation or the last resume and is exceeded when
+``now > start + deadline``. The progress deadline (``docs/design.md``, "Lifecycle") shares the
 window and applies only while no child Job shows progress (a ready, succeeded or failed
-pod). JobSet has no deadline field (§4.9), and the git-declared JobSet must not be edited,
+pod). JobSet has no deadline field (``docs/upstream.md``, "JobSet"), and the git-declared
+JobSet must not be edited,
 so enforcement lowers each unfinished child Job's ``activeDeadlineSeconds`` to a value it
-has already used up: the Job controller fails it with ``DeadlineExceeded`` (§5.4) and the
+has already used up: the Job controller fails it with ``DeadlineExceeded``
+(https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/job/job_controller.go) and the
 JobSet fails through its failure policy.
 """
 
@@ -56,7 +59,7 @@ def deadline_actions(
 def _applicable(
     jobset: JobSetState, settings: Settings, jobs: Sequence[ChildJobState]
 ) -> list[_Deadline]:
-    """The deadlines that apply, active first; both share one window (§5.1, seed 003)."""
+    """The deadlines that apply, active first; both share one window (Trainer's)."""
     opened, origin = window_start(jobset)
     deadlines: list[_Deadline] = []
     if settings.active_deadline is not None:
@@ -106,7 +109,8 @@ def exhausted_deadline(job: ChildJobState, now: datetime) -> int:
     """An ``activeDeadlineSeconds`` the Job has already used up at ``now``.
 
     The Job controller fails a Job once ``now - startTime >= activeDeadlineSeconds``
-    (§5.4), so the whole seconds since ``status.startTime`` qualify; at least 1, the API's
+    (``pastActiveDeadline`` in the Job controller), so the whole seconds since
+    ``status.startTime`` qualify; at least 1, the API's
     minimum. A Job not started yet (or suspended: its start time is cleared) gets 1 and
     fails one second after it starts.
     """

@@ -4,9 +4,10 @@ Pure and stateless, like the upstream controllers after a restart (KEP-2899 "Con
 Restart Behavior"): every timer is recomputed from times the API server stored, so the
 same snapshot at a later ``now`` gives the right action and a sweep after enforcement is
 a no-op. The clock is read once by :mod:`trainc.sweep.run` and passed in
-(``style.md`` §4). The I/O layer re-decides with :func:`decide_jobset` and
+(``docs/design.md``, "Determinism"). The I/O layer re-decides with :func:`decide_jobset` and
 :func:`~trainc.sweep.garbage.decide_companion` on freshly read objects before it deletes
-or patches anything (KEP-26, ``upstream-semantics.md`` §5.3).
+or patches anything, as the TTL-after-finished controller does (KEP-592,
+https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/ttlafterfinished/ttlafterfinished_controller.go).
 """
 
 from __future__ import annotations
@@ -66,9 +67,9 @@ def decide_jobset(
 ) -> tuple[Action, ...]:
     """What one JobSet calls for at ``now``, given its child Jobs.
 
-    A JobSet being deleted is left alone (as the JobSet TTL controller does, §5.5). A
+    A JobSet being deleted is left alone (as the JobSet TTL controller does). A
     finished JobSet is subject to its TTL only, a suspended one to nothing (no timer runs,
-    §5.1), a running one to its deadlines. Jobs of another JobSet in ``jobs`` are ignored,
+    as in Trainer), a running one to its deadlines. Jobs of another JobSet in ``jobs`` are ignored,
     so a caller's broader list can never fail or delete the wrong Jobs.
     """
     if jobset.deleting:

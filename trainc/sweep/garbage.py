@@ -1,8 +1,8 @@
 """Companions left behind: delete a PodGroup, PVC or ConfigMap whose JobSet is gone.
 
 An offline compiler cannot give these objects an ownerReference to the JobSet (no UID
-before apply, ``upstream-semantics.md`` §2.13), so garbage collection never removes them
-(§5.8). A companion is garbage when no JobSet of its TrainJob (same name, §2.4) exists in
+before apply, ``docs/design.md``, "Offline, by design"), so garbage collection never
+removes them. A companion is garbage when no JobSet of its TrainJob (same name) exists in
 its namespace and it is older than a grace period: a GitOps sync applies PodGroups and
 claims before the JobSet, so a young companion may simply be waiting for it. Claims that
 must outlive their job (``Retain``) are never deleted. While the JobSet exists, even
@@ -30,8 +30,9 @@ def decide_companion(
     """A DeleteObject for an orphaned companion older than ``grace``, else a Note of the wait.
 
     The I/O layer calls this again with a fresh GET of the companion and of its JobSet
-    before it deletes anything (KEP-26's sanity check, §5.3). The grace period is passed
-    strictly ("older than"), and a creation time in the future counts as young (§5.7).
+    before it deletes anything (the fresh GET of the TTL-after-finished controller,
+    KEP-592). The grace period is passed strictly ("older than"), and a creation time in
+    the future counts as young (clock skew).
     """
     if jobset_present or companion.retained:
         return ()

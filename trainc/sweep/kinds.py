@@ -2,7 +2,7 @@
 
 Every list is filtered by trainc's managed-by label: the sweeper touches only what trainc
 compiled (and what the JobSet controller made from it), never what others own. The
-PodGroups of both gang schedulers are companions (``upstream-semantics.md`` §4.10); a
+PodGroups of both gang schedulers are companions (``docs/upstream.md``, "PodGroups"); a
 PodGroup CRD that is not installed simply has no objects.
 """
 

@@ -3,7 +3,7 @@
 Kept apart from :mod:`trainc.sweep.client` so the records' meaning (which time is which,
 what counts as finished or retained) is readable without the transport. Built-in list
 responses omit ``apiVersion``/``kind`` on their items, so the caller says what it listed.
-Timestamps become aware UTC datetimes (``style.md`` §4: DTZ).
+Timestamps become aware UTC datetimes (``docs/design.md``, "Determinism").
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from trainc.model.labels import (
 )
 from trainc.sweep.model import ChildJobState, CompanionState, Condition, JobSetState, ObjectRef
 
-#: Job conditions that make a Job terminal (``upstream-semantics.md`` §5.3).
+#: Job conditions that make a Job terminal (as the TTL-after-finished controller reads them).
 _JOB_TERMINAL = ("Complete", "Failed")
 
 
@@ -49,7 +49,7 @@ def is_managed(obj: JsonObject) -> bool:
 
 
 def parse_jobset(obj: JsonObject, api_version: str, kind: str) -> JobSetState:
-    """A JobSet with the times and flags of ``upstream-semantics.md`` §5.6."""
+    """A JobSet with the times and flags the sweeper's windows read (:mod:`.times`)."""
     return JobSetState(
         ref=object_ref(obj, api_version, kind),
         created=_created(obj),
@@ -63,8 +63,8 @@ def parse_jobset(obj: JsonObject, api_version: str, kind: str) -> JobSetState:
 def parse_job(obj: JsonObject, api_version: str, kind: str) -> ChildJobState | None:
     """A child Job, or None for a Job the JobSet controller did not label as its own.
 
-    ``finished`` is a ``Complete`` or ``Failed`` condition that is ``True`` (§5.3); the
-    counters and ``startTime`` come from the Job's status (§5.4).
+    ``finished`` is a ``Complete`` or ``Failed`` condition that is ``True`` (the TTL
+    controller's rule); the counters and ``startTime`` come from the Job's status.
     """
     jobset = get_path(obj, ("metadata", "labels", JOBSET_NAME_LABEL))
     if not isinstance(jobset, str):

@@ -1,10 +1,12 @@
 """One sweep pass: list what trainc manages, decide, then act on fresh data, one record per action.
 
-The clock is read once, by the caller, and passed in as ``now`` (``style.md`` §4): every
+The clock is read once, by the caller, and passed in as ``now`` (``docs/design.md``,
+"Determinism"): every
 decision of a pass, the first and the fresh ones, and every Event use the same instant.
 List data can be minutes old by the time an action's turn comes, so before any change the
-objects it touches are read again and the decision is taken again on them (KEP-26, the
-TTL controller's live GET, ``upstream-semantics.md`` §5.3, §5.7); only the fresh action is
+objects it touches are read again and the decision is taken again on them (KEP-592, the
+TTL controller's live GET; ``docs/upstream.md``, "Lifecycle: deadlines, TTL, deletion");
+only the fresh action is
 carried out, with the fresh ``resourceVersion`` in its preconditions. A conflict (409)
 means the object changed meanwhile: read, decide and try again, a bounded number of times.
 A failure on one object becomes a failed record and the pass goes on with the next.
@@ -278,7 +280,7 @@ def _pause(client: SweepClient, attempt: int) -> str | None:
 
 
 def _conflicted(run: _Pass, action: Change, conflict: Conflict) -> ActionRecord:
-    """Still conflicting after every attempt: a deletion waits for the next run (§5.8).
+    """Still conflicting after every attempt: a deletion waits for the next run.
 
     A 409 on a precondition means the object changed or was re-created, which the next
     run re-evaluates from scratch; a deadline that cannot be set is a failure.

@@ -1,9 +1,10 @@
 """When a JobSet's lifecycle windows open and close, read from the times the API server wrote.
 
-Every quantity comes from ``upstream-semantics.md`` §5.6: the deadline window opens at
-``metadata.creationTimestamp`` or at the last resume (Trainer's ``reconcileDeadline``,
-§5.1), the TTL window at the first ``Completed``/``Failed`` condition that is ``True``
-(KEP-26, §5.3, §5.5). Windows are compared in whole microseconds, so an annotation of
+Every quantity is a time a controller stored (``docs/upstream.md``, "Lifecycle: deadlines,
+TTL, deletion"): the deadline window opens at ``metadata.creationTimestamp`` or at the last
+resume (Trainer's ``reconcileDeadline``), the TTL window at the first
+``Completed``/``Failed`` condition that is ``True`` (KEP-592 and JobSet's TTL controller).
+Windows are compared in whole microseconds, so an annotation of
 up to 2^63 - 1 seconds never overflows ``datetime``/``timedelta`` arithmetic.
 """
 
@@ -18,7 +19,7 @@ from trainc.sweep.model import Condition, JobSetState, Note, ObjectRef, Reason
 _MICROSECOND = timedelta(microseconds=1)
 _MICROS_PER_SECOND = 1_000_000
 
-#: Condition types that make a JobSet terminal (§4.7), and the one that pauses it.
+#: Condition types that make a JobSet terminal, and the one that pauses it.
 _FINISHED_TYPES = ("Completed", "Failed")
 _SUSPENDED = "Suspended"
 
@@ -50,11 +51,11 @@ class Window:
         return self.length_us - (now - self.opened) // _MICROSECOND
 
     def exceeded(self, now: datetime) -> bool:
-        """Strictly past the end: Trainer's ``now > start + activeDeadlineSeconds`` (§5.1)."""
+        """Strictly past the end: Trainer's ``now > start + activeDeadlineSeconds``."""
         return self.remaining_us(now) < 0
 
     def reached(self, now: datetime) -> bool:
-        """At or past the end: the TTL rule, remaining ``<= 0`` (KEP-26, §5.3, §5.5)."""
+        """At or past the end: the TTL rule, remaining ``<= 0`` (KEP-592, JobSet's TTL)."""
         return self.remaining_us(now) <= 0
 
     def wait_seconds(self, now: datetime) -> float:
@@ -71,12 +72,12 @@ class Window:
         return self.length_us / _MICROS_PER_SECOND
 
     def skewed(self, now: datetime) -> bool:
-        """The window opens after ``now``: the API server's clock runs ahead of ours (§5.7)."""
+        """The window opens after ``now``: the API server's clock runs ahead of ours."""
         return self.opened > now
 
 
 def is_finished(jobset: JobSetState) -> bool:
-    """A ``Completed`` or ``Failed`` condition with status ``True`` (§4.7)."""
+    """A ``Completed`` or ``Failed`` condition with status ``True`` (JobSet's finish)."""
     return finishing_condition(jobset) is not None
 
 
@@ -84,7 +85,7 @@ def finishing_condition(jobset: JobSetState) -> Condition | None:
     """The first ``Completed``/``Failed`` condition that is ``True``, in status order.
 
     Its ``lastTransitionTime`` is the finish time, as in the Job and JobSet TTL controllers
-    (§5.3, §5.5); suspension does not move it (KEP-2899 "Interaction with Suspend").
+    (KEP-592); suspension does not move it (KEP-2899 "Interaction with Suspend").
     """
     for condition in jobset.conditions:
         if condition.type in _FINISHED_TYPES and condition.status == "True":
@@ -93,7 +94,7 @@ def finishing_condition(jobset: JobSetState) -> Condition | None:
 
 
 def is_suspended(jobset: JobSetState) -> bool:
-    """``spec.suspend`` or ``Suspended=True``: no deadline runs while either holds (§5.6).
+    """``spec.suspend`` or ``Suspended=True``: no deadline runs while either holds.
 
     Both count, because the controller lags the spec in each direction: a JobSet just
     suspended still says ``Suspended=False`` and one just resumed still says ``True``.
@@ -105,7 +106,7 @@ def is_suspended(jobset: JobSetState) -> bool:
 
 
 def window_start(jobset: JobSetState) -> tuple[datetime, str]:
-    """When the deadline window opened, and what opened it (§5.1, §5.6).
+    """When the deadline window opened, and what opened it (Trainer's ``reconcileDeadline``).
 
     ``metadata.creationTimestamp``, replaced by the ``lastTransitionTime`` of
     ``Suspended=False`` (the last resume): a JobSet created suspended starts counting at
@@ -138,7 +139,7 @@ def pending_note(
 ) -> Note:
     """A Note announcing ``outcome`` when ``window`` closes, carrying the wait.
 
-    A window that opens in the future is reported as ``ClockSkew`` instead (§5.7): it is
+    A window that opens in the future is reported as ``ClockSkew`` instead: it is
     treated as not yet expired, and the wait still counts from the stored time.
     """
     wait = window.wait_seconds(now)

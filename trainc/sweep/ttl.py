@@ -1,11 +1,12 @@
 """TTL after finished for a terminal JobSet: delete its Jobs, keep the JobSet.
 
-Semantics of KEP-26 and the Job/JobSet TTL controllers (``upstream-semantics.md`` §5.3,
-§5.5), with the TTL KEP-2899 puts on the runtime: the window opens at the
+Semantics of KEP-592 and the Job/JobSet TTL controllers (``docs/upstream.md``, "Lifecycle:
+deadlines, TTL, deletion"), with the TTL KEP-2899 puts on the runtime: the window opens at the
 ``lastTransitionTime`` of the first ``Completed``/``Failed`` condition that is ``True``
 (suspension does not move it), ``0`` expires at once, and it has expired when the time
 remaining is ``<= 0``. Deleting the git-declared JobSet would make GitOps re-create it and
-run the training again (argo-cd#8586, §6.2), so only the child Jobs go (their pods with
+run the training again (https://github.com/argoproj/argo-cd/issues/8586), so only the
+child Jobs go (their pods with
 them); the JobSet stays terminal and the message names the file to remove from git, after
 which GitOps prunes the JobSet and its companions together.
 """

@@ -1,6 +1,6 @@
 """Structural defaulting and pruning, as the API server applies them before CEL rules run.
 
-Order matters and follows the API server (``upstream-semantics.md`` §7.1): nulls in
+Order matters and follows the API server (``docs/upstream.md``, "API server"): nulls in
 non-nullable fields are dropped first, unknown fields are pruned, and schema defaults
 fill in absent fields, parents before children, so that ``has()`` in a rule and the
 compiler's reads see exactly what the server would store.

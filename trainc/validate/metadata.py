@@ -4,8 +4,8 @@ The name predicates reproduce apimachinery's ``pkg/util/validation`` (``IsDNS112
 ``IsDNS1123Subdomain``, ``IsDNS1035Label``, ``IsQualifiedName``, ``IsValidLabelValue``,
 ``IsDomainPrefixedPath``); each returns apimachinery's error strings verbatim, so a finding
 reads like the API server's. The cross-object checks reuse them for the JobSet webhook's
-name rules (``upstream-semantics.md`` §4.4, §4.6). A TrainJob's own name is left to its CRD's
-CEL rules (§1.6), which are stricter than ObjectMeta's.
+name rules (``docs/upstream.md``, "JobSet"). A TrainJob's own name is left to its CRD's
+CEL rules (``docs/upstream.md``, "Types and CRDs"), which are stricter than ObjectMeta's.
 """
 
 from __future__ import annotations

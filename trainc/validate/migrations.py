@@ -2,7 +2,8 @@
 
 Users paste manifests from the KEP, from v2.0/v2.1 docs and from stale upstream pages. A
 generic "unknown field" would not say what to write instead, so this layer names the
-current spelling (``upstream-semantics.md`` §1.9) and reports the fields it explained as
+current spelling (https://github.com/kubeflow/trainer/releases) and reports the fields it
+explained as
 handled, for the structural layer to stay silent about them. It reads the object as loaded,
 before defaults, and never fails on malformed input.
 """
@@ -142,7 +143,7 @@ def _overrides_migration(field: str, release: str, patch: JsonValue) -> _Migrati
 
 
 def _patch_for_overrides(overrides: list[JsonValue], *, pod_spec_only: bool) -> JsonValue:
-    """The runtimePatches spec fragment equivalent to v2.0/v2.1 override entries (§1.9)."""
+    """The runtimePatches spec fragment equivalent to v2.0/v2.1 override entries."""
     jobs: list[JsonValue] = []
     for override in overrides:
         entry = as_object(override)
@@ -209,7 +210,7 @@ def _check_torch_fields(obj: LoadedObject) -> list[_Migration]:
     return found
 
 
-#: What each v2.1 runtime value meant, and what deleting it gives at HEAD (§1.9).
+#: What each v2.1 runtime value meant, and what deleting it gives at HEAD.
 _NUM_PROC_MEANING = {
     "auto": (
         "'auto' is what Trainer does by default now",

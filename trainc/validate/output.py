@@ -5,8 +5,9 @@ the build, so the caller raises :class:`~trainc.errors.CompilerBug` with these m
 (exit code 2). Each object gets the checks of its kind:
 
 - **Custom resources** (JobSet, PodGroups): the JSON Schema trainc generates for the kind,
-  its CRD defaults, then its create-time CEL rules (``upstream-semantics.md`` §7.1); for
-  the JobSet also the webhook's generated-name budgets (§4.4), shared with the input check
+  its CRD defaults, then its create-time CEL rules (``docs/upstream.md``, "API server");
+  for the JobSet also the webhook's generated-name budgets (``docs/upstream.md``,
+  "JobSet"), shared with the input check
   in :mod:`trainc.validate.resolved.names`, and the API server's rules for the Jobs the
   JobSet controller creates from it, the very checks validation ran on the resolved job
   (:mod:`trainc.validate.resolved.childjobs`).

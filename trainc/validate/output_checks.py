@@ -102,7 +102,7 @@ def _messages(diagnostics: list[Diagnostic]) -> list[str]:
 
 
 def _name_budgets(jobset: str, data: JsonObject) -> Iterator[str]:
-    """Generated Job and pod names must be DNS-1035 labels (the JobSet webhook, §4.4)."""
+    """Generated Job and pod names must be DNS-1035 labels (the JobSet webhook)."""
     spec = as_object(data.get("spec"))
     for names, problem in name_budget_problems(jobset, spec):
         yield f"{format_path(('spec', 'replicatedJobs', names.index, 'name'))}: {problem}"

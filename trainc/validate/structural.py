@@ -293,7 +293,7 @@ def _duplicate_keys(
 def _key_value(
     item: dict[str, JsonValue], key: str, node: SchemaNode, schema: KindSchema
 ) -> JsonValue:
-    """A list-map key of an item, falling back to the key property's default (§7.2)."""
+    """A list-map key of an item, falling back to the key property's default (as the server)."""
     if key in item:
         return item[key]
     key_node = schema.child(node, key) or {}

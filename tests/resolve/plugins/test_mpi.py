@@ -97,7 +97,8 @@ def test_without_num_nodes_the_runtime_count_stays() -> None:
 
 
 def test_a_trainer_labelled_launcher_keeps_the_runtime_node_count() -> None:
-    # deepspeed_distributed.yaml: the launcher carries the trainer label (§2.9).
+    # Upstream's manifests/base/runtimes/deepspeed_distributed.yaml: the launcher carries the
+    # trainer label, so its count is mlPolicy.numNodes (mpi.go).
     runtime = make_runtime(
         "mpi",
         ml_policy={"numNodes": 3, "mpi": {"runLauncherAsNode": True}},

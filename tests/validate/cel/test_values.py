@@ -1,4 +1,4 @@
-"""Kubernetes typing and naming of data before CEL sees it (§7.3 items 1, 3, 6)."""
+"""Kubernetes typing and naming of data before CEL sees it (``docs/upstream.md``, "API server")."""
 
 from __future__ import annotations
 

@@ -13,7 +13,8 @@ def _runtime(job: JsonObject) -> DefaultedObject:
     return make_runtime(replicated_jobs=jobs)
 
 
-# The budgets of upstream-semantics.md §4.4: max len(<tj>) per replicatedJob and pod count.
+# The JobSet webhook's name budgets (jobset_webhook.go): max len(<tj>) per replicatedJob and
+# pod count, len(<tj>) <= 53 - len(<rjob>) - digits(completions - 1).
 @pytest.mark.parametrize(
     ("job", "num_nodes", "budget"),
     [

@@ -1,7 +1,9 @@
 """The scheduler-plugins PodGroup gathering every pod of the TrainJob.
 
-Reproduces the object Trainer's CoScheduling plugin builds (``upstream-semantics.md``
-§2.11; vectors T1, T16): a ``scheduling.x-k8s.io/v1alpha1`` PodGroup ``<ns>/<tj>`` sized by
+Reproduces the object Trainer's CoScheduling plugin builds
+(https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/coscheduling/coscheduling.go;
+vectors T1, T16 of ``docs/upstream.md``): a ``scheduling.x-k8s.io/v1alpha1`` PodGroup
+``<ns>/<tj>`` sized by
 :mod:`trainc.compiler.podgroup`, with the runtime's ``scheduleTimeoutSeconds`` (default
 60). Like the JobSet, it carries no ownerReference: offline there is no TrainJob UID.
 Resolution marked the pods and checked the gang has members

@@ -1,7 +1,8 @@
 """The MPI hostfile ConfigMap ``<tj>-mpi-hostfile``: one ``<endpoint> slots=<n>`` per node pod.
 
-Reproduces the ConfigMap Trainer's MPI plugin builds (``upstream-semantics.md`` §2.9;
-vectors T11, T12, T15): every pod of ``node`` (and the launcher, when it runs as a node)
+Reproduces the ConfigMap Trainer's MPI plugin builds (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/mpi/mpi.go;
+vectors T11, T12, T15 of ``docs/upstream.md``): every pod of ``node`` (and the launcher, when
+it runs as a node)
 in completion-index order, PodSets in runtime order, which makes it deterministic. The
 pods' mounts and environment are resolution's (:mod:`trainc.resolve.plugins.mpi`).
 """

@@ -1,7 +1,8 @@
 """The Volcano PodGroup gathering every pod of the TrainJob (KEP-2437).
 
-Reproduces the object Trainer's Volcano plugin builds (``upstream-semantics.md`` §2.12;
-vector T14): a ``scheduling.volcano.sh/v1beta1`` PodGroup ``<ns>/<tj>`` sized by
+Reproduces the object Trainer's Volcano plugin builds (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/volcano/volcano.go;
+vector T14 of ``docs/upstream.md``): a ``scheduling.volcano.sh/v1beta1`` PodGroup
+``<ns>/<tj>`` sized by
 :mod:`trainc.compiler.podgroup`, with ``queue`` from the JobSet annotation
 ``scheduling.volcano.sh/queue-name`` (unset: Volcano's ``default`` queue),
 ``priorityClassName`` from the last replicatedJob whose pods set one, and the runtime's

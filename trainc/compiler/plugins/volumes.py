@@ -1,7 +1,8 @@
 """The PersistentVolumeClaims of a JobSet's volumeClaimPolicies (KEP-572), as manifests.
 
 The JobSet controller would create, per claim template, a PVC ``<template>-<jobset>``
-labelled with the JobSet's name (``upstream-semantics.md`` §4.6); trainc emits those
+labelled with the JobSet's name (https://github.com/kubernetes-sigs/jobset/blob/main/pkg/controllers/volume_claim_policy.go);
+trainc emits those
 claims itself, and resolution dropped the policy from the JobSet and gave the pods their
 volumes (:mod:`trainc.resolve.plugins.volumes` says why). Retention maps onto GitOps:
 ``Delete`` (the default) needs nothing, the claim is pruned with the job's other

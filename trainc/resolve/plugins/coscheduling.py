@@ -1,7 +1,8 @@
 """Coscheduling: every pod of the TrainJob joins one scheduler-plugins PodGroup.
 
-Reproduces Trainer's CoScheduling plugin (``upstream-semantics.md`` §2.11; vectors T1,
-T16): every pod template gets the label ``scheduling.x-k8s.io/pod-group: <tj>``; the
+Reproduces Trainer's CoScheduling plugin (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/coscheduling/coscheduling.go;
+vectors T1, T16 of ``docs/upstream.md``): every pod template gets the label
+``scheduling.x-k8s.io/pod-group: <tj>``; the
 compiler emits the ``scheduling.x-k8s.io/v1alpha1`` PodGroup ``<ns>/<tj>``
 (:mod:`trainc.compiler.plugins.coscheduling`).
 

@@ -1,7 +1,7 @@
 """Flux: run the trainer inside a Flux Framework instance spanning the ``node`` pods.
 
-Reproduces the structure Trainer's Flux plugin gives a JobSet (``upstream-semantics.md``
-§2.10): the trainer command becomes ``/bin/bash /etc/flux-config/entrypoint.sh
+Reproduces the structure Trainer's Flux plugin gives a JobSet (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/flux/flux.go):
+the trainer command becomes ``/bin/bash /etc/flux-config/entrypoint.sh
 "<command and args>"`` with args cleared; the ``node`` job gets the ``flux-installer``
 init container (image ``FLUX_VIEW_IMAGE`` from the trainer environment, else Trainer's
 default), the ``flux-install``, ``spack-install`` and ``shared-memory`` emptyDirs, the
@@ -133,7 +133,7 @@ def flux_settings(main: JsonObject | None) -> dict[str, str]:
 
 
 def _wrap_command(context: Resolution, main: JsonObject, origin: Origin) -> None:
-    """The command and args become one string handed to the entrypoint (§2.10)."""
+    """The command and args become one string handed to the entrypoint, as upstream's."""
     words = [*as_list(main.get("command")), *as_list(main.get("args"))]
     original = " ".join(str(word) for word in words).strip()
     command: list[JsonValue] = ["/bin/bash", f"{_CONFIG_DIR}/entrypoint.sh", original]

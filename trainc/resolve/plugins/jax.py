@@ -1,8 +1,8 @@
 """The JAX plugin: node count and ``jax.distributed`` environment for ``mlPolicy.jax``.
 
-Reproduces Trainer's JAX plugin (``upstream-semantics.md`` §2.10): one JAX process per
-node, ranked by the Job completion index, all meeting the coordinator on the first
-trainer pod at port 29500.
+Reproduces Trainer's JAX plugin (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jax/jax.go):
+one JAX process per node, ranked by the Job completion index, all meeting the coordinator
+on the first trainer pod at port 29500.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class JAXPlugin:
     def enforce_ml_policy(self, context: Resolution) -> None:
         """``trainer.numNodes`` as the count; the ``JAX_*`` env and port on ``node``.
 
-        The env needs ``spec.trainer`` (§2.2): without it only the count applies.
+        The env needs ``spec.trainer``, as upstream's: without it only the count applies.
         """
         policy = context.job.runtime_spec.ml_policy
         if policy is None or policy.jax is None:

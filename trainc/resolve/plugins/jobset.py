@@ -1,11 +1,13 @@
 """The JobSet plugin: the TrainJob's own settings, the pod counts, and the JobSet as stored.
 
-Reproduces Trainer's JobSet plugin and builder (``upstream-semantics.md`` §2.7). The
-trainer and initializer overrides run first (the ApplyTrainJob phase), so framework
+Reproduces Trainer's JobSet plugin and builder (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/jobset.go,
+https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/builder.go).
+The trainer and initializer overrides run first (the ApplyTrainJob phase), so framework
 plugins may still rewrite them; the counts are copied last (PreBuildSync); Settle gives
 the working JobSet the shape the API server stores: ``suspend``, the scheduler's pod
 marks and the JobSet webhook's defaults. No ownerReference: an offline compiler has no
-TrainJob UID (§2.13), and trainc's own labels are the lifecycle plugin's.
+TrainJob UID (``docs/design.md``, "Offline, by design"), and trainc's own labels are the
+lifecycle plugin's.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ class JobSetPlugin:
         return "jobset"
 
     def apply_trainjob(self, context: Resolution) -> None:
-        """Trainer and initializer overrides, and one replica per ancestor job (§2.7 c, d).
+        """Trainer and initializer overrides, and one replica per ancestor job.
 
         ``trainer.image``/``command``/``args`` replace the ``node`` container's values in
         trainer-labelled jobs; ``trainer.env`` is upserted there too and, with MPI
@@ -90,7 +92,7 @@ class JobSetPlugin:
                 _upsert_trainer_env(context, job)
 
     def pre_build_sync(self, context: Resolution) -> None:
-        """``parallelism = completions = PodSet count`` on every replicatedJob (§2.7 a).
+        """``parallelism = completions = PodSet count`` on every replicatedJob.
 
         This overwrites runtime values, including a runtime ``completions`` that differs
         from its ``parallelism``.
@@ -105,7 +107,7 @@ class JobSetPlugin:
                 context.trace.put(job_spec, "completions", pod_set.count, origin)
 
     def settle(self, context: Resolution) -> None:
-        """The JobSet as stored (§2.4, §2.7 e, f): suspend, pod marks, webhook defaults.
+        """The JobSet as stored: suspend, pod marks, webhook defaults.
 
         Metadata is the runtime template's, overlaid by the runtime patches, never the
         runtime object's or the TrainJob's own labels. ``suspend`` is always written, so
@@ -199,7 +201,7 @@ def _initializer_source(
 
 
 def _override_initializer(context: Resolution, job: JsonObject, name: str) -> None:
-    """Point the step's own container at the TrainJob's source (§2.7 c).
+    """Point the step's own container at the TrainJob's source.
 
     ``STORAGE_URI`` first, then the initializer's env (so a user ``STORAGE_URI`` wins),
     then the secret appended as ``envFrom``.

@@ -7,20 +7,23 @@ not create and finds everything one TrainJob produced. So is every replicatedJob
 template: the JobSet controller copies those labels onto the child Jobs it creates, which
 is how the sweeper finds the Jobs it fails or deletes (beside JobSet's own
 ``jobset.sigs.k8s.io/jobset-name`` label). The JobSet carries, as annotations, what
-no upstream JobSet field can hold (``upstream-semantics.md`` §5.6): the source file, the
-TrainJob's ``activeDeadlineSeconds`` (KEP-2899; Trainer does not copy it into the JobSet,
-§5.1), the runtime's ``ttlSecondsAfterFinished`` (KEP-2899, §5.2) and a progress deadline
-(seed ``003``: fail work that never starts), taken from the TrainJob's annotation of that
+no upstream JobSet field can hold (``docs/upstream.md``, "Lifecycle: deadlines, TTL,
+deletion"): the source file, the TrainJob's ``activeDeadlineSeconds`` (KEP-2899; Trainer
+does not copy it into the JobSet), the runtime's ``ttlSecondsAfterFinished`` (KEP-2899) and
+a progress deadline (``docs/design.md``, "Lifecycle": fail work that never starts), taken
+from the TrainJob's annotation of that
 key or else from the runtime's, each value written with the codec the sweeper reads
 (:mod:`trainc.model.lifecycle`).
 
-Deadline enforcement. JobSet has no deadline of its own (§4.9), and the git-declared
+Deadline enforcement. JobSet has no deadline of its own (``docs/upstream.md``, "JobSet"),
+and the git-declared
 JobSet must not be edited or deleted in the cluster: GitOps self-heal would put it back
 and start the job again. So when a deadline expires the sweeper fails the JobSet's child
 Jobs, which git does not own, by lowering their ``activeDeadlineSeconds``; the Job
-controller marks them Failed with reason ``DeadlineExceeded`` (§5.4) and the JobSet turns
+controller marks them Failed with reason ``DeadlineExceeded`` and the JobSet turns
 terminal. A JobSet without a ``failurePolicy`` already fails on any failed Job, but one
-with a policy would fall through to the default ``RestartJobSet`` and run again (§4.9).
+with a policy would fall through to the default ``RestartJobSet`` and run again
+(https://github.com/kubernetes-sigs/jobset/blob/main/pkg/controllers/failure_policy.go).
 Every JobSet with a ``failurePolicy`` therefore gets ``{name: TraincDeadlineExceeded,
 action: FailJobSet, onJobFailureReasons: [DeadlineExceeded]}`` first, ahead of the
 runtime's own rules (first match wins), whether or not a deadline is set today: the JobSet
@@ -54,7 +57,7 @@ from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.provenance import Origin, Written
 
 #: Name of the failure-policy rule that lets a sweeper-failed Job fail the whole JobSet
-#: (a valid rule name: ``^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$``, §4.4).
+#: (a valid rule name for the JobSet webhook: ``^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$``).
 DEADLINE_RULE_NAME: Final = "TraincDeadlineExceeded"
 _PLUGIN: Final = "lifecycle"
 

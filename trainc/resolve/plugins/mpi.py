@@ -1,6 +1,7 @@
 """MPI: pod counts, SSH and hostfile mounts, and the OpenMPI launcher environment.
 
-Reproduces Trainer's MPI plugin (``upstream-semantics.md`` §2.9; vectors T11, T12, T15):
+Reproduces Trainer's MPI plugin (vectors T11, T12, T15 of ``docs/upstream.md``;
+https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/mpi/mpi.go):
 with ``runLauncherAsNode`` the launcher is one of the nodes, so ``node`` runs
 ``max(numNodes-1, 1)`` pods; slots per node are ``trainer.numProcPerNode``, else the
 runtime's value, where a runtime value of 1 means the GPUs per node if there are several; the
@@ -82,7 +83,7 @@ class MPIPlugin:
         return "mpi"
 
     def enforce_ml_policy(self, context: Resolution) -> None:
-        """Set the ``node`` count and mount the SSH Secret and the hostfile (§2.9)."""
+        """Set the ``node`` count and mount the SSH Secret and the hostfile."""
         policy = _policy(context)
         if policy is None:
             return
@@ -124,7 +125,8 @@ def _policy(context: Resolution) -> MPIMLPolicySource | None:
 def _set_node_count(context: Resolution, policy: MPIMLPolicySource) -> None:
     """``trainer.numNodes`` pods for ``node``, one fewer (at least 1) when the launcher trains.
 
-    A trainer-labelled launcher keeps ``mlPolicy.numNodes`` from its PodSet (§2.6).
+    A trainer-labelled launcher keeps ``mlPolicy.numNodes`` from its PodSet
+    (``docs/upstream.md``, "resourcesPerNode and counts").
     """
     trainer = context.job.spec.trainer
     node = context.pod_set(NODE_JOB)

@@ -1,6 +1,7 @@
 """The PlainML plugin: the trainer's node count for runtimes without a distributed framework.
 
-Reproduces Trainer's PlainML plugin (``upstream-semantics.md`` §2.10). It runs when the
+Reproduces Trainer's PlainML plugin (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/plainml/plainml.go).
+It runs when the
 runtime has no mlPolicy, or one without Torch, MPI and JAX, so also for XGBoost and Flux.
 Upstream also upserts ``trainer.env`` into ``node`` here; in trainc the JobSet plugin's
 ApplyTrainJob phase has already done that for every trainer-labelled job, which covers

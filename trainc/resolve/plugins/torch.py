@@ -1,6 +1,7 @@
 """The Torch plugin: node count, torchrun's ``PET_*`` environment, port 29500 and TorchTune.
 
-Reproduces Trainer's Torch plugin (``upstream-semantics.md`` §2.8) for ``mlPolicy.torch``:
+Reproduces Trainer's Torch plugin for ``mlPolicy.torch``
+(https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/torch/torch.go):
 every trainer pod gets the torchrun rendezvous variables, ranked by the Job completion
 index and meeting on the first trainer pod; ``envInjection`` targets get the same
 variables; a TorchTune TrainJob (``trainer.command: [tune, run]``) gets its ``tune run``
@@ -59,7 +60,8 @@ class TorchPlugin:
         """``trainer.numNodes`` as the count, then the env, port and command of ``node``.
 
         Env and port need ``spec.trainer`` and a ``node`` container in the trainer job
-        (§2.2: no ``PET_*`` at all without ``spec.trainer``, envInjection targets included).
+        (upstream writes no ``PET_*`` at all without ``spec.trainer``, envInjection targets
+        included).
         """
         policy = context.job.runtime_spec.ml_policy
         if policy is None or policy.torch is None:
@@ -81,7 +83,7 @@ class TorchPlugin:
 
 
 def procs_per_node(context: Resolution) -> ProcsPerNode:
-    """``PET_NPROC_PER_NODE`` (§2.8 step 2).
+    """``PET_NPROC_PER_NODE``, as the Torch plugin computes it.
 
     ``trainer.numProcPerNode`` when set; else ``auto`` when a node has GPUs (torchrun
     counts them), else its CPUs rounded up, at least 1. A node's resources are the
@@ -112,7 +114,7 @@ def _pet_env(context: Resolution, procs: ProcsPerNode, *, master: bool) -> list[
 
 
 def _injection_targets(context: Resolution, torch: TorchMLPolicySource) -> Iterator[JsonObject]:
-    """Containers, then init containers, that ``envInjection.targets`` names (§2.8 step 4)."""
+    """Containers, then init containers, that ``envInjection.targets`` names."""
     targets = torch.env_injection.targets if torch.env_injection is not None else None
     for target in targets or ():
         job = context.replicated_job(target.job_name)

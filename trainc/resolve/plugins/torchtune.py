@@ -1,8 +1,9 @@
 """TorchTune: the ``tune run`` command the Torch plugin writes for a TorchTune TrainJob.
 
 A TrainJob whose ``trainer.command`` is exactly ``["tune", "run"]`` asks Trainer to pick
-the recipe and config (``upstream-semantics.md`` §2.8 step 5 and its recipe table) from
-the node count, processes per node, GPUs per node and the LoRA arguments, and to keep the
+the recipe and config
+(https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/torch/torchtune.go)
+from the node count, processes per node, GPUs per node and the LoRA arguments, and to keep the
 paths the runtime wires to its initializers. Which combinations are supported is the
 validator's concern (:mod:`trainc.validate.resolved.torchtune`, which judges the
 :class:`TuneRun` recorded here); here every input yields a command.
@@ -118,7 +119,7 @@ def _distributed(run: TuneRun) -> bool:
 
 
 def _recipe(run: TuneRun) -> tuple[str, str]:
-    """Recipe and config suffix: §2.8's table, whose rows for one node come first.
+    """Recipe and config suffix: upstream's table, whose rows for one node come first.
 
     Several nodes always fine-tune fully; so does a node count of 0, by the table's
     "otherwise" row. On one node, one device (``numProcPerNode`` 1, or a single GPU)

@@ -1,7 +1,9 @@
 """Volcano: every pod of the TrainJob joins one Volcano PodGroup (KEP-2437).
 
-Reproduces Trainer's Volcano plugin (``upstream-semantics.md`` §2.12; vector T14): every
-pod template gets the annotation ``scheduling.k8s.io/group-name: <tj>``; the compiler
+Reproduces Trainer's Volcano plugin
+(https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/volcano/volcano.go;
+vector T14 of ``docs/upstream.md``): every pod template gets the annotation
+``scheduling.k8s.io/group-name: <tj>``; the compiler
 emits the ``scheduling.volcano.sh/v1beta1`` PodGroup ``<ns>/<tj>``
 (:mod:`trainc.compiler.plugins.volcano`).
 

@@ -2,8 +2,9 @@
 
 The JobSet controller creates, per claim template, a PVC ``<template>-<jobset>`` labelled
 with the JobSet's name, and adds it as a volume to every replicatedJob whose containers or
-initContainers mount the template's name (``upstream-semantics.md`` §4.6). trainc does
-both at compile time (this plugin adds the volumes and records the claims; the compiler
+initContainers mount the template's name
+(https://github.com/kubernetes-sigs/jobset/blob/main/pkg/controllers/volume_claim_policy.go).
+trainc does both at compile time (this plugin adds the volumes and records the claims; the compiler
 emits them, :mod:`trainc.compiler.plugins.volumes`): once the claim exists, the JobSet
 webhook rejects a policy with retention ``Delete`` whose PVC already exists, so a
 repository that both emits the claim and keeps the policy would stop deploying on the
@@ -63,7 +64,7 @@ class VolumesPlugin:
 
 
 def _claims(jobset_spec: JsonObject) -> Iterator[Claim]:
-    """Claim templates of the joined JobSet spec; retention defaults to Delete (§4.3).
+    """Claim templates of the joined JobSet spec; retention defaults to Delete (the webhook).
 
     A template without a name is skipped: validation reports it
     (``xobj.volume-claim-name``), and a TrainJob on such a runtime is never built, but it

@@ -1,6 +1,7 @@
 """The XGBoost plugin: node count and collective (Rabit) tracker environment.
 
-Reproduces Trainer's XGBoost plugin (``upstream-semantics.md`` §2.10): the tracker runs
+Reproduces Trainer's XGBoost plugin (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/xgboost/xgboost.go):
+the tracker runs
 on the first trainer pod at port 29500, each pod's task id is its completion index, and
 there is one worker per GPU of a node (one per node without GPUs).
 """
@@ -42,7 +43,7 @@ class XGBoostPlugin:
 
         ``DMLC_NUM_WORKER`` is the node count times the GPUs of one node, from the
         runtime's trainer resources replaced by ``resourcesPerNode``. The env needs
-        ``spec.trainer`` (§2.2).
+        ``spec.trainer``, as upstream's.
         """
         policy = context.job.runtime_spec.ml_policy
         if policy is None or policy.xgboost is None:

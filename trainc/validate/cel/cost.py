@@ -1,10 +1,12 @@
 """A deterministic bound on what a rule costs, checked before the rule is evaluated.
 
 The API server meters every evaluation and stops a rule at 1,000,000 cost units and an
-object's rules at 10,000,000 (``upstream-semantics.md`` §7.3 item 7). cel-expr-python
-meters nothing, so trainc estimates the cost from the shape of the bound values and the
-shape of the expression, and reports ``cel.cost-exceeded`` instead of evaluating when the
-estimate is over a limit. The model, in Kubernetes' units (one unit per operation; string
+object's rules at 10,000,000 (``PerCallLimit`` and ``RuntimeCELCostBudget`` in
+https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/apis/cel/config.go).
+cel-expr-python meters nothing, so trainc estimates the cost from the shape of the bound
+values and the shape of the expression, and reports ``cel.cost-exceeded`` instead of
+evaluating when the estimate is over a limit. The model, in Kubernetes' units (one unit
+per operation; string
 traversal 0.1 per character; regex 0.25 per pattern character, multiplied by the string
 traversal, as ``k8s.io/apiserver/pkg/cel/library/cost.go`` charges):
 

@@ -4,7 +4,8 @@ Each entry becomes a :class:`DeclaredRule` whose programs compile on first use a
 then shared by every object of the run: a run checking one file compiles only the rules
 at the nodes that file has. (Every generated rule compiling is a test's job, not each
 run's.) Whether a rule is a transition rule is decided the way the API server decides
-it (``upstream-semantics.md`` §1.6, §7.3 item 5): the rule reads ``oldSelf``.
+it (https://kubernetes.io/docs/reference/using-api/cel/, transition rules): the rule reads
+``oldSelf``.
 """
 
 from __future__ import annotations

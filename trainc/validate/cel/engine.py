@@ -3,11 +3,12 @@
 Everything else in trainc sees :class:`Program` and :class:`EvalError`, never the
 engine's types, so the engine can be swapped without touching the validation layers.
 The environment mirrors what the Kubernetes API server compiles rules with
-(``upstream-semantics.md`` §7.3): optional types, sets, strings v2 and two-variable
+(https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/cel/environment/base.go):
+optional types, sets, strings v2 and two-variable
 comprehensions; ``cel.bind`` and cel-cpp's own ``lists`` extension are left out because
 Kubernetes does not offer them.
 
-Two engine facts shape this adapter (``upstream-semantics.md`` §7.4): a Python value can
+Two engine facts shape this adapter (https://github.com/cel-expr/cel-python): a Python value can
 never be a CEL optional, so a variable Kubernetes binds as ``optional`` (``oldSelf`` under
 ``optionalOldSelf``) is passed as a list of zero or one item and re-wrapped inside the
 expression; and cel-cpp stops any one evaluation after :data:`ITERATION_LIMIT`

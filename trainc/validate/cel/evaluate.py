@@ -1,7 +1,8 @@
 """Evaluating the rules of one schema node and turning each outcome into a diagnostic.
 
 Shared by create-time rules and transition rules, so both report the same way, as the
-API server does (``upstream-semantics.md`` §7.3): a false rule fails with its
+API server does (https://kubernetes.io/docs/reference/using-api/cel/): a false rule fails
+with its
 ``messageExpression`` result (when that is a usable string) or its ``message``, at the
 node or at its ``fieldPath``; a rule that errors fails with the error instead; a rule
 over the cost limits is not evaluated at all.

@@ -1,9 +1,9 @@
 """Create-time CEL rules: every ``x-kubernetes-validations`` rule that needs no old object.
 
-The API server runs them after pruning and defaulting (``upstream-semantics.md`` §7.1),
+The API server runs them after pruning and defaulting (``docs/upstream.md``, "API server"),
 at the node that declares them, once per value there: a rule under ``items`` runs for
 every item. Rules with ``optionalOldSelf`` also run on create, with ``oldSelf`` empty
-(§7.3 item 5).
+(``optionalOldSelf`` in https://kubernetes.io/docs/reference/using-api/cel/).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Transition rules (those reading ``oldSelf``) of an object against its base revision.
 
 The API server runs a transition rule on update only, and only where the old object has
-a value at the correlated path (``upstream-semantics.md`` §7.3 items 4-5): object
+a value at the correlated path (https://kubernetes.io/docs/reference/using-api/cel/,
+transition rules): object
 properties correlate by name, items of ``x-kubernetes-list-type: map`` lists by their
 keys, and items of ``atomic`` and ``set`` lists not at all, so rules below them never
 run. Both values are canonical (sets sorted, map lists ordered by key), which makes

@@ -1,17 +1,17 @@
 """Object data typed and named the way Kubernetes hands it to CEL rules.
 
-The API server does not give rules the raw JSON (``upstream-semantics.md`` §7.3, and
+The API server does not give rules the raw JSON (``docs/upstream.md``, "API server", and
 ``k8s.io/apiserver/pkg/cel/common/values.go``):
 
-- item 1: a ``type: number`` value is a double even when YAML wrote ``1``; an integer
+- typing: a ``type: number`` value is a double even when YAML wrote ``1``; an integer
   stays an int; int-or-string values stay what they are. ``format: date-time`` values stay
   strings here, unlike on the server: cel-expr-python rejects Python ``datetime`` values
   in data and takes timestamps only as protobuf messages, which trainc does not depend
-  on (§7.4). No rule in the Trainer or JobSet CRDs reads a time as a timestamp, and the
+  on. No rule in the Trainer or JobSet CRDs reads a time as a timestamp, and the
   generated schemas have no ``duration`` or ``byte`` formats.
-- item 3: object properties are visible under escaped names (:func:`escape`); the keys
+- names: object properties are visible under escaped names (:func:`escape`); the keys
   of ``additionalProperties`` maps (labels, annotations) are never escaped.
-- item 6: at the root, ``metadata`` shows only ``name`` and ``generateName``.
+- metadata: at the root, ``metadata`` shows only ``name`` and ``generateName``.
 - properties the schema does not declare are invisible (the defaulting layer has
   already pruned them).
 
@@ -139,7 +139,7 @@ def rule_sites(
     """Every node of ``data`` declaring a ``wanted`` rule, parents first.
 
     With ``canonical``, set lists are sorted and map lists ordered by their keys, at any
-    depth, so that plain equality is Kubernetes' list-type-aware equality (§7.3 item 4):
+    depth, so that plain equality is Kubernetes' list-type-aware equality:
     transition rules compare ``self == oldSelf`` regardless of item order there.
     With ``only_read``, a site's value holds only what its rules read of ``self``
     (:mod:`.reads`), which gives the same results for a fraction of the conversion; its

@@ -1,7 +1,8 @@
 """The JobSet webhook's coordinator check, for what the runtime alone decides.
 
 ``spec.coordinator`` names a replicatedJob, a Job index and a pod index whose address every
-pod receives (``upstream-semantics.md`` §4.1, §4.4). The replicatedJob, the Job index and the
+pod receives (``validateCoordinator`` in the JobSet webhook, ``docs/upstream.md``, "JobSet").
+The replicatedJob, the Job index and the
 completion mode are fixed by the runtime; the pod index is judged against the pod count a
 TrainJob resolves to (:mod:`trainc.validate.resolved.coordinator`).
 """
@@ -60,7 +61,7 @@ def _check_job_index(runtime: DefaultedObject, coordinator: Node, rjob: Node) ->
 
 def _check_mode(runtime: DefaultedObject, rjob: Node) -> list[Diagnostic]:
     mode = rjob.get("template", "spec", "completionMode")
-    if mode is None or mode == "Indexed":  # the JobSet webhook defaults Indexed (§4.3)
+    if mode is None or mode == "Indexed":  # the JobSet webhook defaults Indexed
         return []
     return [
         runtime.finding(

@@ -1,7 +1,7 @@
 """Framework plugin rules: what a TrainJob and its runtime may not set for Torch, XGBoost, Flux.
 
-Each ML plugin's ``Validate`` (``upstream-semantics.md`` §1.7) rejects a TrainJob whose
-``trainer.env`` sets a variable the plugin computes (§2.8-§2.10), a Torch ``envInjection``
+Each ML plugin's ``Validate`` (``docs/upstream.md``, "Webhooks") rejects a TrainJob whose
+``trainer.env`` sets a variable the plugin computes, a Torch ``envInjection``
 target that names no container of the runtime, and a Flux runtime whose ``node`` job
 already has the init container the plugin injects. The last two depend on the runtime
 alone: they are checked once per runtime that a TrainJob uses, and point into the runtime's

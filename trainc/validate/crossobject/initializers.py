@@ -1,6 +1,6 @@
 """A TrainJob that configures an initializer needs the runtime step that runs it.
 
-Reproduces the JobSet plugin's TrainJob validation (``upstream-semantics.md`` §1.7, §2.3):
+Reproduces the JobSet plugin's TrainJob validation (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/jobset.go):
 ``spec.initializer.dataset`` (``.model``) requires a replicatedJob named
 ``dataset-initializer`` (``model-initializer``), a container of the same name in it, and
 (since v2.3.0) a volumeMount named ``initializer`` in that container, where the step writes

@@ -1,9 +1,10 @@
 """The JobSet webhook's success- and failure-policy checks on a runtime's JobSet template.
 
 Reproduces ``validateFailurePolicy`` and the success-policy target check of the JobSet
-webhook (``upstream-semantics.md`` §4.4): targets must name replicatedJobs of the template,
+webhook (https://github.com/kubernetes-sigs/jobset/blob/main/pkg/webhooks/jobset_webhook.go):
+targets must name replicatedJobs of the template,
 rule names must be 1..128 characters of a fixed alphabet and unique (after the mutating
-webhook names nameless rules ``failurePolicyRule<index>``, §4.3), and ``onJobFailureReasons``
+webhook names nameless rules ``failurePolicyRule<index>``), and ``onJobFailureReasons``
 must be reasons the Job controller actually sets.
 """
 

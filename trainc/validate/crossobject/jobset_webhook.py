@@ -1,7 +1,8 @@
 """The JobSet validating webhook's structural checks, applied to a runtime's JobSet template.
 
 Every TrainJob on a runtime becomes a JobSet built from ``spec.template.spec``, and the JobSet
-webhook judges it on creation (``upstream-semantics.md`` §4.4); nothing exempts it, so these
+webhook judges it on creation (https://github.com/kubernetes-sigs/jobset/blob/main/pkg/webhooks/jobset_webhook.go);
+nothing exempts it, so these
 checks also run on runtimes labelled ``webhook-validation: disabled``. Checks that depend on
 the TrainJob (name budgets, pod counts, the coordinator's pod index) judge the resolved
 JobSet (:mod:`trainc.validate.resolved`); success and failure policies are in

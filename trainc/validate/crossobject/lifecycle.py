@@ -1,9 +1,10 @@
 """Lifecycle warnings: a runtime TTL too short to notice a finished job, a deprecated runtime.
 
-KEP-2899 (seed ``000``) has the runtime webhook warn when ``spec.ttlSecondsAfterFinished``
+KEP-2899 (``docs/upstream.md``, "TTL on the runtime") has the runtime webhook warn when
+``spec.ttlSecondsAfterFinished``
 is under 60 seconds: the job and its logs vanish before anyone, or a GitOps controller, sees
 how it ended. Trainer also warns when a TrainJob references a runtime labelled
-``trainer.kubeflow.org/support: deprecated`` (``upstream-semantics.md`` §1.7, §1.8).
+``trainer.kubeflow.org/support: deprecated`` (``docs/upstream.md``, "Webhooks").
 """
 
 from __future__ import annotations

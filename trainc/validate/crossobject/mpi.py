@@ -1,6 +1,7 @@
 """MPI plugin rules: a supported implementation, and launcher plus node when the launcher trains.
 
-Reproduces the MPI plugin (``upstream-semantics.md`` §1.7, §2.9): with ``runLauncherAsNode``
+Reproduces the MPI plugin's ``Validate`` (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/mpi/mpi.go):
+with ``runLauncherAsNode``
 and a TrainJob asking for two or more nodes, the runtime needs replicatedJobs named
 ``launcher`` and ``node`` (the launcher is one node, ``node`` holds the rest); and only
 OpenMPI is implemented, anything else fails every TrainJob when its JobSet is built.

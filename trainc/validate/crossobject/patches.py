@@ -1,6 +1,7 @@
 """A TrainJob's runtimePatches may only change what the runtime already has.
 
-Reproduces the JobSet plugin's patch validation (``upstream-semantics.md`` §1.3, §1.7): each
+Reproduces the JobSet plugin's patch validation (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/jobset.go):
+each
 ``manager`` is a domain-prefixed path; a patched replicatedJob, container or init container
 must exist in the runtime (a strategic merge would otherwise add an image-less container);
 and env of the containers Trainer owns (``node``, ``dataset-initializer``,

@@ -1,11 +1,11 @@
 """The cross-object layer: admission-webhook checks over all objects of a run, in a fixed order.
 
-Four lists of checks, each in the order upstream's plugins document (``upstream-semantics.md``
-§1.7, §4.4, §4.6):
+Four lists of checks, each in the order upstream's plugins document (``docs/upstream.md``,
+"Webhooks" and "JobSet"):
 
 - runtime webhook checks, skipped for runtimes labelled
   ``trainer.kubeflow.org/webhook-validation: disabled``, which bypass Trainer's validating
-  webhooks (§1.7);
+  webhooks (the webhooks' objectSelector);
 - JobSet webhook and KEP-572 checks of every runtime's template, which nothing exempts;
 - TrainJob webhook checks that the runtime alone decides, run once for each runtime some
   TrainJob uses and reported in the runtime's file;

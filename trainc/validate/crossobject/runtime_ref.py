@@ -1,7 +1,7 @@
 """A TrainJob's runtimeRef that does not resolve, reported at the field that breaks it.
 
 The lookup itself (and upstream's messages) live in :mod:`trainc.resolve.index`
-(``upstream-semantics.md`` §1.2); this module only chooses the most precise field: the
+(``docs/upstream.md``, "Which runtime"); this module only chooses the most precise field: the
 name when no runtime has it, the kind or API group when Trainer cannot serve the pair.
 """
 

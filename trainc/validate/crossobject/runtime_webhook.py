@@ -1,9 +1,11 @@
 """The runtime webhook: ancestor-labelled replicatedJobs are one Job with the right container.
 
 Reproduces ``validateReplicatedJobs`` of Trainer's TrainingRuntime and ClusterTrainingRuntime
-webhooks (``upstream-semantics.md`` §1.7): a replicatedJob whose Job template carries the
+webhooks (https://github.com/kubeflow/trainer/blob/master/pkg/webhooks/trainingruntime_webhook.go):
+a replicatedJob whose Job template carries the
 ``trainer.kubeflow.org/trainjob-ancestor-step`` label must keep ``replicas: 1`` (the builder
-supports nothing else, §2.6) and must contain the container Trainer injects into (§2.3).
+supports nothing else) and must contain the container Trainer injects into
+(``docs/upstream.md``, "Naming").
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from trainc.validate.crossobject.template import (
     replicated_jobs,
 )
 
-#: The container each ancestor step must have (§2.3).
+#: The container each ancestor step must have.
 REQUIRED_CONTAINER = {
     ANCESTOR_TRAINER: NODE_CONTAINER,
     ANCESTOR_DATASET_INITIALIZER: ANCESTOR_DATASET_INITIALIZER,

@@ -4,7 +4,8 @@ Cross-object checks run on objects whose schema may be broken, so every accessor
 raw data defensively: a missing or mistyped node yields None or an empty list instead of an
 exception. Each node keeps its path in the object, so a finding points at the exact field.
 Runtime templates and ``runtimePatches[].trainingRuntimeSpec`` share one shape
-(``upstream-semantics.md`` §1.3), which is why one set of accessors serves both.
+(https://github.com/kubeflow/trainer/blob/master/pkg/apis/trainer/v1alpha1/trainjob_types.go),
+which is why one set of accessors serves both.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ JOBSET_SPEC: FieldPath = ("spec", "template", "spec")
 #: The pod spec inside a replicatedJob.
 POD_SPEC: FieldPath = ("template", "spec", "template", "spec")
 
-#: Where a TrainJob's runtime patch keeps its JobSet spec fragment (§1.3).
+#: Where a TrainJob's runtime patch keeps its JobSet spec fragment.
 PATCH_SPEC: FieldPath = ("trainingRuntimeSpec", "template", "spec")
 
-#: Ancestor label values Trainer understands (§1.8).
+#: Ancestor label values Trainer understands.
 ANCESTORS = frozenset({ANCESTOR_TRAINER, ANCESTOR_DATASET_INITIALIZER, ANCESTOR_MODEL_INITIALIZER})
 
 ContainerList = Literal["containers", "initContainers"]

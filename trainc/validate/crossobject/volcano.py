@@ -1,8 +1,9 @@
 """The Volcano plugin's queue rule: a queue annotation, when present, names a queue.
 
 With ``podGroupPolicy.volcano`` the PodGroup's queue comes from the JobSet-level annotation
-``scheduling.volcano.sh/queue-name`` (``upstream-semantics.md`` §1.7, §2.12): the runtime's
-``template.metadata`` overlaid by each runtime patch in list order (§2.4). An empty value is
+``scheduling.volcano.sh/queue-name`` (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/volcano/volcano.go):
+the runtime's ``template.metadata`` overlaid by each runtime patch in list order. An empty
+value is
 rejected, and so is one the PodGroup's ``spec.queue`` would refuse (not a DNS-1123
 subdomain); the finding points at whichever document supplied the value that wins.
 """

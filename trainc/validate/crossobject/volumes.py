@@ -1,7 +1,8 @@
 """JobSet volumeClaimPolicies (KEP-572): claim templates that the JobSet webhook accepts.
 
 For each template the JobSet controller creates a PVC ``<template name>-<jobset>`` and adds
-it as a volume to every Job that mounts the template name (``upstream-semantics.md`` §4.6).
+it as a volume to every Job that mounts the template name (``docs/upstream.md``, "Volume
+claims").
 The webhook therefore wants template names that are unique DNS-1123 subdomains, mounted by
 some container, not shadowed by a pod volume, and short enough for the PVC name; the last
 depends on the TrainJob's name, as does a pod volume a runtime patch adds. The checks that

@@ -1,8 +1,9 @@
 """The JobSet webhook's coordinator check, for the pod index: the pod must exist.
 
-``spec.coordinator.podIndex`` names a pod of the coordinator's Job (``upstream-semantics.md``
-§4.1, §4.4); the Job has as many pods as its resolved ``completions``, which the TrainJob's
-``numNodes`` often sets (§2.6). So the finding points at ``trainer.numNodes`` when that is
+``spec.coordinator.podIndex`` names a pod of the coordinator's Job (the JobSet webhook,
+``docs/upstream.md``, "JobSet"); the Job has as many pods as its resolved ``completions``,
+which the TrainJob's ``numNodes`` often sets. So the finding points at ``trainer.numNodes``
+when that is
 what puts the pod out of range, else at the runtime's ``podIndex``. The rest of the
 coordinator check is the runtime's alone (:mod:`trainc.validate.crossobject.coordinator`).
 """

@@ -1,7 +1,8 @@
 """The JobSet webhook's checks that depend on the resolved counts of a TrainJob's JobSet.
 
 The webhook rejects a JobSet whose ``replicas * parallelism`` overflows an int32 for some
-replicatedJob (``upstream-semantics.md`` §4.4); parallelism is the pod count the TrainJob
+replicatedJob (https://github.com/kubernetes-sigs/jobset/blob/main/pkg/webhooks/jobset_webhook.go);
+parallelism is the pod count the TrainJob
 resolves to, so the finding points at the line that set that count.
 """
 

@@ -3,7 +3,8 @@
 The JobSet webhook rejects a JobSet whose longest Job name ``<js>-<rjob>-<replicas-1>`` or,
 for Indexed Jobs with completions, longest pod name
 ``<js>-<rjob>-<replicas-1>-<completions-1>-abcde`` (five characters budgeted for the random
-suffix) exceeds 63 characters (``upstream-semantics.md`` §4.4). The resolved JobSet has
+suffix) exceeds 63 characters (https://github.com/kubernetes-sigs/jobset/blob/main/pkg/webhooks/jobset_webhook.go).
+The resolved JobSet has
 its replicas, completions and completion mode final, so the budget is judged on it. The
 fix is almost always a shorter TrainJob name, so the finding sits on ``metadata.name``
 and says how short. The output check applies the same budgets (:func:`name_budget_problems`)
@@ -22,7 +23,7 @@ from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.metadata import LABEL_MAX, dns1035_label_errors
 
 _POD_SUFFIX: Final = "-abcde"
-#: The JobSet webhook's messages for the two budgets (§4.4).
+#: The JobSet webhook's messages for the two budgets.
 JOB_NAME_TOO_LONG: Final = (
     "JobSet name is too long, job names generated for this JobSet will exceed 63 characters"
 )
@@ -46,7 +47,7 @@ class GeneratedNames:
 
 
 def generated_names(jobset: str, spec: JsonObject) -> Iterator[GeneratedNames]:
-    """Job ``<js>-<rjob>-<replicas-1>`` and pod ``<job>-<completions-1>-abcde`` (§4.4), per rjob.
+    """Job ``<js>-<rjob>-<replicas-1>`` and pod ``<job>-<completions-1>-abcde``, per rjob.
 
     ``spec`` is a JobSet spec as stored: replicas and completion mode defaulted.
     """

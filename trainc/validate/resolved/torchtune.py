@@ -1,10 +1,11 @@
 """TorchTune TrainJobs: the model, node count, LoRA mode and arguments the runtime supports.
 
 A TrainJob on a Torch runtime whose ``trainer.command`` is exactly ``["tune", "run"]`` is a
-TorchTune job (``upstream-semantics.md`` §2.8): the model comes from the runtime name
+TorchTune job (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/torch/torchtune.go):
+the model comes from the runtime name
 (``torchtune-llama3.2-1b`` → ``llama3_2/1B``) and the recipe from the node count, processes
 per node, GPUs and the LoRA arguments. The Torch plugin rejects combinations no recipe
-config exists for (§1.7): unknown models, several nodes except for 70B, QLoRA for Qwen,
+config exists for: unknown models, several nodes except for 70B, QLoRA for Qwen,
 multi-device QLoRA for 1B/3B, LoRA on several nodes, and arguments that override the paths
 the runtime wires to its initializers. The checks judge what the recipe choice was made
 from (:class:`~trainc.resolve.plugins.torchtune.TuneRun`, recorded while resolving), so
