@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from trainc.emit.sinks import OutputSink
     from trainc.resolve.resolved import ResolvedJob
     from trainc.review.changes import Emitted, ObjectChange
+    from trainc.review.explain import ExplainedObject, FieldHistory
     from trainc.validate.base import BaseRevision
     from trainc.validate.output import OutputCheck
 
@@ -328,15 +329,15 @@ class _Builds:
     """Each TrainJob's objects, built once: judged on their way into the cluster (validate
     and compile alike, so both give one verdict), then handed to compile's output.
 
-    With ``keep``, every job built is also kept in :attr:`kept` (``trainc diff``, which
-    compares whole outputs).
+    With ``keep``, every job built is also kept in :attr:`kept` with its resolved job
+    (``trainc diff`` compares whole outputs, ``trainc explain`` traces them).
     """
 
     def __init__(self, config: RepoConfig, *, keep: bool = False) -> None:
         self._server_side = config.compile.server_side_apply
         self._last: tuple[ResolvedJob, BuiltJob] | None = None
         self._keep = keep
-        self.kept: list[BuiltJob] = []
+        self.kept: list[tuple[ResolvedJob, BuiltJob]] = []
 
     def check(self, job: ResolvedJob) -> list[Diagnostic]:
         """Build ``job`` and report the apply limits its objects break or near."""
@@ -346,7 +347,7 @@ class _Builds:
         built = build_job(job)
         self._last = (job, built)
         if self._keep:
-            self.kept.append(built)
+            self.kept.append((job, built))
         return check_apply_limits(job, built.objects, server_side=self._server_side)
 
     def take(self, job: ResolvedJob) -> BuiltJob:
@@ -476,7 +477,7 @@ def diff_paths(
     before = [build_job(job) for job in revision.deployed_jobs()]
     changes = compare(
         _emitted(config, [job for job in before if selected(job.source)], shared=not paths),
-        _emitted(config, builds.kept, shared=not paths),
+        _emitted(config, [built for _, built in builds.kept], shared=not paths),
         lambda owner: [_reason(d) for d in revision.refusals(*owner.split("/", 1))],
     )
     return DiffReport(report, report.diagnostics, changes)
@@ -510,6 +511,60 @@ def _under(paths: Sequence[Path], *, cwd: Path, root: Path) -> Callable[[str], b
     return lambda source: any(
         source == prefix or source.startswith(prefix + "/") for prefix in prefixes
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainReport:
+    """The outcome of ``trainc explain``: diagnostics, and the compiled objects with the
+    origin of each line, or the history of the one field asked for."""
+
+    validation: ValidationReport
+    diagnostics: tuple[Diagnostic, ...]
+    objects: tuple[ExplainedObject, ...] = ()
+    fields: tuple[FieldHistory, ...] = ()
+
+    @property
+    def exit_code(self) -> int:
+        """1 when the input has errors, else 0."""
+        return exit_code(self.diagnostics)
+
+
+def explain_paths(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    object_name: str | None = None,
+    field: str | None = None,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    overrides: Overrides | None = None,
+) -> ExplainReport:
+    """Compile the TrainJobs in ``paths`` in memory and say where each value came from.
+
+    ``object_name`` (``KIND/NAME``, kind case-insensitive) keeps the objects it names;
+    ``field`` (a path such as ``spec.replicatedJobs[node].template.spec.template.spec.
+    containers[node].image``, or its end, ``containers[node].image``) gives, instead of
+    whole objects, the values that field took. Raises UsageError for a malformed
+    selector or one that names nothing built.
+    """
+    from trainc.review.explain import SelectionError, select  # noqa: PLC0415 - explain only
+
+    loaded_config = load_config(
+        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+    )
+    config = loaded_config.config
+    if config is None:
+        report = _config_failure(loaded_config)
+        return ExplainReport(report, report.diagnostics)
+    builds = _Builds(config, keep=True)
+    report = _validate(paths, loaded_config, config, base=None, steps=_Steps(None), builds=builds)
+    if not builds.kept:
+        return ExplainReport(report, report.diagnostics)
+    try:
+        selection = select(builds.kept, object_name=object_name, field=field)
+    except SelectionError as error:
+        raise UsageError(str(error)) from None
+    return ExplainReport(report, report.diagnostics, selection.objects, selection.fields)
 
 
 def write_schemas(directory: Path) -> list[str]:

@@ -24,6 +24,7 @@ EXIT_USAGE = 2
 _COMMANDS = {
     "compile": ("trainc.cli.compile", "compile_command"),
     "diff": ("trainc.cli.diff", "diff_command"),
+    "explain": ("trainc.cli.explain", "explain_command"),
     "init": ("trainc.cli.init", "init_command"),
     "schemas": ("trainc.cli.schemas", "schemas_command"),
     "sweep": ("trainc.cli.sweep", "sweep_command"),

@@ -35,18 +35,56 @@ def format_path(path: Sequence[str | int]) -> str:
     return "".join(out)
 
 
+def has_path(value: JsonValue, path: Sequence[str | int]) -> bool:
+    """Whether ``path`` leads to a value (a null one included), where :func:`get_path`
+    cannot tell a missing field from a null."""
+    current = value
+    for part in path:
+        if not _has_step(current, part):
+            return False
+        current = current[part]  # type: ignore[index]  # _has_step checked the shape
+    return True
+
+
+def _has_step(node: JsonValue, part: str | int) -> bool:
+    if isinstance(part, int):
+        return isinstance(node, list) and 0 <= part < len(node)
+    return isinstance(node, dict) and part in node
+
+
+_STEP = re.compile(r"\[([^\]]*)\]|\.?([^.\[\]]+)")
+
+
+def parse_path(text: str) -> FieldPath:
+    """The path :func:`format_path` renders, read back: ``spec.jobs[0].labels[a.b/c]``
+    gives ``("spec", "jobs", 0, "labels", "a.b/c")``. A bracketed number is a list index.
+
+    Raises ValueError for text that is no path (empty, unbalanced brackets, ``a..b``).
+    """
+    path: list[str | int] = []
+    position = 0
+    while position < len(text):
+        match = _STEP.match(text, position)
+        if match is None or (match.group(2) is not None and path == [] and text[0] == "."):
+            raise ValueError(f"not a field path: {text!r}")
+        bracketed, plain = match.groups()
+        if bracketed is not None:
+            path.append(int(bracketed) if bracketed.isdigit() else bracketed)
+        else:
+            path.append(plain)
+        position = match.end()
+    if not path:
+        raise ValueError(f"not a field path: {text!r}")
+    return tuple(path)
+
+
 def get_path(value: JsonValue, path: Sequence[str | int]) -> JsonValue:
     """The value at ``path``, or None when any step is missing or of the wrong shape."""
     current = value
     for part in path:
-        if isinstance(part, int):
-            if not isinstance(current, list) or not 0 <= part < len(current):
-                return None
-            current = current[part]
-        else:
-            if not isinstance(current, dict) or part not in current:
-                return None
-            current = current[part]
+        if not _has_step(current, part):
+            return None
+        current = current[part]  # type: ignore[index]  # _has_step checked the shape
     return current
 
 
