@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli import run
-from tests.support.manifests import write
+from tests.support.manifests import TORCH_RUNTIME, write
 from trainc.api import explain_paths
 from trainc.errors import UsageError
 from trainc.review.explain import ExplainedObject, FieldStep
@@ -62,34 +62,16 @@ def test_a_runtime_patch_names_its_manager_and_line() -> None:
     ]
 
 
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch
-spec:
-  mlPolicy:
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  nodeSelector:
-                    pool: runtime
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.13.0
-                      env:
-                        - name: LEVEL
-                          value: runtime
-"""
+#: A runtime with a node selector a patch can replace and an env the TrainJob overrides.
+RUNTIME = TORCH_RUNTIME.replace(
+    "                  containers:\n",
+    "                  nodeSelector:\n                    pool: runtime\n"
+    "                  containers:\n",
+) + (
+    "                      env:\n"
+    "                        - name: LEVEL\n"
+    "                          value: runtime\n"
+)
 
 TRAINJOB = """\
 apiVersion: trainer.kubeflow.org/v1alpha1

@@ -38,18 +38,29 @@ def format_path(path: Sequence[str | int]) -> str:
 def has_path(value: JsonValue, path: Sequence[str | int]) -> bool:
     """Whether ``path`` leads to a value (a null one included), where :func:`get_path`
     cannot tell a missing field from a null."""
-    current = value
+    return not isinstance(_follow(value, path), _Absent)
+
+
+class _Absent:
+    """What a path that leaves the value leads to."""
+
+
+_ABSENT = _Absent()
+
+
+def _follow(value: JsonValue, path: Sequence[str | int]) -> JsonValue | _Absent:
+    current: JsonValue | _Absent = value
     for part in path:
-        if not _has_step(current, part):
-            return False
-        current = current[part]  # type: ignore[index]  # _has_step checked the shape
-    return True
+        if isinstance(current, _Absent):
+            break
+        current = _step(current, part)
+    return current
 
 
-def _has_step(node: JsonValue, part: str | int) -> bool:
+def _step(node: JsonValue, part: str | int) -> JsonValue | _Absent:
     if isinstance(part, int):
-        return isinstance(node, list) and 0 <= part < len(node)
-    return isinstance(node, dict) and part in node
+        return node[part] if isinstance(node, list) and 0 <= part < len(node) else _ABSENT
+    return node[part] if isinstance(node, dict) and part in node else _ABSENT
 
 
 _STEP = re.compile(r"\[([^\]]*)\]|\.?([^.\[\]]+)")
@@ -80,12 +91,8 @@ def parse_path(text: str) -> FieldPath:
 
 def get_path(value: JsonValue, path: Sequence[str | int]) -> JsonValue:
     """The value at ``path``, or None when any step is missing or of the wrong shape."""
-    current = value
-    for part in path:
-        if not _has_step(current, part):
-            return None
-        current = current[part]  # type: ignore[index]  # _has_step checked the shape
-    return current
+    found = _follow(value, path)
+    return None if isinstance(found, _Absent) else found
 
 
 def as_object(value: JsonValue) -> JsonObject:
