@@ -18,6 +18,7 @@ from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import CompilerBug, UsageError
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.inputs import load_base, load_context, load_inputs, load_single_file
+from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.json import JsonObject, get_path
@@ -565,6 +566,71 @@ def explain_paths(
     except SelectionError as error:
         raise UsageError(str(error)) from None
     return ExplainReport(report, report.diagnostics, selection.objects, selection.fields)
+
+
+@dataclass(frozen=True, slots=True)
+class TrainJobSource:
+    """Where git holds one TrainJob: its identity in the cluster, its file, and the
+    document as read, to find it again in that file."""
+
+    namespace: str
+    name: str
+    file: str
+    document: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class SourcesReport:
+    """The TrainJobs of a repository that compile, or the findings that stop it; the
+    repository root and the loader's limits, to read the files again."""
+
+    validation: ValidationReport
+    diagnostics: tuple[Diagnostic, ...]
+    root: Path
+    limits: Limits
+    trainjobs: tuple[TrainJobSource, ...] = ()
+
+    @property
+    def exit_code(self) -> int:
+        """1 when the input has errors, else 0."""
+        return exit_code(self.diagnostics)
+
+
+def trainjob_sources(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    overrides: Overrides | None = None,
+) -> SourcesReport:
+    """Validate ``paths`` (default: the repository) and say where each TrainJob lives,
+    in (namespace, name) order; none when the input has errors (``trainc prune`` edits
+    only a repository that compiles)."""
+    loaded_config = load_config(
+        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+    )
+    config = loaded_config.config
+    if config is None:
+        report = _config_failure(loaded_config)
+        return SourcesReport(report, report.diagnostics, cwd, Limits())
+    found: list[TrainJobSource] = []
+
+    def keep(job: ResolvedJob, clean: bool) -> None:  # noqa: FBT001 - OnResolved's shape
+        loaded = job.trainjob.loaded
+        found.append(TrainJobSource(job.namespace, job.name, loaded.path, loaded.data))
+
+    report = _validate(
+        paths,
+        loaded_config,
+        config,
+        base=None,
+        steps=_Steps(None),
+        builds=_Builds(config),
+        on_resolved=keep,
+    )
+    found_in = (report, report.diagnostics, config.root, config.limits)
+    return SourcesReport(*found_in, () if report.exit_code else tuple(found))
 
 
 def write_schemas(directory: Path) -> list[str]:

@@ -26,6 +26,7 @@ _COMMANDS = {
     "diff": ("trainc.cli.diff", "diff_command"),
     "explain": ("trainc.cli.explain", "explain_command"),
     "init": ("trainc.cli.init", "init_command"),
+    "prune": ("trainc.cli.prune", "prune_command"),
     "schemas": ("trainc.cli.schemas", "schemas_command"),
     "sweep": ("trainc.cli.sweep", "sweep_command"),
     "validate": ("trainc.cli.validate", "validate_command"),
