@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.support.gitrepo import git
 from tests.support.manifests import TORCH_RUNTIME as RUNTIME
 from tests.support.manifests import trainjob_yaml, write
 from trainc.api import load_config, validate_paths
 from trainc.errors import UsageError
-
-
-def git(root: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=root,
-        check=True,
-        capture_output=True,
-    )
-
 
 #: A sweeper, so the deadlines the TrainJobs set are enforced (no compile.no-sweeper).
 SWEEPER = "sweeper:\n  image: registry.example.com/trainc:0.1\n"

@@ -18,6 +18,7 @@ from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import CompilerBug, UsageError
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.inputs import load_base, load_context, load_inputs, load_single_file
+from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.json import JsonObject, get_path
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
     from trainc.compiler.sweeper import SweptJob
     from trainc.emit.sinks import OutputSink
     from trainc.resolve.resolved import ResolvedJob
+    from trainc.review.changes import Emitted, ObjectChange
+    from trainc.review.explain import ExplainedObject, FieldHistory
+    from trainc.validate.base import BaseRevision
     from trainc.validate.output import OutputCheck
 
 # What only compile needs (the builders, the emitter, the output check) is imported in
@@ -156,7 +160,7 @@ def _validate(
     loaded_config: ConfigResult,
     config: RepoConfig,
     *,
-    base: str | None,
+    base: BaseRevision | None,
     steps: _Steps,
     builds: _Builds,
     on_resolved: OnResolved | None = None,
@@ -167,14 +171,13 @@ def _validate(
     context = load_context(inputs.sources, config=config) if paths else None
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     policies = load_policies(config, config_document=loaded_config.document)
-    base_objects = load_base(base, config=config).objects if base is not None else None
     sweeper = check_sweeper_resources(config, loaded_config.document)
     before = (*inputs.diagnostics, *policies.diagnostics, *sweeper)
     outcome = validate_objects(
         (*inputs.objects, *context_objects),
         config,
         policies,
-        base=base_objects,
+        base=base,
         context_files=frozenset(context.sources) if context else frozenset(),
         clean=not exit_code(before),
         progress=steps.stage(),
@@ -190,6 +193,14 @@ def _validate(
     }
     sources = {**loaded_config.sources, **policies.sources, **shown, **inputs.sources}
     return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
+
+
+def _base_revision(ref: str, config: RepoConfig) -> BaseRevision:
+    """The repository at git revision ``ref``, for ``--base`` runs."""
+    # Only --base runs compare with a revision: loaded here, not by every run.
+    from trainc.validate.base import BaseRevision  # noqa: PLC0415
+
+    return BaseRevision(load_base(ref, config=config).objects, config)
 
 
 def _named_runtimes(
@@ -233,7 +244,12 @@ def validate_paths(
         return _config_failure(loaded_config)
     config = loaded_config.config
     return _validate(
-        paths, loaded_config, config, base=base, steps=_Steps(progress), builds=_Builds(config)
+        paths,
+        loaded_config,
+        config,
+        base=_base_revision(base, config) if base is not None else None,
+        steps=_Steps(progress),
+        builds=_Builds(config),
     )
 
 
@@ -312,11 +328,17 @@ def compile_paths(
 
 class _Builds:
     """Each TrainJob's objects, built once: judged on their way into the cluster (validate
-    and compile alike, so both give one verdict), then handed to compile's output."""
+    and compile alike, so both give one verdict), then handed to compile's output.
 
-    def __init__(self, config: RepoConfig) -> None:
+    With ``keep``, every job built is also kept in :attr:`kept` with its resolved job
+    (``trainc diff`` compares whole outputs, ``trainc explain`` traces them).
+    """
+
+    def __init__(self, config: RepoConfig, *, keep: bool = False) -> None:
         self._server_side = config.compile.server_side_apply
         self._last: tuple[ResolvedJob, BuiltJob] | None = None
+        self._keep = keep
+        self.kept: list[tuple[ResolvedJob, BuiltJob]] = []
 
     def check(self, job: ResolvedJob) -> list[Diagnostic]:
         """Build ``job`` and report the apply limits its objects break or near."""
@@ -325,6 +347,8 @@ class _Builds:
 
         built = build_job(job)
         self._last = (job, built)
+        if self._keep:
+            self.kept.append((job, built))
         return check_apply_limits(job, built.objects, server_side=self._server_side)
 
     def take(self, job: ResolvedJob) -> BuiltJob:
@@ -393,6 +417,220 @@ def _check_built(check: OutputCheck, objects: Sequence[JsonObject], *, jobs: boo
     problems = check.problems(objects, jobs=jobs)
     if problems:
         raise CompilerBug("emitted objects fail validation:\n  " + "\n  ".join(problems))
+
+
+@dataclass(frozen=True, slots=True)
+class DiffReport:
+    """The outcome of ``trainc diff``: diagnostics, and what the edit does to the cluster.
+
+    ``changes`` is empty when the working tree has errors of its own: it would not
+    compile, so there is nothing to show. Errors that exist only against the base
+    revision (an update the API server refuses to apply in place) flag the changes.
+    """
+
+    validation: ValidationReport
+    diagnostics: tuple[Diagnostic, ...]
+    changes: tuple[ObjectChange, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """1 when the working tree has errors (refused updates included), else 0."""
+        return exit_code(self.diagnostics)
+
+
+def diff_paths(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    base: str,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    overrides: Overrides | None = None,
+    progress: Progress | None = None,
+) -> DiffReport:
+    """Compile the TrainJobs in ``paths`` (default: the repository) at git revision
+    ``base`` and in the working tree, in memory, and compare the two outputs.
+
+    The working tree is validated as ``validate --base`` validates it. At ``base``, a
+    TrainJob counts as deployed when it resolved cleanly there (as ``--base`` compares
+    JobSets); both sides are built with the current configuration. With ``paths``, only
+    the TrainJobs of those files are compared, and the sweeper's objects (which depend
+    on every job of the repository) are left out.
+    """
+    from trainc.compiler.run import build_job  # noqa: PLC0415 - compile only
+    from trainc.review.changes import compare  # noqa: PLC0415 - diff only
+
+    loaded_config = load_config(
+        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+    )
+    config = loaded_config.config
+    if config is None:
+        report = _config_failure(loaded_config)
+        return DiffReport(report, report.diagnostics, ())
+    revision = _base_revision(base, config)
+    builds = _Builds(config, keep=True)
+    report = _validate(
+        paths, loaded_config, config, base=revision, steps=_Steps(progress), builds=builds
+    )
+    if any(d.is_error and not revision.reported(d) for d in report.diagnostics):
+        return DiffReport(report, report.diagnostics, ())
+    selected = _under(paths, cwd=cwd, root=config.root)
+    before = [build_job(job) for job in revision.deployed_jobs()]
+    changes = compare(
+        _emitted(config, [job for job in before if selected(job.source)], shared=not paths),
+        _emitted(config, [built for _, built in builds.kept], shared=not paths),
+        lambda owner: [_reason(d) for d in revision.refusals(*owner.split("/", 1))],
+    )
+    return DiffReport(report, report.diagnostics, changes)
+
+
+def _reason(refusal: Diagnostic) -> str:
+    """A refused update in one line: the object's field and what the API server says."""
+    if refusal.field_path is None or refusal.field_path in refusal.message:
+        return refusal.message
+    return f"{refusal.kind} {refusal.field_path}: {refusal.message}"
+
+
+def _emitted(config: RepoConfig, jobs: Sequence[BuiltJob], *, shared: bool) -> Emitted:
+    """What compile emits for ``jobs``: their objects and, with ``shared``, the sweeper's."""
+    from trainc.compiler.sweeper import SweptJob, build_sweeper  # noqa: PLC0415 - compile only
+    from trainc.review.changes import Emitted  # noqa: PLC0415 - diff only
+
+    sweeper = build_sweeper(config, [SweptJob.of(job) for job in jobs]) if shared else ()
+    return Emitted({f"{job.namespace}/{job.name}": job.objects for job in jobs}, sweeper)
+
+
+def _under(paths: Sequence[Path], *, cwd: Path, root: Path) -> Callable[[str], bool]:
+    """Whether a repository-relative file lies under one of ``paths`` (all, with none)."""
+    if not paths:
+        return lambda source: True
+    # Reading the working tree refused paths outside the root before this is asked.
+    absolute = [(cwd / path).resolve() for path in paths]
+    prefixes = [path.relative_to(root).as_posix() for path in absolute if path.is_relative_to(root)]
+    if "." in prefixes:
+        return lambda source: True
+    return lambda source: any(
+        source == prefix or source.startswith(prefix + "/") for prefix in prefixes
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainReport:
+    """The outcome of ``trainc explain``: diagnostics, and the compiled objects with the
+    origin of each line, or the history of the one field asked for."""
+
+    validation: ValidationReport
+    diagnostics: tuple[Diagnostic, ...]
+    objects: tuple[ExplainedObject, ...] = ()
+    fields: tuple[FieldHistory, ...] = ()
+
+    @property
+    def exit_code(self) -> int:
+        """1 when the input has errors, else 0."""
+        return exit_code(self.diagnostics)
+
+
+def explain_paths(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    object_name: str | None = None,
+    field: str | None = None,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    overrides: Overrides | None = None,
+) -> ExplainReport:
+    """Compile the TrainJobs in ``paths`` in memory and say where each value came from.
+
+    ``object_name`` (``KIND/NAME``, kind case-insensitive) keeps the objects it names;
+    ``field`` (a path such as ``spec.replicatedJobs[node].template.spec.template.spec.
+    containers[node].image``, or its end, ``containers[node].image``) gives, instead of
+    whole objects, the values that field took. Raises UsageError for a malformed
+    selector or one that names nothing built.
+    """
+    from trainc.review.explain import SelectionError, select  # noqa: PLC0415 - explain only
+
+    loaded_config = load_config(
+        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+    )
+    config = loaded_config.config
+    if config is None:
+        report = _config_failure(loaded_config)
+        return ExplainReport(report, report.diagnostics)
+    builds = _Builds(config, keep=True)
+    report = _validate(paths, loaded_config, config, base=None, steps=_Steps(None), builds=builds)
+    if not builds.kept:
+        return ExplainReport(report, report.diagnostics)
+    try:
+        selection = select(builds.kept, object_name=object_name, field=field)
+    except SelectionError as error:
+        raise UsageError(str(error)) from None
+    return ExplainReport(report, report.diagnostics, selection.objects, selection.fields)
+
+
+@dataclass(frozen=True, slots=True)
+class TrainJobSource:
+    """Where git holds one TrainJob: its identity in the cluster, its file, and the
+    document as read, to find it again in that file."""
+
+    namespace: str
+    name: str
+    file: str
+    document: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class SourcesReport:
+    """The TrainJobs of a repository that compile, or the findings that stop it; the
+    repository root and the loader's limits, to read the files again."""
+
+    validation: ValidationReport
+    diagnostics: tuple[Diagnostic, ...]
+    root: Path
+    limits: Limits
+    trainjobs: tuple[TrainJobSource, ...] = ()
+
+    @property
+    def exit_code(self) -> int:
+        """1 when the input has errors, else 0."""
+        return exit_code(self.diagnostics)
+
+
+def trainjob_sources(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    overrides: Overrides | None = None,
+) -> SourcesReport:
+    """Validate ``paths`` (default: the repository) and say where each TrainJob lives,
+    in (namespace, name) order; none when the input has errors (``trainc prune`` edits
+    only a repository that compiles)."""
+    loaded_config = load_config(
+        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+    )
+    config = loaded_config.config
+    if config is None:
+        report = _config_failure(loaded_config)
+        return SourcesReport(report, report.diagnostics, cwd, Limits())
+    found: list[TrainJobSource] = []
+
+    def keep(job: ResolvedJob, clean: bool) -> None:  # noqa: FBT001 - OnResolved's shape
+        loaded = job.trainjob.loaded
+        found.append(TrainJobSource(job.namespace, job.name, loaded.path, loaded.data))
+
+    report = _validate(
+        paths,
+        loaded_config,
+        config,
+        base=None,
+        steps=_Steps(None),
+        builds=_Builds(config),
+        on_resolved=keep,
+    )
+    found_in = (report, report.diagnostics, config.root, config.limits)
+    return SourcesReport(*found_in, () if report.exit_code else tuple(found))
 
 
 def write_schemas(directory: Path) -> list[str]:

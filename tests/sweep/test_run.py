@@ -120,13 +120,19 @@ def test_an_expired_deadline_fails_the_jobs_and_never_touches_the_jobset(
     assert writes(api) == []
 
 
-def test_fresh_reads_come_before_every_change(api: FakeApiServer, clock: FakeClock) -> None:
+def test_the_jobset_is_read_fresh_before_every_change(api: FakeApiServer, clock: FakeClock) -> None:
     put(api, *running())
     run(api, clock)
-    gets = [r.path for r in api.requests if r.method == "GET"]
-    assert gets[-2:] == [f"{JOBSET_PATH}/llama", JOB_PATH]
-    fresh_list = [r for r in api.requests if r.path == JOB_PATH][-1]
-    assert fresh_list.query["labelSelector"].endswith("jobset.sigs.k8s.io/jobset-name=llama")
+    calls = [(r.method, r.path) for r in api.requests]
+    patch = calls.index(("PATCH", f"{JOB_PATH}/llama-node-0"))
+    assert calls[patch - 1] == ("GET", f"{JOBSET_PATH}/llama")
+    # The Jobs are the listed ones: the patch's resourceVersion precondition catches a Job
+    # changed since the list, so they are not listed again per JobSet.
+    assert [
+        r
+        for r in api.requests
+        if r.path == JOB_PATH and "jobset-name" in r.query.get("labelSelector", "")
+    ] == []
 
 
 def test_a_jobset_that_finished_since_the_list_is_decided_again(
@@ -165,8 +171,13 @@ def test_a_job_changed_since_the_list_is_patched_with_its_fresh_version(
     (record,) = run(api, clock)
 
     assert record.outcome == "done"
-    patch = next(r for r in api.requests if r.method == "PATCH")
-    assert patch.body["metadata"]["resourceVersion"] == changed[0]["metadata"]["resourceVersion"]
+    # The listed version no longer matches: 409, then a fresh list and the fresh version.
+    stale, fresh = (r for r in api.requests if r.method == "PATCH")
+    assert stale.body["metadata"]["resourceVersion"] != changed[0]["metadata"]["resourceVersion"]
+    assert fresh.body["metadata"]["resourceVersion"] == changed[0]["metadata"]["resourceVersion"]
+    job = api.get(JOBS, NS, "llama-node-0")
+    assert job is not None
+    assert job["spec"]["activeDeadlineSeconds"] > 0
 
 
 def test_a_conflict_on_patch_is_decided_again_then_done(
@@ -178,8 +189,9 @@ def test_a_conflict_on_patch_is_decided_again_then_done(
     (record,) = run(api, clock)
 
     assert record.outcome == "done"
-    fresh_read_then_patch = ["GET", "GET", "PATCH"]
-    assert [r.method for r in api.requests[6:]] == [*fresh_read_then_patch * 2, "POST"]
+    # The JobSet read fresh, the listed Job patched: 409; then the JobSet and its Jobs
+    # read fresh, and the patch done; the Event.
+    assert [r.method for r in api.requests[6:]] == ["GET", "PATCH", "GET", "GET", "PATCH", "POST"]
     assert clock.sleeps == [0.5]
 
 
@@ -292,11 +304,8 @@ def test_a_recreated_companion_of_the_same_name_is_never_deleted(
 
 def test_a_companion_whose_jobset_appeared_is_kept(api: FakeApiServer, clock: FakeClock) -> None:
     put(api, live_companion(PVCS, "data", "late", created=0))
-    api.before(
-        "GET",
-        f"/api/v1/namespaces/{NS}/persistentvolumeclaims/data",
-        lambda: api.put(live_jobset("late", created=999)),
-    )
+    # The JobSet appears after the list, just before the fresh look for it.
+    api.before("GET", f"{JOBSET_PATH}/late", lambda: api.put(live_jobset("late", created=999)))
     (record,) = run(api, clock)
     assert record.outcome == "skipped"
     assert api.get(PVCS, NS, "data") is not None
@@ -433,8 +442,45 @@ def test_a_thousand_jobsets_take_a_bounded_number_of_calls(
     assert len(changes(records)) == 10
     assert all(r.outcome == "done" for r in records)
     # Lists: 2 pages of JobSets, 2 of Jobs, one per companion kind; then per action a
-    # fresh GET, a fresh list of its Jobs, one PATCH and one Event.
-    assert len(api.requests) == 2 + 2 + 4 + 10 * 4
+    # fresh GET of the JobSet, one PATCH and one Event.
+    assert len(api.requests) == 2 + 2 + 4 + 10 * 3
+
+
+def _ttl_wave(api: FakeApiServer) -> None:
+    """1,000 JobSets with their Job, half finished long enough ago for their TTL."""
+    for index in range(1000):
+        name = f"js-{index:04d}"
+        if index % 2:
+            put(api, live_jobset(name), live_job(name, started=10))
+        else:
+            put(
+                api,
+                live_jobset(name, annotations=TTL, conditions=[condition("Completed", "True", 10)]),
+                live_job(name, conditions=[condition("Complete", "True", 10)]),
+            )
+
+
+def test_a_ttl_wave_dry_run_lists_and_reads_nothing_more(
+    api: FakeApiServer, clock: FakeClock
+) -> None:
+    _ttl_wave(api)
+
+    records = run(api, clock, limits=Limits(), dry_run=True)
+
+    assert [r.action for r in changes(records)] == ["DeleteJobs"] * 500
+    assert len(api.requests) <= 20
+
+
+def test_a_ttl_wave_costs_three_calls_per_action(api: FakeApiServer, clock: FakeClock) -> None:
+    _ttl_wave(api)
+
+    records = run(api, clock, limits=Limits())
+
+    done = changes(records)
+    assert [(r.action, r.outcome) for r in done] == [("DeleteJobs", "done")] * 500
+    assert [r.subject for r in done] == [f"JobSet/js-{i:04d}" for i in range(0, 1000, 2)]
+    assert len(api.requests) <= 20 + 3 * len(done)
+    assert len(api.all(JOBS)) == 500
 
 
 def test_either_namespaces_or_all_of_them(api: FakeApiServer, clock: FakeClock) -> None:

@@ -9,6 +9,7 @@ from trainc.api import load_config
 from trainc.diagnostics import Diagnostic
 from trainc.load.inputs import load_inputs
 from trainc.resolve.resolved import ResolvedJob
+from trainc.validate.base import BaseRevision
 from trainc.validate.policies import load_policies
 from trainc.validate.run import validate_objects
 
@@ -37,7 +38,7 @@ def _validate(
         load_inputs([root / "head"], config=config).objects,
         config,
         load_policies(config),
-        base=load_inputs([root / "base"], config=base_config).objects,
+        base=BaseRevision(load_inputs([root / "base"], config=base_config).objects, config),
         on_resolved=on_resolved,
     )
     return [d for d in outcome.diagnostics if d.is_error]

@@ -23,7 +23,10 @@ EXIT_USAGE = 2
 #: compiler and emitter nor the sweeper's Kubernetes client.
 _COMMANDS = {
     "compile": ("trainc.cli.compile", "compile_command"),
+    "diff": ("trainc.cli.diff", "diff_command"),
+    "explain": ("trainc.cli.explain", "explain_command"),
     "init": ("trainc.cli.init", "init_command"),
+    "prune": ("trainc.cli.prune", "prune_command"),
     "schemas": ("trainc.cli.schemas", "schemas_command"),
     "sweep": ("trainc.cli.sweep", "sweep_command"),
     "validate": ("trainc.cli.validate", "validate_command"),
@@ -101,6 +104,7 @@ def cli(ctx: click.Context, *, debug: bool) -> None:
       trainc validate jobs/llama.yaml     # one file
       trainc validate --format github     # annotations in GitHub Actions
       trainc compile -o rendered/         # manifests, one file per TrainJob
+      trainc diff --base origin/main      # what a change does to the cluster
       trainc sweep -n ml-team --once      # in the cluster: deadlines, TTL, garbage
     """
     ctx.obj = {"debug": debug}

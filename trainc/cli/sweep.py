@@ -21,6 +21,7 @@ from types import FrameType
 
 import click
 
+from trainc.cli.cluster import context_option, kubeconfig_option
 from trainc.sweep.calls import Limits
 from trainc.sweep.client import SweepClient, connect
 from trainc.sweep.garbage import DEFAULT_GRACE
@@ -60,13 +61,8 @@ DEFAULT_INTERVAL = 300
     metavar="SECONDS",
     help="Without --once: seconds between passes, until SIGTERM or SIGINT.",
 )
-@click.option(
-    "--kubeconfig",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Kubeconfig file. Without --kubeconfig and --context the pod's service account is "
-    "used (in-cluster); --context alone reads $KUBECONFIG or ~/.kube/config.",
-)
-@click.option("--context", metavar="NAME", help="Kubeconfig context (default: the current one).")
+@kubeconfig_option
+@context_option
 @click.option(
     "--grace",
     type=click.IntRange(min=0),

@@ -35,19 +35,64 @@ def format_path(path: Sequence[str | int]) -> str:
     return "".join(out)
 
 
+def has_path(value: JsonValue, path: Sequence[str | int]) -> bool:
+    """Whether ``path`` leads to a value (a null one included), where :func:`get_path`
+    cannot tell a missing field from a null."""
+    return not isinstance(_follow(value, path), _Absent)
+
+
+class _Absent:
+    """What a path that leaves the value leads to."""
+
+
+_ABSENT = _Absent()
+
+
+def _follow(value: JsonValue, path: Sequence[str | int]) -> JsonValue | _Absent:
+    current: JsonValue | _Absent = value
+    for part in path:
+        if isinstance(current, _Absent):
+            break
+        current = _step(current, part)
+    return current
+
+
+def _step(node: JsonValue, part: str | int) -> JsonValue | _Absent:
+    if isinstance(part, int):
+        return node[part] if isinstance(node, list) and 0 <= part < len(node) else _ABSENT
+    return node[part] if isinstance(node, dict) and part in node else _ABSENT
+
+
+_STEP = re.compile(r"\[([^\]]*)\]|\.?([^.\[\]]+)")
+
+
+def parse_path(text: str) -> FieldPath:
+    """The path :func:`format_path` renders, read back: ``spec.jobs[0].labels[a.b/c]``
+    gives ``("spec", "jobs", 0, "labels", "a.b/c")``. A bracketed number is a list index.
+
+    Raises ValueError for text that is no path (empty, unbalanced brackets, ``a..b``).
+    """
+    path: list[str | int] = []
+    position = 0
+    while position < len(text):
+        match = _STEP.match(text, position)
+        if match is None or (match.group(2) is not None and path == [] and text[0] == "."):
+            raise ValueError(f"not a field path: {text!r}")
+        bracketed, plain = match.groups()
+        if bracketed is not None:
+            path.append(int(bracketed) if bracketed.isdigit() else bracketed)
+        else:
+            path.append(plain)
+        position = match.end()
+    if not path:
+        raise ValueError(f"not a field path: {text!r}")
+    return tuple(path)
+
+
 def get_path(value: JsonValue, path: Sequence[str | int]) -> JsonValue:
     """The value at ``path``, or None when any step is missing or of the wrong shape."""
-    current = value
-    for part in path:
-        if isinstance(part, int):
-            if not isinstance(current, list) or not 0 <= part < len(current):
-                return None
-            current = current[part]
-        else:
-            if not isinstance(current, dict) or part not in current:
-                return None
-            current = current[part]
-    return current
+    found = _follow(value, path)
+    return None if isinstance(found, _Absent) else found
 
 
 def as_object(value: JsonValue) -> JsonObject:

@@ -106,6 +106,7 @@ def _upsert(
         trace.node(entry, origin)
         for index, existing in enumerate(items):
             if isinstance(existing, dict) and same(existing, entry):
+                trace.superseded(items, index, existing, trace.recorded(existing))
                 items[index] = entry
                 break
         else:

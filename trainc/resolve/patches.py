@@ -257,6 +257,8 @@ class _Merge:
         elif _is_directive(value):
             merged.pop(key, None)
         else:
+            if current is not None and self._trace is not None:
+                self._trace.superseded(merged, key, current, self.child_origin(merged, origin, key))
             merged[key] = _fresh(value)
             self.record_member(merged, key, value_origin)
             self.record(merged[key], value_origin)

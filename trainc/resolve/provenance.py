@@ -18,6 +18,7 @@ never reused while the trace can be asked about it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from trainc.model.json import FieldPath, JsonValue
@@ -79,12 +80,13 @@ def describe(origin: Origin) -> str:
 class Trace:
     """The origins of the nodes of one resolved tree, recorded while it is built."""
 
-    __slots__ = ("_members", "_nodes")
+    __slots__ = ("_history", "_members", "_nodes")
 
     def __init__(self) -> None:
         """An empty trace."""
         self._nodes: dict[int, tuple[JsonValue, Origin]] = {}
         self._members: dict[tuple[int, str | int], tuple[JsonValue, Origin]] = {}
+        self._history: dict[tuple[int, str | int], tuple[JsonValue, list[Earlier]]] = {}
 
     def node(self, value: JsonValue, origin: Origin) -> None:
         """``value`` (a mapping or list) and everything below it came from ``origin``."""
@@ -96,10 +98,26 @@ class Trace:
         self._members[(id(parent), key)] = (parent, origin)
 
     def put(self, parent: dict[str, JsonValue], key: str, value: JsonValue, origin: Origin) -> None:
-        """Set ``parent[key] = value`` and record that it came from ``origin``."""
+        """Set ``parent[key] = value`` and record that it came from ``origin``; a value it
+        replaces is kept as an earlier one (:meth:`superseded`)."""
+        if key in parent:
+            old = parent[key]
+            member = self._members.get((id(parent), key))
+            self.superseded(parent, key, old, member[1] if member else self.recorded(old))
         parent[key] = value
         self.member(parent, key, origin)
         self.node(value, origin)
+
+    def superseded(
+        self, parent: JsonValue, key: str | int, value: JsonValue, origin: Origin | None
+    ) -> None:
+        """``parent[key]`` held ``value``, from ``origin``, until it is replaced now.
+
+        ``origin`` None means the value was as its parent's origin wrote it. What a value
+        replaced is what ``trainc explain --field`` shows: runtime, patch, override.
+        """
+        entry = self._history.setdefault((id(parent), key), (parent, []))
+        entry[1].append(Earlier(value, origin))
 
     def same(self, copy: JsonValue, original: JsonValue) -> None:
         """``copy`` replaces ``original``: it takes over its records, node and members.
@@ -114,6 +132,9 @@ class Trace:
                 member = self._members.get((id(original), key))
                 if member is not None:
                     self.member(copy, key, member[1])
+                history = self._history.get((id(original), key))
+                if history is not None:
+                    self._history[(id(copy), key)] = (copy, list(history[1]))
 
     def child_origin(self, parent: JsonValue, parent_origin: Origin, key: str | int) -> Origin:
         """The origin of ``parent[key]``, given its parent's: its own record, else its member
@@ -136,21 +157,83 @@ class Trace:
         the way was recorded.
         """
         origin = self.recorded(root)
+        for step in self._walk(root, path):
+            origin = step.origin
+        return origin
+
+    def earlier(self, root: JsonValue, path: FieldPath) -> list[tuple[Origin, JsonValue]]:
+        """The values the field at ``path`` held before its current one, oldest first,
+        with their origins: a runtime's value a patch replaced, a patch's value a
+        TrainJob override replaced. A replaced ancestor (a whole list entry) counts when
+        its old value had the field."""
+        found: list[tuple[Origin, JsonValue]] = []
+        for step in self._walk(root, path):
+            history = self._history.get((id(step.parent), step.key))
+            if history is None or step.parent_origin is None:
+                continue
+            rest = path[step.depth + 1 :]
+            for earlier in history[1]:
+                value = _below(earlier.value, rest)
+                if not isinstance(value, _Missing):
+                    origin = earlier.origin or step.parent_origin.at((step.key,))
+                    found.append((origin.at(rest), value))
+        return found
+
+    def _walk(self, root: JsonValue, path: FieldPath) -> Iterator[_Step]:
+        """Each step of ``path`` that exists below ``root``, with the origin of the value
+        it reaches; a path running past the tree ends with the rest appended."""
+        origin = self.recorded(root)
         relative: list[str | int] = []
         node: JsonValue = root
-        for step, key in enumerate(path):
+        for depth, key in enumerate(path):
+            parent_origin = origin.at(tuple(relative)) if origin is not None else None
             child = _child(node, key)
             if isinstance(child, _Missing):
-                relative.extend(path[step:])
-                break
+                relative.extend(path[depth:])
+                yield _Step(depth, node, key, parent_origin, _at(origin, relative))
+                return
             own = self._nodes.get(id(child)) if isinstance(child, dict | list) else None
             member = own or self._members.get((id(node), key))
             if member is not None:
                 origin, relative = member[1], []
             else:
                 relative.append(key)
+            yield _Step(depth, node, key, parent_origin, _at(origin, relative))
             node = child
-        return origin.at(tuple(relative)) if origin is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Earlier:
+    """A value a field held before it was replaced, and where it came from (None: as
+    its parent's origin wrote it)."""
+
+    value: JsonValue
+    origin: Origin | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One step of a walk down a traced tree: ``parent[key]``, the origin of ``parent``
+    and of the value reached."""
+
+    depth: int
+    parent: JsonValue
+    key: str | int
+    parent_origin: Origin | None
+    origin: Origin | None
+
+
+def _at(origin: Origin | None, relative: list[str | int]) -> Origin | None:
+    return origin.at(tuple(relative)) if origin is not None else None
+
+
+def _below(value: JsonValue, path: FieldPath) -> JsonValue | _Missing:
+    node: JsonValue | _Missing = value
+    for key in path:
+        if isinstance(node, _Missing):
+            return node
+        node = _child(node, key)
+    return node
 
 
 class _Missing:

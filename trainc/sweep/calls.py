@@ -14,6 +14,7 @@ https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/ttlafterfini
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -36,6 +37,8 @@ class Limits:
     max_backoff: float = 8.0
     max_calls: int = 10_000
     max_seconds: float = 480.0
+    concurrency: int = 8
+    """How many actions are carried out at once."""
 
     def backoff(self, attempt: int) -> float:
         """The wait after failed attempt ``attempt`` (0-based): doubling, capped, no jitter."""
@@ -72,7 +75,11 @@ class BudgetExhausted(ApiError):  # noqa: N818 - reads as the condition it repor
 
 
 class Caller:
-    """Makes calls within the budgets of the current pass; ``calls`` counts its attempts."""
+    """Makes calls within the budgets of the current pass; ``calls`` counts its attempts.
+
+    Actions run on several threads at once: the budget is counted under a lock, so no
+    two of them spend the last call.
+    """
 
     def __init__(
         self, limits: Limits, *, sleep: Callable[[float], None], monotonic: Callable[[], float]
@@ -82,6 +89,7 @@ class Caller:
         self._monotonic = monotonic
         self.calls = 0
         self._started = monotonic()
+        self._lock = threading.Lock()
 
     def start_pass(self) -> None:
         """Reset both budgets: each sweep pass gets its own."""
@@ -121,12 +129,13 @@ class Caller:
 
     def _spend(self) -> float:
         """Count one attempt against the budgets; its timeout, within the time left."""
-        if self.calls >= self.limits.max_calls:
-            raise BudgetExhausted(f"call budget of {self.limits.max_calls} calls used up")
-        left = self.limits.max_seconds - self._elapsed()
-        if left <= 0:
-            raise BudgetExhausted(f"time budget of {self.limits.max_seconds:g}s used up")
-        self.calls += 1
+        with self._lock:
+            if self.calls >= self.limits.max_calls:
+                raise BudgetExhausted(f"call budget of {self.limits.max_calls} calls used up")
+            left = self.limits.max_seconds - self._elapsed()
+            if left <= 0:
+                raise BudgetExhausted(f"time budget of {self.limits.max_seconds:g}s used up")
+            self.calls += 1
         return min(self.limits.request_timeout, left)
 
     def _elapsed(self) -> float:

@@ -139,7 +139,7 @@ class SweepClient:
         A PodGroup type whose CRD is not installed (404 on list) has no objects. Any
         other failure raises: a partial snapshot could make live companions look orphaned.
         """
-        jobsets = [_parsed(parse_jobset, o, JOBSET) for o in self._list(JOBSET, namespaces)]
+        jobsets = self.list_jobsets(namespaces)
         jobs = [_parsed(parse_job, o, JOB) for o in self._list(JOB, namespaces)]
         companions = [
             _parsed(parse_companion, obj, kind)
@@ -147,10 +147,15 @@ class SweepClient:
             for obj in self._list(kind, namespaces, optional=kind in POD_GROUPS)
         ]
         return Snapshot(
-            jobsets=tuple(jobsets),
+            jobsets=jobsets,
             jobs=tuple(job for job in jobs if job is not None),
             companions=tuple(c for c in companions if c is not None),
         )
+
+    def list_jobsets(self, namespaces: tuple[str, ...] | None) -> tuple[JobSetState, ...]:
+        """Every JobSet labelled as trainc's in ``namespaces`` (None: all), paged; any
+        failure raises."""
+        return tuple(_parsed(parse_jobset, obj, JOBSET) for obj in self._list(JOBSET, namespaces))
 
     def read_jobset(self, namespace: str, name: str) -> JobSetState | None:
         """A fresh GET of a JobSet; None when it is gone or no longer labelled as trainc's."""

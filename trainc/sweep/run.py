@@ -1,22 +1,27 @@
 """One sweep pass: list what trainc manages, decide, then act on fresh data, one record per action.
 
 The clock is read once, by the caller, and passed in as ``now`` (``docs/design.md``,
-"Determinism"): every
-decision of a pass, the first and the fresh ones, and every Event use the same instant.
-List data can be minutes old by the time an action's turn comes, so before any change the
-objects it touches are read again and the decision is taken again on them (KEP-592, the
-TTL controller's live GET; ``docs/upstream.md``, "Lifecycle: deadlines, TTL, deletion");
-only the fresh action is
-carried out, with the fresh ``resourceVersion`` in its preconditions. A conflict (409)
-means the object changed meanwhile: read, decide and try again, a bounded number of times.
-A failure on one object becomes a failed record and the pass goes on with the next.
+"Determinism"): every decision of a pass, the first and the fresh ones, and every Event
+use the same instant. The API cost does not grow with the objects listed: each kind is
+listed once per namespace (label-selected, paged) and joined in memory. Only what is about to be changed is read
+again, as the TTL controller reads live before it deletes
+(https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/ttlafterfinished/ttlafterfinished_controller.go):
+a JobSet action reads its JobSet and decides again on it with the Jobs of the list, a
+companion's deletion looks for its JobSet again; each change carries the listed object's
+``uid`` and ``resourceVersion`` as preconditions, so an object changed since the list
+answers 409 Conflict, and the action is then decided again on fresh reads of everything
+it touches, a bounded number of times. A dry run changes nothing and so reads nothing
+again: it reports the decisions of the lists. Actions run a few at a time
+(``Limits.concurrency``); records come out in the order the actions were decided. A
+failure on one object becomes a failed record and the pass goes on with the next.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
 from typing import assert_never
@@ -29,11 +34,15 @@ from trainc.sweep.decide import decide, decide_jobset
 from trainc.sweep.garbage import DEFAULT_GRACE, decide_companion
 from trainc.sweep.model import (
     Action,
+    ChildJobState,
+    CompanionState,
     DeleteJobs,
     DeleteObject,
     FailJobs,
     Note,
+    ObjectRef,
     Reason,
+    Snapshot,
     subject_of,
 )
 from trainc.sweep.times import format_time
@@ -97,12 +106,39 @@ class ActionRecord:
 
 @dataclass(frozen=True, slots=True)
 class _Pass:
-    """What every step of one pass shares: the client, the clock reading and the options."""
+    """What every step of one pass shares: the client, the clock reading, the options, and
+    what the lists found (each JobSet's Jobs, the companions), to act on without reading
+    them again."""
 
     client: SweepClient
     now: datetime
     dry_run: bool
     grace: timedelta
+    jobs: Mapping[tuple[str, str], tuple[ChildJobState, ...]] = field(default_factory=dict)
+    companions: Mapping[ObjectRef, CompanionState] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        client: SweepClient,
+        snapshot: Snapshot,
+        now: datetime,
+        *,
+        dry_run: bool,
+        grace: timedelta,
+    ) -> _Pass:
+        """A pass over ``snapshot``."""
+        jobs: dict[tuple[str, str], list[ChildJobState]] = {}
+        for job in snapshot.jobs:
+            jobs.setdefault((job.ref.namespace, job.jobset), []).append(job)
+        return cls(
+            client,
+            now,
+            dry_run,
+            grace,
+            {key: tuple(listed) for key, listed in jobs.items()},
+            {companion.ref: companion for companion in snapshot.companions},
+        )
 
     def record(
         self, action: Action, outcome: Outcome, *, note: str = "", error: str | None = None
@@ -146,16 +182,15 @@ def sweep(
 ) -> Iterator[ActionRecord]:
     """Sweep ``namespaces`` (or all of them) at ``now``; one record per action, lazily.
 
-    With ``dry_run`` nothing is written: no patch, no delete, no Event; changes are still
-    re-decided on fresh reads and reported as ``skipped``. A pass whose lists fail yields
-    a single failed ``Snapshot`` record and decides nothing: a partial view could make
-    live objects look orphaned.
+    With ``dry_run`` nothing is written (no patch, delete or Event) and nothing read
+    again: changes are reported as ``skipped``. A pass whose lists fail yields a single
+    failed ``Snapshot`` record and decides nothing: a partial view could make live
+    objects look orphaned.
     """
     if bool(namespaces) == all_namespaces:
         raise UsageError("sweep either the given namespaces or all namespaces")
     client.start_pass()
     scope = None if all_namespaces else tuple(namespaces)
-    run = _Pass(client, now, dry_run, grace)
     try:
         snapshot = client.snapshot(scope)
     except ApiError as error:
@@ -171,8 +206,9 @@ def sweep(
             error=str(error),
         )
         return
-    for action in decide(snapshot, now, grace=grace):
-        yield _carry_out(run, action)
+    run = _Pass.of(client, snapshot, now, dry_run=dry_run, grace=grace)
+    with ThreadPoolExecutor(max_workers=client.limits.concurrency) as pool:
+        yield from pool.map(partial(_carry_out, run), decide(snapshot, now, grace=grace))
 
 
 def _carry_out(run: _Pass, action: Action) -> ActionRecord:
@@ -190,10 +226,12 @@ def _carry_out(run: _Pass, action: Action) -> ActionRecord:
 
 def _change(run: _Pass, action: Change) -> ActionRecord:
     """Read fresh, decide again, act; on a conflict, again, up to the client's attempts."""
+    if run.dry_run:
+        return run.record(action, Outcome.SKIPPED, note="dry run")
     attempt = 0
     while True:
         try:
-            return _change_once(run, action)
+            return _change_once(run, action, listed=attempt == 0)
         except Conflict as conflict:
             if attempt + 1 >= run.client.limits.attempts:
                 return _conflicted(run, action, conflict)
@@ -205,23 +243,23 @@ def _change(run: _Pass, action: Change) -> ActionRecord:
         attempt += 1
 
 
-def _change_once(run: _Pass, action: Change) -> ActionRecord:
-    fresh = _refresh(run, action)
+def _change_once(run: _Pass, action: Change, *, listed: bool) -> ActionRecord:
+    fresh = _refresh(run, action, listed=listed)
     if fresh is None:
         return run.record(action, Outcome.SKIPPED, note="a fresh read shows nothing to do")
-    if run.dry_run:
-        return run.record(fresh, Outcome.SKIPPED, note="dry run")
     errors = _apply(run.client, fresh)
     if errors:
         return run.record(fresh, Outcome.FAILED, error="; ".join(errors))
     return run.record(fresh, Outcome.DONE, error=run.event(fresh))
 
 
-def _refresh(run: _Pass, action: Change) -> Change | None:
+def _refresh(run: _Pass, action: Change, *, listed: bool) -> Change | None:
     """The same kind of action, decided again on what the API server holds now; or None.
 
-    A JobSet action reads the JobSet and lists its Jobs; a companion's deletion reads the
-    companion and looks for its JobSet (named after the TrainJob) again.
+    A JobSet action reads the JobSet; its Jobs are the listed ones while ``listed`` (the
+    first attempt: the preconditions catch a Job changed since), else listed again. A
+    companion's deletion looks for its JobSet (named after the TrainJob) again; the
+    companion itself is the listed one while ``listed``, else read again.
     """
     client = run.client
     match action:
@@ -230,9 +268,15 @@ def _refresh(run: _Pass, action: Change) -> Change | None:
             jobset = client.read_jobset(ref.namespace, ref.name)
             if jobset is None:
                 return None
-            fresh = decide_jobset(jobset, client.list_jobs(ref.namespace, ref.name), run.now)
+            key = (ref.namespace, ref.name)
+            jobs = run.jobs.get(key, ()) if listed else client.list_jobs(*key)
+            fresh = decide_jobset(jobset, jobs, run.now)
         case DeleteObject():
-            companion = client.read_companion(action.target)
+            companion = (
+                run.companions.get(action.target)
+                if listed
+                else client.read_companion(action.target)
+            )
             if companion is None:
                 return None
             present = client.read_jobset(companion.ref.namespace, companion.trainjob) is not None

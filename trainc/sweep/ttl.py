@@ -27,19 +27,30 @@ from trainc.sweep.times import (
 )
 
 
+def ttl_window(jobset: JobSetState, settings: Settings) -> Window | None:
+    """The TTL of a finished JobSet, from its finish; None while it runs or without a TTL.
+
+    A finish condition without a time (the CRD requires one) cannot start the TTL, as in
+    the upstream controllers, which refuse a zero time. ``trainc prune`` reads the same
+    window: a JobSet past it is done for good.
+    """
+    finished = finishing_condition(jobset)
+    if settings.ttl is None or finished is None or finished.last_transition is None:
+        return None
+    return Window.of_seconds(finished.last_transition, finished.type, settings.ttl)
+
+
 def ttl_actions(
     jobset: JobSetState, settings: Settings, jobs: Sequence[ChildJobState], now: datetime
 ) -> tuple[Action, ...]:
     """For a finished JobSet: a DeleteJobs once its TTL has expired, else a Note with the wait.
 
     Once the Jobs are gone an expired TTL yields nothing, so the run that deletes them is
-    the only one that reports it. A finish condition without a time (the CRD requires
-    one) cannot start the TTL, as in the upstream controllers, which refuse a zero time.
+    the only one that reports it.
     """
-    finished = finishing_condition(jobset)
-    if settings.ttl is None or finished is None or finished.last_transition is None:
+    window = ttl_window(jobset, settings)
+    if window is None:
         return ()
-    window = Window.of_seconds(finished.last_transition, finished.type, settings.ttl)
     if not window.reached(now):
         outcome = f"TTL of {format_seconds(window.length_seconds)}: its Jobs are deleted"
         return (pending_note(jobset.ref, Reason.TTL_EXPIRED, window, now, outcome),)
@@ -47,7 +58,7 @@ def ttl_actions(
         return ()
     refs = tuple(sorted((job.ref for job in jobs), key=lambda ref: ref.name))
     message = (
-        f"{finished.type} at {format_time(window.opened)}; TTL of "
+        f"{window.origin} at {format_time(window.opened)}; TTL of "
         f"{format_seconds(window.length_seconds)} expired: deleting {len(refs)} Job(s) and "
         f"their pods. The JobSet stays, terminal: remove {source_file(jobset)} from git and "
         "GitOps prunes the JobSet with its PodGroups, claims and ConfigMaps"

@@ -20,7 +20,7 @@ resolved with the current configuration.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from trainc.config import RepoConfig
@@ -63,6 +63,8 @@ class BaseRevision:
         self._specs = RuntimeSpecs()
         self._refused: set[ObjectKey] = set()
         self._updates: dict[Diagnostic, list[str]] = {}
+        self._refusals: dict[tuple[str, str], list[Diagnostic]] = {}
+        self._reported: set[Diagnostic] = set()
 
     def check_transitions(self, current: Iterable[DefaultedObject]) -> list[Diagnostic]:
         """Transition rules of every object that also exists at the base revision."""
@@ -72,9 +74,13 @@ class BaseRevision:
             if old is None or not obj.schema_valid:
                 continue
             refusals = check_transitions(obj, old, load_kind_schema(obj.kind))
-            if any(refusal.is_error for refusal in refusals):
+            errors = [refusal for refusal in refusals if refusal.is_error]
+            if errors:
                 self._refused.add(object_key(obj))
+                if obj.kind == TRAINJOB.kind:
+                    self._refusals[(obj.namespace or "", obj.name)] = errors
             found.extend(refusals)
+        self._reported.update(found)
         return found
 
     def check_update(self, job: ResolvedJob) -> bool:
@@ -91,14 +97,41 @@ class BaseRevision:
         refusals = check_jobset_update(deployed, job)
         for refusal in refusals:
             self._updates.setdefault(refusal, []).append(f"{job.namespace}/{job.name}")
-        return any(refusal.is_error for refusal in refusals)
+        errors = [refusal for refusal in refusals if refusal.is_error]
+        if errors:
+            self._refusals.setdefault((job.namespace, job.name), []).extend(errors)
+        return bool(errors)
+
+    def refusals(self, namespace: str, name: str) -> tuple[Diagnostic, ...]:
+        """Why the API server refuses to update this TrainJob or its deployed JobSet in
+        place (none when it accepts the edit)."""
+        return tuple(self._refusals.get((namespace, name), ()))
+
+    def reported(self, diagnostic: Diagnostic) -> bool:
+        """Whether ``diagnostic`` is one of this revision's: an update refused, which
+        only exists against the deployed objects."""
+        return diagnostic in self._reported
+
+    def deployed_jobs(self) -> Iterator[ResolvedJob]:
+        """Every TrainJob of the base revision that deployed, resolved there, in
+        (namespace, name) order: what the cluster runs before the edit."""
+        trainjobs = sorted(
+            (obj for obj in self._previous.values() if obj.kind == TRAINJOB.kind),
+            key=lambda obj: (obj.namespace or "", obj.name),
+        )
+        for trainjob in trainjobs:
+            deployed = self._deployed(trainjob)
+            if deployed is not None:
+                yield deployed
 
     def update_findings(self) -> list[Diagnostic]:
         """Every refused JobSet update, each naming the JobSets it concerns."""
-        return [
+        found = [
             replace(refusal, message=f"{_jobsets(names)} this update: {refusal.message}")
             for refusal, names in self._updates.items()
         ]
+        self._reported.update(found)
+        return found
 
     def _deployed(self, trainjob: DefaultedObject) -> ResolvedJob | None:
         """The TrainJob as resolved at the base revision, if it resolved cleanly there."""

@@ -66,7 +66,7 @@ def validate_objects(
     config: RepoConfig,
     policies: PolicySet,
     *,
-    base: Sequence[LoadedObject] | None = None,
+    base: BaseRevision | None = None,
     context_files: frozenset[str] = frozenset(),
     clean: bool = True,
     progress: Progress | None = None,
@@ -74,7 +74,7 @@ def validate_objects(
     on_resolved: OnResolved | None = None,
     check_built: CheckBuilt | None = None,
 ) -> ValidationOutcome:
-    """Run every validation layer; ``base`` enables the transition rules.
+    """Run every validation layer; ``base`` (``--base``) enables the transition rules.
 
     ``context_files`` are files read only to find the targets' runtimes (every TrainJob
     is a target): findings in those that no target uses are left out. ``clean`` says
@@ -102,20 +102,19 @@ def validate_objects(
     visible = [d for d in diagnostics if d.file not in hidden]
     clean = clean and not exit_code(visible)
     erroneous = {_origin_key(d) for d in visible if d.is_error}
-    revision = _base_revision(base, config)
-    transitions = revision.check_transitions(checked) if revision is not None else []
+    transitions = base.check_transitions(checked) if base is not None else []
     visible += _check_trainjobs(
         checked,
         index,
         config,
         policies,
-        run=_Run(clean and not exit_code(transitions), erroneous, revision),
+        run=_Run(clean and not exit_code(transitions), erroneous, base),
         progress=job_progress,
         hooks=_Hooks(on_resolved, check_built),
     )
     visible += transitions
-    if revision is not None:
-        visible += revision.update_findings()
+    if base is not None:
+        visible += base.update_findings()
     return ValidationOutcome(
         tuple(checked), tuple(d for d in visible if d.file not in hidden), index, hidden
     )
@@ -130,16 +129,6 @@ def _used_runtime_files(objects: Sequence[DefaultedObject], index: RuntimeIndex)
             if isinstance(runtime, DefaultedObject):
                 used.add(runtime.loaded.path)
     return used
-
-
-def _base_revision(base: Sequence[LoadedObject] | None, config: RepoConfig) -> BaseRevision | None:
-    """The base revision's objects, for ``--base`` runs."""
-    if base is None:
-        return None
-    # Only ``--base`` runs need the transition layer: loaded here, not by every run.
-    from trainc.validate.base import BaseRevision  # noqa: PLC0415
-
-    return BaseRevision(base, config)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,56 @@
+"""Field paths as users type them and as findings print them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from trainc.model.json import JsonValue, format_path, get_path, has_path, parse_path
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("spec", ("spec",)),
+        ("spec.replicatedJobs[0].name", ("spec", "replicatedJobs", 0, "name")),
+        (
+            "metadata.labels[app.kubernetes.io/name]",
+            ("metadata", "labels", "app.kubernetes.io/name"),
+        ),
+        ("containers[node].image", ("containers", "node", "image")),
+        ("[0][1]", (0, 1)),
+    ],
+)
+def test_parse_path_reads_what_format_path_writes(text: str, path: tuple[str | int, ...]) -> None:
+    assert parse_path(text) == path
+
+
+@pytest.mark.parametrize("text", ["", ".a", "a.", "a..b", "a[b", "a]b"])
+def test_text_that_is_no_path_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="not a field path"):
+        parse_path(text)
+
+
+keys = st.one_of(
+    st.integers(min_value=0, max_value=99),
+    st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True),
+    # A key of digits alone reads back as a list index: format_path brackets both alike.
+    st.from_regex(r"[a-z0-9]([a-z0-9.-]{0,8}/)?[a-z0-9]{1,5}", fullmatch=True).filter(
+        lambda key: not key.isdigit()
+    ),
+)
+
+
+@given(st.lists(keys, min_size=1, max_size=6))
+def test_round_trip(path: list[str | int]) -> None:
+    assert parse_path(format_path(path)) == tuple(path)
+
+
+def test_has_path_tells_a_null_from_a_missing_field() -> None:
+    value: JsonValue = {"a": [{"b": None}]}
+    assert has_path(value, ("a", 0, "b"))
+    assert get_path(value, ("a", 0, "b")) is None
+    assert not has_path(value, ("a", 0, "c"))
+    assert not has_path(value, ("a", 1))
+    assert not has_path(value, ("a", "0"))

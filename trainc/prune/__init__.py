@@ -1,0 +1,1 @@
+"""``trainc prune``: remove from git the TrainJobs the cluster is done with."""

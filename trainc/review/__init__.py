@@ -1,0 +1,1 @@
+"""Review tools: what an edit does to the cluster, shown before it merges."""
