@@ -3,8 +3,8 @@
 The clock is read once, by the caller, and passed in as ``now`` (``docs/design.md``,
 "Determinism"): every decision of a pass, the first and the fresh ones, and every Event
 use the same instant. The API cost does not grow with the objects listed: each kind is
-listed once per namespace (label-selected, paged) and joined in memory. Only what is about to be changed is read
-again, as the TTL controller reads live before it deletes
+listed once per namespace (label-selected, paged) and joined in memory. Only what is
+about to be changed is read again, as the TTL controller reads live before it deletes
 (https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/ttlafterfinished/ttlafterfinished_controller.go):
 a JobSet action reads its JobSet and decides again on it with the Jobs of the list, a
 companion's deletion looks for its JobSet again; each change carries the listed object's
