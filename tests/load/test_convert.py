@@ -115,6 +115,15 @@ def test_scalars_kubectl_refuses_are_findings_and_keep_their_text(text: str, wor
     document = parsed.documents[0].data
     assert isinstance(document, dict)
     assert isinstance(document["a"], str)
+    assert parsed.documents[0].refused == {("a",)}
+
+
+def test_refused_scalars_are_marked_where_they_stand_and_nowhere_else() -> None:
+    parsed = parse("a: [1, .inf]\nb: {c: .nan, d: x}\n---\ne: 1\n")
+    assert [document.refused for document in parsed.documents] == [
+        {("a", 1), ("b", "c")},
+        frozenset(),
+    ]
 
 
 def test_explicit_tag_that_does_not_fit_the_value() -> None:

@@ -119,6 +119,21 @@ def test_list_items_are_expanded_with_positions_inside_the_list() -> None:
     assert found(classified) == [("load.ignored-document", 20, None)]
 
 
+def test_list_items_keep_their_refused_values_re_rooted() -> None:
+    body = "".join(
+        "- " + TRAINJOB.format(name=name).rstrip("\n").replace("\n", "\n  ") + "\n"
+        for name in ("a", "b")
+    )
+    text = "apiVersion: v1\nkind: List\nitems:\n" + body.replace("name: b", "name: b\n    x: .inf")
+    parsed = parse_documents(SourceFile("f.yaml", text), Limits())
+    assert [d.code for d in parsed.diagnostics] == ["load.syntax"]
+    classified = classify_documents(parsed.documents)
+    assert [o.document.refused for o in classified.objects] == [
+        frozenset(),
+        {("metadata", "x")},
+    ]
+
+
 def test_typed_lists_are_expanded_too() -> None:
     body = "- " + RUNTIME.rstrip("\n").replace("\n", "\n  ") + "\n"
     classified = classify(

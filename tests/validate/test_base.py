@@ -96,9 +96,32 @@ def test_a_trainjob_whose_own_update_is_refused_is_reported_for_that_alone(
     base = {"runtime.yaml": TORCH_RUNTIME, "other.yaml": other, "job.yaml": trainjob_yaml()}
     head = {**base, "job.yaml": trainjob_yaml(runtime="torch-2")}
 
-    assert [d.code for d in _validate(base, head, tmp_path)] == [
-        "cel.trainjob.runtime-ref-immutable"
-    ]
+    (finding,) = _validate(base, head, tmp_path)
+
+    assert finding.code == "cel.trainjob.runtime-ref-immutable"
+    assert finding.message == "field is immutable"  # as the CRD words it
+    assert finding.hint == (
+        'changed spec.runtimeRef.name: "torch" → "torch-2"; to change it, submit the job '
+        "under a new metadata.name; rule: self == oldSelf"
+    )
+
+
+def test_a_runtime_whose_own_update_is_refused_says_to_make_a_new_runtime(
+    tmp_path: Path,
+) -> None:
+    base = {"runtime.yaml": TORCH_RUNTIME, **_jobs(1)}
+    edited = TORCH_RUNTIME.replace(
+        "publishNotReadyAddresses: true", "publishNotReadyAddresses: false"
+    )
+
+    (finding,) = _validate(base, {**base, "runtime.yaml": edited}, tmp_path)
+
+    assert (finding.code, finding.message) == ("cel.jobset.network-immutable", "Value is immutable")
+    assert finding.hint == (
+        "changed spec.template.spec.network.publishNotReadyAddresses: true → false; to change "
+        "it, put the change in a new runtime (a new metadata.name) for new TrainJobs, and keep "
+        "this one as it is for the jobs already deployed from it; rule: self == oldSelf"
+    )
 
 
 def test_a_trainjob_that_did_not_resolve_at_the_base_deployed_nothing(tmp_path: Path) -> None:

@@ -145,7 +145,8 @@ def test_an_invalid_progress_deadline_is_no_lifecycle_setting() -> None:
         (
             {"cpu": "1e2.5"},
             {},
-            "requests[cpu]: Invalid value: \"1e2.5\": '1e2.5' is not a quantity",
+            "requests[cpu]: Invalid value: \"1e2.5\": '1e2.5' is not a Kubernetes quantity such as "
+            "500m, 4Gi or 2",
         ),
     ],
 )

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from importlib import resources
 
 from trainc.errors import CompilerBug
+from trainc.model import patterns
 from trainc.model.json import JsonObject, JsonValue
 
 KUBERNETES_VERSION = "1.36"
@@ -32,10 +33,7 @@ OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString"
 
-QUANTITY_PATTERN = (
-    r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|"
-    r"([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
-)
+QUANTITY_PATTERN = patterns.QUANTITY.anchored
 
 _INT_OR_STRING: JsonObject = {
     "anyOf": [{"type": "integer"}, {"type": "string"}],
@@ -98,15 +96,12 @@ GO_MARKERS: Mapping[tuple[str, str], JsonObject] = {
     (_CONDITION, "reason"): {
         "maxLength": 1024,
         "minLength": 1,
-        "pattern": "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
+        "pattern": patterns.CONDITION_REASON.anchored,
     },
     (_CONDITION, "status"): {"enum": ["True", "False", "Unknown"]},
     (_CONDITION, "type"): {
         "maxLength": 316,
-        "pattern": (
-            r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-            r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"
-        ),
+        "pattern": patterns.CONDITION_TYPE.anchored,
     },
 }
 

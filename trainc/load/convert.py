@@ -147,6 +147,7 @@ class Converter:
         self._budget = limits.max_yaml_nodes
         self._remaining = limits.max_yaml_nodes
         self._positions: Positions = {}
+        self._refused: list[FieldPath] = []
 
     def add(
         self, index: int, root: Node, *, aliased: bool, findings: tuple[Diagnostic, ...] = ()
@@ -176,6 +177,7 @@ class Converter:
             if aliased:
                 self._check_expansion(root)
             self._positions = {(): (0, 0)}  # the root's place comes first; set below
+            self._refused = []
             data = self._value(root, (), 1)
         except Rejected as rejected:
             self.diagnostics.append(rejected.diagnostic)
@@ -186,7 +188,8 @@ class Converter:
             return True
         if data is not None:
             self._positions[()] = self._locate(root)
-            self._documents.append(Document(self.source, index, data, self._positions))
+            refused = frozenset(self._refused)
+            self._documents.append(Document(self.source, index, data, self._positions, refused))
             self._findings[index] = tuple(self.diagnostics[before:])
         return True
 
@@ -303,6 +306,7 @@ class Converter:
             self.diagnostics.append(
                 self._finding(node, "load.syntax", str(error), path, error.hint)
             )
+            self._refused.append(path)
             return text
 
     def _sequence(self, node: Node, path: FieldPath, depth: int) -> JsonValue:

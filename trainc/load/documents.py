@@ -16,13 +16,16 @@ class Document:
 
     ``positions`` maps a path to where the node starts in the parsed text (0-based line
     and column as the parser reports them); for a mapping entry that is its key, so
-    errors about a field point at the field's name.
+    errors about a field point at the field's name. ``refused`` holds the paths of the
+    scalars kubectl cannot decode (an infinity, NaN, a mistyped tag): the loader reported
+    each, and their text stands in for them, which no later check should judge.
     """
 
     source: SourceFile
     index: int
     data: JsonValue
     positions: Mapping[FieldPath, tuple[int, int]]
+    refused: frozenset[FieldPath] = frozenset()
 
     def locate(self, path: FieldPath) -> Position:
         """Where the node at ``path`` starts, or its nearest ancestor that exists."""

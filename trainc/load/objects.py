@@ -120,7 +120,7 @@ def _trainer_object(document: Document, data: JsonObject) -> LoadedObject | Diag
 
 
 def _list_items(document: Document, items: list[JsonValue]) -> list[Document]:
-    """One document per List item, with positions re-rooted at the item.
+    """One document per List item, with positions and refused paths re-rooted at the item.
 
     The positions are split in one pass, so a List of n items costs O(positions), not n
     times that. An item's root position is its place in the List, which keeps items in
@@ -128,9 +128,26 @@ def _list_items(document: Document, items: list[JsonValue]) -> list[Document]:
     """
     buckets: dict[int, dict[FieldPath, tuple[int, int]]] = {}
     for path, position in document.positions.items():
-        if len(path) >= 2 and path[0] == "items" and isinstance(path[1], int):  # noqa: PLR2004
-            buckets.setdefault(path[1], {})[path[2:]] = position
+        if (index := _item_index(path)) is not None:
+            buckets.setdefault(index, {})[path[2:]] = position
+    refused: dict[int, set[FieldPath]] = {}
+    for path in document.refused:
+        if (index := _item_index(path)) is not None:
+            refused.setdefault(index, set()).add(path[2:])
     return [
-        Document(document.source, document.index, item, buckets.get(index, {}))
+        Document(
+            document.source,
+            document.index,
+            item,
+            buckets.get(index, {}),
+            frozenset(refused.get(index, ())),
+        )
         for index, item in enumerate(items)
     ]
+
+
+def _item_index(path: FieldPath) -> int | None:
+    """The List item ``path`` leads into (``items[i]...``), or None."""
+    if len(path) >= 2 and path[0] == "items" and isinstance(path[1], int):  # noqa: PLR2004
+        return path[1]
+    return None

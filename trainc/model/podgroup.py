@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal, TypeAlias
 
+from trainc.model import patterns
 from trainc.model.json import JsonObject
 from trainc.model.k8s import ObjectMeta
 from trainc.model.markers import (
@@ -30,7 +31,7 @@ LabelSelector: TypeAlias = Annotated[
 ]
 """A label query over pods."""
 
-_DNS_SUBDOMAIN = Pattern(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_DNS_SUBDOMAIN = Pattern(patterns.DNS1123_SUBDOMAIN.anchored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
+from trainc.model import patterns
 from trainc.model.json import JsonObject
 from trainc.model.k8s import ObjectMeta
 from trainc.model.markers import FreeForm, MaxLength, MinItems, MinLength, Pattern, list_map
 
-_CEL_NAME = Pattern("^[A-Za-z_][A-Za-z0-9_]*$")
+_CEL_NAME = Pattern(patterns.CEL_IDENTIFIER.anchored)
 
 PolicyResource = Literal["trainjobs", "trainingruntimes", "clustertrainingruntimes"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
+from trainc.model import patterns
 from trainc.model.json import JsonObject
 from trainc.model.markers import FreeForm, MaxLength, Minimum, MinLength, Pattern
 from trainc.model.scalars import Int64, Quantity
@@ -84,8 +85,8 @@ class LimitsConfig:
     """Most YAML documents one file may hold, empty ones counted (default 10,000)."""
 
 
-_OBJECT_NAME = Pattern(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_NAMESPACE = Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_OBJECT_NAME = Pattern(patterns.DNS1123_SUBDOMAIN.anchored)
+_NAMESPACE = Pattern(patterns.DNS1123_LABEL.anchored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -130,12 +131,7 @@ class CompileConfig:
     with ``ServerSideApply=true``; ``kubectl apply --server-side``) keeps none."""
 
 
-# What the CronJob controller's parser (robfig/cron, standard mode) reads: five fields, or
-# one of the macros. A ``TZ=`` prefix, which the API server rejects in ``spec.schedule``,
-# fails the field alphabet. The API server has the final word on ranges.
-_CRON_FIELD = "[0-9A-Za-z*/,?-]+"
-_CRON_MACRO = "@(yearly|annually|monthly|weekly|daily|midnight|hourly)"
-_CRON = Pattern(rf"^({_CRON_MACRO}|{_CRON_FIELD}( +{_CRON_FIELD}){{4}})$")
+_CRON = Pattern(patterns.CRON_SCHEDULE.anchored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -157,7 +153,7 @@ class SweeperConfig:
     deadlines, runtime TTLs, progress deadlines, and the removal of orphaned companions.
     """
 
-    image: Annotated[str, Pattern(r"^\S+$")]
+    image: Annotated[str, Pattern(patterns.NO_WHITESPACE.anchored)]
     """Image with trainc installed (the repository's ``Dockerfile`` builds it); pin a tag
     or digest, e.g. ``ghcr.io/example/trainc:0.1.0``."""
 
@@ -204,7 +200,7 @@ class RepoConfigFile:
     namespace: Annotated[str | None, _NAMESPACE] = None
     """Namespace of namespaced objects that set none (default ``default``)."""
 
-    kubernetes_version: Annotated[str | None, Pattern(r"^1\.[0-9]+$")] = None
+    kubernetes_version: Annotated[str | None, Pattern(patterns.KUBERNETES_MINOR.anchored)] = None
     """Kubernetes minor version the cluster runs, e.g. ``1.33``; selects core schemas."""
 
     values: Values | None = None

@@ -11,3 +11,6 @@ Int32: TypeAlias = Annotated[int, Format("int32")]
 Int64: TypeAlias = Annotated[int, Format("int64")]
 Time: TypeAlias = Annotated[str, Format("date-time")]
 Quantity: TypeAlias = Annotated[str, K8s("io.k8s.apimachinery.pkg.api.resource.Quantity")]
+
+#: What a string of each OpenAPI string format is, for "must be ..." in messages.
+FORMAT_NOUNS = {"date-time": "an RFC 3339 date-time such as 2025-06-01T12:00:00Z"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
+from trainc.model import patterns
 from trainc.model.k8s import Env, LocalObjectReference, ObjectMeta, ResourceRequirements
 from trainc.model.labels import DEFAULT_MANAGED_BY
 from trainc.model.markers import (
@@ -30,7 +31,7 @@ from trainc.model.scalars import Int32, Int64
 from trainc.model.status import TrainJobStatus
 
 _STORAGE_URI = Rule(
-    rule="self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$')",
+    rule=f"self == '' || self.matches('{patterns.STORAGE_URI.anchored}')",
     message="storageUri may be empty, or it must be a valid URI (scheme://...)",
     id="trainjob.storage-uri",
 )
@@ -158,7 +159,7 @@ class TrainJobSpec:
 
 @schema(
     Rule(
-        rule="self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
+        rule=f"self.metadata.name.matches('{patterns.DNS1035_LABEL.anchored}')",
         message="metadata.name must match RFC 1035 DNS label format",
         id="trainjob.name-format",
         field_path=".metadata.name",

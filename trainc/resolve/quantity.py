@@ -15,6 +15,7 @@ from decimal import ROUND_UP, Context, Decimal, InvalidOperation
 
 from trainc.errors import CompilerBug
 from trainc.model.json import JsonValue
+from trainc.model.patterns import QUANTITY
 
 #: The largest magnitude a Quantity holds; apimachinery caps larger values at it.
 MAX_QUANTITY = Decimal(2**63 - 1)
@@ -63,7 +64,7 @@ def _parse_text(text: str) -> Decimal:
     """
     match = _QUANTITY.fullmatch(text)
     if match is None:
-        raise QuantityError(f"{text!r} is not a quantity")
+        raise QuantityError(f"{text!r} is not {QUANTITY.noun}")
     number = Decimal(match["number"])
     if match["binary"]:
         return _bounded(_EXACT.multiply(number, Decimal(2 ** _BINARY_SI[match["binary"]])))
@@ -139,7 +140,7 @@ def quantity_value(amount: Decimal) -> int:
 
 def _text(value: JsonValue) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int | float):
-        raise QuantityError(f"{value!r} is not a quantity")
+        raise QuantityError(f"{value!r} is not {QUANTITY.noun}")
     text = value if isinstance(value, str) else repr(value)
     if len(text) > MAX_QUANTITY_LENGTH:
         raise QuantityError(f"quantity longer than {MAX_QUANTITY_LENGTH} characters")

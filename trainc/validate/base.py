@@ -36,6 +36,7 @@ from trainc.validate.cel.transitions import check_transitions
 from trainc.validate.crossobject.run import document_order
 from trainc.validate.prepare import prepare_object
 from trainc.validate.resolved.update import check_jobset_update
+from trainc.validate.way_out import new_object_fix
 
 ObjectKey = tuple[str, str | None, str]
 
@@ -73,7 +74,9 @@ class BaseRevision:
             old = self._previous.get(object_key(obj))
             if old is None or not obj.schema_valid:
                 continue
-            refusals = check_transitions(obj, old, load_kind_schema(obj.kind))
+            refusals = check_transitions(
+                obj, old, load_kind_schema(obj.kind), fix=new_object_fix(obj.kind)
+            )
             errors = [refusal for refusal in refusals if refusal.is_error]
             if errors:
                 self._refused.add(object_key(obj))

@@ -2,10 +2,12 @@
 
 The name predicates reproduce apimachinery's ``pkg/util/validation`` (``IsDNS1123Label``,
 ``IsDNS1123Subdomain``, ``IsDNS1035Label``, ``IsQualifiedName``, ``IsValidLabelValue``,
-``IsDomainPrefixedPath``); each returns apimachinery's error strings verbatim, so a finding
-reads like the API server's. The cross-object checks reuse them for the JobSet webhook's
-name rules (``docs/upstream.md``, "JobSet"). A TrainJob's own name is left to its CRD's
-CEL rules (``docs/upstream.md``, "Types and CRDs"), which are stricter than ObjectMeta's.
+``IsDomainPrefixedPath``); each returns apimachinery's error strings, so a finding reads
+like the API server's, except that a format is described in words
+(:mod:`trainc.model.patterns`), never by the regular expression upstream appends. The
+cross-object checks reuse them for the JobSet webhook's name rules (``docs/upstream.md``,
+"JobSet"). A TrainJob's own name is left to its CRD's CEL rules (``docs/upstream.md``,
+"Types and CRDs"), which are stricter than ObjectMeta's.
 """
 
 from __future__ import annotations
@@ -18,52 +20,20 @@ from trainc.diagnostics import Diagnostic
 from trainc.load.documents import LoadedObject
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, get_path
 from trainc.model.kinds import TRAINJOB
+from trainc.model.patterns import (
+    DNS1035_LABEL,
+    DNS1123_LABEL,
+    DNS1123_SUBDOMAIN,
+    HTTP_PATH,
+    LABEL_VALUE,
+    QUALIFIED_NAME,
+)
 from trainc.validate.memo import remembered
-
-_DNS1123_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN = rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*"
-_DNS1035_LABEL = "[a-z]([-a-z0-9]*[a-z0-9])?"
-_QUALIFIED_NAME = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_LABEL_VALUE = f"({_QUALIFIED_NAME})?"
-_HTTP_PATH = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+"
-
-_DNS1123_LABEL_MSG = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
-    "and must start and end with an alphanumeric character"
-)
-_DNS1123_SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
-    "'.', and must start and end with an alphanumeric character"
-)
-_DNS1035_LABEL_MSG = (
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-    "alphabetic character, and end with an alphanumeric character"
-)
-_QUALIFIED_NAME_MSG = (
-    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character"
-)
-_LABEL_VALUE_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
-    "'.', and must start and end with an alphanumeric character"
-)
 
 #: Limits of ObjectMeta (apimachinery ``validation.go``); the annotation total is in bytes.
 LABEL_MAX = 63
 SUBDOMAIN_MAX = 253
 ANNOTATIONS_MAX_BYTES = 256 * 1024
-
-
-def regex_error(message: str, pattern: str, *examples: str) -> str:
-    """apimachinery's ``RegexError``: the rule, examples if any, and the regex checked.
-
-    Every predicate that fails a regex words it this way, so findings quote the API
-    server; with no examples the ``e.g.`` is left out, as upstream leaves it.
-    """
-    if not examples:
-        return f"{message} (regex used for validation is '{pattern}')"
-    shown = " or ".join(f"'{example}', " for example in examples)
-    return f"{message} (e.g. {shown}regex used for validation is '{pattern}')"
 
 
 def max_len_error(length: int) -> str:
@@ -75,8 +45,8 @@ def max_len_error(length: int) -> str:
 def dns1123_subdomain_errors(value: str) -> list[str]:
     """Why ``value`` is not a DNS-1123 subdomain (object names, PVC names); empty if it is."""
     errors = [max_len_error(SUBDOMAIN_MAX)] if len(value) > SUBDOMAIN_MAX else []
-    if not re.fullmatch(_DNS1123_SUBDOMAIN, value):
-        errors.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN, "example.com"))
+    if not DNS1123_SUBDOMAIN.matches(value):
+        errors.append(DNS1123_SUBDOMAIN.explained)
     return errors
 
 
@@ -84,13 +54,13 @@ def dns1123_subdomain_errors(value: str) -> list[str]:
 def dns1123_label_errors(value: str) -> list[str]:
     """Why ``value`` is not a DNS-1123 label (namespace names); empty if it is."""
     errors = [max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
-    if re.fullmatch(_DNS1123_LABEL, value):
+    if DNS1123_LABEL.matches(value):
         return errors
-    if re.fullmatch(_DNS1123_SUBDOMAIN, value):
+    if DNS1123_SUBDOMAIN.matches(value):
         # A valid subdomain that is no valid label can only be failing on its dots.
         errors.append("must not contain dots")
     else:
-        errors.append(regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL, "my-name", "123-abc"))
+        errors.append(DNS1123_LABEL.explained)
     return errors
 
 
@@ -98,8 +68,8 @@ def dns1123_label_errors(value: str) -> list[str]:
 def dns1035_label_errors(value: str) -> list[str]:
     """Why ``value`` is not a DNS-1035 label (Service and Job names); empty if it is."""
     errors = [max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
-    if not re.fullmatch(_DNS1035_LABEL, value):
-        errors.append(regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL, "my-name", "abc-123"))
+    if not DNS1035_LABEL.matches(value):
+        errors.append(DNS1035_LABEL.explained)
     return errors
 
 
@@ -109,9 +79,8 @@ def qualified_name_errors(value: str) -> list[str]:
     parts = value.split("/")
     if len(parts) > 2:  # noqa: PLR2004 - at most one prefix separator
         return [
-            "a qualified name "
-            + regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME, "MyName", "my.name", "123-abc")
-            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+            f"a qualified name {QUALIFIED_NAME.explained} with an optional DNS subdomain "
+            "prefix and '/' (e.g. 'example.com/MyName')"
         ]
     errors: list[str] = []
     if len(parts) == 2:  # noqa: PLR2004 - prefix and name
@@ -123,11 +92,8 @@ def qualified_name_errors(value: str) -> list[str]:
         errors.append("name part must be non-empty")
     elif len(name) > LABEL_MAX:
         errors.append(f"name part {max_len_error(LABEL_MAX)}")
-    if not re.fullmatch(_QUALIFIED_NAME, name):
-        errors.append(
-            "name part "
-            + regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME, "MyName", "my.name", "123-abc")
-        )
+    if not QUALIFIED_NAME.matches(name):
+        errors.append(f"name part {QUALIFIED_NAME.explained}")
     return errors
 
 
@@ -135,8 +101,8 @@ def qualified_name_errors(value: str) -> list[str]:
 def label_value_errors(value: str) -> list[str]:
     """Why ``value`` is not a label value (may be empty); empty if it is one."""
     errors = [max_len_error(LABEL_MAX)] if len(value) > LABEL_MAX else []
-    if not re.fullmatch(_LABEL_VALUE, value):
-        errors.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE, "MyValue", "my_value", "12345"))
+    if not LABEL_VALUE.matches(value):
+        errors.append(LABEL_VALUE.explained)
     return errors
 
 
@@ -148,8 +114,8 @@ def domain_prefixed_path_errors(value: str) -> list[str]:
     if not host or not path:
         return ['must be a domain-prefixed path (such as "acme.io/foo")']
     errors = dns1123_subdomain_errors(host)
-    if not re.fullmatch(_HTTP_PATH, path):
-        errors.append(regex_error("must be a valid HTTP path", _HTTP_PATH))
+    if not HTTP_PATH.matches(path):
+        errors.append(HTTP_PATH.explained)
     return errors
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import LoadedObject
-from trainc.model.json import FieldPath
+from trainc.model.json import FieldPath, format_path
 from trainc.model.kinds import KINDS_BY_NAME
 from trainc.model.labels import API_VERSION
 from trainc.model.schematree import load_kind_schema
@@ -37,18 +37,26 @@ def prepare_object(
     info = KINDS_BY_NAME[obj.kind]
     schema = load_kind_schema(obj.kind)
     data = drop_nulls(obj.data)
-    findings = check_schema(data, schema, skip=migration.handled_paths)
+    # A value kubectl cannot decode was reported by the loader; its stand-in text is no
+    # value to judge, and the object as a whole never reaches the API server.
+    refused = obj.document.refused
+    findings = check_schema(data, schema, skip=migration.handled_paths | refused)
     diagnostics.extend(obj.finding(f.path, f.code, f.message, hint=f.hint) for f in findings)
-    diagnostics.extend(check_metadata(obj, namespaced=info.namespaced))
+    refused_fields = {format_path(path) for path in refused}
+    diagnostics.extend(
+        finding
+        for finding in check_metadata(obj, namespaced=info.namespaced)
+        if finding.field_path not in refused_fields
+    )
     defaulted_data = apply_defaults(data, schema)
     namespace = (obj.namespace or config.namespace) if info.namespaced else None
     defaulted = DefaultedObject(
         loaded=obj,
         data=defaulted_data if isinstance(defaulted_data, dict) else {},
         namespace=namespace,
-        schema_valid=not findings and not migration.diagnostics,
+        schema_valid=not findings and not migration.diagnostics and not refused,
     )
-    error_paths = frozenset(f.path for f in findings) | migration.handled_paths
+    error_paths = frozenset(f.path for f in findings) | migration.handled_paths | refused
     return diagnostics, defaulted, error_paths
 
 

@@ -11,12 +11,15 @@ first use, so commands that validate nothing do not load it.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from trainc.diagnostics import did_you_mean
-from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path
+from trainc.model import patterns
+from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path, get_path
+from trainc.model.scalars import FORMAT_NOUNS
 from trainc.model.schematree import KindSchema, SchemaNode
 
 if TYPE_CHECKING:
@@ -66,7 +69,7 @@ def check_schema(
     findings = [
         finding
         for error in _validator(schema).iter_errors(data)
-        for finding in _translate(error, schema)
+        for finding in _translate(error, schema, data)
     ]
     findings.extend(_extra_checks(data, schema))
     return [f for f in findings if not any(f.path[: len(s)] == s for s in skip)]
@@ -124,7 +127,9 @@ def _error_kinds() -> Any:
     return jsonschema_rs.ValidationErrorKind
 
 
-def _translate(error: jsonschema_rs.ValidationError, schema: KindSchema) -> Iterator[SchemaFinding]:
+def _translate(
+    error: jsonschema_rs.ValidationError, schema: KindSchema, data: JsonValue
+) -> Iterator[SchemaFinding]:
     kinds = _error_kinds()
     path: FieldPath = tuple(error.instance_path)
     kind = error.kind
@@ -139,7 +144,17 @@ def _translate(error: jsonschema_rs.ValidationError, schema: KindSchema) -> Iter
         )
         return
     code = _KIND_CODES.get(type(kind).__name__, "schema.invalid")
-    yield SchemaFinding(code, path, _message(error, path), _hint(error))
+    value = _value_at(data, path, error.instance)
+    yield SchemaFinding(code, path, _message(error, path, value, schema), _hint(error, value))
+
+
+def _value_at(data: JsonValue, path: FieldPath, instance: object) -> object:
+    """The value an error is about, as the document holds it.
+
+    jsonschema-rs hands back a copy that it converted to JSON, where an infinity or NaN
+    (which no JSON holds) became null: the document's own value names the type right.
+    """
+    return instance if instance is not None else get_path(data, path)
 
 
 def _where(path: FieldPath) -> str:
@@ -157,27 +172,51 @@ def _unknown_field(path: FieldPath, node: SchemaNode) -> SchemaFinding:
     return SchemaFinding("schema.unknown-field", path, f"unknown field {key!r}{where}", hint)
 
 
-def _message(error: jsonschema_rs.ValidationError, path: FieldPath) -> str:
+def _message(
+    error: jsonschema_rs.ValidationError, path: FieldPath, value: object, schema: KindSchema
+) -> str:
     field = format_path(path) or "the document"
-    value = error.instance
+    expected = _expected(error, path, schema)
+    if expected is None:
+        return f"{field}: {error.message}"
+    # A value of the wrong type is named by its type; one of the right type as written.
+    kinds = _error_kinds()
+    wrong_type = isinstance(error.kind, (kinds.Type, kinds.AnyOf))
+    return f"{field} must be {expected}, not {_json_type(value) if wrong_type else repr(value)}"
+
+
+def _expected(
+    error: jsonschema_rs.ValidationError, path: FieldPath, schema: KindSchema
+) -> str | None:
+    """What the value must be, in words; None for an error whose own words say it."""
     kind = error.kind
     kinds = _error_kinds()
     if isinstance(kind, kinds.Type):
-        expected = " or ".join(str(name) for name in kind.types)
-        return f"{field} must be {_article(expected)}, not {_json_type(value)}"
+        return _article(" or ".join(str(name) for name in kind.types))
     if isinstance(kind, kinds.AnyOf):
-        return f"{field} must be an integer or a string, not {_json_type(value)}"
+        node = schema.node_at(path) or {}
+        described = patterns.described(str(node.get("pattern", "")))
+        either = "an integer or a string"
+        return f"{described.noun} ({either})" if described is not None else either
     if isinstance(kind, kinds.Enum):
-        allowed = ", ".join(repr(option) for option in kind.options)
-        return f"{field} must be one of {allowed}, not {value!r}"
-    return f"{field}: {error.message}"
+        return "one of " + ", ".join(repr(option) for option in kind.options)
+    if isinstance(kind, kinds.Format):
+        return FORMAT_NOUNS.get(kind.format)
+    if isinstance(kind, kinds.Pattern):
+        described = patterns.described(kind.pattern)
+        return (
+            described.noun if described else f"text matching the regular expression {kind.pattern}"
+        )
+    return None
 
 
-def _hint(error: jsonschema_rs.ValidationError) -> str | None:
-    value = error.instance
+def _hint(error: jsonschema_rs.ValidationError, value: object) -> str | None:
     kind = error.kind
     kinds = _error_kinds()
-    if isinstance(kind, kinds.AnyOf) and isinstance(value, float):
+    if isinstance(kind, kinds.Pattern):
+        described = patterns.described(kind.pattern)
+        return described.explained if described is not None else None
+    if isinstance(kind, kinds.AnyOf) and isinstance(value, float) and math.isfinite(value):
         return f'write the quantity as a string: "{value}"'
     if isinstance(kind, kinds.Type):
         expected = [str(name) for name in kind.types]
@@ -206,11 +245,17 @@ _QUOTED_STRING_MAX = 40
 
 
 def _json_type(value: object) -> str:
-    """How a value reads in a message: its JSON type, and short strings themselves."""
+    """How a value reads in a message: its JSON type, and short strings themselves.
+
+    An infinity or NaN, which only a caller's data can hold (the loader reports them),
+    is named as YAML writes it.
+    """
     if value is None:
         return "null"
     if isinstance(value, str):
         return f"a string ({value!r})" if len(value) <= _QUOTED_STRING_MAX else "a string"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"a float ({'.nan' if math.isnan(value) else '.inf' if value > 0 else '-.inf'})"
     return next((name for cls, name in _TYPE_NAMES if isinstance(value, cls)), "a value")
 
 

@@ -51,7 +51,7 @@ def test_a_changed_image_is_refused_at_the_line_that_set_it() -> None:
     assert finding.message == "spec.replicatedJobs: field is immutable"
     assert finding.hint is not None
     assert '"example.com/node:1" → "example.com/node:2"' in finding.hint
-    assert "make the change in a new runtime" in finding.hint
+    assert "put the change in a new runtime" in finding.hint
 
 
 def test_a_failure_policy_change_breaks_the_crd_transition_rule() -> None:
@@ -145,7 +145,10 @@ def test_a_trainjob_edit_is_pointed_at_a_new_trainjob() -> None:
     assert [(f.code, f.file) for f in findings] == [("xobj.jobset-immutable", "trainjob.yaml")]
     assert findings[0].field_path == "spec.trainer.image"
     assert findings[0].hint is not None
-    assert "submit it under a new metadata.name" in findings[0].hint
+    assert findings[0].hint.endswith(
+        "to change it, submit the job under a new metadata.name, or delete the deployed "
+        "JobSet first"
+    )
 
 
 def test_managed_by_is_immutable() -> None:

@@ -12,8 +12,7 @@ from trainc.validate.workload.containers import check_containers
 SPEC = ("spec", "template", "spec")
 LABEL_MSG = (
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
-    "and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "
-    "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+    "and must start and end with an alphanumeric character (e.g. 'my-name' or '123-abc')"
 )
 C0 = "spec.template.spec.containers[0]"
 

@@ -12,8 +12,8 @@ C = ("spec", "containers", 0)
 E = "spec.containers[0].env"
 STRICT_NAME = (
     "a valid environment variable name must consist of alphabetic characters, digits, '_', "
-    "'-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or "
-    "'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')"
+    "'-', or '.', and must not start with a digit (e.g. 'my.env-name', 'MY_ENV.NAME' or "
+    "'MyEnvName1')"
 )
 RELAXED_NAME = (
     "a valid environment variable name must consist only of printable ASCII characters other "
@@ -21,12 +21,11 @@ RELAXED_NAME = (
 )
 SUBDOMAIN = (
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
-    "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
-    "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+    "'.', and must start and end with an alphanumeric character (e.g. 'example.com')"
 )
 KEY = (
     "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. "
-    "'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"
+    "'key.name', 'KEY_NAME' or 'key-name')"
 )
 FOUR_SOURCES = (
     "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"
@@ -129,8 +128,7 @@ def test_name_required() -> None:
             [
                 f'{E}[0].valueFrom.fieldRef: Invalid value: "-bad": name part must consist of '
                 "alphanumeric characters, '-', '_' or '.', and must start and end with an "
-                "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used "
-                "for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+                "alphanumeric character (e.g. 'MyName', 'my.name' or '123-abc')"
             ],
             id="field-label-key",
         ),
@@ -262,8 +260,7 @@ def test_file_key_ref_fields() -> None:
         f'{E}[0].valueFrom.fileKeyRef.key: Invalid value: "A=B": {RELAXED_NAME}',
         f'{E}[0].valueFrom.fileKeyRef.volumeName: Invalid value: "Cfg": a lowercase RFC 1123 '
         "label must consist of lower case alphanumeric characters or '-', and must start and end "
-        "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
-        "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        "with an alphanumeric character (e.g. 'my-name' or '123-abc')",
         f"{E}[0].valueFrom.fileKeyRef.path: Invalid value: \"../env\": must not contain '..'",
     ]
     assert env((1, 35), {"name": "X", "valueFrom": {"fileKeyRef": {}}}) == [

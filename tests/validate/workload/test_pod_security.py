@@ -12,7 +12,11 @@ SC = f"{S}.securityContext"
 A = "spec.template.annotations"
 RANGE = "must be between 0 and 2147483647, inclusive"
 WINDOWS = "cannot be set for a windows pod"
-SYSCTL_REGEX = r"^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$"
+SYSCTL_WORDS = (
+    "a sysctl name must consist of segments of lower case alphanumeric characters, '-' or '_', "
+    "each starting and ending with an alphanumeric character, separated by '.' or '/' "
+    "(e.g. 'kernel.shm_rmid_forced' or 'net/ipv4/ip_local_port_range')"
+)
 
 SECURITY: list[Case] = [
     (
@@ -51,7 +55,7 @@ SECURITY: list[Case] = [
             (
                 "pod.security-context",
                 f'{SC}.sysctls[1].name: Invalid value: "Net.Core": must have at most 253 '
-                f"characters and match regex {SYSCTL_REGEX}",
+                f"characters: {SYSCTL_WORDS}",
             ),
             (
                 "pod.security-context",

@@ -189,8 +189,7 @@ AFFINITY: list[Case] = [
                 "pod.affinity",
                 f'{PA}.namespace: Invalid value: "Team": a lowercase RFC 1123 label must consist '
                 "of lower case alphanumeric characters or '-', and must start and end with an "
-                "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation "
-                "is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+                "alphanumeric character (e.g. 'my-name' or '123-abc')",
             ),
             ("pod.affinity", f"{PA}.topologyKey: Required value: can not be empty"),
             (

@@ -6,8 +6,7 @@ from trainc.validate.workload.volume_sources import downward_api_errors, secret_
 P = ("v",)
 QUALIFIED_MSG = (
     "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
-    "end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex "
-    "used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+    "end with an alphanumeric character (e.g. 'MyName', 'my.name' or '123-abc')"
 )
 
 

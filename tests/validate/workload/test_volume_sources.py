@@ -7,8 +7,7 @@ from trainc.validate.workload.fielderrors import FieldError
 P = ("v",)
 SUBDOMAIN_MSG = (
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
-    "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
-    "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+    "'.', and must start and end with an alphanumeric character (e.g. 'example.com')"
 )
 BLOB_URI = "https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"
 
@@ -238,8 +237,7 @@ def messages(errors: list[FieldError]) -> list[str]:
                 'v.volumeNamespace: Invalid value: "Team": a lowercase RFC '
                 "1123 label must consist of lower case alphanumeric "
                 "characters or '-', and must start and end with an "
-                "alphanumeric character (e.g. 'my-name',  or '123-abc', regex "
-                "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+                "alphanumeric character (e.g. 'my-name' or '123-abc')",
                 "v.secretRef.name: Required value",
             ],
         ),

@@ -7,8 +7,7 @@ from trainc.validate.workload.volumes import check_volumes
 V33, V34, V35 = (1, 33), (1, 34), (1, 35)
 LABEL_MSG = (
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
-    "and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "
-    "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+    "and must start and end with an alphanumeric character (e.g. 'my-name' or '123-abc')"
 )
 
 

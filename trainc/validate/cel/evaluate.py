@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, get_path
+from trainc.model.patterns import described_in_rule
 from trainc.validate.cel.cost import PER_CALL_LIMIT, PER_OBJECT_BUDGET, CostBudget, Shape, estimate
 from trainc.validate.cel.declared import DeclaredRule
 from trainc.validate.cel.engine import ITERATION_LIMIT, Bindings, EvalError, EvalResult, bind
@@ -82,7 +83,7 @@ class RuleRunner:
             problem = EvalError(f"returned {result!r}, not a boolean")
             return [self._eval_error(path, rule, problem)]
         detail = self._message(rule, bindings, shape)
-        hint = f"rule: {rule.rule}"
+        hint = _failed_rule_hint(rule)
         if change is not None:
             hint = f"{change()}; {hint}"
         return [self.obj.finding(self._location(path, rule), rule.code, detail, hint=hint)]
@@ -137,6 +138,15 @@ class RuleRunner:
             "evaluated"
         )
         return self.obj.finding(path, "cel.cost-exceeded", message, hint=f"rule: {rule.rule}")
+
+
+def _failed_rule_hint(rule: DeclaredRule) -> str:
+    """What the value must look like, when the rule tests formats :mod:`trainc.model.patterns`
+    describes in words; otherwise the rule itself."""
+    formats = described_in_rule(rule.rule)
+    if formats:
+        return "; ".join(text_pattern.explained for text_pattern in formats)
+    return f"rule: {rule.rule}"
 
 
 def _usable(result: EvalResult) -> str | None:

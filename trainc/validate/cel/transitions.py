@@ -32,12 +32,14 @@ def check_transitions(
     schema: KindSchema,
     *,
     budget: CostBudget | None = None,
+    fix: str | None = None,
 ) -> list[Diagnostic]:
     """Diagnostics of every transition rule of ``schema``, ``old`` → ``new``.
 
     ``old`` is the same object at the base revision (or as deployed); findings are
     ``new``'s. Pass the ``budget`` given to :func:`~trainc.validate.cel.rules.check_rules`
-    to charge both to one per-object budget.
+    to charge both to one per-object budget. ``fix`` says how to make a refused change
+    instead; the hint of each refusal carries it after the change.
     """
     sites = rule_sites(new.data, schema, _is_transition, canonical=True)
     if not sites:
@@ -51,7 +53,7 @@ def check_transitions(
     for site in sites:
         old_path = correlate.old_path(site.path)
         previous = old_sites.get(old_path) if old_path is not None else None
-        found.extend(_check_site(runner, site, previous))
+        found.extend(_check_site(runner, site, previous, fix))
         if runner.exhausted:
             break
     return found
@@ -61,16 +63,23 @@ def _is_transition(rule: DeclaredRule) -> bool:
     return rule.transition
 
 
-def _check_site(runner: RuleRunner, site: Site, previous: Site | None) -> list[Diagnostic]:
+def _check_site(
+    runner: RuleRunner, site: Site, previous: Site | None, fix: str | None
+) -> list[Diagnostic]:
     if previous is None:
         rules = tuple(rule for rule in site.rules if rule.optional)
         return runner.run(site.path, rules, {SELF: site.value, OLD_SELF: ABSENT}, site.shape)
+
+    def change() -> str:
+        described = describe_change(previous.value, site.value, site.path)
+        return described if fix is None else f"{described}; {fix}"
+
     return runner.run(
         site.path,
         site.rules,
         {SELF: site.value, OLD_SELF: previous.value},
         site.shape.plus(previous.shape),
-        change=lambda: describe_change(previous.value, site.value, site.path),
+        change=change,
     )
 
 

@@ -50,6 +50,7 @@ from trainc.validate.cel.changes import describe_change, difference_path
 from trainc.validate.cel.transitions import check_transitions
 from trainc.validate.defaults import apply_defaults
 from trainc.validate.resolved.locate import locate
+from trainc.validate.way_out import new_object_fix
 
 #: Pod template fields the webhook lets change while the JobSet is suspended (for Kueue).
 _MUTABLE_WHILE_SUSPENDED: Final[tuple[tuple[str, str], ...]] = (
@@ -257,13 +258,7 @@ def _way_out(job: ResolvedJob, spec_path: FieldPath) -> str:
     """How to get a change the deployed JobSet refuses into the cluster."""
     origin = job.origin(spec_path)
     written = origin.cause if isinstance(origin, Derived) else origin
+    fix = new_object_fix(written.source.kind)
     if written.source.kind == TRAINJOB.kind:
-        return (
-            "to change a running job, submit it under a new metadata.name (a new TrainJob), "
-            "or delete the deployed JobSet first"
-        )
-    return (
-        f"every deployed JobSet of {written.source.kind} {written.source.name} refuses it: "
-        "make the change in a new runtime (a new metadata.name) for new TrainJobs, and keep "
-        "this one as its deployed jobs were compiled"
-    )
+        return f"{fix}, or delete the deployed JobSet first"
+    return f"every deployed JobSet of {written.source.kind} {written.source.name} refuses it: {fix}"

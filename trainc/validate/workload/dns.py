@@ -15,12 +15,12 @@ import ipaddress
 import re
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list
+from trainc.model.patterns import DNS1123_SUBDOMAIN_WITH_UNDERSCORE
 from trainc.validate.metadata import (
     SUBDOMAIN_MAX,
     dns1123_label_errors,
     dns1123_subdomain_errors,
     max_len_error,
-    regex_error,
 )
 from trainc.validate.workload.badvalues import go_string_slice, invalid_composite
 from trainc.validate.workload.fielderrors import FieldError, invalid, not_supported, required
@@ -38,12 +38,6 @@ _MAX_NAMESERVERS = 3
 _MAX_SEARCH_PATHS = 32
 _MAX_SEARCH_CHARS = 2048
 _INVALID_IP = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
-_LABEL_WITH_UNDERSCORE = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
-_SUBDOMAIN_WITH_UNDERSCORE = rf"{_LABEL_WITH_UNDERSCORE}(\.{_LABEL_WITH_UNDERSCORE})*"
-_SUBDOMAIN_WITH_UNDERSCORE_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', "
-    "'-' or '.', and must start and end with an alphanumeric character"
-)
 
 
 def effective_dns_policy(pod_spec: JsonObject) -> str:
@@ -140,10 +134,8 @@ def _list_error(
 def _subdomain_with_underscore_errors(value: str) -> list[str]:
     """``IsDNS1123SubdomainWithUnderscore``: a subdomain whose labels may hold ``_``."""
     errors = [max_len_error(SUBDOMAIN_MAX)] if len(value) > SUBDOMAIN_MAX else []
-    if not re.fullmatch(_SUBDOMAIN_WITH_UNDERSCORE, value):
-        errors.append(
-            regex_error(_SUBDOMAIN_WITH_UNDERSCORE_MSG, _SUBDOMAIN_WITH_UNDERSCORE, "example.com")
-        )
+    if not DNS1123_SUBDOMAIN_WITH_UNDERSCORE.matches(value):
+        errors.append(DNS1123_SUBDOMAIN_WITH_UNDERSCORE.explained)
     return errors
 
 

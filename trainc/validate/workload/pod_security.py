@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
+from trainc.model.patterns import SYSCTL_NAME
 from trainc.validate.workload.container_context import USER_NAMESPACES
 from trainc.validate.workload.fielderrors import (
     FieldError,
@@ -45,8 +46,6 @@ SUPPLEMENTAL_GROUPS_POLICY = Gate("SupplementalGroupsPolicy", (1, 33))
 #: SELinuxMount gate stays off by default (through 1.36).
 SELINUX_CHANGE_POLICY = Gate("SELinuxChangePolicy", (1, 33))
 
-_SYSCTL_SEGMENT = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
-_SYSCTL_NAME = rf"^({_SYSCTL_SEGMENT}[\./])*{_SYSCTL_SEGMENT}$"
 _SYSCTL_MAX = 253
 #: Sysctls of the IPC namespace by name, and namespaced sysctls by prefix
 #: (``k8s.io/component-helpers/node/util/sysctl``).
@@ -126,8 +125,8 @@ def _sysctls_errors(pod_spec: JsonObject, sysctls: JsonValue, path: FieldPath) -
         at = (*path, index, "name")
         if not name:
             errors.append(required(at, SECURITY_CONTEXT))
-        elif len(name) > _SYSCTL_MAX or not re.fullmatch(_SYSCTL_NAME, name):
-            detail = f"must have at most {_SYSCTL_MAX} characters and match regex {_SYSCTL_NAME}"
+        elif len(name) > _SYSCTL_MAX or not SYSCTL_NAME.matches(name):
+            detail = f"must have at most {_SYSCTL_MAX} characters: {SYSCTL_NAME.explained}"
             errors.append(invalid(at, SECURITY_CONTEXT, name, detail))
         elif name in seen:
             errors.append(duplicate(at, SECURITY_CONTEXT, name))

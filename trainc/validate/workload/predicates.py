@@ -1,25 +1,22 @@
 """apimachinery's value predicates that the container rules need and metadata.py lacks.
 
 Each function reproduces one of ``k8s.io/apimachinery/pkg/util/validation`` (or of
-``pkg/apis/core/validation``, for the path rules) and returns its error strings verbatim,
-so a finding reads as the API server words it: port numbers and IANA port names,
+``pkg/apis/core/validation``, for the path rules) and returns its error strings (a format
+described in words, not by upstream's regular expression), so a finding reads as the API
+server words it: port numbers and IANA port names,
 environment variable names in their strict and relaxed forms, ConfigMap keys, HTTP header
 names, Unix user and group IDs, and the relative-path rules of mounts and files. The
-DNS-style name predicates and the wording of apimachinery's ``RegexError`` and
-``MaxLenError`` live in :mod:`trainc.validate.metadata`, and are used from there.
+DNS-style name predicates and the wording of apimachinery's ``MaxLenError`` live in
+:mod:`trainc.validate.metadata`, and the formats in :mod:`trainc.model.patterns`.
 """
 
 from __future__ import annotations
 
 import re
 
+from trainc.model.patterns import CONFIG_MAP_KEY, ENV_VAR_NAME, HTTP_HEADER_NAME
 from trainc.validate.memo import remembered
-from trainc.validate.metadata import (
-    SUBDOMAIN_MAX,
-    dns1123_subdomain_errors,
-    max_len_error,
-    regex_error,
-)
+from trainc.validate.metadata import SUBDOMAIN_MAX, dns1123_subdomain_errors, max_len_error
 
 #: IANA service names (RFC 6335) are at most 15 characters.
 _PORT_NAME_MAX = 15
@@ -27,20 +24,10 @@ _PORT_MAX = 65535
 #: ``maxUserID``/``maxGroupID``: a pod spec's IDs stay within int32 (``math.MaxInt32``),
 #: although Linux IDs are unsigned 32-bit (kubernetes#138574 widened only pod status).
 _ID_MAX = 2**31 - 1
-
-_ENV_VAR_NAME = "[-._a-zA-Z][-._a-zA-Z0-9]*"
-_ENV_VAR_NAME_MSG = (
-    "a valid environment variable name must consist of alphabetic characters, digits, '_', "
-    "'-', or '.', and must not start with a digit"
-)
 _RELAXED_ENV_VAR_NAME_MSG = (
     "a valid environment variable name must consist only of printable ASCII characters other "
     "than '='"
 )
-_CONFIG_MAP_KEY = "[-._a-zA-Z0-9]+"
-_CONFIG_MAP_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
-_HTTP_HEADER_NAME = "[-A-Za-z0-9]+"
-_HTTP_HEADER_NAME_MSG = "a valid HTTP header must consist of alphanumeric characters or '-'"
 
 
 def port_number_errors(port: int) -> list[str]:
@@ -77,12 +64,8 @@ def id_errors(value: int) -> list[str]:
 def env_var_name_errors(name: str) -> list[str]:
     """Why ``name`` is no environment variable name by the strict rule (before 1.32)."""
     errors = []
-    if not re.fullmatch(_ENV_VAR_NAME, name):
-        errors.append(
-            regex_error(
-                _ENV_VAR_NAME_MSG, _ENV_VAR_NAME, "my.env-name", "MY_ENV.NAME", "MyEnvName1"
-            )
-        )
+    if not ENV_VAR_NAME.matches(name):
+        errors.append(ENV_VAR_NAME.explained)
     return errors + dot_prefix_errors(name)
 
 
@@ -100,10 +83,8 @@ def relaxed_env_var_name_errors(name: str) -> list[str]:
 def config_map_key_errors(key: str) -> list[str]:
     """Why ``key`` is no ConfigMap or Secret key (``IsConfigMapKey``); empty if it is one."""
     errors = [max_len_error(SUBDOMAIN_MAX)] if len(key) > SUBDOMAIN_MAX else []
-    if not re.fullmatch(_CONFIG_MAP_KEY, key):
-        errors.append(
-            regex_error(_CONFIG_MAP_KEY_MSG, _CONFIG_MAP_KEY, "key.name", "KEY_NAME", "key-name")
-        )
+    if not CONFIG_MAP_KEY.matches(key):
+        errors.append(CONFIG_MAP_KEY.explained)
     return errors + dot_prefix_errors(key)
 
 
@@ -120,9 +101,7 @@ def dot_prefix_errors(value: str) -> list[str]:
 
 def http_header_name_errors(name: str) -> list[str]:
     """Why ``name`` is no HTTP header name (``IsHTTPHeaderName``); empty if it is one."""
-    if re.fullmatch(_HTTP_HEADER_NAME, name):
-        return []
-    return [regex_error(_HTTP_HEADER_NAME_MSG, _HTTP_HEADER_NAME, "X-Header-Name")]
+    return [] if HTTP_HEADER_NAME.matches(name) else [HTTP_HEADER_NAME.explained]
 
 
 def generated_name_errors(name: str) -> list[str]:
