@@ -14,7 +14,7 @@ from typing import Any
 from tests.compiler.support import container_of, env, env_names
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
 from trainc.config import CompileSettings
-from trainc.model.json import JsonObject
+from trainc.model.json import JsonObject, JsonValue
 from trainc.resolve.job import resolve_job
 from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.provenance import Derived, Written
@@ -22,7 +22,7 @@ from trainc.resolve.resolved import ResolvedJob
 
 SETTINGS = CompileSettings(mpi_ssh_secret="mpi-keys")  # noqa: S106 - a Secret name
 RUNTIME_ENV = [{"name": "RUNTIME", "value": "r"}, {"name": "SHARED", "value": "runtime"}]
-USER_ENV = [
+USER_ENV: list[JsonValue] = [
     {"name": "SHARED", "value": "user"},
     {"name": "RANK_COPY", "value": "$(RANK)"},
 ]
@@ -46,7 +46,7 @@ def _runtime(ml_policy: JsonObject, jobs: list[Any] | None = None) -> DefaultedO
     return make_runtime("rt", ml_policy=ml_policy, replicated_jobs=jobs or [trainer])
 
 
-def _resolved(runtime: DefaultedObject, user_env: list[Any] | None = None) -> ResolvedJob:
+def _resolved(runtime: DefaultedObject, user_env: list[JsonValue] | None = None) -> ResolvedJob:
     trainer: JsonObject = {"numNodes": 2, "env": user_env if user_env is not None else USER_ENV}
     trainjob = make_trainjob("tj", runtime="rt", trainer=trainer)
     return resolve_job(trainjob, runtime, SETTINGS)
@@ -86,7 +86,7 @@ def test_mpi_workers_of_a_launcher_as_node_runtime_get_the_trainjob_env_last() -
 
 
 def test_jax_variables_come_first_so_user_values_can_refer_to_them() -> None:
-    user = [{"name": "PROCESS_ID_COPY", "value": "$(JAX_PROCESS_ID)"}]
+    user: list[JsonValue] = [{"name": "PROCESS_ID_COPY", "value": "$(JAX_PROCESS_ID)"}]
     job = _resolved(_runtime({"numNodes": 1, "jax": {}}), user)
     node = container_of(job.jobset_spec)
     assert env_names(node) == ["RUNTIME", "SHARED", *JAX, "PROCESS_ID_COPY"]
@@ -95,7 +95,7 @@ def test_jax_variables_come_first_so_user_values_can_refer_to_them() -> None:
 
 
 def test_a_trainjob_variable_named_like_a_jax_one_replaces_it_in_place() -> None:
-    user = [{"name": "JAX_COORDINATOR_ADDRESS", "value": "elsewhere:1234"}]
+    user: list[JsonValue] = [{"name": "JAX_COORDINATOR_ADDRESS", "value": "elsewhere:1234"}]
     job = _resolved(_runtime({"numNodes": 1, "jax": {}}), user)
     node = container_of(job.jobset_spec)
     assert env_names(node) == ["RUNTIME", "SHARED", *JAX]
