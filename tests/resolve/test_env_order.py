@@ -131,3 +131,12 @@ def test_user_variables_still_point_at_the_trainjob_lines() -> None:
     jax = job.origin((*node_env, "env", names.index("JAX_PROCESS_ID")))
     assert isinstance(jax, Derived)
     assert jax.actor == "trainc's jax plugin"
+
+
+def test_mpi_with_trainer_labelled_workers_keeps_the_trainjob_env_off_the_launcher() -> None:
+    launcher = rjob("launcher", containers=[_node(command=["mpirun"])])
+    node = rjob("node", ancestor="trainer", containers=[_node()])
+    job = _resolved(_runtime({"numNodes": 2, "mpi": {"numProcPerNode": 1}}, [launcher, node]))
+    assert env_names(container_of(job.jobset_spec, "launcher")) == ["RUNTIME", "SHARED", *OMPI]
+    workers = container_of(job.jobset_spec, "node")
+    assert env_names(workers) == ["RUNTIME", "SHARED", "RANK_COPY"]
