@@ -39,7 +39,7 @@ from trainc.model.kinds import INPUT_KINDS
 from trainc.model.markers import Rule, class_markers
 
 CASES = Path(__file__).parent / "cases"
-AREAS = ("cel", "xobj", "schema", "meta", "migrate", "load", "policy", "pod", "job")
+AREAS = ("cel", "xobj", "schema", "meta", "migrate", "load", "policy", "pod", "job", "compile")
 EXPECT = "expect.yaml"
 BASE = "base"
 VARIANT = "--"

@@ -26,6 +26,7 @@ from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.policies import load_policies
+from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import OnResolved, validate_objects
 from trainc.validate.structural import check_schema
 from trainc.validate.sweeper import check_sweeper_resources
@@ -172,7 +173,8 @@ def _validate(
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     policies = load_policies(config, config_document=loaded_config.document)
     sweeper = check_sweeper_resources(config, loaded_config.document)
-    before = (*inputs.diagnostics, *policies.diagnostics, *sweeper)
+    rules = check_rule_settings(config, loaded_config.document)
+    before = (*inputs.diagnostics, *policies.diagnostics, *sweeper, *rules)
     outcome = validate_objects(
         (*inputs.objects, *context_objects),
         config,

@@ -135,6 +135,7 @@ class RepoConfig:
     limits: Limits = field(default_factory=Limits)
     compile: CompileSettings = field(default_factory=CompileSettings)
     sweeper: SweeperSettings | None = None
+    rules: Mapping[str, str] = field(default_factory=dict)
 
 
 def find_repo_root(start: Path) -> Path:
@@ -221,6 +222,7 @@ def build_config(
         ),
         compile=compile_settings,
         sweeper=_sweeper_settings(file.sweeper),
+        rules=dict(file.rules or {}),
     )
 
 

@@ -220,3 +220,8 @@ class RepoConfigFile:
 
     sweeper: SweeperConfig | None = None
     """The in-cluster sweeper ``trainc compile`` emits; without this section, none."""
+
+    rules: dict[str, Literal["error", "warning", "off"]] | None = None
+    """Severity of trainc's configurable rules by code (``error``, ``warning`` or ``off``),
+    e.g. ``compile.plaintext-credential: error``; docs/rules.md lists which rules are
+    configurable. The cluster's own rules are not."""

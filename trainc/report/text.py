@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TextIO, assert_never
 
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic, Severity, rule_for
 from trainc.load.source import SourceFile
 from trainc.report.base import ReporterOptions, ReportInput, Summary, headline, notes, shown
 
@@ -115,8 +115,9 @@ def _render(line: str, column: int | None) -> tuple[str, int | None]:
 
 
 def _snippet(diagnostic: Diagnostic, source: SourceFile | None, palette: _Palette) -> list[str]:
-    """The gutter, the quoted line and the caret line; empty when the line is not known."""
-    if source is None or diagnostic.line is None:
+    """The gutter, the quoted line and the caret line; empty when the line is not known, or
+    when it may hold secret text (a sensitive rule's)."""
+    if source is None or diagnostic.line is None or rule_for(diagnostic.code).sensitive:
         return []
     quoted = source.quote(diagnostic.line)
     if quoted is None:

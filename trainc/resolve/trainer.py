@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
+from trainc.model.json import JsonObject, JsonValue, as_list, as_object, copy_json, get_path
 from trainc.model.labels import ANCESTOR_TRAINER, NODE_CONTAINER, NODE_JOB
 from trainc.model.trainjob import TrainJobSpec
 from trainc.resolve.context import CountedPodSet, Resolution, ancestor_of, container
-from trainc.resolve.edits import upsert_ports
+from trainc.resolve.edits import upsert_ports, upsert_traced_env
 from trainc.resolve.provenance import Origin
 from trainc.resolve.resolved import PodSet
 from trainc.resolve.resources import gpu_count
@@ -69,6 +69,26 @@ def trainer_node(
 def node_container(job: JsonObject) -> JsonObject | None:
     """The ``node`` container of a replicatedJob, found without creating anything."""
     return container(as_object(get_path(job, _POD_SPEC)), NODE_CONTAINER)
+
+
+def upsert_trainer_env(context: Resolution, target: JsonObject) -> None:
+    """``trainer.env`` into ``target``: a name already there is replaced in place, a new one
+    appended, each entry traced to its line of the TrainJob.
+
+    Where this runs decides the order of the container's environment, and Kubernetes
+    expands ``$(VAR)`` only for variables listed earlier: Trainer's Torch and PlainML plugins
+    upsert ``trainer.env`` before their own variables, and its JobSet builder upserts it
+    again after every plugin (so after the JAX and MPI variables), see
+    https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/builder.go
+    """
+    trainer = context.job.spec.trainer
+    if trainer is None or not trainer.env:
+        return
+    entries = [
+        (copy_json(var), context.trainjob_at("spec", "trainer", "env", index))
+        for index, var in enumerate(trainer.env)
+    ]
+    upsert_traced_env(context.trace, target, entries)
 
 
 def master_host(context: Resolution) -> str:

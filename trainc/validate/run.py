@@ -184,7 +184,7 @@ def _check_trainjobs(
     refuse the object with the error before any JobSet or Job existed, and the findings
     about those would only repeat the first mistake.
     """
-    target = Target(parse_version(config.kubernetes_version))
+    target = Target(parse_version(config.kubernetes_version), config.rules)
     trainjobs = sorted(
         (obj for obj in objects if obj.kind == TRAINJOB.kind),
         key=lambda obj: (obj.namespace or "", obj.name),

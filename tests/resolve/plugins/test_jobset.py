@@ -75,6 +75,8 @@ def test_trainer_overrides_replace_image_command_args_and_upsert_env() -> None:
     assert node["image"] == "test:trainjob"
     assert node["command"] == ["trainjob"]
     assert node["args"] == ["a", "b"]
+    assert env_names(node) == ["TRAIN_JOB", "RUNTIME"]  # the environment comes after the plugins
+    PLUGIN.pre_build_sync(context)
     # Runtime env replaced in place, new names appended.
     assert env_names(node) == ["TRAIN_JOB", "RUNTIME", "CUSTOM"]
     assert env(node) == {"TRAIN_JOB": "override", "RUNTIME": "rt", "CUSTOM": "x"}
@@ -84,6 +86,7 @@ def test_trainer_overrides_replace_image_command_args_and_upsert_env() -> None:
 def test_unset_trainer_fields_keep_the_runtime_values() -> None:
     context = start(make_trainjob(trainer={"numNodes": 2}), make_runtime(replicated_jobs=[NODE]))
     PLUGIN.apply_trainjob(context)
+    PLUGIN.pre_build_sync(context)
     node = container_of(context.jobset_spec)
     assert node["image"] == "example.com/node:1"
     assert node["command"] == ["runtime"]
@@ -93,7 +96,7 @@ def test_unset_trainer_fields_keep_the_runtime_values() -> None:
 def test_overrides_do_not_leak_into_the_resolved_job() -> None:
     trainjob = make_trainjob(trainer={"env": [{"name": "A", "value": "1"}]})
     context = start(trainjob, make_runtime(replicated_jobs=[NODE]))
-    PLUGIN.apply_trainjob(context)
+    PLUGIN.pre_build_sync(context)
     container_of(context.jobset_spec)["env"][-1]["value"] = "changed"
     assert get_path(trainjob.data, ("spec", "trainer", "env")) == [{"name": "A", "value": "1"}]
     assert "A" not in env(container_of(context.job.template))
@@ -122,6 +125,7 @@ def test_run_launcher_as_node_sends_trainer_env_to_the_node_job() -> None:
         ),
     )
     PLUGIN.apply_trainjob(context)
+    PLUGIN.pre_build_sync(context)
     assert container_of(context.jobset_spec, "launcher")["image"] == "img:2"
     assert env(container_of(context.jobset_spec, "launcher")) == {"A": "1"}
     # The node job gets the env (it runs training too) but keeps its own image.
@@ -136,7 +140,7 @@ def test_without_run_launcher_as_node_the_unlabelled_node_job_is_untouched() -> 
         make_trainjob(trainer={"env": [{"name": "A", "value": "1"}]}),
         make_runtime(ml_policy={"numNodes": 2, "mpi": {}}, replicated_jobs=[launcher, node]),
     )
-    PLUGIN.apply_trainjob(context)
+    PLUGIN.pre_build_sync(context)
     assert "env" not in container_of(context.jobset_spec, "node")
 
 
@@ -165,7 +169,7 @@ def test_initializers_get_storage_uri_env_and_secret() -> None:
         ),
         make_runtime(replicated_jobs=[dataset, initializer("model-initializer"), NODE]),
     )
-    PLUGIN.apply_trainjob(context)
+    PLUGIN.pre_build_sync(context)
     data = container_of(context.jobset_spec, "dataset-initializer", "dataset-initializer")
     assert env_names(data) == ["KEEP", "STORAGE_URI", "TRAIN_JOB"]
     assert env(data)["STORAGE_URI"] == "hf://trainjob-dataset"
@@ -190,7 +194,7 @@ def test_a_user_storage_uri_wins_over_the_storage_uri_field() -> None:
         ),
         make_runtime(replicated_jobs=[initializer("model-initializer"), NODE]),
     )
-    PLUGIN.apply_trainjob(context)
+    PLUGIN.pre_build_sync(context)
     model = container_of(context.jobset_spec, "model-initializer", "model-initializer")
     assert model["env"] == [{"name": "STORAGE_URI", "value": "s3://env"}]
 
@@ -200,7 +204,7 @@ def test_initializer_without_trainjob_source_is_untouched() -> None:
         make_trainjob(initializer={"model": {"storageUri": "hf://m"}}),
         make_runtime(replicated_jobs=[initializer("dataset-initializer"), NODE]),
     )
-    PLUGIN.apply_trainjob(context)
+    PLUGIN.pre_build_sync(context)
     assert "env" not in container_of(
         context.jobset_spec, "dataset-initializer", "dataset-initializer"
     )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.compiler.support import start
+from tests.compiler.support import container_of, start
 from tests.support.builders import make_runtime, make_trainjob, rjob
 from trainc.model.json import JsonValue, as_object
 from trainc.resolve.plugins.plainml import PlainMLPlugin
@@ -50,3 +50,22 @@ def test_without_num_nodes_the_runtime_count_stays(trainer: JsonValue) -> None:
 @pytest.mark.parametrize("framework", ["torch", "mpi", "jax"])
 def test_frameworks_with_their_own_plugin_are_left_alone(framework: str) -> None:
     assert counts({"numNodes": 30}, {"numNodes": 5, framework: {}}) == {"helper": 1, "node": 5}
+
+
+@pytest.mark.parametrize(
+    ("ml_policy", "upserted"),
+    [
+        ({"numNodes": 1}, True),
+        ({"xgboost": {}}, True),
+        ({"torch": {}}, False),
+        ({"jax": {}}, False),
+    ],
+)
+def test_trainer_env_enters_the_node_container_unless_a_framework_owns_it(
+    ml_policy: JsonValue, upserted: bool
+) -> None:
+    trainjob = make_trainjob(trainer={"env": [{"name": "A", "value": "1"}]})
+    context = start(trainjob, make_runtime(ml_policy=ml_policy, replicated_jobs=JOBS))
+    PLUGIN.enforce_ml_policy(context)
+    expected = [{"name": "A", "value": "1"}] if upserted else None
+    assert container_of(context.jobset_spec).get("env") == expected

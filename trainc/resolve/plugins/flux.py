@@ -120,8 +120,8 @@ def config_map_name(name: str) -> str:
 def flux_settings(main: JsonObject | None) -> dict[str, str]:
     """Trainer's defaults, overridden by the trainer ``node`` container's env.
 
-    That env is the runtime's with the TrainJob's upserted (ApplyTrainJob ran first), so
-    the TrainJob wins, as upstream has it. Only literal values count; an empty one is
+    That env is the runtime's with the TrainJob's upserted (the PlainML plugin runs before
+    Flux), so the TrainJob wins, as upstream has it. Only literal values count; an empty one is
     ignored rather than producing an invalid image or bind address.
     """
     settings = dict(_DEFAULTS)

@@ -2,8 +2,10 @@
 
 Reproduces Trainer's JobSet plugin and builder (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/jobset.go,
 https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/builder.go).
-The trainer and initializer overrides run first (the ApplyTrainJob phase), so framework
-plugins may still rewrite them; the counts are copied last (PreBuildSync); Settle gives
+The trainer's image, command and args are applied first (the ApplyTrainJob phase), so
+framework plugins may still rewrite them; the counts, the initializers' sources and
+``trainer.env`` come after the plugins (PreBuildSync), as upstream's builder applies
+them, which fixes the order of the containers' environment; Settle gives
 the working JobSet the shape the API server stores: ``suspend``, the scheduler's pod
 marks and the JobSet webhook's defaults. No ownerReference: an offline compiler has no
 TrainJob UID (``docs/design.md``, "Offline, by design"), and trainc's own labels are the
@@ -50,6 +52,7 @@ from trainc.resolve.edits import (
     upsert_traced_env,
 )
 from trainc.resolve.jobset_defaults import apply_webhook_defaults
+from trainc.resolve.trainer import upsert_trainer_env
 
 #: Environment variable the initializers read their source from.
 STORAGE_URI_ENV: Final = "STORAGE_URI"
@@ -71,13 +74,13 @@ class JobSetPlugin:
         return "jobset"
 
     def apply_trainjob(self, context: Resolution) -> None:
-        """Trainer and initializer overrides, and one replica per ancestor job.
+        """One replica per ancestor job, and the trainer's image, command and args.
 
         ``trainer.image``/``command``/``args`` replace the ``node`` container's values in
-        trainer-labelled jobs; ``trainer.env`` is upserted there too and, with MPI
-        ``runLauncherAsNode``, into the ``node`` container of the job named ``node``.
+        trainer-labelled jobs before the framework plugins run, since Flux wraps that
+        command and TorchTune rewrites it. The environment comes later
+        (:meth:`pre_build_sync`), where its order is upstream's.
         """
-        launcher_as_node = _launcher_as_node(context)
         for job in context.replicated_jobs():
             ancestor = ancestor_of(job)
             if ancestor in _ANCESTORS and job.get("replicas") != 1:
@@ -86,16 +89,19 @@ class JobSetPlugin:
                 context.trace.put(job, "replicas", replicas_of(job), origin)
             if ancestor == ANCESTOR_TRAINER:
                 _override_trainer(context, job)
-            elif ancestor in (ANCESTOR_DATASET_INITIALIZER, ANCESTOR_MODEL_INITIALIZER):
-                _override_initializer(context, job, ancestor)
-            if ancestor == ANCESTOR_TRAINER or (launcher_as_node and job.get("name") == NODE_JOB):
-                _upsert_trainer_env(context, job)
 
     def pre_build_sync(self, context: Resolution) -> None:
-        """``parallelism = completions = PodSet count`` on every replicatedJob.
+        """Counts, then the TrainJob's initializer and trainer environment, as upstream's builder.
 
-        This overwrites runtime values, including a runtime ``completions`` that differs
-        from its ``parallelism``.
+        ``parallelism = completions = PodSet count`` on every replicatedJob, overwriting
+        runtime values, including a runtime ``completions`` that differs from its
+        ``parallelism``. Then, after every framework plugin, the initializers' sources and
+        ``trainer.env``, upserted into the ``node`` container of trainer-labelled jobs and,
+        with MPI ``runLauncherAsNode``, of the job named ``node``. So the user's variables
+        follow the JAX and OpenMPI ones and may refer to them with ``$(VAR)``; Torch and
+        PlainML put ``trainer.env`` into the trainer container before their own variables,
+        and this upsert leaves it there (see ``Build`` in
+        https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/jobset.go).
         """
         for job in context.replicated_jobs():
             pod_set = context.pod_set(str(job.get("name")))
@@ -105,6 +111,15 @@ class JobSetPlugin:
                 origin = context.derived(_PLUGIN, rule, pod_set.count_origin)
                 context.trace.put(job_spec, "parallelism", pod_set.count, origin)
                 context.trace.put(job_spec, "completions", pod_set.count, origin)
+        launcher_as_node = _launcher_as_node(context)
+        for job in context.replicated_jobs():
+            ancestor = ancestor_of(job)
+            if ancestor in (ANCESTOR_DATASET_INITIALIZER, ANCESTOR_MODEL_INITIALIZER):
+                _override_initializer(context, job, ancestor)
+            if ancestor == ANCESTOR_TRAINER or (launcher_as_node and job.get("name") == NODE_JOB):
+                node = container(pod_spec(job), NODE_CONTAINER)
+                if node is not None:
+                    upsert_trainer_env(context, node)
 
     def settle(self, context: Resolution) -> None:
         """The JobSet as stored: suspend, pod marks, webhook defaults.
@@ -173,18 +188,6 @@ def _override_trainer(context: Resolution, job: JsonObject) -> None:
     for key, value in values:
         if value is not None:
             context.trace.put(node, key, value, context.trainjob_at(*_TRAINER, key))
-
-
-def _upsert_trainer_env(context: Resolution, job: JsonObject) -> None:
-    """``trainer.env`` into the ``node`` container: replaced in place by name, else appended."""
-    trainer = context.job.spec.trainer
-    node = container(pod_spec(job), NODE_CONTAINER)
-    if trainer is not None and trainer.env and node is not None:
-        entries = [
-            (copy_json(var), context.trainjob_at(*_TRAINER, "env", index))
-            for index, var in enumerate(trainer.env)
-        ]
-        upsert_traced_env(context.trace, node, entries)
 
 
 def _initializer_source(

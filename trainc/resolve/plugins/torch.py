@@ -2,11 +2,11 @@
 
 Reproduces Trainer's Torch plugin for ``mlPolicy.torch``
 (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/torch/torch.go):
-every trainer pod gets the torchrun rendezvous variables, ranked by the Job completion
-index and meeting on the first trainer pod; ``envInjection`` targets get the same
-variables; a TorchTune TrainJob (``trainer.command: [tune, run]``) gets its ``tune run``
-command built here (:mod:`.torchtune`) and the rendezvous address on that command line
-instead of in ``PET_MASTER_*``.
+every trainer pod gets the torchrun rendezvous variables, after ``trainer.env``, ranked
+by the Job completion index and meeting on the first trainer pod; ``envInjection``
+targets get the same variables; a TorchTune TrainJob (``trainer.command: [tune, run]``)
+gets its ``tune run`` command built here (:mod:`.torchtune`) and the rendezvous address
+on that command line instead of in ``PET_MASTER_*``.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from trainc.resolve.trainer import (
     open_trainer_port,
     trainer_container,
     trainer_count,
+    upsert_trainer_env,
 )
 
 NNODES_ENV: Final = "PET_NNODES"
@@ -74,6 +75,7 @@ class TorchPlugin:
         procs = procs_per_node(context)
         tune = is_torchtune(trainer.command)
         origin = context.derived("torch", "torchrun environment", _policy_origin(context))
+        upsert_trainer_env(context, node)
         upsert_env(context.trace, node, _pet_env(context, procs, master=not tune), origin)
         open_trainer_port(context, node, origin)
         for target in _injection_targets(context, policy.torch):

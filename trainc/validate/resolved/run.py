@@ -15,13 +15,15 @@ Compile builds from the same resolved job, so whatever it could find, this finds
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
-from trainc.diagnostics import Diagnostic, exit_code
+from trainc.diagnostics import Diagnostic, configured_severity, exit_code
 from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.resolved.childjobs import check_child_jobs
 from trainc.validate.resolved.coordinator import check_coordinator_pod
+from trainc.validate.resolved.credentials import CODE as PLAINTEXT_CREDENTIAL
+from trainc.validate.resolved.credentials import check_plaintext_credentials
 from trainc.validate.resolved.jobset import check_replicas_parallelism
 from trainc.validate.resolved.names import check_name_budgets
 from trainc.validate.resolved.torchtune import check_torchtune
@@ -30,9 +32,11 @@ from trainc.validate.workload.version import KubeVersion
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """The cluster a run judges for: the Kubernetes version whose rules apply."""
+    """What a run judges for: the Kubernetes version whose rules apply, and trainc.yaml's
+    ``rules`` (the levels of trainc's configurable rules, by code)."""
 
     version: KubeVersion
+    rules: Mapping[str, str] = field(default_factory=dict)
 
 
 JobCheck = Callable[[ResolvedJob], list[Diagnostic]]
@@ -53,15 +57,18 @@ JOB_CHECKS: tuple[JobCheck, ...] = (
 
 
 def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
-    """Every finding about ``job``: the table's checks in order, then its Jobs'.
+    """Every finding about ``job``: the table's checks in order, then its Jobs', then the
+    credentials its pods would carry in plain text.
 
     The Jobs are judged only when the JobSet itself would be created: after an error
     above, the JobSet controller never gets to create them, and their findings would
-    only repeat that error.
+    only repeat that error. The credentials are judged whatever else is wrong: they
+    concern the repository, not the cluster.
     """
     found: list[Diagnostic] = []
     for check in JOB_CHECKS:
         found += check(job)
     if not exit_code(found):
         found += check_child_jobs(job, target.version)
-    return found
+    severity = configured_severity(PLAINTEXT_CREDENTIAL, target.rules)
+    return found + check_plaintext_credentials(job, severity)
