@@ -375,6 +375,23 @@ _ENTRIES: tuple[Rule, ...] = (
         _E,
         "a request of the sweeper's container exceeds its limit",
     ),
+    # --- kueue: what Kueue makes of the JobSet (docs/kueue.md) -------------------------------
+    Rule(
+        "kueue.suspend-in-git",
+        _E,
+        "a queued job sets suspend: true, a field Kueue owns and GitOps would force back",
+    ),
+    Rule(
+        "kueue.multikueue-without-queue",
+        _E,
+        "managedBy: kueue.x-k8s.io/multikueue without a queue name, so nothing ever runs it",
+    ),
+    Rule("kueue.queue-name", _E, "the queue name is not a DNS-1123 subdomain, Kueue refuses it"),
+    Rule(
+        "kueue.max-exec-time",
+        _E,
+        "max-exec-time-seconds is not a positive whole number, Kueue refuses it",
+    ),
     # --- apply: what the apply of the compiled objects would break (validate reports it) ---
     Rule(
         "apply.last-applied-too-large",
