@@ -390,7 +390,12 @@ _ENTRIES: tuple[Rule, ...] = (
     Rule(
         "kueue.max-exec-time",
         _E,
-        "max-exec-time-seconds is not a positive whole number, Kueue refuses it",
+        "max-exec-time-seconds is not a whole number from 1 to 2147483647 (refused or ignored)",
+    ),
+    Rule(
+        "kueue.queue-annotation",
+        _W,
+        "the queue name is an annotation, which Kueue no longer reads, and no label",
     ),
     # --- apply: what the apply of the compiled objects would break (validate reports it) ---
     Rule(

@@ -38,8 +38,7 @@ MULTIKUEUE_MANAGED_BY: Final = "kueue.x-k8s.io/multikueue"
 JOBSET_CONTROLLER_MANAGED_BY: Final = "jobset.sigs.k8s.io/jobset-controller"
 
 #: Kueue's labels on a job (a JobSet here): the LocalQueue it waits in, its
-#: WorkloadPriorityClass, and the longest it may run once admitted. Kueue still reads the
-#: queue name from an annotation of the same key, deprecated in favour of the label.
+#: WorkloadPriorityClass, and the longest it may run once admitted.
 KUEUE_QUEUE_NAME: Final = "kueue.x-k8s.io/queue-name"
 KUEUE_PRIORITY_CLASS: Final = "kueue.x-k8s.io/priority-class"
 KUEUE_MAX_EXEC_TIME: Final = "kueue.x-k8s.io/max-exec-time-seconds"

@@ -53,11 +53,10 @@ def test_the_trainjobs_queue_wins_over_the_runtime_templates() -> None:
     assert default[KUEUE_QUEUE_NAME] == "default-queue"
 
 
-def test_the_deprecated_queue_annotation_stays_an_annotation() -> None:
-    trainjob = make_trainjob(annotations={KUEUE_QUEUE_NAME: "team-a-gpu", "note": "x"})
+def test_the_queue_annotation_kueue_no_longer_reads_is_not_carried() -> None:
+    trainjob = make_trainjob(annotations={KUEUE_QUEUE_NAME: "team-a-gpu"})
     metadata = _jobset(trainjob)["metadata"]
-    assert metadata["annotations"][KUEUE_QUEUE_NAME] == "team-a-gpu"
-    assert "note" not in metadata["annotations"]
+    assert KUEUE_QUEUE_NAME not in metadata["annotations"]
     assert KUEUE_QUEUE_NAME not in metadata["labels"]
 
 

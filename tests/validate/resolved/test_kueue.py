@@ -43,19 +43,14 @@ def test_suspend_true_on_a_queued_job_fights_kueue() -> None:
 
 
 @pytest.mark.parametrize(
-    ("labels", "annotations", "runtime_labels"),
-    [
-        (QUEUED, None, None),
-        (None, QUEUED, None),  # the deprecated annotation still queues the job
-        (None, None, QUEUED),  # a runtime's default queue queues it too
-    ],
+    ("labels", "runtime_labels"),
+    [(QUEUED, None), (None, QUEUED)],  # a runtime's default queue queues the job too
+    ids=["trainjob", "runtime"],
 )
 def test_every_way_of_queueing_counts(
-    labels: dict[str, JsonValue] | None,
-    annotations: dict[str, JsonValue] | None,
-    runtime_labels: dict[str, JsonValue] | None,
+    labels: dict[str, JsonValue] | None, runtime_labels: dict[str, JsonValue] | None
 ) -> None:
-    found = _check(labels, annotations, runtime_labels, suspend=True)
+    found = _check(labels, runtime_labels=runtime_labels, suspend=True)
     assert found == [("kueue.suspend-in-git", "spec.suspend")]
 
 
@@ -92,13 +87,16 @@ def test_multikueue_from_the_runtime_template_is_reported_there() -> None:
     assert findings[0].file == "runtime.yaml"
 
 
-@pytest.mark.parametrize(
-    ("labels", "annotations"), [(QUEUED, None), (None, QUEUED)], ids=["label", "annotation"]
-)
-def test_multikueue_with_a_queue_is_fine(
-    labels: dict[str, JsonValue] | None, annotations: dict[str, JsonValue] | None
-) -> None:
-    assert _check(labels, annotations, managedBy=MULTIKUEUE_MANAGED_BY) == []
+def test_multikueue_with_a_queue_is_fine() -> None:
+    assert _check(QUEUED, managedBy=MULTIKUEUE_MANAGED_BY) == []
+
+
+def test_a_queue_annotation_does_not_queue_a_multikueue_job() -> None:
+    found = _check(annotations=QUEUED, managedBy=MULTIKUEUE_MANAGED_BY)
+    assert found == [
+        ("kueue.queue-annotation", f"metadata.annotations[{KUEUE_QUEUE_NAME}]"),
+        ("kueue.multikueue-without-queue", "spec.managedBy"),
+    ]
 
 
 # --------------------------------------------------------------------------- label values
@@ -118,9 +116,28 @@ def test_an_empty_queue_label_is_refused_and_queues_nothing() -> None:
     assert found == [("kueue.queue-name", QUEUE_LABEL)]
 
 
-def test_a_bad_queue_annotation_is_reported_too() -> None:
-    found = _check(annotations={KUEUE_QUEUE_NAME: "Team_A"})
-    assert found == [("kueue.queue-name", f"metadata.annotations[{KUEUE_QUEUE_NAME}]")]
+def test_a_queue_annotation_without_a_label_is_a_warning() -> None:
+    # Kueue at HEAD reads the label only: the job would run without Kueue.
+    trainjob = make_trainjob(annotations=QUEUED, suspend=True)
+    findings = check_kueue(resolved(trainjob, make_runtime()))
+    assert located(findings) == [
+        ("kueue.queue-annotation", f"metadata.annotations[{KUEUE_QUEUE_NAME}]")
+    ]
+    assert findings[0].severity is Severity.WARNING
+    assert findings[0].file == "trainjob.yaml"
+
+
+def test_a_queue_annotation_from_the_runtime_template_is_reported_there() -> None:
+    runtime = make_runtime(jobset_metadata={"annotations": QUEUED})
+    findings = check_kueue(resolved(make_trainjob(), runtime))
+    assert located(findings) == [
+        ("kueue.queue-annotation", f"spec.template.metadata.annotations[{KUEUE_QUEUE_NAME}]")
+    ]
+    assert findings[0].file == "runtime.yaml"
+
+
+def test_a_queue_annotation_beside_the_label_is_harmless() -> None:
+    assert _check(QUEUED, annotations={KUEUE_QUEUE_NAME: "other"}) == []
 
 
 def test_a_bad_queue_from_the_runtime_template_is_reported_in_the_runtime() -> None:
@@ -132,7 +149,7 @@ def test_a_bad_queue_from_the_runtime_template_is_reported_in_the_runtime() -> N
     assert findings[0].file == "runtime.yaml"
 
 
-@pytest.mark.parametrize("value", ["1", "3600", "0003600", "9223372036854775807"])
+@pytest.mark.parametrize("value", ["1", "3600", "0003600", "2147483647"])
 def test_max_exec_time_is_a_whole_number_above_zero(value: str) -> None:
     assert _check({KUEUE_MAX_EXEC_TIME: value}) == []
 
@@ -140,15 +157,15 @@ def test_max_exec_time_is_a_whole_number_above_zero(value: str) -> None:
 @pytest.mark.parametrize(
     ("value", "why"),
     [
-        ("0", "must be greater than 0"),
-        ("-5", "must be greater than 0"),
-        ("1h", "is not a whole number"),
-        ("1.5", "is not a whole number"),
-        ("", "is not a whole number"),
-        ("9223372036854775808", "must be greater than 0"),
+        ("0", "Kueue would refuse the JobSet: it must be greater than 0"),
+        ("-5", "Kueue would refuse the JobSet: it must be greater than 0"),
+        ("1h", "Kueue would refuse the JobSet: it is not a whole number"),
+        ("1.5", "Kueue would refuse the JobSet: it is not a whole number"),
+        ("", "Kueue would refuse the JobSet: it is not a whole number"),
+        ("2147483648", "so the job would run without a limit"),
     ],
 )
-def test_max_exec_time_kueue_refuses(value: str, why: str) -> None:
+def test_max_exec_time_kueue_refuses_or_ignores(value: str, why: str) -> None:
     trainjob = make_trainjob(labels={KUEUE_MAX_EXEC_TIME: value})
     findings = check_kueue(resolved(trainjob, make_runtime()))
     assert located(findings) == [("kueue.max-exec-time", EXEC_LABEL)]
@@ -163,10 +180,9 @@ def test_max_exec_time_kueue_refuses(value: str, why: str) -> None:
     [
         ({}, ""),
         ({"labels": {KUEUE_QUEUE_NAME: "a"}}, "a"),
-        ({"annotations": {KUEUE_QUEUE_NAME: "b"}}, "b"),
+        ({"annotations": {KUEUE_QUEUE_NAME: "b"}}, ""),
         ({"labels": {KUEUE_QUEUE_NAME: "a"}, "annotations": {KUEUE_QUEUE_NAME: "b"}}, "a"),
-        ({"labels": {KUEUE_QUEUE_NAME: ""}, "annotations": {KUEUE_QUEUE_NAME: "b"}}, "b"),
     ],
 )
-def test_queue_name_reads_the_label_then_the_annotation(metadata: JsonObject, queue: str) -> None:
+def test_queue_name_reads_the_label_only(metadata: JsonObject, queue: str) -> None:
     assert queue_name(metadata) == queue

@@ -3,15 +3,14 @@
 With trainc no TrainJob reaches the cluster, so Kueue's TrainJob integration never sees
 one: Kueue queues the JobSet, through its JobSet integration, and reads everything from
 the JobSet's own metadata (``QueueNameForObject`` and the label lookups in
-https://github.com/kubernetes-sigs/kueue/blob/main/pkg/controller/jobframework/interface.go).
+https://github.com/kubernetes-sigs/kueue/blob/main/pkg/controller/jobframework/utils.go).
 Upstream Trainer copies none of a TrainJob's labels to its JobSet (Kueue reads them off the
-TrainJob there), so this plugin carries Kueue's own keys, and nothing else:
+TrainJob there), so this plugin carries Kueue's own keys, and nothing else (Kueue at HEAD
+reads no annotation: a queue name written as one is reported, not carried):
 
 - the labels ``kueue.x-k8s.io/queue-name``, ``priority-class`` and
   ``max-exec-time-seconds`` of the TrainJob become the JobSet's labels, over any value the
   runtime template gives (a runtime may name a default queue; the job chooses);
-- the deprecated annotation ``kueue.x-k8s.io/queue-name``, which Kueue still reads when
-  the label is absent, becomes the JobSet's annotation;
 - ``spec.managedBy: kueue.x-k8s.io/multikueue`` on the TrainJob becomes the JobSet's
   ``spec.managedBy``, so the management cluster's JobSet controller leaves the JobSet
   alone and MultiKueue dispatches it to a worker cluster (the adapter in
@@ -35,7 +34,6 @@ from trainc.model.json import as_object, get_path
 from trainc.model.labels import (
     JOBSET_CONTROLLER_MANAGED_BY,
     KUEUE_LABELS,
-    KUEUE_QUEUE_NAME,
     MULTIKUEUE_MANAGED_BY,
 )
 from trainc.resolve.context import Resolution
@@ -53,24 +51,17 @@ class KueuePlugin:
         return "kueue"
 
     def settle(self, context: Resolution) -> None:
-        """Kueue's keys onto the JobSet's metadata, and the JobSet's ``managedBy``."""
-        set_labels(context.trace, context.jobset_metadata, _carried(context, "labels"))
-        set_labels(
-            context.trace,
-            context.jobset_metadata,
-            _carried(context, "annotations"),
-            key="annotations",
-        )
+        """Kueue's labels onto the JobSet's metadata, and the JobSet's ``managedBy``."""
+        set_labels(context.trace, context.jobset_metadata, _carried(context))
         _settle_managed_by(context)
 
 
-def _carried(context: Resolution, key: str) -> dict[str, tuple[str, Origin]]:
-    """The TrainJob's Kueue labels (or its deprecated queue annotation), with their origins."""
-    keys = KUEUE_LABELS if key == "labels" else (KUEUE_QUEUE_NAME,)
-    values = as_object(get_path(context.job.trainjob.data, ("metadata", key)))
+def _carried(context: Resolution) -> dict[str, tuple[str, Origin]]:
+    """The TrainJob's Kueue labels, each with the line that wrote it."""
+    values = as_object(get_path(context.job.trainjob.data, ("metadata", "labels")))
     return {
-        name: (value, context.trainjob_at("metadata", key, name))
-        for name in keys
+        name: (value, context.trainjob_at("metadata", "labels", name))
+        for name in KUEUE_LABELS
         if isinstance(value := values.get(name), str)
     }
 

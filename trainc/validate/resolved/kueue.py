@@ -3,8 +3,12 @@
 Kueue's JobSet webhook refuses, on create, a queue name that is not a DNS-1123 subdomain
 and a ``max-exec-time-seconds`` label that is not a whole number above zero
 (``ValidateJobOnCreate`` in
-https://github.com/kubernetes-sigs/kueue/blob/main/pkg/controller/jobframework/validation.go).
-Two settings are accepted by every API server yet never work from git (docs/kueue.md):
+https://github.com/kubernetes-sigs/kueue/blob/main/pkg/controller/jobframework/validation.go),
+and reads the limit as an int32 (``MaximumExecutionTimeSecondsForObject`` in
+https://github.com/kubernetes-sigs/kueue/blob/main/pkg/controller/jobframework/utils.go),
+ignoring a larger one. It reads the queue name from the label only: one written as the
+annotation of the same key, which older Kueue releases read, queues nothing. Two
+settings are accepted by every API server yet never work from git (docs/kueue.md):
 
 - ``suspend: true`` on a queued JobSet. Kueue owns that field: its webhook suspends a
   queued JobSet on create, admission resumes it, and an unsuspend it did not grant is
@@ -25,21 +29,22 @@ import re
 from typing import Final
 
 from trainc.diagnostics import Diagnostic
-from trainc.model.json import JsonObject, get_path
+from trainc.model.json import JsonObject, as_object, get_path
 from trainc.model.labels import KUEUE_MAX_EXEC_TIME, KUEUE_QUEUE_NAME, MULTIKUEUE_MANAGED_BY
 from trainc.resolve.provenance import Origin, Written
 from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.metadata import dns1123_subdomain_errors
 from trainc.validate.resolved.locate import locate
 
-#: What Go's ``strconv.Atoi`` parses: an optional sign and decimal digits, within int64.
+#: What Go's ``strconv.Atoi`` parses: an optional sign and decimal digits.
 _ATOI: Final = re.compile(r"[+-]?[0-9]+")
-_INT64_MAX: Final = 2**63 - 1
+#: Kueue reads the label as an int32 into the Workload; a larger value is ignored.
+_INT32_MAX: Final = 2**31 - 1
 
 
 def check_kueue(job: ResolvedJob) -> list[Diagnostic]:
-    """Kueue's webhook rules on the JobSet's labels, then the two settings that never work."""
-    found = _queue_name_errors(job) + _max_exec_time_errors(job)
+    """Kueue's webhook rules on the JobSet's labels, then the settings that never work."""
+    found = _queue_name_errors(job) + _max_exec_time_errors(job) + _queue_annotations(job)
     queue = queue_name(job.jobset_metadata)
     if queue and job.jobset_spec.get("suspend") is True:
         found.append(_suspended(job, queue))
@@ -49,16 +54,13 @@ def check_kueue(job: ResolvedJob) -> list[Diagnostic]:
 
 
 def queue_name(metadata: JsonObject) -> str:
-    """The queue Kueue reads from a job's metadata: the label, else the deprecated annotation.
+    """The queue Kueue reads from a job's metadata: its ``queue-name`` label, or empty.
 
-    Empty when neither is set (or set empty): Kueue then leaves the job alone, unless it
-    manages jobs without a queue name by configuration.
+    Kueue at HEAD reads the label only (``QueueNameForObject``). Without one Kueue leaves
+    the job alone, unless its configuration manages jobs without a queue name.
     """
-    for key in ("labels", "annotations"):
-        value = get_path(metadata, (key, KUEUE_QUEUE_NAME))
-        if isinstance(value, str) and value:
-            return value
-    return ""
+    value = get_path(metadata, ("labels", KUEUE_QUEUE_NAME))
+    return value if isinstance(value, str) else ""
 
 
 def _origin(job: ResolvedJob, key: str, name: str) -> Origin:
@@ -70,40 +72,67 @@ def _origin(job: ResolvedJob, key: str, name: str) -> Origin:
 
 
 def _queue_name_errors(job: ResolvedJob) -> list[Diagnostic]:
-    found = []
-    for key in ("labels", "annotations"):
-        value = get_path(job.jobset_metadata, (key, KUEUE_QUEUE_NAME))
-        errors = dns1123_subdomain_errors(value) if isinstance(value, str) else []
-        if errors:
-            found.append(
-                locate(
-                    _origin(job, key, KUEUE_QUEUE_NAME),
-                    "kueue.queue-name",
-                    f"Kueue would refuse the JobSet: metadata.{key}[{KUEUE_QUEUE_NAME}]: "
-                    f"Invalid value: {value!r}: {'; '.join(errors)}",
-                    hint="name the LocalQueue as it is named in the job's namespace, "
-                    "e.g. 'team-a-gpu'",
-                )
-            )
-    return found
+    value = get_path(job.jobset_metadata, ("labels", KUEUE_QUEUE_NAME))
+    errors = dns1123_subdomain_errors(value) if isinstance(value, str) else []
+    if not errors:
+        return []
+    return [
+        locate(
+            _origin(job, "labels", KUEUE_QUEUE_NAME),
+            "kueue.queue-name",
+            f"Kueue would refuse the JobSet: metadata.labels[{KUEUE_QUEUE_NAME}]: "
+            f"Invalid value: {value!r}: {'; '.join(errors)}",
+            hint="name the LocalQueue as it is named in the job's namespace, e.g. 'team-a-gpu'",
+        )
+    ]
 
 
 def _max_exec_time_errors(job: ResolvedJob) -> list[Diagnostic]:
     value = get_path(job.jobset_metadata, ("labels", KUEUE_MAX_EXEC_TIME))
     if not isinstance(value, str):
         return []
-    if _ATOI.fullmatch(value) and 0 < int(value) <= _INT64_MAX:
+    if not _ATOI.fullmatch(value):
+        why = "Kueue would refuse the JobSet: it is not a whole number"
+    elif int(value) <= 0:
+        why = "Kueue would refuse the JobSet: it must be greater than 0"
+    elif int(value) > _INT32_MAX:
+        why = f"Kueue ignores a value above {_INT32_MAX}, so the job would run without a limit"
+    else:
         return []
-    why = "must be greater than 0" if _ATOI.fullmatch(value) else "is not a whole number"
     return [
         locate(
             _origin(job, "labels", KUEUE_MAX_EXEC_TIME),
             "kueue.max-exec-time",
-            f"Kueue would refuse the JobSet: metadata.labels[{KUEUE_MAX_EXEC_TIME}]: "
-            f"Invalid value: {value!r}: {why}",
+            f"metadata.labels[{KUEUE_MAX_EXEC_TIME}] is {value!r}: {why}",
             hint='write the seconds the job may run once admitted, e.g. "3600"',
         )
     ]
+
+
+def _queue_annotations(job: ResolvedJob) -> list[Diagnostic]:
+    """The queue name written as an annotation (the TrainJob's, or the runtime template's
+    that the JobSet takes), which Kueue no longer reads, on a job with no queue label."""
+    if queue_name(job.jobset_metadata):
+        return []
+    origins: list[Origin] = []
+    if _has_queue_annotation(as_object(job.trainjob.data.get("metadata"))):
+        origins.append(Written(job.trainjob, ("metadata", "annotations", KUEUE_QUEUE_NAME)))
+    if _has_queue_annotation(job.jobset_metadata):
+        origins.append(_origin(job, "annotations", KUEUE_QUEUE_NAME))
+    return [
+        locate(
+            origin,
+            "kueue.queue-annotation",
+            f"Kueue reads the queue name only from the label {KUEUE_QUEUE_NAME}: as an "
+            "annotation it queues nothing, and the JobSet would run without Kueue",
+            hint=f"make it a label: metadata.labels {KUEUE_QUEUE_NAME}: <LocalQueue>",
+        )
+        for origin in origins
+    ]
+
+
+def _has_queue_annotation(metadata: JsonObject) -> bool:
+    return get_path(metadata, ("annotations", KUEUE_QUEUE_NAME)) is not None
 
 
 def _suspended(job: ResolvedJob, queue: str) -> Diagnostic:
@@ -114,9 +143,10 @@ def _suspended(job: ResolvedJob, queue: str) -> Diagnostic:
         "JobSet's spec.suspend: Kueue resumes the JobSet when it admits it, and a GitOps "
         "tool that corrects drift (Argo CD self-heal, Flux) suspends it again, over and "
         "over, starting and stopping its pods",
-        hint="remove spec.suspend: Kueue itself keeps a queued job suspended until it is "
-        "admitted; to hold it longer, set stopPolicy: Hold on its LocalQueue, or leave "
-        "the queue label out until the job should run",
+        hint="remove spec.suspend: Kueue's webhook suspends a queued JobSet on create and "
+        "keeps it so until admission (with its jobset.x-k8s.io/jobset integration "
+        "enabled); to hold the job longer, set stopPolicy: Hold on its LocalQueue, or "
+        "leave the queue label out until the job should run",
     )
 
 
