@@ -2,7 +2,7 @@
 
 With trainc no TrainJob reaches the cluster, so Kueue's TrainJob integration never sees
 one: Kueue queues the JobSet, through its JobSet integration, and reads everything from
-the JobSet's own metadata (``QueueNameForObject`` and the label lookups in
+the JobSet's own labels (``QueueNameForObject`` and the label lookups in
 https://github.com/kubernetes-sigs/kueue/blob/main/pkg/controller/jobframework/utils.go).
 Upstream Trainer copies none of a TrainJob's labels to its JobSet (Kueue reads them off the
 TrainJob there), so this plugin carries Kueue's own keys, and nothing else (Kueue at HEAD
