@@ -39,7 +39,19 @@ from trainc.model.kinds import INPUT_KINDS
 from trainc.model.markers import Rule, class_markers
 
 CASES = Path(__file__).parent / "cases"
-AREAS = ("cel", "xobj", "schema", "meta", "migrate", "load", "policy", "pod", "job", "compile")
+AREAS = (
+    "cel",
+    "xobj",
+    "schema",
+    "meta",
+    "migrate",
+    "load",
+    "policy",
+    "pod",
+    "job",
+    "compile",
+    "kueue",
+)
 EXPECT = "expect.yaml"
 BASE = "base"
 VARIANT = "--"
@@ -373,7 +385,7 @@ def test_rules_that_cannot_fire_are_declared_and_have_no_case() -> None:
         assert any(c.valid and c.area == "cel" and c.name == rule for c in ALL_CASES), rule
 
 
-@pytest.mark.parametrize("family", ["xobj", "schema", "meta", "migrate", "pod", "job"])
+@pytest.mark.parametrize("family", ["xobj", "schema", "meta", "migrate", "pod", "job", "kueue"])
 def test_every_catalogue_code_has_an_invalid_case(family: str) -> None:
     wanted = {code for code in CATALOGUE if code.startswith(f"{family}.")} - set(UNFIREABLE_CODES)
     missing = wanted - _named_codes()

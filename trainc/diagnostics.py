@@ -392,6 +392,28 @@ _ENTRIES: tuple[Rule, ...] = (
         configurable=True,
         sensitive=True,
     ),
+    # --- kueue: what Kueue makes of the JobSet (docs/kueue.md) -------------------------------
+    Rule(
+        "kueue.suspend-in-git",
+        _E,
+        "a queued job sets suspend: true, a field Kueue owns and GitOps would force back",
+    ),
+    Rule(
+        "kueue.multikueue-without-queue",
+        _E,
+        "managedBy: kueue.x-k8s.io/multikueue without a queue name, so nothing ever runs it",
+    ),
+    Rule("kueue.queue-name", _E, "the queue name is not a DNS-1123 subdomain, Kueue refuses it"),
+    Rule(
+        "kueue.max-exec-time",
+        _E,
+        "max-exec-time-seconds is not a whole number from 1 to 2147483647 (refused or ignored)",
+    ),
+    Rule(
+        "kueue.queue-annotation",
+        _W,
+        "the queue name is an annotation, which Kueue no longer reads, and no label",
+    ),
     # --- apply: what the apply of the compiled objects would break (validate reports it) ---
     Rule(
         "apply.last-applied-too-large",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+import pytest
+
 from trainc.resolve.childjobs import (
     COORDINATOR_LABEL,
     EXCLUSIVE_KEY,
@@ -60,6 +62,16 @@ def test_each_replicated_job_gives_its_last_job_with_the_controllers_labels() ->
     assert pod["spec"]["subdomain"] == "train"
     assert _tree(workers)["spec"]["suspend"] is False
     assert _tree(workers)["spec"]["completions"] == 2
+
+
+@pytest.mark.parametrize(("fields", "suspend"), [({}, False), ({"suspend": True}, True)])
+def test_the_jobs_take_the_jobsets_suspend_absent_meaning_false(
+    fields: dict[str, Any], suspend: bool
+) -> None:
+    # trainc writes spec.suspend only when true (docs/kueue.md).
+    (job,) = child_jobs("train", "ml", {}, _spec(_rjob("node"), **fields))
+    assert _tree(job)["spec"]["suspend"] is suspend
+    assert job.added_by(("spec", "suspend")) == "suspend as the JobSet's"
 
 
 def test_construction_leaves_the_jobset_spec_alone() -> None:

@@ -118,6 +118,7 @@ def make_trainjob(
     runtime_group: str | None = None,
     path: str = "trainjob.yaml",
     labels: dict[str, JsonValue] | None = None,
+    annotations: dict[str, JsonValue] | None = None,
     **spec: JsonValue,
 ) -> DefaultedObject:
     """A defaulted TrainJob on ``runtime``; keyword arguments become spec fields."""
@@ -131,6 +132,8 @@ def make_trainjob(
         metadata["namespace"] = namespace
     if labels is not None:
         metadata["labels"] = labels
+    if annotations is not None:
+        metadata["annotations"] = annotations
     data: JsonObject = {
         "apiVersion": API_VERSION,
         "kind": TRAINJOB.kind,

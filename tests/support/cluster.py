@@ -64,7 +64,14 @@ def live_jobset(
     conditions: Iterable[Obj] = (),
     suspend: bool = False,
 ) -> Obj:
-    """A compiled JobSet as it lives in the cluster, with its status conditions."""
+    """A compiled JobSet as it lives in the cluster, with its status conditions.
+
+    ``spec.suspend`` is there only when true: trainc writes no ``false`` (docs/kueue.md),
+    so the sweeper meets JobSets without the field.
+    """
+    spec: Obj = {"replicatedJobs": [{"name": "node", "replicas": 1, "template": _job_template()}]}
+    if suspend:
+        spec["suspend"] = True
     return {
         "apiVersion": JOBSETS.api_version,
         "kind": JOBSETS.kind,
@@ -75,10 +82,7 @@ def live_jobset(
             "labels": labels(name),
             "annotations": {SOURCE_ANNOTATION: f"jobs/{name}.yaml", **(annotations or {})},
         },
-        "spec": {
-            "suspend": suspend,
-            "replicatedJobs": [{"name": "node", "replicas": 1, "template": _job_template()}],
-        },
+        "spec": spec,
         "status": {"conditions": list(conditions)},
     }
 

@@ -120,6 +120,18 @@ def test_an_expired_deadline_fails_the_jobs_and_never_touches_the_jobset(
     assert writes(api) == []
 
 
+@pytest.mark.parametrize(("suspend", "actions"), [(False, ["FailJobs"]), (True, [])])
+def test_only_a_jobset_kueue_holds_suspended_is_spared_its_deadline(
+    api: FakeApiServer, clock: FakeClock, suspend: bool, actions: list[str]
+) -> None:
+    # trainc writes no suspend, so an absent field is a running JobSet; a suspended one
+    # is one Kueue's webhook suspended in the cluster until admission (docs/kueue.md).
+    held = [condition("Suspended", "True", 0)] if suspend else []
+    jobset = live_jobset("llama", annotations=DEADLINE, suspend=suspend, conditions=held)
+    put(api, jobset, live_job("llama", started=10))
+    assert [record.action for record in changes(run(api, clock))] == actions
+
+
 def test_the_jobset_is_read_fresh_before_every_change(api: FakeApiServer, clock: FakeClock) -> None:
     put(api, *running())
     run(api, clock)

@@ -37,6 +37,15 @@ WEBHOOK_VALIDATION_DISABLED: Final = "disabled"
 
 DEFAULT_MANAGED_BY: Final = "trainer.kubeflow.org/trainjob-controller"
 MULTIKUEUE_MANAGED_BY: Final = "kueue.x-k8s.io/multikueue"
+#: The JobSet controller's own ``spec.managedBy`` value, which it treats as unset.
+JOBSET_CONTROLLER_MANAGED_BY: Final = "jobset.sigs.k8s.io/jobset-controller"
+
+#: Kueue's labels on a job (a JobSet here): the LocalQueue it waits in, its
+#: WorkloadPriorityClass, and the longest it may run once admitted.
+KUEUE_QUEUE_NAME: Final = "kueue.x-k8s.io/queue-name"
+KUEUE_PRIORITY_CLASS: Final = "kueue.x-k8s.io/priority-class"
+KUEUE_MAX_EXEC_TIME: Final = "kueue.x-k8s.io/max-exec-time-seconds"
+KUEUE_LABELS: Final = (KUEUE_QUEUE_NAME, KUEUE_PRIORITY_CLASS, KUEUE_MAX_EXEC_TIME)
 
 #: JobSet-level annotation naming the Volcano queue.
 VOLCANO_QUEUE_ANNOTATION: Final = "scheduling.volcano.sh/queue-name"

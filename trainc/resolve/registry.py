@@ -12,6 +12,7 @@ from trainc.resolve.plugins.coscheduling import CoschedulingPlugin
 from trainc.resolve.plugins.flux import FluxPlugin
 from trainc.resolve.plugins.jax import JAXPlugin
 from trainc.resolve.plugins.jobset import JobSetPlugin
+from trainc.resolve.plugins.kueue import KueuePlugin
 from trainc.resolve.plugins.lifecycle import LifecyclePlugin
 from trainc.resolve.plugins.mpi import MPIPlugin
 from trainc.resolve.plugins.plainml import PlainMLPlugin
@@ -31,5 +32,6 @@ PLUGINS: tuple[object, ...] = (
     CoschedulingPlugin(),
     VolcanoPlugin(),
     VolumesPlugin(),  # KEP-572 claims: volumes into pods, claims as objects
+    KueuePlugin(),  # Kueue's labels and MultiKueue's managedBy on the JobSet
     LifecyclePlugin(),  # trainc's labels and the sweeper's annotations on the JobSet
 )

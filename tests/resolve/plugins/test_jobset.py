@@ -233,11 +233,24 @@ def test_build_names_the_jobset_after_the_trainjob() -> None:
     assert "ownerReferences" not in jobset["metadata"]
 
 
-@pytest.mark.parametrize("suspend", [True, False])
-def test_build_writes_suspend_explicitly(suspend: bool) -> None:
-    context = start(make_trainjob(suspend=suspend), make_runtime())
-    jobset = built(context)
-    assert jobset["spec"]["suspend"] is suspend
+def test_build_writes_suspend_when_the_trainjob_suspends() -> None:
+    jobset = built(start(make_trainjob(suspend=True), make_runtime()))
+    assert jobset["spec"]["suspend"] is True
+
+
+@pytest.mark.parametrize("spec", [{}, {"suspend": False}])
+def test_build_leaves_suspend_out_unless_the_trainjob_suspends(spec: Obj) -> None:
+    # Absent means false to the JobSet controller; an explicit false would be a value
+    # GitOps forces back onto a field Kueue owns.
+    jobset = built(start(make_trainjob(**spec), make_runtime()))
+    assert "suspend" not in jobset["spec"]
+
+
+def test_build_drops_the_runtime_templates_suspend() -> None:
+    # Upstream's builder overwrites it with the TrainJob's (defaulted) value.
+    runtime = make_runtime(jobset={"suspend": True})
+    jobset = built(start(make_trainjob(), runtime))
+    assert "suspend" not in jobset["spec"]
 
 
 def test_build_takes_metadata_from_the_template_and_patches_only() -> None:
@@ -338,7 +351,7 @@ def test_build_returns_an_object_independent_of_the_resolution() -> None:
     as_object(context.jobset_metadata["labels"])["team"] = "b"
     context.pod_labels["late"] = ("x", context.runtime_at("spec"))
     assert container_of(jobset)["image"] == "example.com/node:1"
-    assert jobset["spec"]["suspend"] is False
+    assert "suspend" not in jobset["spec"]
     assert jobset["metadata"]["labels"] == {"team": "a"}
     assert "metadata" not in rjob(jobset, "node")["template"]["spec"]["template"]
 

@@ -8,7 +8,7 @@ import pytest
 
 from tests.support.builders import container, located, make_runtime, make_trainjob, resolved
 from trainc.model.json import JsonObject, JsonValue
-from trainc.model.labels import ANCESTOR_LABEL
+from trainc.model.labels import ANCESTOR_LABEL, KUEUE_QUEUE_NAME
 from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.resolved.update import check_jobset_update
 
@@ -21,6 +21,7 @@ def _job(
     pod: JsonObject | None = None,
     jobset: JsonObject | None = None,
     node: JsonObject | None = None,
+    labels: dict[str, JsonValue] | None = None,
 ) -> ResolvedJob:
     """The TrainJob ``job`` on a runtime whose ``node`` pod has ``pod``'s extra fields."""
     pod_spec: JsonObject = {"containers": [node or container("node")], **(pod or {})}
@@ -32,7 +33,9 @@ def _job(
         },
     }
     runtime = make_runtime(replicated_jobs=[trainer], jobset=jobset)
-    trainjob = make_trainjob(suspend=True) if suspend else make_trainjob()
+    trainjob = (
+        make_trainjob(labels=labels, suspend=True) if suspend else make_trainjob(labels=labels)
+    )
     return resolved(trainjob, runtime)
 
 
@@ -86,6 +89,26 @@ def test_a_running_jobset_refuses_them_and_says_suspension_would_allow_it() -> N
     assert located(findings) == [("xobj.jobset-immutable", f"{RJOB}.nodeSelector")]
     assert findings[0].hint is not None
     assert "only while the JobSet is suspended" in findings[0].hint
+
+
+def test_a_queued_job_is_told_that_kueue_holds_the_field() -> None:
+    queued: dict[str, JsonValue] = {KUEUE_QUEUE_NAME: "team-a"}
+    new = _job(labels=queued, pod={"nodeSelector": {"pool": "h100"}})
+
+    findings = check_jobset_update(_job(labels=queued), new)
+
+    assert located(findings) == [("xobj.jobset-immutable", f"{RJOB}.nodeSelector")]
+    assert findings[0].hint is not None
+    assert "queued in Kueue is only until Kueue admits it" in findings[0].hint
+    assert "spec.suspend: true" not in findings[0].hint
+
+
+def test_resuming_takes_scheduling_changes_with_suspend_left_out() -> None:
+    # The resumed revision writes no spec.suspend at all: absent is false, and the webhook
+    # still reads the old side's suspension.
+    new = _job(pod={"nodeSelector": {"pool": "h100"}})
+    assert "suspend" not in new.jobset_spec
+    assert check_jobset_update(_job(suspend=True), new) == []
 
 
 def test_suspension_frees_nothing_else() -> None:

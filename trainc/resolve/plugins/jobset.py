@@ -6,8 +6,8 @@ The trainer's image, command and args are applied first (the ApplyTrainJob phase
 framework plugins may still rewrite them; the counts, the initializers' sources and
 ``trainer.env`` come after the plugins (PreBuildSync), as upstream's builder applies
 them, which fixes the order of the containers' environment; Settle gives
-the working JobSet the shape the API server stores: ``suspend``, the scheduler's pod
-marks and the JobSet webhook's defaults. No ownerReference: an offline compiler has no
+the working JobSet the shape the API server stores: ``suspend`` when set, the scheduler's
+pod marks and the JobSet webhook's defaults. No ownerReference: an offline compiler has no
 TrainJob UID (``docs/design.md``, "Offline, by design"), and trainc's own labels are the
 lifecycle plugin's.
 """
@@ -125,20 +125,27 @@ class JobSetPlugin:
         """The JobSet as stored: suspend, pod marks, webhook defaults.
 
         Metadata is the runtime template's, overlaid by the runtime patches, never the
-        runtime object's or the TrainJob's own labels. ``suspend`` is always written, so
-        ``false`` is explicit. The scheduler's pod marks go onto every pod template. A
-        job without containers is reported: the webhook's defaults would give it a pod
-        spec, which the API server refuses without containers.
+        runtime object's or the TrainJob's own labels (the Kueue plugin carries Kueue's).
+        ``suspend`` is written only when the TrainJob sets ``suspend: true``: an absent
+        field means ``false`` to the JobSet controller, and a ``false`` in git would be a
+        value GitOps forces back onto a field Kueue owns (Kueue suspends a queued JobSet
+        on create and resumes it on admission; docs/kueue.md). The runtime template's
+        own ``suspend`` never passes, as upstream's builder overwrites it with the
+        TrainJob's. The scheduler's pod marks go onto every pod template. A job without
+        containers is reported: the webhook's defaults would give it a pod spec, which
+        the API server refuses without containers.
         """
         spec = context.jobset_spec
         for job in context.replicated_jobs():
             if get_path(job, _CONTAINERS) is None:
                 context.findings.append(_no_containers(context, job))
-        suspend = context.job.spec.suspend is True
-        origin = context.derived(
-            _PLUGIN, "suspend as the TrainJob", context.trainjob_at("spec", "suspend")
-        )
-        context.trace.put(spec, "suspend", suspend, origin)
+        if context.job.spec.suspend is True:
+            origin = context.derived(
+                _PLUGIN, "suspend as the TrainJob", context.trainjob_at("spec", "suspend")
+            )
+            context.trace.put(spec, "suspend", True, origin)  # noqa: FBT003 - a value
+        else:
+            spec.pop("suspend", None)
         for job in context.replicated_jobs():
             _mark_pods(context, job)
         apply_webhook_defaults(context)

@@ -8,6 +8,7 @@ checks judge it as the cluster will:
 - the JobSet webhook's checks that depend on the resolved counts and names (name
   budgets, replicas * parallelism, the coordinator's pod index);
 - Trainer's TorchTune rules, on what the recipe was chosen from;
+- what Kueue refuses or fights over (:mod:`.kueue`);
 - the API server's rules for the Jobs the JobSet controller creates (:mod:`.childjobs`).
 
 Compile builds from the same resolved job, so whatever it could find, this finds first.
@@ -25,6 +26,7 @@ from trainc.validate.resolved.coordinator import check_coordinator_pod
 from trainc.validate.resolved.credentials import CODE as PLAINTEXT_CREDENTIAL
 from trainc.validate.resolved.credentials import check_plaintext_credentials
 from trainc.validate.resolved.jobset import check_replicas_parallelism
+from trainc.validate.resolved.kueue import check_kueue
 from trainc.validate.resolved.names import check_name_budgets
 from trainc.validate.resolved.torchtune import check_torchtune
 from trainc.validate.workload.version import KubeVersion
@@ -53,6 +55,7 @@ JOB_CHECKS: tuple[JobCheck, ...] = (
     check_replicas_parallelism,
     check_coordinator_pod,
     check_torchtune,
+    check_kueue,
 )
 
 

@@ -49,6 +49,7 @@ from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.cel.changes import describe_change, difference_path
 from trainc.validate.cel.transitions import check_transitions
 from trainc.validate.defaults import apply_defaults
+from trainc.validate.resolved.kueue import queue_name
 from trainc.validate.resolved.locate import locate
 from trainc.validate.way_out import new_object_fix
 
@@ -146,15 +147,21 @@ def _replicated_jobs_change(old: JsonObject, new: DeployedJobSet) -> list[Diagno
         return []
     notes = [describe_change(get_path(old, changed), get_path(new.data, changed), changed)]
     if not suspended and _freed_by_suspension(changed):
-        notes.append(
-            "the JobSet API allows it only while the JobSet is suspended "
-            "(spec.suspend: true on the TrainJob)"
-        )
+        notes.append(_while_suspended(new.job))
     return [
         new.finding(
             ("spec", "replicatedJobs"), "xobj.jobset-immutable", _IMMUTABLE, hint="; ".join(notes)
         )
     ]
+
+
+def _while_suspended(job: ResolvedJob) -> str:
+    """When the JobSet API takes a pod scheduling change: while suspended, which a queued
+    job is only until Kueue admits it (suspend is Kueue's to set then, docs/kueue.md)."""
+    allowed = "the JobSet API allows it only while the JobSet is suspended"
+    if queue_name(job.jobset_metadata):
+        return f"{allowed}, which a job queued in Kueue is only until Kueue admits it"
+    return f"{allowed} (spec.suspend: true on the TrainJob)"
 
 
 def _freed_by_suspension(path: FieldPath) -> bool:
