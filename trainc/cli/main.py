@@ -24,6 +24,7 @@ EXIT_USAGE = 2
 _COMMANDS = {
     "compile": ("trainc.cli.compile", "compile_command"),
     "init": ("trainc.cli.init", "init_command"),
+    "migrate": ("trainc.cli.migrate", "migrate_command"),
     "schemas": ("trainc.cli.schemas", "schemas_command"),
     "sweep": ("trainc.cli.sweep", "sweep_command"),
     "validate": ("trainc.cli.validate", "validate_command"),
@@ -101,6 +102,7 @@ def cli(ctx: click.Context, *, debug: bool) -> None:
       trainc validate jobs/llama.yaml     # one file
       trainc validate --format github     # annotations in GitHub Actions
       trainc compile -o rendered/         # manifests, one file per TrainJob
+      trainc migrate --write              # old API spellings rewritten
       trainc sweep -n ml-team --once      # in the cluster: deadlines, TTL, garbage
     """
     ctx.obj = {"debug": debug}
