@@ -468,7 +468,7 @@ def migrate_paths(
     names the runtimePatches entry that old overrides, labels and annotations become.
     Raises UsageError for an invalid manager.
     """
-    from trainc.migrate.run import migrate_inputs  # noqa: PLC0415 - migrate only
+    from trainc.migrate.run import migrate_checked  # noqa: PLC0415 - migrate only
     from trainc.migrate.write import ChangedMeanwhile, replace_text  # noqa: PLC0415
 
     problems = domain_prefixed_path_errors(manager)
@@ -479,7 +479,11 @@ def migrate_paths(
     if config is None:
         return MigrationReport((), written=False, diagnostics=loaded_config.diagnostics)
     inputs = load_inputs(list(paths) or [config.root], config=config)
-    files = migrate_inputs(inputs.sources, inputs.objects, manager=manager, limits=config.limits)
+    context = load_context(inputs.sources, config=config) if paths else None
+    policies = load_policies(config, config_document=loaded_config.document)
+    files = migrate_checked(
+        inputs, context.objects if context else (), config, policies, manager=manager
+    )
     if write:
         for file in files:
             if file.changed:

@@ -51,8 +51,12 @@ class Kit(Protocol):
         before anything moves, they do not travel with a moved value.
         """
 
-    def delete(self, mapping: MutableMapping[Any, Any], key: str, following: Any) -> None:
-        """Remove ``key``, leaving the ``following`` comment lines in its place."""
+    def delete(self, mapping: MutableMapping[Any, Any], key: str, following: Any) -> Any:
+        """Remove ``key``, leaving the ``following`` comment lines in its place; returns
+        them when their place is after ``mapping`` itself (``key`` was its only field)."""
+
+    def keep(self, parent: Any, key: Any, following: Any) -> None:
+        """Put comment lines after the value of ``parent[key]``."""
 
     def rename(self, mapping: MutableMapping[Any, Any], key: str, new: str) -> None:
         """Rename ``key`` to ``new`` in place."""
@@ -86,9 +90,12 @@ class PlainKit:
     def detach(self, mapping: MutableMapping[Any, Any], key: str) -> Any:
         """Plain data has no comments."""
 
-    def delete(self, mapping: MutableMapping[Any, Any], key: str, following: Any) -> None:
+    def delete(self, mapping: MutableMapping[Any, Any], key: str, following: Any) -> Any:
         """Remove ``key``."""
         del mapping[key]
+
+    def keep(self, parent: Any, key: Any, following: Any) -> None:
+        """Plain data has no comments."""
 
     def rename(self, mapping: MutableMapping[Any, Any], key: str, new: str) -> None:
         """Rename ``key`` to ``new`` in place."""
@@ -183,7 +190,9 @@ class _Plan:
         for path, following in detached:
             parent = self._get(path[:-1])
             if isinstance(parent, MutableMapping) and path[-1] in parent:
-                self._kit.delete(parent, str(path[-1]), following)
+                leftover = self._kit.delete(parent, str(path[-1]), following)
+                if leftover and len(path) > 1:
+                    self._kit.keep(self._get(path[:-2]), path[-2], leftover)
         for rename in sorted(self._renames, key=lambda r: len(r.path), reverse=True):
             parent = self._get(rename.path[:-1])
             if isinstance(parent, MutableMapping) and rename.path[-1] in parent:

@@ -16,7 +16,7 @@ its layout).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,8 @@ from trainc.validate.migrations import Migration, check_migrations
 from trainc.validate.rewrites import Edit
 
 _SEPARATOR = re.compile(r"^---")
+#: A line as kubectl and the YAML parsers count them: up to and with its ``\n``.
+_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 _TEMPLATE = "a Jinja template is YAML only once rendered: edit the template by hand"
 _JSON = "JSON files are not rewritten (no writer keeps their layout): edit the file by hand"
 
@@ -47,13 +49,21 @@ class LeftAsIs:
 
 
 @dataclass(frozen=True, slots=True)
+class Rewritten:
+    """An object whose old spellings were rewritten, and the migrations that did it."""
+
+    obj: LoadedObject
+    migrations: tuple[Migration, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FileMigration:
     """One file before and after: ``after == before`` when nothing was rewritten."""
 
     path: str
     before: str
     after: str
-    rewritten: tuple[Diagnostic, ...]
+    rewritten: tuple[Rewritten, ...]
     left: tuple[LeftAsIs, ...]
 
     @property
@@ -79,10 +89,19 @@ class _Work:
 
 
 def migrate_source(
-    source: SourceFile, objects: Sequence[LoadedObject], *, manager: str, limits: Limits
+    source: SourceFile,
+    objects: Sequence[LoadedObject],
+    *,
+    manager: str,
+    limits: Limits,
+    held: Mapping[LoadedObject, str] | None = None,
 ) -> FileMigration:
-    """The migrated text of ``source``, whose trainer objects are ``objects``."""
-    rewritten: list[Diagnostic] = []
+    """The migrated text of ``source``, whose trainer objects are ``objects``.
+
+    ``held`` are objects to leave as they are, each with the reason.
+    """
+    held = held or {}
+    rewritten: list[Rewritten] = []
     left: list[LeftAsIs] = []
     pieces = _split(source.text)
     work: dict[int, _Work] = {}
@@ -92,7 +111,7 @@ def migrate_source(
         automatic = tuple(m for m in migrations if m.manual is None)
         if not automatic:
             continue
-        reason = _JSON if source.path.endswith(".json") else None
+        reason = _JSON if source.path.endswith(".json") else held.get(obj)
         reason = _TEMPLATE if source.original is not None else reason
         if reason is not None:
             left += [LeftAsIs(m.diagnostic, reason) for m in automatic]
@@ -113,7 +132,7 @@ def _split(text: str) -> list[_Piece]:
     pieces: list[_Piece] = []
     separator, start = "", 0
     body: list[str] = []
-    for number, line in enumerate(text.splitlines(keepends=True)):
+    for number, line in enumerate(_LINE.findall(text)):
         if _SEPARATOR.match(line):
             pieces.append(_Piece(separator, "".join(body), start))
             separator, body, start = line, [], number + 1
@@ -134,11 +153,11 @@ def _root(document: Document) -> tuple[int, int]:
 
 def _migrate_piece(
     path: str, piece: _Piece, work: _Work, limits: Limits
-) -> tuple[str, list[Diagnostic], list[LeftAsIs]]:
+) -> tuple[str, list[Rewritten], list[LeftAsIs]]:
     """The piece's new body, the findings it fixes, and those it leaves (with the reason)."""
     every = [m for _, migrations in work.objects for m in migrations]
 
-    def refuse(reason: str) -> tuple[str, list[Diagnostic], list[LeftAsIs]]:
+    def refuse(reason: str) -> tuple[str, list[Rewritten], list[LeftAsIs]]:
         return piece.body, [], [LeftAsIs(m.diagnostic, reason) for m in every]
 
     crlf = "\r\n" in piece.body
@@ -147,21 +166,24 @@ def _migrate_piece(
     if original is None:
         return refuse("the document does not read as one YAML document on its own")
     expected = copy_json(original.data)
-    accepted: list[tuple[FieldPath, tuple[Edit, ...], tuple[Migration, ...]]] = []
+    accepted: list[tuple[FieldPath, tuple[Edit, ...], Rewritten]] = []
     left: list[LeftAsIs] = []
     for obj, migrations in work.objects:
         prefix = _prefix(original, obj, piece.line)
         edits = tuple(edit for m in migrations for edit in m.edits)
         target = get_path(expected, prefix) if prefix is not None else None
-        if not isinstance(target, dict):
+        if prefix is None or not isinstance(target, dict):
             left += [LeftAsIs(m.diagnostic, "the object was not found again") for m in migrations]
             continue
+        trial = copy_json(target)
         try:
-            apply_edits(target, edits, PlainKit())
+            apply_edits(trial, edits, PlainKit())
         except Conflict as conflict:
             left += [LeftAsIs(m.diagnostic, f"it would overwrite: {conflict}") for m in migrations]
             continue
-        accepted.append((prefix, edits, migrations))  # type: ignore[arg-type]
+        target.clear()
+        target.update(trial)
+        accepted.append((prefix, edits, Rewritten(obj, migrations)))
     if not accepted:
         return piece.body, [], left
     try:
@@ -174,7 +196,7 @@ def _migrate_piece(
     reread = _read_one(path, new_body, limits)
     if reread is None or reread.data != expected:
         return refuse("ruamel.yaml would not write the document back as the same data")
-    done = [m.diagnostic for _, _, migrations in accepted for m in migrations]
+    done = [rewritten for _, _, rewritten in accepted]
     return (new_body.replace("\n", "\r\n") if crlf else new_body), done, left
 
 

@@ -148,14 +148,29 @@ class RoundTripKit:
         """The comment lines after the value of ``key``, taken off it."""
         return _take_following(mapping, key)
 
-    def delete(self, mapping: MutableMapping[Any, Any], key: str, following: Any) -> None:
-        """Remove ``key``, keeping ``following`` after the field before it."""
+    def delete(self, mapping: MutableMapping[Any, Any], key: str, following: Any) -> Any:
+        """Remove ``key``, keeping ``following`` where it stood; returns it if that is after
+        ``mapping`` itself (the field was its only one)."""
         keys = list(mapping)
         index = keys.index(key)
         del mapping[key]
         _comments(mapping).pop(key, None)
-        if following and index > 0:
+        if not mapping and isinstance(mapping, CommentedMap):
+            mapping.fa.set_flow_style()  # ``{}``, with the comment of its line after it
+        if not following:
+            return None
+        if index > 0:
             _append(mapping, keys[index - 1], following)
+        elif mapping and isinstance(mapping, CommentedMap):
+            lines = (line.strip().removeprefix("#").strip() for line in following.splitlines())
+            mapping.yaml_set_start_comment("\n".join(lines), indent=_column(mapping))
+        else:
+            return following
+        return None
+
+    def keep(self, parent: Any, key: Any, following: Any) -> None:
+        """Put the comment lines ``following`` after the value of ``parent[key]``."""
+        _append(parent, key, following)
 
     def rename(self, mapping: MutableMapping[Any, Any], key: str, new: str) -> None:
         """Rename ``key`` to ``new`` in place, with its comments."""
@@ -180,6 +195,12 @@ class RoundTripKit:
         comments = _comments(mapping)
         if old in comments:
             comments[key] = comments.pop(old)
+
+
+def _column(mapping: CommentedMap) -> int:
+    """The column the keys of ``mapping`` start at, as it was read."""
+    column = mapping.lc.col
+    return column if isinstance(column, int) else 0
 
 
 def _comments(node: Any) -> dict[Any, Any]:

@@ -84,6 +84,17 @@ class AddEntry:
 Edit: TypeAlias = Set | Delete | Rename | AddEntry
 
 
+def written_path(edit: Edit) -> FieldPath | None:
+    """The field ``edit`` writes a value to (None for a deletion)."""
+    match edit:
+        case Set(path=path) | AddEntry(path=path):
+            return path
+        case Rename(path=path, key=key):
+            return (*path[:-1], key)
+        case Delete():
+            return None
+
+
 def describe(edits: Sequence[Edit], data: JsonValue) -> str:
     """What ``edits`` do to ``data``, in the words of a finding's hint."""
     return "; ".join(_describe(edit, data) for edit in edits)
