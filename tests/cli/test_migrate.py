@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,23 @@ def test_help_explains_with_examples(repo: Path) -> None:
     assert result.returncode == 0
     assert "trainc migrate --write" in result.stdout
     assert "Exit codes:" in result.stdout
+
+
+def _readme_example() -> tuple[str, str]:
+    """The worked example of README's migrate section: the file, and the diff shown."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Migrate old spellings", 1)[1].split("\n### ", 1)[0]
+    [source] = re.findall(r"```yaml\n(.*?)```", section, re.DOTALL)
+    [diff] = re.findall(r"```diff\n(.*?)```", section, re.DOTALL)
+    return source, diff
+
+
+def test_the_readme_example_prints_the_diff_it_shows(tmp_path: Path) -> None:
+    source, diff = _readme_example()
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "runtime.yaml", TORCH_RUNTIME)
+    write(tmp_path, "jobs/llama.yaml", source)
+
+    result = run(tmp_path, "migrate")
+
+    assert (result.returncode, result.stdout) == (1, diff)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ruamel.yaml.error import YAMLError
@@ -81,11 +81,8 @@ class _Piece:
     line: int  # 0-based line of the body's first line in the file
 
 
-@dataclass
-class _Work:
-    """The objects of one piece with migrations to apply."""
-
-    objects: list[tuple[LoadedObject, tuple[Migration, ...]]] = field(default_factory=list)
+#: The objects of one piece with migrations to apply, and those migrations.
+_Work = list[tuple[LoadedObject, tuple[Migration, ...]]]
 
 
 def migrate_source(
@@ -116,7 +113,7 @@ def migrate_source(
         if reason is not None:
             left += [LeftAsIs(m.diagnostic, reason) for m in automatic]
             continue
-        work.setdefault(_piece_of(pieces, obj), _Work()).objects.append((obj, automatic))
+        work.setdefault(_piece_of(pieces, obj), []).append((obj, automatic))
     bodies = [piece.body for piece in pieces]
     for index, piece_work in sorted(work.items()):
         new_body, done, refused = _migrate_piece(source.path, pieces[index], piece_work, limits)
@@ -144,7 +141,7 @@ def _split(text: str) -> list[_Piece]:
 
 def _piece_of(pieces: Sequence[_Piece], obj: LoadedObject) -> int:
     line = _root(obj.document)[0]
-    return max(index for index, piece in enumerate(pieces) if piece.line <= line or index == 0)
+    return max(index for index, piece in enumerate(pieces) if piece.line <= line)
 
 
 def _root(document: Document) -> tuple[int, int]:
@@ -155,7 +152,7 @@ def _migrate_piece(
     path: str, piece: _Piece, work: _Work, limits: Limits
 ) -> tuple[str, list[Rewritten], list[LeftAsIs]]:
     """The piece's new body, the findings it fixes, and those it leaves (with the reason)."""
-    every = [m for _, migrations in work.objects for m in migrations]
+    every = [m for _, migrations in work for m in migrations]
 
     def refuse(reason: str) -> tuple[str, list[Rewritten], list[LeftAsIs]]:
         return piece.body, [], [LeftAsIs(m.diagnostic, reason) for m in every]
@@ -168,7 +165,7 @@ def _migrate_piece(
     expected = copy_json(original.data)
     accepted: list[tuple[FieldPath, tuple[Edit, ...], Rewritten]] = []
     left: list[LeftAsIs] = []
-    for obj, migrations in work.objects:
+    for obj, migrations in work:
         prefix = _prefix(original, obj, piece.line)
         edits = tuple(edit for m in migrations for edit in m.edits)
         target = get_path(expected, prefix) if prefix is not None else None

@@ -45,7 +45,7 @@ class Layout:
 
     @classmethod
     def guess(cls, text: str) -> Layout:
-        """The indentation ``text`` uses: the first nested mapping and the first list says."""
+        """The indentation ``text`` uses, read off its first nested mapping and first list."""
         mapping = sequence = offset = None
         lines = [
             line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
