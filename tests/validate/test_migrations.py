@@ -150,7 +150,7 @@ def test_kep_model_input_becomes_the_model_initializer():
         ("auto", "delete the field"),
         ("cpu", "delete the field; the result is unchanged unless the trainer requests GPUs"),
         ("gpu", "delete the field"),
-        (4, "delete it and set spec.trainer.numProcPerNode: 4 in the TrainJobs"),
+        (4, "delete the field; set spec.trainer.numProcPerNode: 4 in the TrainJobs"),
     ],
 )
 def test_runtime_num_proc_per_node_is_explained_per_value(value, hint):
@@ -183,7 +183,7 @@ def test_kep_torch_spec_with_elastic_policy():
             "delete the field: without it Trainer derives the count from the node's resources",
         ),
         ("gpu", "delete the field: without it Trainer derives the count from the node's resources"),
-        ("4", "write the number without quotes: numProcPerNode: 4"),
+        ("4", "set numProcPerNode: 4 (an integer, without quotes)"),
     ],
 )
 def test_trainjob_num_proc_per_node_strings(value, hint):

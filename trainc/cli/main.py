@@ -26,6 +26,7 @@ _COMMANDS = {
     "diff": ("trainc.cli.diff", "diff_command"),
     "explain": ("trainc.cli.explain", "explain_command"),
     "init": ("trainc.cli.init", "init_command"),
+    "migrate": ("trainc.cli.migrate", "migrate_command"),
     "prune": ("trainc.cli.prune", "prune_command"),
     "schemas": ("trainc.cli.schemas", "schemas_command"),
     "sweep": ("trainc.cli.sweep", "sweep_command"),
@@ -105,6 +106,7 @@ def cli(ctx: click.Context, *, debug: bool) -> None:
       trainc validate --format github     # annotations in GitHub Actions
       trainc compile -o rendered/         # manifests, one file per TrainJob
       trainc diff --base origin/main      # what a change does to the cluster
+      trainc migrate --write              # old API spellings rewritten
       trainc sweep -n ml-team --once      # in the cluster: deadlines, TTL, garbage
     """
     ctx.obj = {"debug": debug}

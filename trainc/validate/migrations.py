@@ -3,15 +3,17 @@
 Users paste manifests from the KEP, from v2.0/v2.1 docs and from stale upstream pages. A
 generic "unknown field" would not say what to write instead, so this layer names the
 current spelling (https://github.com/kubeflow/trainer/releases) and reports the fields it
-explained as
-handled, for the structural layer to stay silent about them. It reads the object as loaded,
-before defaults, and never fails on malformed input.
+explained as handled, for the structural layer to stay silent about them. It reads the
+object as loaded, before defaults, and never fails on malformed input.
+
+Each migration states its rewrite as edits (:mod:`trainc.validate.rewrites`): the hint of
+the finding is rendered from them, and ``trainc migrate`` applies them to the file. A
+migration that would lose or guess something (a value with no successor, a change to other
+files) is marked ``manual`` with the reason, and only its hint is given.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,76 +22,107 @@ from trainc.load.documents import LoadedObject
 from trainc.model.json import FieldPath, JsonValue, as_list, as_object, format_path, get_path
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.model.labels import API_VERSION, GROUP, VERSION
+from trainc.validate.rewrites import AddEntry, Delete, Edit, Ref, Rename, Set, Template, describe
 
 #: Draft versions of the group that users meet in the KEP, and where they come from.
 DRAFT_VERSIONS = {"v2alpha1": "the KEP-2170 draft"}
 #: Placeholder manager shown in hints; any domain-prefixed path the user owns works.
 EXAMPLE_MANAGER = "example.com/my-team"
-_ELIDED = "…"
-#: Plain words YAML 1.1 readers (kubectl's among them) take for booleans or null.
-_YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "y", "n", "null"})
 _MLPOLICY: FieldPath = ("spec", "mlPolicy")
+_RUNTIME_PATCHES: FieldPath = ("spec", "runtimePatches")
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One old spelling in an object: its finding, and the edits that write the new one.
+
+    ``manual`` says why the edits must not be applied blindly (they would drop a value
+    or need changes elsewhere); None when applying them keeps what the object meant.
+    """
+
+    diagnostic: Diagnostic
+    edits: tuple[Edit, ...]
+    manual: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class MigrationResult:
     """Migration findings of one object, and the paths they explain."""
 
-    diagnostics: tuple[Diagnostic, ...]
+    migrations: tuple[Migration, ...]
     handled_paths: frozenset[FieldPath]
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """The findings, one per old spelling, in the order the checks found them."""
+        return tuple(migration.diagnostic for migration in self.migrations)
 
 
 @dataclass(frozen=True, slots=True)
-class _Migration:
+class _Found:
     path: FieldPath
     code: str
     message: str
-    hint: str
+    edits: tuple[Edit, ...]
+    note: str = ""
+    manual: str | None = None
 
 
-_Check = Callable[[LoadedObject], list[_Migration]]
+_Check = Callable[[LoadedObject, str], list[_Found]]
 
 
-def check_migrations(obj: LoadedObject) -> MigrationResult:
-    """Findings for every old spelling in ``obj``; handled paths for the structural layer."""
+def check_migrations(obj: LoadedObject, *, manager: str = EXAMPLE_MANAGER) -> MigrationResult:
+    """Every old spelling in ``obj``; handled paths for the structural layer.
+
+    ``manager`` names the runtimePatches entry that old overrides become: a placeholder
+    in findings, the user's choice when ``trainc migrate`` writes it.
+    """
     checks: tuple[_Check, ...] = (_check_api_version,)
     if obj.kind == TRAINJOB.kind:
         checks += (_check_initializer, _check_overrides, _check_trainer_num_proc)
     elif obj.kind in RUNTIME_KINDS:
         checks += (_check_torch_spec, _check_torch_fields)
-    found = [migration for check in checks for migration in check(obj)]
+    found = [item for check in checks for item in check(obj, manager)]
     return MigrationResult(
-        diagnostics=tuple(obj.finding(m.path, m.code, m.message, hint=m.hint) for m in found),
-        handled_paths=frozenset(m.path for m in found),
+        migrations=tuple(_migration(obj, item) for item in found),
+        handled_paths=frozenset(item.path for item in found),
     )
 
 
-def _check_api_version(obj: LoadedObject) -> list[_Migration]:
+def _migration(obj: LoadedObject, found: _Found) -> Migration:
+    hint = describe(found.edits, obj.data) + found.note
+    diagnostic = obj.finding(found.path, found.code, found.message, hint=hint)
+    return Migration(diagnostic, found.edits, found.manual)
+
+
+def _check_api_version(obj: LoadedObject, _manager: str) -> list[_Found]:
     if obj.api_version == API_VERSION:
         return []
     group, _, version = obj.api_version.rpartition("/")
-    hint = f"set apiVersion: {API_VERSION}"
+    edits = (Set(("apiVersion",), API_VERSION),)
     if group == GROUP and version in DRAFT_VERSIONS:
         return [
-            _Migration(
+            _Found(
                 ("apiVersion",),
                 "migrate.api-version",
                 f"apiVersion {obj.api_version} is {DRAFT_VERSIONS[version]} of the Trainer API; "
                 f"Trainer serves only {API_VERSION}",
-                f"{hint}; the other findings on this object name the fields that changed",
+                edits,
+                "; the other findings on this object name the fields that changed",
             )
         ]
     return [
-        _Migration(
+        _Found(
             ("apiVersion",),
             "load.unknown-version",
             f"apiVersion {obj.api_version!r} is not served: {GROUP} has only version {VERSION}",
-            hint,
+            edits,
+            manual=f"{version!r} is no release of the Trainer API, so its fields are unknown",
         )
     ]
 
 
-def _check_initializer(obj: LoadedObject) -> list[_Migration]:
+def _check_initializer(obj: LoadedObject, _manager: str) -> list[_Found]:
     spec = as_object(obj.data.get("spec"))
     return [
         _initializer_migration(old, new, as_object(spec[old]))
@@ -98,112 +131,134 @@ def _check_initializer(obj: LoadedObject) -> list[_Migration]:
     ]
 
 
-def _initializer_migration(old: str, new: str, block: dict[str, JsonValue]) -> _Migration:
+def _initializer_migration(old: str, new: str, block: dict[str, JsonValue]) -> _Found:
     """The KEP's model config nested the source under ``input``; ``output`` has no successor."""
     note = "storageUri, env and secretRef keep their names"
+    manual = None
+    source: Template = Ref(("spec", old))
     if "input" in block or "output" in block:
         if "output" in block:
-            note += "; modelConfig.output has no successor, Trainer has no model-export step"
-        block = as_object(block.get("input"))
-    moved: JsonValue = {"initializer": {new: _elide(block, keep_scalars=True)}}
-    return _Migration(
+            manual = f"{old}.output has no successor, Trainer has no model-export step"
+            note += f"; {manual}"
+        source = Ref(("spec", old, "input")) if "input" in block else {}
+    return _Found(
         ("spec", old),
         "migrate.initializer",
         f"spec.{old} is the KEP-2170 draft spelling of spec.initializer.{new}",
-        f"move it: spec: {_flow(moved)} ({note})",
+        (Set(("spec", "initializer", new), source, replaces=("spec", old)),),
+        f" ({note})",
+        manual,
     )
 
 
-def _check_overrides(obj: LoadedObject) -> list[_Migration]:
+def _check_overrides(obj: LoadedObject, manager: str) -> list[_Found]:
     spec = as_object(obj.data.get("spec"))
-    found = []
-    for field, release in (("podSpecOverrides", "v2.0"), ("podTemplateOverrides", "v2.1")):
-        if field in spec:
-            patch = _patch_for_overrides(
-                as_list(spec[field]), pod_spec_only=field == "podSpecOverrides"
-            )
-            found.append(_overrides_migration(field, release, patch))
+    found: list[_Found] = []
     for field in ("labels", "annotations"):
         if field in spec:
-            patch = {"template": {"metadata": {field: spec[field]}}}
-            found.append(_overrides_migration(field, "v2.0/v2.1", patch))
+            labels: Template = {"template": {"metadata": {field: Ref(("spec", field))}}}
+            found.append(_overrides_migration(field, "v2.0/v2.1", labels, manager, None))
+    for field, release in (("podSpecOverrides", "v2.0"), ("podTemplateOverrides", "v2.1")):
+        if field in spec:
+            patch, manual = _patch_for_overrides(
+                field, as_list(spec[field]), pod_spec_only=field == "podSpecOverrides"
+            )
+            found.append(_overrides_migration(field, release, patch, manager, manual))
     return found
 
 
-def _overrides_migration(field: str, release: str, patch: JsonValue) -> _Migration:
-    entry = {"manager": EXAMPLE_MANAGER, "trainingRuntimeSpec": patch}
-    return _Migration(
+def _overrides_migration(
+    field: str, release: str, patch: Template, manager: str, manual: str | None
+) -> _Found:
+    entry = AddEntry(
+        _RUNTIME_PATCHES, "manager", manager, {"trainingRuntimeSpec": patch}, ("spec", field)
+    )
+    return _Found(
         ("spec", field),
         "migrate.overrides",
         f"spec.{field} ({release}) was replaced by spec.runtimePatches in Trainer v2.2.0",
-        f"write runtimePatches: [{_flow(entry)}]; the manager is any domain-prefixed name you "
-        "own, and env of the node and initializer containers belongs in spec.trainer.env and "
-        "spec.initializer.*.env",
+        (entry,),
+        "; the manager is any domain-prefixed name you own, and env of the node and "
+        "initializer containers belongs in spec.trainer.env and spec.initializer.*.env",
+        manual,
     )
 
 
-def _patch_for_overrides(overrides: list[JsonValue], *, pod_spec_only: bool) -> JsonValue:
-    """The runtimePatches spec fragment equivalent to v2.0/v2.1 override entries."""
-    jobs: list[JsonValue] = []
-    for override in overrides:
+def _patch_for_overrides(
+    field: str, overrides: list[JsonValue], *, pod_spec_only: bool
+) -> tuple[Template, str | None]:
+    """The runtimePatches spec fragment equivalent to v2.0/v2.1 override entries, and why
+    it cannot be written for the user (an entry that names no job)."""
+    jobs: list[Template] = []
+    manual = None
+    for index, override in enumerate(overrides):
         entry = as_object(override)
-        rest: JsonValue = {key: value for key, value in entry.items() if key != "targetJobs"}
-        template: JsonValue = {"spec": rest} if pod_spec_only else rest
-        for target in as_list(entry.get("targetJobs")):
-            name = as_object(target).get("name")
-            jobs.append(
-                {"name": name, "template": {"spec": {"template": _elide(template, depth=2)}}}
-            )
-    return {"template": {"spec": {"replicatedJobs": jobs}}}
+        fields = {key: Ref(("spec", field, index, key)) for key in entry if key != "targetJobs"}
+        template: Template = {"spec": dict(fields)} if pod_spec_only else dict(fields)
+        names = [as_object(target).get("name") for target in as_list(entry.get("targetJobs"))]
+        if not names or not all(isinstance(name, str) and name for name in names):
+            manual = f"spec.{field}[{index}] does not name the jobs it applies to in targetJobs"
+        jobs.extend(
+            {"name": name, "template": {"spec": {"template": template}}}
+            for name in names
+            if isinstance(name, str)
+        )
+    return {"template": {"spec": {"replicatedJobs": jobs}}}, manual
 
 
-def _check_trainer_num_proc(obj: LoadedObject) -> list[_Migration]:
+def _check_trainer_num_proc(obj: LoadedObject, _manager: str) -> list[_Found]:
     path = ("spec", "trainer", "numProcPerNode")
     value = get_path(obj.data, path)
+    edits: tuple[Edit, ...]
     if value in ("auto", "cpu", "gpu"):
-        hint = "delete the field: without it Trainer derives the count from the node's resources"
+        edits = (Delete(path),)
+        note = ": without it Trainer derives the count from the node's resources"
     elif isinstance(value, str) and value.isdigit():
-        hint = f"write the number without quotes: numProcPerNode: {int(value)}"
+        edits = (Set(path, int(value)),)
+        note = " (an integer, without quotes)"
     else:
         return []
     return [
-        _Migration(
+        _Found(
             path,
             "migrate.num-proc-per-node-string",
             f"trainer.numProcPerNode is an integer since Trainer v2.2.0; {value!r} was the v2.1 "
             "int-or-string spelling",
-            hint,
+            edits,
+            note,
         )
     ]
 
 
-def _check_torch_spec(obj: LoadedObject) -> list[_Migration]:
+def _check_torch_spec(obj: LoadedObject, _manager: str) -> list[_Found]:
     if "torchSpec" not in as_object(get_path(obj.data, _MLPOLICY)):
         return []
     return [
-        _Migration(
+        _Found(
             (*_MLPOLICY, "torchSpec"),
             "migrate.torch-spec",
             "mlPolicy.torchSpec is the KEP-2170 draft spelling of mlPolicy.torch",
-            "rename torchSpec to torch",
+            (Rename((*_MLPOLICY, "torchSpec"), "torch"),),
         )
     ]
 
 
-def _check_torch_fields(obj: LoadedObject) -> list[_Migration]:
-    found = []
+def _check_torch_fields(obj: LoadedObject, _manager: str) -> list[_Found]:
+    found: list[_Found] = []
     for key in ("torch", "torchSpec"):
         source = as_object(get_path(obj.data, (*_MLPOLICY, key)))
         if "numProcPerNode" in source:
             found.append(_num_proc_migration((*_MLPOLICY, key, "numProcPerNode"), source))
         if "elasticPolicy" in source:
+            path = (*_MLPOLICY, key, "elasticPolicy")
             found.append(
-                _Migration(
-                    (*_MLPOLICY, key, "elasticPolicy"),
+                _Found(
+                    path,
                     "migrate.torch-elastic-policy",
                     "mlPolicy.torch.elasticPolicy was removed in Trainer v2.2.0; no plugin ever "
                     "implemented it",
-                    "delete it; set the node count with mlPolicy.numNodes or the TrainJob's "
+                    (Delete(path),),
+                    "; set the node count with mlPolicy.numNodes or the TrainJob's "
                     "trainer.numNodes",
                 )
             )
@@ -212,64 +267,37 @@ def _check_torch_fields(obj: LoadedObject) -> list[_Migration]:
 
 #: What each v2.1 runtime value meant, and what deleting it gives at HEAD.
 _NUM_PROC_MEANING = {
-    "auto": (
-        "'auto' is what Trainer does by default now",
-        "delete the field",
-    ),
+    "auto": ("'auto' is what Trainer does by default now", ""),
     "cpu": (
         "v2.1 started one process per CPU even on GPU nodes; Trainer now uses the CPU count "
         "only when the trainer has no GPU resource, and 'auto' otherwise",
-        "delete the field; the result is unchanged unless the trainer requests GPUs",
+        "; the result is unchanged unless the trainer requests GPUs",
     ),
     "gpu": (
         "with GPUs Trainer now passes 'auto' to torchrun where v2.1 passed the literal 'gpu'",
-        "delete the field",
+        "",
     ),
 }
 
 
-def _num_proc_migration(path: FieldPath, source: dict[str, JsonValue]) -> _Migration:
+def _num_proc_migration(path: FieldPath, source: dict[str, JsonValue]) -> _Found:
     value = source["numProcPerNode"]
+    manual = None
     if isinstance(value, str) and value in _NUM_PROC_MEANING:
-        meaning, hint = _NUM_PROC_MEANING[value]
+        meaning, note = _NUM_PROC_MEANING[value]
     elif isinstance(value, int) and not isinstance(value, bool):
         meaning = "a fixed count is now set per TrainJob"
-        hint = f"delete it and set spec.trainer.numProcPerNode: {value} in the TrainJobs"
+        manual = f"set spec.trainer.numProcPerNode: {value} in the TrainJobs"
+        note = f"; {manual}"
     else:
         meaning = "the count now follows the trainer's resources"
-        hint = "delete it; set spec.trainer.numProcPerNode (an integer) in a TrainJob if needed"
-    return _Migration(
+        manual = "set spec.trainer.numProcPerNode (an integer) in a TrainJob if needed"
+        note = f"; {manual}"
+    return _Found(
         path,
         "migrate.torch-num-proc-per-node",
         f"{format_path(path)} was removed from runtimes in Trainer v2.2.0; {meaning}",
-        hint,
-    )
-
-
-def _elide(value: JsonValue, *, depth: int = 1, keep_scalars: bool = False) -> JsonValue:
-    """``value`` with everything ``depth`` levels down shown as ``…``, to keep hints short."""
-    if not isinstance(value, dict):
-        return value if keep_scalars and not isinstance(value, list) else _ELIDED
-    if depth == 0:
-        return _ELIDED
-    return {
-        key: _elide(item, depth=depth - 1, keep_scalars=keep_scalars) for key, item in value.items()
-    }
-
-
-def _flow(value: JsonValue) -> str:
-    """``value`` as one line of YAML flow style that reads back as the same data."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_flow(key)}: {_flow(item)}" for key, item in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_flow(item) for item in value) + "]"
-    if isinstance(value, str) and (value == _ELIDED or _plain(value)):
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _plain(text: str) -> bool:
-    """True when ``text`` needs no quotes: it starts with a letter and reads as no bool or null."""
-    return (
-        bool(re.fullmatch(r"[A-Za-z][A-Za-z0-9_./:-]*", text)) and text.lower() not in _YAML_WORDS
+        (Delete(path),),
+        note,
+        manual,
     )
