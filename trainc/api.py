@@ -704,12 +704,12 @@ def migrate_paths(
     """Rewrite old spellings in the given files and directories (the repository when none).
 
     Without ``write`` nothing is written: the report holds each file's new text. With it,
-    each changed file is replaced atomically (:mod:`trainc.migrate.write`). ``manager``
+    each changed file is replaced atomically (:mod:`trainc.emit.replace`). ``manager``
     names the runtimePatches entry that old overrides, labels and annotations become.
     Raises UsageError for an invalid manager.
     """
+    from trainc.emit.replace import ChangedMeanwhile, replace_text  # noqa: PLC0415
     from trainc.migrate.run import migrate_checked  # noqa: PLC0415 - migrate only
-    from trainc.migrate.write import ChangedMeanwhile, replace_text  # noqa: PLC0415
 
     problems = domain_prefixed_path_errors(manager)
     if problems:

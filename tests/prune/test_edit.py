@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from trainc.emit.replace import ChangedMeanwhile
 from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
@@ -30,7 +31,7 @@ def doc(text: str) -> JsonObject:
 
 
 def test_the_only_document_takes_its_file_with_it() -> None:
-    assert without_documents("f.yaml", JOB_A, [doc(JOB_A)], Limits()) == Edit("f.yaml", None)
+    assert without_documents("f.yaml", JOB_A, [doc(JOB_A)], Limits()) == Edit("f.yaml", JOB_A, None)
     text = "---\n" + JOB_A + "---\n# nothing here\n"
     assert without_documents("f.yaml", text, [doc(JOB_A)], Limits()).text is None
 
@@ -65,9 +66,11 @@ def test_apply_replaces_atomically_and_keeps_the_mode(tmp_path: Path) -> None:
     target = tmp_path / "f.yaml"
     target.write_text("old", encoding="utf-8")
     os.chmod(target, 0o640)  # noqa: PTH101
-    apply_edit(tmp_path, Edit("f.yaml", "new\r\n"))
+    apply_edit(tmp_path, Edit("f.yaml", "old", "new\r\n"))
     assert target.read_bytes() == b"new\r\n"
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
     assert [p.name for p in tmp_path.iterdir()] == ["f.yaml"]
-    apply_edit(tmp_path, Edit("f.yaml", None))
+    with pytest.raises(ChangedMeanwhile):
+        apply_edit(tmp_path, Edit("f.yaml", "old", None))
+    apply_edit(tmp_path, Edit("f.yaml", "new\r\n", None))
     assert not target.exists()

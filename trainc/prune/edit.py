@@ -12,13 +12,12 @@ documents exist only once rendered) are never edited.
 from __future__ import annotations
 
 import itertools
-import os
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainc.emit.replace import ChangedMeanwhile, replace_text
 from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
@@ -35,9 +34,11 @@ class UnsafeEditError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """What becomes of one file: its new text, or None when it is to be deleted."""
+    """What becomes of one file: from ``before``, its new text, or None when it is to be
+    deleted."""
 
     path: str
+    before: str
     text: str | None
 
 
@@ -63,13 +64,13 @@ def without_documents(path: str, text: str, removed: Sequence[JsonObject], limit
     new_text = "".join(kept)
     remaining = [document for piece in kept for document in _documents(path, piece, limits)]
     if not remaining:
-        return Edit(path, None)
+        return Edit(path, text, None)
     before = _documents(path, text, limits)
     for document in removed:
         before.remove(document)
     if _documents(path, new_text, limits) != before:
         raise UnsafeEditError("the other documents of the file would not read the same")
-    return Edit(path, new_text)
+    return Edit(path, text, new_text)
 
 
 def _pieces(text: str) -> list[str]:
@@ -86,20 +87,12 @@ def _documents(path: str, text: str, limits: Limits) -> list[JsonValue]:
 
 def apply_edit(root: Path, edit: Edit) -> None:
     """Carry out ``edit`` under ``root``: delete the file, or replace its text atomically
-    (a temporary file beside it, synced, renamed over it, its mode kept)."""
+    (:func:`trainc.emit.replace.replace_text`), provided it still holds the text the edit
+    was made from. Raises ChangedMeanwhile otherwise."""
     target = root / edit.path
     if edit.text is None:
+        if target.read_bytes().decode("utf-8-sig") != edit.before:
+            raise ChangedMeanwhile(str(target))
         target.unlink()
         return
-    mode = target.stat().st_mode & 0o7777
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(edit.text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)  # noqa: PTH101 - the descriptor is closed
-        os.replace(temporary, target)  # noqa: PTH105 - atomic on POSIX
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    replace_text(target, edit.before, edit.text)

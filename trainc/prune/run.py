@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from trainc.api import TrainJobSource
+from trainc.emit.replace import ChangedMeanwhile
 from trainc.load.limits import Limits
 from trainc.prune.edit import Edit, UnsafeEditError, apply_edit, without_documents
 from trainc.sweep.model import JobSetState
@@ -79,7 +80,10 @@ def prune(
             refused[file] = str(error)
             continue
         if not dry_run:
-            apply_edit(root, edit)
+            try:
+                apply_edit(root, edit)
+            except ChangedMeanwhile:
+                refused[file] = "the file changed while prune ran"
     done = Outcome.WOULD_REMOVE if dry_run else Outcome.REMOVED
     report = []
     for job, judgement in judged:
@@ -94,7 +98,7 @@ def prune(
 
 def _edit(root: Path, file: str, jobs: Sequence[TrainJobSource], limits: Limits) -> Edit:
     try:
-        text = (root / file).read_text(encoding="utf-8")
+        text = (root / file).read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise UnsafeEditError(f"cannot read it: {error}") from error
     return without_documents(file, text, [job.document for job in jobs], limits)
