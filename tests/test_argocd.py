@@ -345,7 +345,11 @@ def test_the_sidecar_patch_runs_the_cmp_server_as_argo_cd_requires() -> None:
     config = mounts["/home/argocd/cmp-server/config/plugin.yaml"]
     assert config["subPath"] == "plugin.yaml"
     kustomization = load(DEPLOY / "kustomization.yaml")
-    (generator,) = kustomization["configMapGenerator"]
+    (generator,) = [
+        generator
+        for generator in kustomization["configMapGenerator"]
+        if generator["name"] == "trainc-cmp-plugin"
+    ]
     assert volumes[config["name"]]["configMap"]["name"] == generator["name"]
     assert generator["files"] == ["plugin.yaml"]
     scratch = mounts["/tmp"]["name"]  # noqa: S108 - the sidecar's mount path, not a file
@@ -378,6 +382,31 @@ spec:
 """
 
 
+#: Argo CD's own argocd-cm (install.yaml has it), into which the component merges a key.
+ARGOCD_CM = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: argocd-cm
+  labels: {app.kubernetes.io/name: argocd-cm, app.kubernetes.io/part-of: argocd}
+data:
+  url: https://argocd.example.com
+"""
+
+
+def kustomize_with_argo_cd(tmp_path: Path) -> dict[str, dict[str, Any]]:
+    """The component built over the parts of Argo CD's install it patches, by object name."""
+    shutil.copytree(DEPLOY, tmp_path / "trainc")
+    write(tmp_path, "argocd-cm.yaml", ARGOCD_CM)
+    write(tmp_path, "repo-server.yaml", REPO_SERVER)
+    write(
+        tmp_path,
+        "kustomization.yaml",
+        "namespace: argocd\nresources: [argocd-cm.yaml, repo-server.yaml]\ncomponents: [trainc]\n",
+    )
+    return {obj["metadata"]["name"]: obj for obj in kubectl("kustomize", ".", cwd=tmp_path)}
+
+
 def kubectl(*args: str, cwd: Path) -> list[dict[str, Any]]:
     if shutil.which("kubectl") is None:
         pytest.skip("kubectl is not installed")
@@ -389,15 +418,10 @@ def kubectl(*args: str, cwd: Path) -> list[dict[str, Any]]:
 
 
 def test_the_component_generates_the_config_map_the_sidecar_mounts(tmp_path: Path) -> None:
-    shutil.copytree(DEPLOY, tmp_path / "trainc")
-    write(tmp_path, "repo-server.yaml", REPO_SERVER)
-    write(
-        tmp_path,
-        "kustomization.yaml",
-        "namespace: argocd\nresources: [repo-server.yaml]\ncomponents: [trainc]\n",
-    )
-    objects = {obj["kind"]: obj for obj in kubectl("kustomize", ".", cwd=tmp_path)}
-    config_map, deployment = objects["ConfigMap"], objects["Deployment"]
+    objects = kustomize_with_argo_cd(tmp_path)
+    deployment = objects.pop("argocd-repo-server")
+    objects.pop("argocd-cm")
+    (config_map,) = objects.values()
     assert config_map["data"] == {"plugin.yaml": (DEPLOY / "plugin.yaml").read_text("utf-8")}
     volumes = deployment["spec"]["template"]["spec"]["volumes"]
     # The name carries a content hash: a changed plugin.yaml rolls the repo server over.
