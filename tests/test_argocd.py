@@ -23,7 +23,7 @@ from ruamel.yaml import YAML
 
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.argocd import argocd_overrides
-from trainc.config import Overrides
+from trainc.config import PLACEHOLDER_IMAGE_REPOSITORY, Overrides
 from trainc.errors import UsageError
 from trainc.model.repoconfig import CONFIG_FILE_NAME
 
@@ -247,11 +247,15 @@ def test_warnings_go_to_stderr_and_the_objects_still_to_stdout(templated: Path) 
     }
 
 
-def test_trainc_yaml_namespace_wins_over_the_destination(templated: Path) -> None:
+def test_trainc_yaml_namespace_wins_over_the_destination_with_a_warning(templated: Path) -> None:
     write(templated, CONFIG_FILE_NAME, "namespace: ml-team\n" + TEMPLATED_REPO[CONFIG_FILE_NAME])
-    assert placement(generate(templated, sidecar_environment()))[0] == "ml-team"
-    chosen = sidecar_environment(parameters={"namespace": "research"})
-    assert placement(generate(templated, chosen))[0] == "research"
+    overridden = generate(templated, sidecar_environment())
+    assert placement(overridden)[0] == "ml-team"
+    assert "trainc.yaml:1:1: warning[config.namespace-overrides-destination]" in (overridden.stderr)
+    assert "'ml-prod'" in overridden.stderr
+    chosen = generate(templated, sidecar_environment(parameters={"namespace": "research"}))
+    assert placement(chosen)[0] == "research"
+    assert "config.namespace-overrides-destination" not in chosen.stderr
 
 
 def test_validate_reads_the_same_inputs(templated: Path) -> None:
@@ -335,7 +339,8 @@ def test_the_sidecar_patch_runs_the_cmp_server_as_argo_cd_requires() -> None:
     # The image's entrypoint is trainc: command replaces it, and no args drops its CMD.
     assert container["command"] == ["/var/run/argocd/argocd-cmp-server"]
     assert "args" not in container
-    assert container["image"] == load(EXAMPLES / CONFIG_FILE_NAME)["sweeper"]["image"]
+    # The image the docs' kustomize `images:` entry renames to the one a team pushed.
+    assert container["image"].rpartition(":")[0] == PLACEHOLDER_IMAGE_REPOSITORY
     security = container["securityContext"]
     assert (security["runAsUser"], security["runAsNonRoot"]) == (999, True)
     volumes = {volume["name"]: volume for volume in patch["spec"]["template"]["spec"]["volumes"]}
