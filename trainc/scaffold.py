@@ -202,7 +202,10 @@ trainc compile           # write rendered/ (commit it with your change)
 pre-commit install       # run both before every commit
 ```
 
-Before deploying, replace the sweeper's placeholder image in `trainc.yaml`.
+Before deploying, replace the placeholders `trainc init` wrote: the sweeper's image in
+`trainc.yaml` and the repository in `.pre-commit-config.yaml` (`trainc validate` warns
+about both, `config.placeholder`). Without `namespace` in `trainc.yaml`, jobs that set
+none go to the Argo CD Application's destination namespace, else `default`.
 """
 
 #: The starter repository as relative POSIX path → text, sorted by path.
