@@ -14,7 +14,7 @@ from trainc.diagnostics import Severity
 SWEEPER = """\
 namespace: team-a
 sweeper:
-  image: ghcr.io/example/trainc:0.1.0
+  image: registry.example.com/ml/trainc:0.1.0
 """
 
 
@@ -124,3 +124,56 @@ def test_sweeper_resources_the_api_server_rejects_stop_the_compile(repo: Path) -
         ("compile.sweeper-resources", "trainc.yaml")
     ]
     assert (report.files, report.stream) == ({}, "")
+
+
+# --- compile.namespaces: Emit ---------------------------------------------------------------
+
+
+def test_emitted_namespaces_cover_every_namespace_the_output_uses(repo: Path) -> None:
+    write(repo, "trainc.yaml", SWEEPER + "compile:\n  namespaces: Emit\n")
+    report = compile_collected([], cwd=repo)
+
+    assert report.diagnostics == ()
+    namespaces = [k for k in kinds_in_stream(report.stream) if k[0] == "Namespace"]
+    # First in the stream (objects need them), sorted by name: the jobs' and the sweeper's.
+    assert (
+        kinds_in_stream(report.stream)[:3]
+        == namespaces
+        == [
+            ("Namespace", None, "team-a"),
+            ("Namespace", None, "team-b"),
+            ("Namespace", None, "trainc-system"),
+        ]
+    )
+    assert {path for path in report.files if path.startswith("_shared/namespace-")} == {
+        "_shared/namespace-team-a.yaml",
+        "_shared/namespace-team-b.yaml",
+        "_shared/namespace-trainc-system.yaml",
+    }
+    (team_a,) = YAML(typ="safe").load_all(report.files["_shared/namespace-team-a.yaml"])
+    # Never pruned: the last job of a namespace leaving git must not delete the namespace.
+    assert team_a["metadata"]["annotations"] == {
+        "argocd.argoproj.io/sync-options": "Prune=false",
+        "kustomize.toolkit.fluxcd.io/prune": "disabled",
+        "trainc.dev/source": "trainc.yaml",
+    }
+    assert b"- _shared/namespace-team-a.yaml" in report.files["kustomization.yaml"]
+
+
+def test_emitted_namespaces_without_a_sweeper_are_the_jobs(repo: Path) -> None:
+    write(repo, "trainc.yaml", "namespace: team-a\ncompile:\n  namespaces: Emit\n")
+    report = compile_collected([], cwd=repo)
+
+    assert [k for k in kinds_in_stream(report.stream) if k[0] == "Namespace"] == [
+        ("Namespace", None, "team-a"),
+        ("Namespace", None, "team-b"),
+    ]
+
+
+@pytest.mark.parametrize("setting", ["", "compile:\n  namespaces: Omit\n"])
+def test_namespaces_are_left_out_by_default(repo: Path, setting: str) -> None:
+    write(repo, "trainc.yaml", SWEEPER + setting)
+    report = compile_collected([], cwd=repo)
+
+    assert report.exit_code == 0
+    assert "Namespace" not in {k[0] for k in kinds_in_stream(report.stream)}

@@ -24,7 +24,7 @@ from ruamel.yaml import YAML
 
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.argocd import argocd_overrides
-from trainc.config import Overrides
+from trainc.config import PLACEHOLDER_IMAGE_REPOSITORY, Overrides
 from trainc.errors import UsageError
 from trainc.model.repoconfig import CONFIG_FILE_NAME
 
@@ -248,11 +248,15 @@ def test_warnings_go_to_stderr_and_the_objects_still_to_stdout(templated: Path) 
     }
 
 
-def test_trainc_yaml_namespace_wins_over_the_destination(templated: Path) -> None:
+def test_trainc_yaml_namespace_wins_over_the_destination_with_a_warning(templated: Path) -> None:
     write(templated, CONFIG_FILE_NAME, "namespace: ml-team\n" + TEMPLATED_REPO[CONFIG_FILE_NAME])
-    assert placement(generate(templated, sidecar_environment()))[0] == "ml-team"
-    chosen = sidecar_environment(parameters={"namespace": "research"})
-    assert placement(generate(templated, chosen))[0] == "research"
+    overridden = generate(templated, sidecar_environment())
+    assert placement(overridden)[0] == "ml-team"
+    assert "trainc.yaml:1:1: warning[config.namespace-overrides-destination]" in (overridden.stderr)
+    assert "'ml-prod'" in overridden.stderr
+    chosen = generate(templated, sidecar_environment(parameters={"namespace": "research"}))
+    assert placement(chosen)[0] == "research"
+    assert "config.namespace-overrides-destination" not in chosen.stderr
 
 
 def test_validate_reads_the_same_inputs(templated: Path) -> None:
@@ -336,7 +340,8 @@ def test_the_sidecar_patch_runs_the_cmp_server_as_argo_cd_requires() -> None:
     # The image's entrypoint is trainc: command replaces it, and no args drops its CMD.
     assert container["command"] == ["/var/run/argocd/argocd-cmp-server"]
     assert "args" not in container
-    assert container["image"] == load(EXAMPLES / CONFIG_FILE_NAME)["sweeper"]["image"]
+    # The image the docs' kustomize `images:` entry renames to the one a team pushed.
+    assert container["image"].rpartition(":")[0] == PLACEHOLDER_IMAGE_REPOSITORY
     security = container["securityContext"]
     assert (security["runAsUser"], security["runAsNonRoot"]) == (999, True)
     volumes = {volume["name"]: volume for volume in patch["spec"]["template"]["spec"]["volumes"]}
@@ -346,7 +351,11 @@ def test_the_sidecar_patch_runs_the_cmp_server_as_argo_cd_requires() -> None:
     config = mounts["/home/argocd/cmp-server/config/plugin.yaml"]
     assert config["subPath"] == "plugin.yaml"
     kustomization = load(DEPLOY / "kustomization.yaml")
-    (generator,) = kustomization["configMapGenerator"]
+    (generator,) = [
+        generator
+        for generator in kustomization["configMapGenerator"]
+        if generator["name"] == "trainc-cmp-plugin"
+    ]
     assert volumes[config["name"]]["configMap"]["name"] == generator["name"]
     assert generator["files"] == ["plugin.yaml"]
     scratch = mounts["/tmp"]["name"]  # noqa: S108 - the sidecar's mount path, not a file
@@ -379,6 +388,31 @@ spec:
 """
 
 
+#: Argo CD's own argocd-cm (install.yaml has it), into which the component merges a key.
+ARGOCD_CM = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: argocd-cm
+  labels: {app.kubernetes.io/name: argocd-cm, app.kubernetes.io/part-of: argocd}
+data:
+  url: https://argocd.example.com
+"""
+
+
+def kustomize_with_argo_cd(tmp_path: Path) -> dict[str, dict[str, Any]]:
+    """The component built over the parts of Argo CD's install it patches, by object name."""
+    shutil.copytree(DEPLOY, tmp_path / "trainc")
+    write(tmp_path, "argocd-cm.yaml", ARGOCD_CM)
+    write(tmp_path, "repo-server.yaml", REPO_SERVER)
+    write(
+        tmp_path,
+        "kustomization.yaml",
+        "namespace: argocd\nresources: [argocd-cm.yaml, repo-server.yaml]\ncomponents: [trainc]\n",
+    )
+    return {obj["metadata"]["name"]: obj for obj in kubectl("kustomize", ".", cwd=tmp_path)}
+
+
 def kubectl(*args: str, cwd: Path) -> list[dict[str, Any]]:
     if shutil.which("kubectl") is None:
         pytest.skip("kubectl is not installed")
@@ -390,15 +424,10 @@ def kubectl(*args: str, cwd: Path) -> list[dict[str, Any]]:
 
 
 def test_the_component_generates_the_config_map_the_sidecar_mounts(tmp_path: Path) -> None:
-    shutil.copytree(DEPLOY, tmp_path / "trainc")
-    write(tmp_path, "repo-server.yaml", REPO_SERVER)
-    write(
-        tmp_path,
-        "kustomization.yaml",
-        "namespace: argocd\nresources: [repo-server.yaml]\ncomponents: [trainc]\n",
-    )
-    objects = {obj["kind"]: obj for obj in kubectl("kustomize", ".", cwd=tmp_path)}
-    config_map, deployment = objects["ConfigMap"], objects["Deployment"]
+    objects = kustomize_with_argo_cd(tmp_path)
+    deployment = objects.pop("argocd-repo-server")
+    objects.pop("argocd-cm")
+    (config_map,) = objects.values()
     assert config_map["data"] == {"plugin.yaml": (DEPLOY / "plugin.yaml").read_text("utf-8")}
     volumes = deployment["spec"]["template"]["spec"]["volumes"]
     # The name carries a content hash: a changed plugin.yaml rolls the repo server over.

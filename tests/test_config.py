@@ -32,9 +32,9 @@ def test_without_the_section_there_is_no_sweeper(tmp_path: Path) -> None:
 
 
 def test_an_image_alone_takes_every_default(tmp_path: Path) -> None:
-    assert sweeper(tmp_path, "sweeper:\n  image: ghcr.io/example/trainc:0.1.0\n") == (
+    assert sweeper(tmp_path, "sweeper:\n  image: registry.example.com/ml/trainc:0.1.0\n") == (
         SweeperSettings(
-            image="ghcr.io/example/trainc:0.1.0",
+            image="registry.example.com/ml/trainc:0.1.0",
             namespace="trainc-system",
             schedule="*/5 * * * *",
             scope="Namespaced",

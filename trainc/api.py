@@ -24,6 +24,7 @@ from trainc.model.decode import decode
 from trainc.model.json import JsonObject, get_path
 from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
+from trainc.validate.config_warnings import check_config
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.metadata import domain_prefixed_path_errors
 from trainc.validate.policies import load_policies
@@ -176,7 +177,14 @@ def _validate(
     policies = load_policies(config, config_document=loaded_config.document)
     sweeper = check_sweeper_resources(config, loaded_config.document)
     rules = check_rule_settings(config, loaded_config.document)
-    before = (*inputs.diagnostics, *policies.diagnostics, *sweeper, *rules)
+    settings = check_config(config, loaded_config.document)
+    before = (
+        *inputs.diagnostics,
+        *policies.diagnostics,
+        *sweeper,
+        *rules,
+        *settings.diagnostics,
+    )
     outcome = validate_objects(
         (*inputs.objects, *context_objects),
         config,
@@ -195,7 +203,13 @@ def _validate(
         for path, src in (context.sources if context else {}).items()
         if path not in outcome.hidden
     }
-    sources = {**loaded_config.sources, **policies.sources, **shown, **inputs.sources}
+    sources = {
+        **loaded_config.sources,
+        **settings.sources,
+        **policies.sources,
+        **shown,
+        **inputs.sources,
+    }
     return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
 
 
@@ -293,14 +307,15 @@ def compile_paths(
     is opened before the first job it gets and closed in every case; it is finished (the
     output becomes visible) only when the whole run found no error, so nothing half-valid
     is ever written. Every error a compile reports is validation's: building reports
-    nothing. The sweeper's objects (trainc.yaml's ``sweeper`` section) belong to no one
-    job: they are the sink's shared objects.
+    nothing. The sweeper's objects (trainc.yaml's ``sweeper`` section) and the Namespaces
+    (``compile.namespaces: Emit``) belong to no one job: they are the sink's shared objects.
     Raises CompilerBug when an object trainc built fails its own output validation:
     that is trainc's fault, never the user's. ``progress`` hears of every file, object
     and job (see :data:`Progress`).
     """
     # What only compile needs (the builders, the emitter, the output check) is imported
     # here and in _Output: validation, the pre-commit hook's command, starts faster.
+    from trainc.compiler.namespaces import build_namespaces  # noqa: PLC0415 - compile only
     from trainc.compiler.sweeper import build_sweeper  # noqa: PLC0415 - compile only
 
     loaded_config = load_config(
@@ -324,7 +339,8 @@ def compile_paths(
         )
         if report.exit_code:
             return CompileReport(report, report.diagnostics)
-        output.finish(build_sweeper(config, output.swept))
+        sweeper = build_sweeper(config, output.swept)
+        output.finish((*build_namespaces(config, output.swept, sweeper), *sweeper))
         return CompileReport(report, report.diagnostics, len(output.swept))
     finally:
         output.close()

@@ -47,7 +47,8 @@ def argocd_overrides(environ: Mapping[str, str]) -> Overrides:
       ``ARGOCD_ENV_TRAINC_ENV``; none: the top-level ``values`` only.
     - **namespace** of objects that set none: ``PARAM_NAMESPACE``,
       ``ARGOCD_ENV_TRAINC_NAMESPACE``, trainc.yaml's ``namespace``, the Application's
-      destination namespace ``ARGOCD_APP_NAMESPACE``, ``default``.
+      destination namespace ``ARGOCD_APP_NAMESPACE``, ``default``. trainc.yaml winning
+      over a different destination is reported (``config.namespace-overrides-destination``).
     - **kubernetesVersion**: trainc.yaml's, then MAJOR.MINOR of ``KUBE_VERSION`` (the
       destination cluster's), then trainc's default.
 

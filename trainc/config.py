@@ -49,6 +49,12 @@ DEFAULT_SWEEPER_GRACE_SECONDS: Final = 600
 DEFAULT_SWEEPER_REQUESTS: Final[Mapping[str, str]] = {"cpu": "50m", "memory": "64Mi"}
 DEFAULT_SWEEPER_LIMITS: Final[Mapping[str, str]] = {"memory": "256Mi"}
 
+#: Placeholders ``trainc init`` writes where it cannot know a team's choice: the image
+#: repository of the sweeper (any tag) and the git repository pre-commit fetches trainc
+#: from. Validation warns while they are still in place (``config.placeholder``).
+PLACEHOLDER_IMAGE_REPOSITORY: Final = "ghcr.io/example/trainc"
+PLACEHOLDER_PROJECT_URL: Final = "https://github.com/example/trainc"
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PolicySettings:
@@ -70,7 +76,8 @@ class CompileSettings:
     ``native_volume_claims`` keeps ``volumeClaimPolicies`` for the JobSet controller
     (JobSet >= 0.11) instead of emitting the claims as PersistentVolumeClaims.
     ``server_side_apply`` says the output is applied server-side, which stores no
-    ``last-applied-configuration`` copy of each object.
+    ``last-applied-configuration`` copy of each object. ``emit_namespaces`` adds a
+    Namespace object for every namespace the output uses.
     """
 
     output: str | None = None
@@ -78,6 +85,7 @@ class CompileSettings:
     mpi_ssh_secret: str | None = None
     flux_curve_secret: str | None = None
     server_side_apply: bool = False
+    emit_namespaces: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -120,7 +128,11 @@ class Overrides:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RepoConfig:
-    """Everything a run needs to know about the repository, resolved and immutable."""
+    """Everything a run needs to know about the repository, resolved and immutable.
+
+    ``overridden_destination`` is the Argo CD Application's destination namespace when
+    trainc.yaml's ``namespace`` won over it with another name (validation warns).
+    """
 
     root: Path
     config_file: str | None = None
@@ -136,6 +148,7 @@ class RepoConfig:
     compile: CompileSettings = field(default_factory=CompileSettings)
     sweeper: SweeperSettings | None = None
     rules: Mapping[str, str] = field(default_factory=dict)
+    overridden_destination: str | None = None
 
 
 def find_repo_root(start: Path) -> Path:
@@ -203,6 +216,7 @@ def build_config(
             or overrides.default_namespace
             or DEFAULT_NAMESPACE
         ),
+        overridden_destination=_overridden_destination(file, overrides),
         kubernetes_version=(
             file.kubernetes_version or overrides.kubernetes_version or DEFAULT_KUBERNETES_VERSION
         ),
@@ -224,6 +238,18 @@ def build_config(
         sweeper=_sweeper_settings(file.sweeper),
         rules=dict(file.rules or {}),
     )
+
+
+def _overridden_destination(file: RepoConfigFile, overrides: Overrides) -> str | None:
+    """The destination namespace trainc.yaml's ``namespace`` replaced, if it differs.
+
+    An explicit Argo CD choice (``overrides.namespace``) wins over both, so then nothing
+    was overridden by accident.
+    """
+    destination = overrides.default_namespace
+    if overrides.namespace or not file.namespace or not destination:
+        return None
+    return destination if destination != file.namespace else None
 
 
 def _template_values(
@@ -252,6 +278,7 @@ def _compile_settings(section: CompileConfig | None) -> CompileSettings:
         mpi_ssh_secret=section.mpi.ssh_auth_secret if section.mpi else None,
         flux_curve_secret=section.flux.curve_secret if section.flux else None,
         server_side_apply=section.apply == "ServerSide",
+        emit_namespaces=section.namespaces == "Emit",
     )
 
 

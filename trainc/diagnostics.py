@@ -182,6 +182,16 @@ _ENTRIES: tuple[Rule, ...] = (
     # --- config: trainc.yaml -----------------------------------------------------------------
     Rule("config.syntax", _E, "trainc.yaml is not valid YAML"),
     Rule("config.invalid", _E, "trainc.yaml does not match its schema"),
+    Rule(
+        "config.namespace-overrides-destination",
+        _W,
+        "trainc.yaml's namespace overrides the Argo CD Application's destination namespace",
+    ),
+    Rule(
+        "config.placeholder",
+        _W,
+        "the sweeper image or pre-commit's trainc repository is still trainc init's placeholder",
+    ),
     # --- schema: structural validation against the generated CRD -----------------------------
     Rule("schema.unknown-field", _E, "the field is not part of the API"),
     Rule("schema.type", _E, "the value has the wrong type"),

@@ -14,11 +14,13 @@ from types import MappingProxyType
 from typing import Final
 
 from trainc import __version__
+from trainc.config import PLACEHOLDER_IMAGE_REPOSITORY, PLACEHOLDER_PROJECT_URL
 
 #: Placeholder for where users get trainc (its git repository and the sweeper's image):
-#: a scaffold cannot know the fork or registry a team uses, so it says so in a comment.
-PROJECT_URL: Final = "https://github.com/example/trainc"
-IMAGE: Final = f"ghcr.io/example/trainc:{__version__}"
+#: a scaffold cannot know the fork or registry a team uses, so it says so in a comment,
+#: and validation warns until they are replaced (``config.placeholder``).
+PROJECT_URL: Final = PLACEHOLDER_PROJECT_URL
+IMAGE: Final = f"{PLACEHOLDER_IMAGE_REPOSITORY}:{__version__}"
 
 _CONFIG = f"""\
 # trainc configuration. Every key shows its default, except where a comment says the
@@ -34,8 +36,10 @@ inputs:
   # the compile output are left out by themselves.
   exclude: [.pre-commit-config.yaml, .github/**, .gitlab-ci.yml]
 
-# Namespace of namespaced objects that set none (as `kubectl apply -n` would).
-namespace: default
+# Namespace of namespaced objects that set none (as `kubectl apply -n` would). Unset:
+# under Argo CD the Application's destination namespace, else `default`. Set it only to
+# place jobs elsewhere than the destination on purpose.
+# namespace: ml-team
 
 # Kubernetes minor version of the target cluster; compiled objects are checked against
 # its schemas.
@@ -71,6 +75,9 @@ compile:
   # Emit: KEP-572 volume claims become PersistentVolumeClaim manifests; Native: they
   # stay in the JobSet for JobSet >= 0.11 to create.
   volumeClaimPolicies: Emit
+  # Omit: the namespaces the output uses must exist; Emit: write a Namespace object for
+  # each (never pruned by Argo CD or Flux).
+  namespaces: Omit
   # No defaults: the Secrets MPI and Flux jobs mount (trainc never writes key material).
   # mpi:
   #   sshAuthSecret: mpi-ssh-keys
@@ -195,7 +202,10 @@ trainc compile           # write rendered/ (commit it with your change)
 pre-commit install       # run both before every commit
 ```
 
-Before deploying, replace the sweeper's placeholder image in `trainc.yaml`.
+Before deploying, replace the placeholders `trainc init` wrote: the sweeper's image in
+`trainc.yaml` and the repository in `.pre-commit-config.yaml` (`trainc validate` warns
+about both, `config.placeholder`). Without `namespace` in `trainc.yaml`, jobs that set
+none go to the Argo CD Application's destination namespace, else `default`.
 """
 
 #: The starter repository as relative POSIX path → text, sorted by path.

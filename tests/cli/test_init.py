@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import NamedTuple
 
@@ -49,14 +50,21 @@ def test_init_creates_every_file_and_says_so_on_stderr(tmp_path: Path, run) -> N
         assert f"created {Path('repo') / path}" in result.err
 
 
-def test_the_scaffold_validates_and_compiles_without_a_finding(tmp_path: Path, run) -> None:
+def test_the_scaffold_validates_and_compiles_with_only_its_placeholders_to_replace(
+    tmp_path: Path, run
+) -> None:
     run(tmp_path, "init")
-    validated = run(tmp_path, "validate", "-v")
+    validated = run(tmp_path, "validate", "-v", "--format", "json")
     assert validated.code == 0, validated.out
-    assert validated.out == "All checks passed: 2 files, 2 objects.\n"
+    findings = json.loads(validated.out)["diagnostics"]
+    # The sweeper image and pre-commit's repository name nothing real until a team does.
+    assert [(d["code"], d["file"]) for d in findings] == [
+        ("config.placeholder", ".pre-commit-config.yaml"),
+        ("config.placeholder", "trainc.yaml"),
+    ]
     compiled = run(tmp_path, "compile", "-v", "-o", "-")
     assert compiled.code == 0, compiled.err
-    assert "warning" not in compiled.err
+    assert compiled.err.count("warning[") == compiled.err.count("warning[config.placeholder]") == 2
     assert "info" not in compiled.err
     kinds = [doc["kind"] for doc in YAML(typ="safe").load_all(compiled.out)]
     assert "JobSet" in kinds

@@ -17,7 +17,7 @@ from trainc.emit.layout import layout
 from trainc.model.json import JsonObject
 from trainc.validate.output import OutputCheck
 
-IMAGE = "ghcr.io/example/trainc:0.1.0"
+IMAGE = "registry.example.com/ml/trainc:0.1.0"
 
 #: What ``trainc sweep`` calls, and nothing more: written out here, not derived.
 EXPECTED_RULES = [

@@ -18,7 +18,7 @@ from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.sweeper import Enforcement, check_sweeper_resources
 
-IMAGE = "ghcr.io/example/trainc:0.1.0"
+IMAGE = "registry.example.com/ml/trainc:0.1.0"
 _ACTIVE = "trainc.dev/active-deadline-seconds"
 _TTL = "trainc.dev/ttl-seconds-after-finished"
 _PROGRESS = "trainc.dev/progress-deadline-seconds"

@@ -130,6 +130,14 @@ class CompileConfig:
     which must fit the API server's 256 KiB annotation limit; ``ServerSide`` (Flux; Argo CD
     with ``ServerSideApply=true``; ``kubectl apply --server-side``) keeps none."""
 
+    namespaces: Literal["Omit", "Emit"] | None = None
+    """``Omit`` (default) expects the namespaces the output uses to exist already (made
+    by the platform team, or by Argo CD's ``CreateNamespace=true``). ``Emit`` adds a
+    Namespace object for each: the jobs' namespaces and the sweeper's, so that
+    ``kubectl apply -k`` of the output works on an empty cluster. They are marked so that
+    neither Argo CD nor Flux ever prunes them: removing a namespace's last job must not
+    delete the namespace and everything else in it."""
+
 
 _CRON = Pattern(patterns.CRON_SCHEDULE.anchored)
 
@@ -198,7 +206,8 @@ class RepoConfigFile:
     """Which files are inputs."""
 
     namespace: Annotated[str | None, _NAMESPACE] = None
-    """Namespace of namespaced objects that set none (default ``default``)."""
+    """Namespace of namespaced objects that set none. Default: under Argo CD the
+    Application's destination namespace, else ``default``; set it only to override that."""
 
     kubernetes_version: Annotated[str | None, Pattern(patterns.KUBERNETES_MINOR.anchored)] = None
     """Kubernetes minor version the cluster runs, e.g. ``1.33``; selects core schemas."""
