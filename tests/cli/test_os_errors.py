@@ -12,20 +12,13 @@ import errno
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
+from tests.cli.conftest import Invoke
 from tests.support.cli import run
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.cli.main import main
 from trainc.errors import UsageError, describe_os_error, os_errors_as_usage
-
-
-class Outcome(NamedTuple):
-    code: int
-    out: str
-    err: str
 
 
 @pytest.fixture
@@ -34,23 +27,6 @@ def repo(tmp_path: Path) -> Path:
     write(tmp_path, "runtime.yaml", TORCH_RUNTIME)
     write(tmp_path, "jobs/a.yaml", trainjob_yaml("alpha", deadline=3600))
     return tmp_path
-
-
-@pytest.fixture
-def invoke(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> Callable[..., Outcome]:
-    """``trainc ARGS`` in process (so system calls can be made to fail), in ``cwd``."""
-
-    def call(cwd: Path, *args: str) -> Outcome:
-        monkeypatch.chdir(cwd)
-        with pytest.raises(SystemExit) as exited:
-            main(list(args))
-        captured = capsys.readouterr()
-        assert isinstance(exited.value.code, int)
-        return Outcome(exited.value.code, captured.out, captured.err)
-
-    return call
 
 
 def _one_usage_line(err: str) -> str:
@@ -85,7 +61,7 @@ def test_an_output_directory_that_cannot_be_created(repo: Path) -> None:
     assert os.strerror(errno.ENOENT) in line
 
 
-def test_init_below_a_file(tmp_path: Path, invoke: Callable[..., Outcome]) -> None:
+def test_init_below_a_file(tmp_path: Path, invoke: Invoke) -> None:
     (tmp_path / "afile").write_text("not a directory\n", encoding="utf-8")
     result = invoke(tmp_path, "init", "afile/sub")
     assert (result.code, result.out) == (2, "")
@@ -95,7 +71,7 @@ def test_init_below_a_file(tmp_path: Path, invoke: Callable[..., Outcome]) -> No
 
 
 def test_an_output_on_a_read_only_filesystem(
-    repo: Path, invoke: Callable[..., Outcome], monkeypatch: pytest.MonkeyPatch
+    repo: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     readonly = repo / "mnt"
     readonly.mkdir()
@@ -112,7 +88,7 @@ def test_an_output_on_a_read_only_filesystem(
 
 
 def test_a_full_disk_while_writing_the_manifests(
-    repo: Path, invoke: Callable[..., Outcome], monkeypatch: pytest.MonkeyPatch
+    repo: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def full(descriptor: int, data: object) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -127,7 +103,7 @@ def test_a_full_disk_while_writing_the_manifests(
 
 
 def test_a_full_disk_while_writing_the_schemas(
-    tmp_path: Path, invoke: Callable[..., Outcome], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def full(self: Path, data: bytes) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -159,7 +135,7 @@ def test_an_output_path_that_is_a_symbolic_link_loop(repo: Path) -> None:
 )
 def test_every_command_reports_an_os_error_as_a_usage_error(
     repo: Path,
-    invoke: Callable[..., Outcome],
+    invoke: Invoke,
     monkeypatch: pytest.MonkeyPatch,
     command: tuple[str, ...],
     target: str,
@@ -176,7 +152,7 @@ def test_every_command_reports_an_os_error_as_a_usage_error(
 
 
 def test_an_unreadable_input_is_a_finding_that_names_it(
-    repo: Path, invoke: Callable[..., Outcome], monkeypatch: pytest.MonkeyPatch
+    repo: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Not a usage error: the run goes on with the other files (README, "load.unreadable").
     monkeypatch.setattr(

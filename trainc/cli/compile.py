@@ -12,6 +12,7 @@ from trainc.api import compile_paths
 from trainc.cli.options import ReportOptions, report_options
 from trainc.cli.progress import progress_line
 from trainc.cli.staleness import report_check
+from trainc.diagnostics import counted
 from trainc.emit.sinks import DirectoryCheck, DirectoryOutput, StreamOutput
 from trainc.errors import UsageError
 
@@ -87,8 +88,8 @@ def compile_command(
             sink.directory or Path(),
             sink.problems or [],
             fix="trainc compile",
-            current=f" ({result.jobs} TrainJobs)",
+            current=None if report.quiet else f" ({counted(result.jobs, 'TrainJob')})",
         )
-    else:
-        click.echo(f"Compiled {result.jobs} TrainJobs into {sink.directory}.", err=True)
+    elif not report.quiet:
+        click.echo(f"Compiled {counted(result.jobs, 'TrainJob')} into {sink.directory}.", err=True)
     return 0

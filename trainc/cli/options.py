@@ -43,7 +43,7 @@ class ReportOptions:
         *,
         version: str,
     ) -> None:
-        """Render ``diagnostics`` (errors only with ``-q``) about ``run`` to ``stream``.
+        """Render ``diagnostics`` (errors only, and no all-clear, with ``-q``) to ``stream``.
 
         A character the stream's encoding (the locale's, or ``PYTHONIOENCODING``) cannot
         carry, such as a file name's ``ü`` under an ASCII locale or the lone surrogate of
@@ -53,7 +53,8 @@ class ReportOptions:
             stream.reconfigure(errors="backslashreplace")
         shown = tuple(d for d in diagnostics if d.is_error) if self.quiet else tuple(diagnostics)
         reporter = make_reporter(
-            self.output_format, ReporterOptions(verbose=self.verbose, color=self.color)
+            self.output_format,
+            ReporterOptions(verbose=self.verbose, color=self.color, quiet=self.quiet),
         )
         reporter.write(
             ReportInput(
@@ -98,7 +99,12 @@ _OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] = (
         help="Also show informational findings, such as documents that are not Trainer "
         "objects and were skipped.",
     ),
-    click.option("-q", "--quiet", is_flag=True, help="Show errors only."),
+    click.option(
+        "-q",
+        "--quiet",
+        is_flag=True,
+        help="Show errors only; print nothing when there are none (the text format).",
+    ),
     click.option(
         "--color/--no-color",
         default=None,

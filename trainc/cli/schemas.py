@@ -8,6 +8,7 @@ import click
 
 from trainc.api import check_schemas, write_schemas
 from trainc.cli.staleness import report_check
+from trainc.diagnostics import counted
 from trainc.errors import os_errors_as_usage
 
 
@@ -49,5 +50,6 @@ def schemas_command(*, directory: Path, check: bool) -> int:
         changes = write_schemas(directory)
     for change in changes:
         click.echo(f"{directory}: {change}", err=True)
-    click.echo(f"{directory}: {len(changes) or 'no'} files changed.", err=True)
+    changed = counted(len(changes), "file") if changes else "no files"
+    click.echo(f"{directory}: {changed} changed.", err=True)
     return 0

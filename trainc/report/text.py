@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TextIO, assert_never
 
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic, Severity, counted
 from trainc.load.source import SourceFile
 from trainc.report.base import ReporterOptions, ReportInput, Summary, headline, notes, shown
 
@@ -152,26 +152,22 @@ def _grouped_by_file(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return [diagnostic for group in groups.values() for diagnostic in group]
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
 def _summary_line(summary: Summary, files: int, objects: int) -> str:
     """``Found 2 errors and 1 warning in 3 files (5 objects checked).`` or the all-clear.
 
     INFO findings are counted but never make a run "not passed": they are not problems.
     """
-    checked_files = _count(files, "file")
+    checked_files = counted(files, "file")
     if not summary.errors and not summary.warnings:
-        return f"All checks passed: {checked_files}, {_count(objects, 'object')}."
+        return f"All checks passed: {checked_files}, {counted(objects, 'object')}."
     counts = (
         (summary.errors, "error"),
         (summary.warnings, "warning"),
         (summary.infos, "info"),
     )
-    found = [_count(number, noun) for number, noun in counts if number]
+    found = [counted(number, noun) for number, noun in counts if number]
     listed = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} and {found[-1]}"
-    return f"Found {listed} in {checked_files} ({_count(objects, 'object')} checked)."
+    return f"Found {listed} in {checked_files} ({counted(objects, 'object')} checked)."
 
 
 def _environ() -> Mapping[str, str]:
@@ -190,9 +186,14 @@ class TextReporter:
     environ: Mapping[str, str] = field(default_factory=_environ)
 
     def write(self, report: ReportInput, stream: TextIO) -> None:
-        """Write every shown finding, a blank line after each, then the summary line."""
+        """Write every shown finding, a blank line after each, then the summary line.
+
+        Quiet, a report without findings is nothing at all.
+        """
         palette = _Palette(enabled=self.options.color_for(stream, self.environ))
         diagnostics = shown(report, self.options)
+        if self.options.quiet and not diagnostics:
+            return
         for diagnostic in _grouped_by_file(diagnostics):
             stream.write(_block(diagnostic, report.sources, palette) + "\n\n")
         summary = Summary.of(diagnostics)

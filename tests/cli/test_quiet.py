@@ -1,0 +1,90 @@
+"""``-q`` says nothing when all is well, and counts are said in the right number."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import Invoke
+from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
+from trainc.diagnostics import counted
+
+WARNING_RUNTIME = TORCH_RUNTIME.replace(
+    "spec:\n  mlPolicy", "spec:\n  ttlSecondsAfterFinished: 5\n  mlPolicy"
+)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """One TrainJob and its runtime, whose short TTL is a warning."""
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "runtime.yaml", WARNING_RUNTIME)
+    write(tmp_path, "jobs/a.yaml", trainjob_yaml("alpha", deadline=3600))
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate", "-q"),
+        ("validate", "-q", "--format", "github"),
+        ("compile", "-q", "-o", "out"),
+    ],
+)
+def test_quiet_prints_nothing_when_all_is_well(
+    repo: Path, invoke: Invoke, args: tuple[str]
+) -> None:
+    assert invoke(repo, *args) == (0, "", "")
+
+
+def test_quiet_check_of_a_current_output_prints_nothing(repo: Path, invoke: Invoke) -> None:
+    assert invoke(repo, "compile", "-o", "out").code == 0
+    assert invoke(repo, "compile", "-q", "--check", "-o", "out") == (0, "", "")
+
+
+def test_quiet_still_reports_errors_and_differences(repo: Path, invoke: Invoke) -> None:
+    assert invoke(repo, "compile", "-o", "out").code == 0
+    write(repo, "jobs/b.yaml", trainjob_yaml("beta"))
+    stale = invoke(repo, "compile", "-q", "--check", "-o", "out")
+    assert stale.code == 1
+    assert "out: missing default/beta.yaml" in stale.err
+    write(repo, "jobs/b.yaml", trainjob_yaml("Beta"))
+    failed = invoke(repo, "validate", "-q")
+    assert failed.code == 1
+    assert "error[cel.trainjob.name-format]" in failed.out
+    assert "warning" not in failed.out
+    assert failed.out.endswith("(3 objects checked).\n")
+    assert "Found 1 error in " in failed.out
+
+
+def test_quiet_machine_formats_still_write_their_document(repo: Path, invoke: Invoke) -> None:
+    result = invoke(repo, "validate", "-q", "--format", "json")
+    assert result.code == 0
+    assert '"diagnostics": []' in result.out
+
+
+def test_without_quiet_the_all_clear_is_said_in_the_singular(repo: Path, invoke: Invoke) -> None:
+    written = invoke(repo, "compile", "-o", "out")
+    assert written.err.endswith("Compiled 1 TrainJob into out.\n")
+    current = invoke(repo, "compile", "--check", "-o", "out")
+    assert current.err.endswith("out is up to date (1 TrainJob).\n")
+    assert "1 TrainJob sets a deadline, TTL or progress deadline" in invoke(repo, "validate").out
+
+
+def test_schemas_count_changed_files_in_the_right_number(tmp_path: Path, invoke: Invoke) -> None:
+    assert invoke(tmp_path, "schemas", "-o", "out").code == 0
+    target = next((tmp_path / "out" / "crds").glob("*trainjobs.yaml"))
+    target.write_text("edited\n", encoding="utf-8")
+    assert invoke(tmp_path, "schemas", "-o", "out").err.endswith("out: 1 file changed.\n")
+    assert invoke(tmp_path, "schemas", "-o", "out").err == "out: no files changed.\n"
+
+
+def test_counted_words() -> None:
+    assert [counted(n, "TrainJob") for n in (0, 1, 2)] == [
+        "0 TrainJobs",
+        "1 TrainJob",
+        "2 TrainJobs",
+    ]
+    assert counted(1, "policy", "policies") == "1 policy"
+    assert counted(3, "policy", "policies") == "3 policies"
