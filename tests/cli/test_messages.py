@@ -1,7 +1,9 @@
-"""``-q`` says nothing when all is well, and counts are said in the right number."""
+"""What the commands say: nothing with ``-q`` when all is well, counts in the right number,
+and, in a report, the files that were checked."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -88,3 +90,17 @@ def test_counted_words() -> None:
     ]
     assert counted(1, "policy", "policies") == "1 policy"
     assert counted(3, "policy", "policies") == "3 policies"
+
+
+def test_junit_lists_the_files_checked_and_only_enabled_policies(
+    repo: Path, invoke: Invoke
+) -> None:
+    write(repo, "trainc.yaml", "policies:\n  enable: [require-active-deadline]\n")
+    result = invoke(repo, "validate", "--format", "junit")
+    suites = re.findall(r'<testsuite name="([^"]+)"', result.out)
+    assert suites == [
+        "&lt;builtin&gt;/require-active-deadline.yaml",
+        "jobs/a.yaml",
+        "runtime.yaml",
+        "trainc.yaml",
+    ]
