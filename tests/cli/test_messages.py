@@ -3,6 +3,7 @@ and, in a report, the files that were checked."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -104,3 +105,36 @@ def test_junit_lists_the_files_checked_and_only_enabled_policies(
         "runtime.yaml",
         "trainc.yaml",
     ]
+
+
+BROKEN_POLICY = """\
+apiVersion: trainc.dev/v1alpha1
+kind: ValidationPolicy
+metadata:
+  name: broken
+spec:
+  validations:
+    - expression: "object.spec.trainer.numNodes <= )"
+"""
+
+
+def test_a_cel_compile_error_shows_its_caret_diagram_in_every_format(
+    repo: Path, invoke: Invoke
+) -> None:
+    write(repo, "policies/broken.yaml", BROKEN_POLICY)
+    text = invoke(repo, "validate").out
+    assert "\\n" not in text
+    heading = text.index("policies/broken.yaml:7:7: error[policy.invalid]: expression does not ")
+    diagram = text[heading:].splitlines()[1:3]
+    assert diagram[0] == "     | object.spec.trainer.numNodes <= )"
+    assert diagram[1].startswith("     | ....")
+    assert diagram[1].endswith("^")
+    findings = json.loads(invoke(repo, "validate", "--format", "json").out)["diagnostics"]
+    (finding,) = (f for f in findings if f["code"] == "policy.invalid")
+    assert "\n | object.spec.trainer.numNodes <= )\n | ...." in finding["message"]
+    (github,) = (
+        line
+        for line in invoke(repo, "validate", "--format", "github").out.splitlines()
+        if "policy.invalid" in line
+    )
+    assert "%0A | object.spec.trainer.numNodes <= )%0A | ...." in github

@@ -17,7 +17,8 @@ EXPECTED = """\
 error[config.invalid]: environment "prod" is not defined
   = help: defined environments: dev, staging
 
-jobs/tpl.yaml.j2:5:9: warning[policy.gpu-limit]: GPU 100%: "a,b" <8> & — ünï ✓\\nline 2
+jobs/tpl.yaml.j2:5:9: warning[policy.gpu-limit]: GPU 100%: "a,b" <8> & — ünï ✓
+    line 2
   |
 5 |   name: {{ name }}
   |         ^
@@ -196,7 +197,7 @@ def test_control_characters_from_user_files_are_escaped(render: Render) -> None:
     assert "\x1b" not in output
     assert "\x07" not in output
     assert "\u202e" not in output
-    assert "bad \\x1b[31m\\r\\nname" in output
+    assert "bad \\x1b[31m\\r\n    name\n" in output  # a line break starts an indented line
     assert "1 | name: \\x1b[2Jevil\\u202e" in output
     assert "= note: x\\x07" in output
 
@@ -266,3 +267,25 @@ def test_environ_defaults_to_the_process_environment(
 def test_template_findings_quote_the_template_line(sample: ReportInput, render: Render) -> None:
     template_finding = dataclasses.replace(sample, diagnostics=sample.diagnostics[2:3])
     assert "7 |   activeDeadlineSeconds: {{ deadline }}" in render(_text(), template_finding)
+
+
+def test_a_multi_line_message_shows_each_line_indented_under_the_heading(
+    render: Render,
+) -> None:
+    source = SourceFile(path="p.yaml", text="spec:\n  - expression: a ==\n")
+    diagnostic = Diagnostic(
+        code="policy.invalid",
+        severity=Severity.ERROR,
+        message="does not compile: <input>:1:5: Syntax error\n | a ==\n | ....^\n\x1b[2J",
+        file="p.yaml",
+        line=2,
+        column=5,
+    )
+    assert render(_text(), _one(diagnostic, {"p.yaml": source})).splitlines()[:6] == [
+        "p.yaml:2:5: error[policy.invalid]: does not compile: <input>:1:5: Syntax error",
+        "     | a ==",
+        "     | ....^",
+        "    \\x1b[2J",
+        "  |",
+        "2 |   - expression: a ==",
+    ]

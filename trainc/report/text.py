@@ -24,6 +24,9 @@ _BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
 _DIM = "2"
+#: Lines after a message's first (the caret diagram of a CEL compile error) are indented
+#: by this much, so that none can pass for the heading of another finding.
+_CONTINUATION = "    "
 
 
 def _severity_style(severity: Severity) -> str:
@@ -55,7 +58,8 @@ def _is_unsafe(char: str) -> bool:
 def _escape(char: str) -> str:
     """A control character as a visible escape (``\\x1b``).
 
-    User text then cannot drive the terminal or split a finding over several lines.
+    User text then cannot drive the terminal, nor start a line of its own: the line breaks
+    of a message are shown by :func:`_block`, each following line indented.
     """
     return ascii(char)[1:-1]
 
@@ -133,11 +137,14 @@ def _snippet(diagnostic: Diagnostic, source: SourceFile | None, palette: _Palett
 
 
 def _block(diagnostic: Diagnostic, sources: Mapping[str, SourceFile], palette: _Palette) -> str:
-    """One finding: heading, quoted source, then its notes aligned with the gutter."""
+    """One finding: heading (the message's further lines indented below it), quoted
+    source, then its notes aligned with the gutter."""
     source = sources.get(diagnostic.file) if diagnostic.file is not None else None
-    clean = _printable_fields(diagnostic)
+    first, *more = diagnostic.message.split("\n")
+    clean = _printable_fields(replace(diagnostic, message=first))
     style = _severity_style(diagnostic.severity)
     lines = [headline(clean, style=lambda label: palette.paint(label, style))]
+    lines += [f"{_CONTINUATION}{_printable(line)}" for line in more]
     lines += _snippet(diagnostic, source, palette)
     gutter = " " * len(str(diagnostic.line or 0))
     lines += [f"{gutter} = {label}: {text}" for label, text in notes(clean)]
