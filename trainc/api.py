@@ -176,6 +176,7 @@ def _validate(
         policies,
         base=base_objects,
         context_files=frozenset(context.sources) if context else frozenset(),
+        elsewhere=context.objects if context else (),
         clean=not exit_code(before),
         progress=steps.stage(),
         job_progress=steps.stage(),
