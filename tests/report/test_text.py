@@ -289,3 +289,17 @@ def test_a_multi_line_message_shows_each_line_indented_under_the_heading(
         "  |",
         "2 |   - expression: a ==",
     ]
+
+
+def test_a_line_separator_in_a_value_is_shown_escaped_on_its_own_line(render: Render) -> None:
+    source = SourceFile(path="a.yaml", text='a: "x\u2028y\u2029z\x85"\nb: 1\n')
+    diagnostic = Diagnostic(
+        code="schema.type", severity=Severity.ERROR, message="m", file="a.yaml", line=2, column=4
+    )
+    quoted, caret = render(_text(), _one(diagnostic, {"a.yaml": source})).splitlines()[2:4]
+    assert quoted == "2 | b: 1"
+    assert caret.index("^") == quoted.index("1")
+    first = dataclasses.replace(diagnostic, line=1, column=9)
+    quoted, caret = render(_text(), _one(first, {"a.yaml": source})).splitlines()[2:4]
+    assert quoted == '1 | a: "x\\u2028y\\u2029z\\x85"'
+    assert caret.index("^") == quoted.index("z")

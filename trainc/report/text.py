@@ -51,8 +51,13 @@ class _Palette:
         return f"\x1b[{style}m{text}\x1b[0m" if self.enabled and text else text
 
 
+#: Control characters, and the line and paragraph separators U+2028 and U+2029, which
+#: some terminals and log viewers take for line breaks: none ends a line of the file.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+
+
 def _is_unsafe(char: str) -> bool:
-    return unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS
+    return unicodedata.category(char) in _UNSAFE_CATEGORIES or char in _BIDI_CONTROLS
 
 
 def _escape(char: str) -> str:
