@@ -9,6 +9,7 @@ user's environment, not a bug: it is reported as a usage error too, worded by
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 from contextlib import contextmanager
 from os import PathLike, fsdecode
@@ -48,11 +49,15 @@ def os_errors_as_usage(action: str, path: str | PathLike[str]) -> Iterator[None]
     """Turn an OSError inside the block into ``cannot <action> <path>: <reason>``.
 
     The path the system call failed on is added when it is not ``path`` itself (a
-    staging directory beside an output, a file inside it).
+    staging directory beside an output, a file inside it). A closed pipe (``trainc
+    validate | head``) is let through: the reader is gone, and the command line ends
+    quietly, as click does.
     """
     try:
         yield
     except OSError as error:
+        if error.errno == errno.EPIPE:
+            raise
         subject = fsdecode(path)
         failed = subject if error.filename is None else _name(error.filename)
         where = "" if failed == subject else f" ({failed})"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -183,3 +185,41 @@ def test_the_wording_of_an_os_error() -> None:
     expected = r"^cannot write out: Read-only file system \(out/x\)$"
     with pytest.raises(UsageError, match=expected), os_errors_as_usage("write", Path("out")):
         raise OSError(errno.EROFS, "Read-only file system", "out/x")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("validate",), ("compile", "-o", "-")])
+def test_a_full_standard_output(repo: Path, args: tuple[str, ...]) -> None:
+    with Path("/dev/full").open("wb") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "trainc", *args],
+            cwd=repo,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            encoding="utf-8",
+            check=False,
+            timeout=300,
+        )
+    assert result.returncode == 2
+    assert _one_usage_line(result.stderr) == (
+        f"trainc: error: cannot write to <stdout>: {os.strerror(errno.ENOSPC)}"
+    )
+
+
+def test_a_closed_pipe_ends_quietly(repo: Path) -> None:
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "trainc", "compile", "-o", "-"],
+            cwd=repo,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            encoding="utf-8",
+            check=False,
+            timeout=300,
+        )
+    finally:
+        os.close(writer)
+    assert "error" not in result.stderr
+    assert result.returncode != 0

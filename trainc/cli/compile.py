@@ -81,15 +81,13 @@ def compile_command(
     report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     if result.exit_code:
         return result.exit_code
-    if isinstance(sink, StreamOutput):
-        sys.stdout.buffer.flush()
-    elif isinstance(sink, DirectoryCheck):
+    if isinstance(sink, DirectoryCheck):
         return report_check(
             sink.directory or Path(),
             sink.problems or [],
             fix="trainc compile",
             current=None if report.quiet else f" ({counted(result.jobs, 'TrainJob')})",
         )
-    elif not report.quiet:
+    if isinstance(sink, DirectoryOutput) and not report.quiet:
         click.echo(f"Compiled {counted(result.jobs, 'TrainJob')} into {sink.directory}.", err=True)
     return 0

@@ -16,6 +16,7 @@ from trainc.api import ValidationReport
 from trainc.argocd import argocd_overrides
 from trainc.config import Overrides
 from trainc.diagnostics import Diagnostic
+from trainc.errors import os_errors_as_usage
 from trainc.report.base import REPORTERS, ReporterOptions, ReportInput, make_reporter
 
 
@@ -56,17 +57,16 @@ class ReportOptions:
             self.output_format,
             ReporterOptions(verbose=self.verbose, color=self.color, quiet=self.quiet),
         )
-        reporter.write(
-            ReportInput(
-                diagnostics=shown,
-                sources=run.sources,
-                files_checked=run.files,
-                objects_checked=run.objects,
-                version=version,
-            ),
-            stream,
+        report = ReportInput(
+            diagnostics=shown,
+            sources=run.sources,
+            files_checked=run.files,
+            objects_checked=run.objects,
+            version=version,
         )
-        stream.flush()
+        with os_errors_as_usage("write to", getattr(stream, "name", "the report stream")):
+            reporter.write(report, stream)
+            stream.flush()
 
 
 _OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] = (

@@ -116,10 +116,12 @@ class StreamOutput:
         self._render(job.objects)
 
     def finish(self, shared: Sequence[JsonObject]) -> None:
-        """Write every document, in canonical order."""
+        """Write every document, in canonical order, and flush them."""
         self._render(shared)
         self._documents.sort(key=lambda document: document[0])  # stable: build order breaks ties
-        self._out.write("---\n".join(text for _, text in self._documents).encode())
+        with os_errors_as_usage("write to", getattr(self._out, "name", "the output stream")):
+            self._out.write("---\n".join(text for _, text in self._documents).encode())
+            self._out.flush()
         self._documents = []
 
     def close(self) -> None:
