@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 import pytest
 
+from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.cli.main import main
 
 
@@ -35,3 +36,12 @@ def invoke(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) 
         return Outcome(exited.value.code, captured.out, captured.err)
 
     return call
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository (``.git``) with a runtime and one TrainJob that sets a deadline."""
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "runtime.yaml", TORCH_RUNTIME)
+    write(tmp_path, "jobs/a.yaml", trainjob_yaml("alpha", deadline=3600))
+    return tmp_path

@@ -19,12 +19,10 @@ WARNING_RUNTIME = TORCH_RUNTIME.replace(
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """One TrainJob and its runtime, whose short TTL is a warning."""
-    (tmp_path / ".git").mkdir()
-    write(tmp_path, "runtime.yaml", WARNING_RUNTIME)
-    write(tmp_path, "jobs/a.yaml", trainjob_yaml("alpha", deadline=3600))
-    return tmp_path
+def repo(repo: Path) -> Path:
+    """The repository of every CLI test, its runtime's short TTL a warning."""
+    write(repo, "runtime.yaml", WARNING_RUNTIME)
+    return repo
 
 
 @pytest.mark.parametrize(

@@ -19,16 +19,7 @@ import pytest
 
 from tests.cli.conftest import Invoke
 from tests.support.cli import run
-from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.errors import UsageError, describe_os_error, os_errors_as_usage
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    (tmp_path / ".git").mkdir()
-    write(tmp_path, "runtime.yaml", TORCH_RUNTIME)
-    write(tmp_path, "jobs/a.yaml", trainjob_yaml("alpha", deadline=3600))
-    return tmp_path
 
 
 def _one_usage_line(err: str) -> str:
@@ -89,33 +80,28 @@ def test_an_output_on_a_read_only_filesystem(
     assert list(readonly.iterdir()) == []
 
 
-def test_a_full_disk_while_writing_the_manifests(
-    repo: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def full(descriptor: int, data: object) -> int:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+def _full(*args: object) -> int:
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(os, "write", full)
-    result = invoke(repo, "compile", "-o", "rendered")
+
+#: (module or class, the function that writes, the command) of each writer of files.
+FULL_DISKS = {
+    "manifests": (os, "write", ("compile", "-o", "out")),  # on each file's descriptor
+    "schemas": (Path, "write_bytes", ("schemas", "-o", "out")),
+}
+
+
+@pytest.mark.parametrize("writer", sorted(FULL_DISKS))
+def test_a_full_disk_while_writing(
+    repo: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, writer: str
+) -> None:
+    owner, call, args = FULL_DISKS[writer]
+    monkeypatch.setattr(owner, call, _full)
+    result = invoke(repo, *args)
     assert result.code == 2
     line = _one_usage_line(result.err)
-    assert line == f"trainc: error: cannot write rendered: {os.strerror(errno.ENOSPC)}"
-    assert not (repo / "rendered").exists()
-    assert [p.name for p in repo.iterdir() if "trainc" in p.name] == []
-
-
-def test_a_full_disk_while_writing_the_schemas(
-    tmp_path: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def full(self: Path, data: bytes) -> int:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(Path, "write_bytes", full)
-    result = invoke(tmp_path, "schemas", "-o", "out")
-    assert result.code == 2
-    assert _one_usage_line(result.err) == (
-        f"trainc: error: cannot write out: {os.strerror(errno.ENOSPC)}"
-    )
+    assert line == f"trainc: error: cannot write out: {os.strerror(errno.ENOSPC)}"
+    assert [p.name for p in repo.iterdir() if "trainc" in p.name] == []  # no staged tree
 
 
 def test_an_output_path_that_is_a_symbolic_link_loop(repo: Path) -> None:
@@ -187,19 +173,24 @@ def test_the_wording_of_an_os_error() -> None:
         raise OSError(errno.EROFS, "Read-only file system", "out/x")
 
 
+def _trainc_into(stdout: int, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``trainc ARGS`` in a child process whose standard output is the descriptor given."""
+    return subprocess.run(
+        [sys.executable, "-m", "trainc", *args],
+        cwd=cwd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        encoding="utf-8",
+        check=False,
+        timeout=300,
+    )
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("args", [("validate",), ("compile", "-o", "-")])
 def test_a_full_standard_output(repo: Path, args: tuple[str, ...]) -> None:
     with Path("/dev/full").open("wb") as full:
-        result = subprocess.run(
-            [sys.executable, "-m", "trainc", *args],
-            cwd=repo,
-            stdout=full,
-            stderr=subprocess.PIPE,
-            encoding="utf-8",
-            check=False,
-            timeout=300,
-        )
+        result = _trainc_into(full.fileno(), repo, *args)
     assert result.returncode == 2
     assert _one_usage_line(result.stderr) == (
         f"trainc: error: cannot write to <stdout>: {os.strerror(errno.ENOSPC)}"
@@ -210,15 +201,7 @@ def test_a_closed_pipe_ends_quietly(repo: Path) -> None:
     reader, writer = os.pipe()
     os.close(reader)
     try:
-        result = subprocess.run(
-            [sys.executable, "-m", "trainc", "compile", "-o", "-"],
-            cwd=repo,
-            stdout=writer,
-            stderr=subprocess.PIPE,
-            encoding="utf-8",
-            check=False,
-            timeout=300,
-        )
+        result = _trainc_into(writer, repo, "compile", "-o", "-")
     finally:
         os.close(writer)
     assert "error" not in result.stderr

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from trainc.diagnostics import Diagnostic, Severity, rule_for
+from trainc.diagnostics import Diagnostic, Severity, finding, rule_for
 from trainc.errors import CompilerBug
 from trainc.report.base import Reporter, ReporterOptions, ReportInput
 from trainc.report.json import JsonReporter
@@ -123,17 +123,9 @@ def test_undeclared_code_is_a_bug_and_writes_nothing(sample: ReportInput) -> Non
 
 def test_only_findings_about_cluster_scoped_objects_have_no_namespace(render: Render) -> None:
     def about(kind: str | None, namespace: str | None) -> Diagnostic:
-        return Diagnostic(
-            code="schema.type",
-            severity=Severity.ERROR,
-            message="m",
-            file="a.yaml",
-            line=1,
-            column=1,
-            kind=kind,
-            namespace=namespace,
-            name=None if kind is None else "x",
-        )
+        name = None if kind is None else "x"
+        located = finding("schema.type", "m", file="a.yaml", line=1, column=1)
+        return dataclasses.replace(located, kind=kind, namespace=namespace, name=name)
 
     findings = (
         about("ClusterTrainingRuntime", None),

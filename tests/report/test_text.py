@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic, Severity, finding
 from trainc.load.source import SourceFile
 from trainc.report.base import Reporter, ReporterOptions, ReportInput, Summary
 from trainc.report.text import TextReporter, _render, _summary_line
@@ -269,20 +269,19 @@ def test_template_findings_quote_the_template_line(sample: ReportInput, render: 
     assert "7 |   activeDeadlineSeconds: {{ deadline }}" in render(_text(), template_finding)
 
 
+def _shown(render: Render, text: str, line: int, column: int, message: str = "m") -> list[str]:
+    """The text report's lines for one error at ``line``:``column`` of a file ``text``."""
+    source = SourceFile(path="a.yaml", text=text)
+    error = finding("schema.type", message, file="a.yaml", line=line, column=column)
+    return render(_text(), _one(error, {"a.yaml": source})).splitlines()
+
+
 def test_a_multi_line_message_shows_each_line_indented_under_the_heading(
     render: Render,
 ) -> None:
-    source = SourceFile(path="p.yaml", text="spec:\n  - expression: a ==\n")
-    diagnostic = Diagnostic(
-        code="policy.invalid",
-        severity=Severity.ERROR,
-        message="does not compile: <input>:1:5: Syntax error\n | a ==\n | ....^\n\x1b[2J",
-        file="p.yaml",
-        line=2,
-        column=5,
-    )
-    assert render(_text(), _one(diagnostic, {"p.yaml": source})).splitlines()[:6] == [
-        "p.yaml:2:5: error[policy.invalid]: does not compile: <input>:1:5: Syntax error",
+    message = "does not compile: <input>:1:5: Syntax error\n | a ==\n | ....^\n\x1b[2J"
+    assert _shown(render, "spec:\n  - expression: a ==\n", 2, 5, message)[:6] == [
+        "a.yaml:2:5: error[schema.type]: does not compile: <input>:1:5: Syntax error",
         "     | a ==",
         "     | ....^",
         "    \\x1b[2J",
@@ -292,14 +291,10 @@ def test_a_multi_line_message_shows_each_line_indented_under_the_heading(
 
 
 def test_a_line_separator_in_a_value_is_shown_escaped_on_its_own_line(render: Render) -> None:
-    source = SourceFile(path="a.yaml", text='a: "x\u2028y\u2029z\x85"\nb: 1\n')
-    diagnostic = Diagnostic(
-        code="schema.type", severity=Severity.ERROR, message="m", file="a.yaml", line=2, column=4
-    )
-    quoted, caret = render(_text(), _one(diagnostic, {"a.yaml": source})).splitlines()[2:4]
+    text = 'a: "x\u2028y\u2029z\x85"\nb: 1\n'
+    quoted, caret = _shown(render, text, 2, 4)[2:4]
     assert quoted == "2 | b: 1"
     assert caret.index("^") == quoted.index("1")
-    first = dataclasses.replace(diagnostic, line=1, column=9)
-    quoted, caret = render(_text(), _one(first, {"a.yaml": source})).splitlines()[2:4]
+    quoted, caret = _shown(render, text, 1, 9)[2:4]
     assert quoted == '1 | a: "x\\u2028y\\u2029z\\x85"'
     assert caret.index("^") == quoted.index("z")
