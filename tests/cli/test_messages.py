@@ -136,3 +136,9 @@ def test_a_cel_compile_error_shows_its_caret_diagram_in_every_format(
         if "policy.invalid" in line
     )
     assert "%0A | object.spec.trainer.numNodes <= )%0A | ...." in github
+
+
+def test_a_bound_of_one_is_said_in_the_singular(repo: Path, invoke: Invoke) -> None:
+    write(repo, "trainc.yaml", "limits:\n  maxDepth: 1\n")
+    result = invoke(repo, "validate")
+    assert "the document nests deeper than 1 level;" in result.out

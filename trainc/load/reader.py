@@ -11,7 +11,7 @@ import os
 import stat
 from pathlib import Path
 
-from trainc.diagnostics import Diagnostic, finding
+from trainc.diagnostics import Diagnostic, counted, finding
 from trainc.load.limits import Limits
 from trainc.load.pathnames import os_name
 from trainc.load.source import line_and_column
@@ -38,11 +38,11 @@ def too_large(
     path: str, size: int | None, limits: Limits, *, subject: str = "the file"
 ) -> Diagnostic:
     """``load.too-large``; ``size`` is None when reading stopped at the bound."""
-    actual = f"is {size} bytes" if size is not None else "is larger"
+    actual = f"is {counted(size, 'byte')}" if size is not None else "is larger"
     return file_finding(
         path,
         "load.too-large",
-        f"{subject} {actual}; inputs are limited to {limits.max_file_bytes} bytes",
+        f"{subject} {actual}; inputs are limited to {counted(limits.max_file_bytes, 'byte')}",
         hint="raise limits.maxFileBytes in trainc.yaml if the file is meant to be this large",
     )
 

@@ -20,7 +20,7 @@ from jinja2.lexer import Token, TokenStream
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, counted
 from trainc.load.limits import Limits
 from trainc.load.reader import file_finding, too_large
 from trainc.load.source import LINE_BREAK, SourceFile
@@ -95,7 +95,8 @@ class _Environment(SandboxedEnvironment):
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         if _too_big(operator, left, right, self.max_bytes):
-            raise SecurityError(f"the result of {operator!r} would exceed {self.max_bytes} bytes")
+            limit = counted(self.max_bytes, "byte")
+            raise SecurityError(f"the result of {operator!r} would exceed {limit}")
         return super().call_binop(context, operator, left, right)
 
 
