@@ -9,7 +9,7 @@ import pytest
 from tests.support.gitrepo import git
 from tests.support.manifests import TORCH_RUNTIME as RUNTIME
 from tests.support.manifests import trainjob_yaml, write
-from trainc.api import load_config, validate_paths
+from trainc.api import ValidationReport, load_config, validate_paths
 from trainc.errors import UsageError
 
 #: A sweeper, so the deadlines the TrainJobs set are enforced (no compile.no-sweeper).
@@ -133,6 +133,44 @@ def test_named_paths_are_targets_and_the_repository_is_context(tmp_path: Path) -
     broken = validate_paths([tmp_path / "jobs/good.yaml"], cwd=tmp_path)
     assert [(d.code, d.file) for d in broken.diagnostics] == [
         ("cel.runtime.one-ml-policy", "runtimes/torch.yaml")
+    ]
+
+
+NAMESPACED_RUNTIME = RUNTIME.replace(
+    "kind: ClusterTrainingRuntime", "kind: TrainingRuntime"
+).replace("name: torch", "name: team-torch\n  namespace: team-a")
+
+
+def _hints(report: ValidationReport) -> list[tuple[str, str | None]]:
+    return [(d.code, d.hint) for d in report.diagnostics]
+
+
+@pytest.mark.parametrize("config", ["", "inputs:\n  runtimes: [platform/**]\n"])
+def test_a_single_file_gets_the_suggestions_of_the_whole_repository(
+    tmp_path: Path, config: str
+) -> None:
+    """Found by the runtime search or under ``inputs.runtimes``, the repository's runtimes
+    are suggested for a runtimeRef that names none, as a run over everything suggests."""
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "trainc.yaml", config)
+    write(tmp_path, "platform/torch.yaml", RUNTIME)
+    write(tmp_path, "platform/team-a.yaml", NAMESPACED_RUNTIME)
+    write(tmp_path, "jobs/typo.yaml", trainjob_yaml("typo", runtime="troch"))
+    other_namespace = trainjob_yaml("ns", runtime="team-torch").replace(
+        "  runtimeRef:", "  runtimeRef:\n    kind: TrainingRuntime"
+    )
+    write(tmp_path, "jobs/ns.yaml", other_namespace)
+    whole = validate_paths([], cwd=tmp_path)
+    single = [
+        *validate_paths([tmp_path / "jobs/ns.yaml"], cwd=tmp_path).diagnostics,
+        *validate_paths([tmp_path / "jobs/typo.yaml"], cwd=tmp_path).diagnostics,
+    ]
+    assert [(d.code, d.hint) for d in single] == _hints(whole)
+    assert [hint for _, hint in _hints(whole)] == [
+        "a TrainingRuntime named 'team-torch' exists in namespace 'team-a', but a "
+        "TrainingRuntime serves only TrainJobs in its own namespace: move the TrainJob "
+        "there, or publish the runtime as a ClusterTrainingRuntime",
+        "did you mean 'torch'?",
     ]
 
 

@@ -96,7 +96,7 @@ def test_lifecycle_settings_without_a_sweeper_warn_once_on_the_config(repo: Path
     assert [(d.code, d.severity, d.file) for d in report.diagnostics] == [
         ("compile.no-sweeper", Severity.WARNING, "trainc.yaml")
     ]
-    assert "2 TrainJob(s)" in report.diagnostics[0].message
+    assert "2 TrainJobs set" in report.diagnostics[0].message
     assert not any(path.startswith("_shared/") for path in report.files)
     assert "team-a/gamma.yaml" in report.files
 

@@ -191,6 +191,7 @@ def _validate(
         policies,
         base=base,
         context_files=frozenset(context.sources) if context else frozenset(),
+        elsewhere=context.objects if context else (),
         clean=not exit_code(before),
         progress=steps.stage(),
         job_progress=steps.stage(),

@@ -109,6 +109,14 @@ def did_you_mean(word: str, candidates: Iterable[str], *, cutoff: float = 0.6) -
     return f"did you mean {match!r}?" if match is not None else None
 
 
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 TrainJob``, ``2 TrainJobs``: a count with its noun in the right number.
+
+    ``plural`` is for nouns that do not just add an ``s``.
+    """
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
 def exit_code(diagnostics: Iterable[Diagnostic]) -> int:
     """1 when any finding is an error, else 0 (warnings never fail a run)."""
     return 1 if any(d.is_error for d in diagnostics) else 0

@@ -5,14 +5,13 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 from ruamel.yaml import YAML
 
+from tests.cli.conftest import Invoke
 from trainc import __version__
 from trainc.api import load_config
-from trainc.cli.main import main
 from trainc.config import SweeperSettings, build_config
 from trainc.resources import data_dir
 from trainc.scaffold import FILES, IMAGE
@@ -20,24 +19,9 @@ from trainc.scaffold import FILES, IMAGE
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-class Outcome(NamedTuple):
-    code: int
-    out: str
-    err: str
-
-
 @pytest.fixture
-def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+def run(invoke: Invoke) -> Invoke:
     """Runs ``trainc ARGS`` in a directory, in process, as the console script would."""
-
-    def invoke(cwd: Path, *args: str) -> Outcome:
-        monkeypatch.chdir(cwd)
-        with pytest.raises(SystemExit) as exited:
-            main(list(args))
-        captured = capsys.readouterr()
-        assert isinstance(exited.value.code, int)
-        return Outcome(exited.value.code, captured.out, captured.err)
-
     return invoke
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from trainc.diagnostics import Diagnostic, Severity, rule_for
+from trainc.diagnostics import Diagnostic, Severity, finding, rule_for
 from trainc.errors import CompilerBug
 from trainc.report.base import Reporter, ReporterOptions, ReportInput
 from trainc.report.json import JsonReporter
@@ -50,11 +50,13 @@ def test_one_object_with_diagnostics_and_summary(sample: ReportInput, render: Re
 def test_entries_round_trip_to_diagnostics(sample: ReportInput, render: Render) -> None:
     document = _parse(render(JsonReporter(ReporterOptions(verbose=True)), sample))
     entries = document["diagnostics"]
-    assert all(set(entry) == set(FIELDS) | {"rule"} for entry in entries)  # nulls are kept
+    for entry in entries:  # nulls are kept; a cluster-scoped object has no namespace
+        cluster_scoped = entry["kind"] == "ClusterTrainingRuntime"
+        assert set(entry) == set(FIELDS) - ({"namespace"} if cluster_scoped else set()) | {"rule"}
     rebuilt = tuple(
         Diagnostic(
             **{
-                **{name: entry[key] for key, name in FIELDS.items()},
+                **{name: entry.get(key) for key, name in FIELDS.items()},
                 "severity": Severity(entry["severity"]),
             }
         )
@@ -117,3 +119,29 @@ def test_undeclared_code_is_a_bug_and_writes_nothing(sample: ReportInput) -> Non
             dataclasses.replace(sample, diagnostics=(typo,)), stream
         )
     assert stream.getvalue() == ""
+
+
+def test_only_findings_about_cluster_scoped_objects_have_no_namespace(render: Render) -> None:
+    def about(kind: str | None, namespace: str | None) -> Diagnostic:
+        name = None if kind is None else "x"
+        located = finding("schema.type", "m", file="a.yaml", line=1, column=1)
+        return dataclasses.replace(located, kind=kind, namespace=namespace, name=name)
+
+    findings = (
+        about("ClusterTrainingRuntime", None),
+        about("ClusterRole", None),
+        about("TrainJob", "team-a"),
+        about("TrainJob", None),  # not defaulted yet: unset, not absent
+        about(None, None),  # a file, no object
+    )
+    report = ReportInput(
+        diagnostics=findings, sources={}, files_checked=1, objects_checked=2, version="1"
+    )
+    entries = _parse(render(JsonReporter(ReporterOptions()), report))["diagnostics"]
+    assert [entry.get("namespace", "absent") for entry in entries] == [
+        "absent",
+        "absent",
+        "team-a",
+        None,
+        None,
+    ]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic, Severity, finding
 from trainc.load.source import SourceFile
 from trainc.report.base import Reporter, ReporterOptions, ReportInput, Summary
 from trainc.report.text import TextReporter, _render, _summary_line
@@ -17,7 +17,8 @@ EXPECTED = """\
 error[config.invalid]: environment "prod" is not defined
   = help: defined environments: dev, staging
 
-jobs/tpl.yaml.j2:5:9: warning[policy.gpu-limit]: GPU 100%: "a,b" <8> & — ünï ✓\\nline 2
+jobs/tpl.yaml.j2:5:9: warning[policy.gpu-limit]: GPU 100%: "a,b" <8> & — ünï ✓
+    line 2
   |
 5 |   name: {{ name }}
   |         ^
@@ -196,7 +197,7 @@ def test_control_characters_from_user_files_are_escaped(render: Render) -> None:
     assert "\x1b" not in output
     assert "\x07" not in output
     assert "\u202e" not in output
-    assert "bad \\x1b[31m\\r\\nname" in output
+    assert "bad \\x1b[31m\\r\n    name\n" in output  # a line break starts an indented line
     assert "1 | name: \\x1b[2Jevil\\u202e" in output
     assert "= note: x\\x07" in output
 
@@ -266,3 +267,34 @@ def test_environ_defaults_to_the_process_environment(
 def test_template_findings_quote_the_template_line(sample: ReportInput, render: Render) -> None:
     template_finding = dataclasses.replace(sample, diagnostics=sample.diagnostics[2:3])
     assert "7 |   activeDeadlineSeconds: {{ deadline }}" in render(_text(), template_finding)
+
+
+def _shown(render: Render, text: str, line: int, column: int, message: str = "m") -> list[str]:
+    """The text report's lines for one error at ``line``:``column`` of a file ``text``."""
+    source = SourceFile(path="a.yaml", text=text)
+    error = finding("schema.type", message, file="a.yaml", line=line, column=column)
+    return render(_text(), _one(error, {"a.yaml": source})).splitlines()
+
+
+def test_a_multi_line_message_shows_each_line_indented_under_the_heading(
+    render: Render,
+) -> None:
+    message = "does not compile: <input>:1:5: Syntax error\n | a ==\n | ....^\n\x1b[2J"
+    assert _shown(render, "spec:\n  - expression: a ==\n", 2, 5, message)[:6] == [
+        "a.yaml:2:5: error[schema.type]: does not compile: <input>:1:5: Syntax error",
+        "     | a ==",
+        "     | ....^",
+        "    \\x1b[2J",
+        "  |",
+        "2 |   - expression: a ==",
+    ]
+
+
+def test_a_line_separator_in_a_value_is_shown_escaped_on_its_own_line(render: Render) -> None:
+    text = 'a: "x\u2028y\u2029z\x85"\nb: 1\n'
+    quoted, caret = _shown(render, text, 2, 4)[2:4]
+    assert quoted == "2 | b: 1"
+    assert caret.index("^") == quoted.index("1")
+    quoted, caret = _shown(render, text, 1, 9)[2:4]
+    assert quoted == '1 | a: "x\\u2028y\\u2029z\\x85"'
+    assert caret.index("^") == quoted.index("z")

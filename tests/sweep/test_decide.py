@@ -389,7 +389,7 @@ def test_messages_say_what_happens_and_when() -> None:
     (fail,) = decide(running, at(61.5))
     assert fail.message == (
         "active deadline of 60s passed 2s ago (counted from creation at "
-        "2025-03-01T12:00:00+00:00); failing 1 Job(s) with reason DeadlineExceeded"
+        "2025-03-01T12:00:00+00:00); failing 1 Job with reason DeadlineExceeded"
     )
     (skew,) = decide(Snapshot((jobset(created=100, deadline=60),)), at(0))
     assert skew.message.startswith("creation at 2025-03-01T12:01:40+00:00 is 100s in the future")

@@ -50,10 +50,16 @@ def test_loads_sorted_files_and_multi_document_streams(tmp_path: Path) -> None:
     result = load_policies(config)
     assert result.diagnostics == ()
     assert [p.name for p in result.policies] == ["b1", "b2", "a"]
-    assert set(result.sources) == {
-        "policies/b.yaml",
-        "policies/nested/a.yml",
-        *(s for s in result.sources if s.startswith("<builtin>/")),
+    assert set(result.sources) == {"policies/b.yaml", "policies/nested/a.yml"}
+
+
+def test_sources_hold_the_enabled_builtins_only(tmp_path: Path) -> None:
+    enabled = frozenset({"max-gpus-per-job", "require-active-deadline"})
+    config = repo(tmp_path, {"policies/a.yaml": VALID.format(name="a")}, enable=enabled)
+    assert set(load_policies(config).sources) == {
+        "policies/a.yaml",
+        "<builtin>/max-gpus-per-job.yaml",
+        "<builtin>/require-active-deadline.yaml",
     }
 
 

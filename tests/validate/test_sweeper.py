@@ -78,7 +78,7 @@ def test_lifecycle_settings_without_a_sweeper_warn_once(setting: str) -> None:
         "trainc.yaml",
         None,
     )
-    assert "5 TrainJob(s)" in warning.message
+    assert "5 TrainJobs set" in warning.message
     assert "jobs/a.yaml, jobs/b.yaml, jobs/c.yaml and 2 more" in warning.message
     assert "nothing in the cluster will enforce them" in warning.message
     assert warning.hint is not None
@@ -89,7 +89,7 @@ def test_files_are_listed_sorted_whatever_the_order_jobs_come_in() -> None:
     jobs = [job(name, _ACTIVE) for name in ("c", "a", "b")]
     (warning,) = enforcement(config(), jobs).findings()
 
-    assert "3 TrainJob(s) set a deadline, TTL or progress deadline (jobs/a.yaml, " in (
+    assert "3 TrainJobs set a deadline, TTL or progress deadline (jobs/a.yaml, " in (
         warning.message
     )
     assert "jobs/b.yaml, jobs/c.yaml)" in warning.message

@@ -12,6 +12,7 @@ from trainc.api import compile_paths
 from trainc.cli.options import ReportOptions, report_options
 from trainc.cli.progress import progress_line
 from trainc.cli.staleness import report_check
+from trainc.diagnostics import counted
 from trainc.emit.sinks import DirectoryCheck, DirectoryOutput, StreamOutput
 from trainc.errors import UsageError
 
@@ -80,15 +81,13 @@ def compile_command(
     report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     if result.exit_code:
         return result.exit_code
-    if isinstance(sink, StreamOutput):
-        sys.stdout.buffer.flush()
-    elif isinstance(sink, DirectoryCheck):
+    if isinstance(sink, DirectoryCheck):
         return report_check(
             sink.directory or Path(),
             sink.problems or [],
             fix="trainc compile",
-            current=f" ({result.jobs} TrainJobs)",
+            current=None if report.quiet else f" ({counted(result.jobs, 'TrainJob')})",
         )
-    else:
-        click.echo(f"Compiled {result.jobs} TrainJobs into {sink.directory}.", err=True)
+    if isinstance(sink, DirectoryOutput) and not report.quiet:
+        click.echo(f"Compiled {counted(result.jobs, 'TrainJob')} into {sink.directory}.", err=True)
     return 0

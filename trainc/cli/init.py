@@ -6,7 +6,7 @@ from pathlib import Path, PurePosixPath
 
 import click
 
-from trainc.errors import UsageError
+from trainc.errors import UsageError, os_errors_as_usage
 from trainc.scaffold import FILES
 
 
@@ -47,8 +47,9 @@ def init_command(*, directory: Path, force: bool) -> int:
         )
     for path, text in FILES.items():
         target = directory / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        with os_errors_as_usage("write", target):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
         verb = "replaced" if path in existing else "created"
         click.echo(f"{verb} {target}", err=True)
     click.echo(

@@ -1,7 +1,9 @@
 """The ``trainc`` command group and the one error boundary of the program.
 
 Exit codes, the contract CI scripts rely on: 0 clean (warnings allowed), 1 the input has
-errors, 2 usage errors and internal errors (a traceback only with ``--debug``).
+errors, 2 usage errors and internal errors (a traceback only with ``--debug``). An
+operating-system error (a path that cannot be read or written, a full disk) is a usage
+error of every command: one line naming the path and the system's reason.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import click
 
 from trainc import __version__
 from trainc.diagnostics import closest
-from trainc.errors import CompilerBug, UsageError
+from trainc.errors import CompilerBug, UsageError, describe_os_error
 
 EXIT_USAGE = 2
 
@@ -125,6 +127,9 @@ def main(argv: list[str] | None = None) -> None:
         code = EXIT_USAGE
     except UsageError as error:
         click.echo(f"trainc: error: {error}", err=True)
+        code = EXIT_USAGE
+    except OSError as error:
+        click.echo(f"trainc: error: {describe_os_error(error)}", err=True)
         code = EXIT_USAGE
     except CompilerBug as error:
         click.echo(f"trainc: internal error (this is a bug in trainc): {error}", err=True)

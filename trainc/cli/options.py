@@ -16,6 +16,7 @@ from trainc.api import ValidationReport
 from trainc.argocd import argocd_overrides
 from trainc.config import Overrides
 from trainc.diagnostics import Diagnostic
+from trainc.errors import os_errors_as_usage
 from trainc.report.base import REPORTERS, ReporterOptions, ReportInput, make_reporter
 
 
@@ -43,7 +44,7 @@ class ReportOptions:
         *,
         version: str,
     ) -> None:
-        """Render ``diagnostics`` (errors only with ``-q``) about ``run`` to ``stream``.
+        """Render ``diagnostics`` (errors only, and no all-clear, with ``-q``) to ``stream``.
 
         A character the stream's encoding (the locale's, or ``PYTHONIOENCODING``) cannot
         carry, such as a file name's ``ü`` under an ASCII locale or the lone surrogate of
@@ -53,19 +54,19 @@ class ReportOptions:
             stream.reconfigure(errors="backslashreplace")
         shown = tuple(d for d in diagnostics if d.is_error) if self.quiet else tuple(diagnostics)
         reporter = make_reporter(
-            self.output_format, ReporterOptions(verbose=self.verbose, color=self.color)
+            self.output_format,
+            ReporterOptions(verbose=self.verbose, color=self.color, quiet=self.quiet),
         )
-        reporter.write(
-            ReportInput(
-                diagnostics=shown,
-                sources=run.sources,
-                files_checked=run.files,
-                objects_checked=run.objects,
-                version=version,
-            ),
-            stream,
+        report = ReportInput(
+            diagnostics=shown,
+            sources=run.sources,
+            files_checked=run.files,
+            objects_checked=run.objects,
+            version=version,
         )
-        stream.flush()
+        with os_errors_as_usage("write to", getattr(stream, "name", "the report stream")):
+            reporter.write(report, stream)
+            stream.flush()
 
 
 _OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] = (
@@ -98,7 +99,12 @@ _OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] = (
         help="Also show informational findings, such as documents that are not Trainer "
         "objects and were skipped.",
     ),
-    click.option("-q", "--quiet", is_flag=True, help="Show errors only."),
+    click.option(
+        "-q",
+        "--quiet",
+        is_flag=True,
+        help="Show errors only; print nothing when there are none (the text format).",
+    ),
     click.option(
         "--color/--no-color",
         default=None,

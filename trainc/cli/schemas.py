@@ -8,6 +8,8 @@ import click
 
 from trainc.api import check_schemas, write_schemas
 from trainc.cli.staleness import report_check
+from trainc.diagnostics import counted
+from trainc.errors import os_errors_as_usage
 
 
 @click.command("schemas")
@@ -41,9 +43,13 @@ def schemas_command(*, directory: Path, check: bool) -> int:
       trainc schemas -o /tmp/schemas  # for an editor setup
     """
     if check:
-        return report_check(directory, check_schemas(directory), fix="trainc schemas", current="")
-    changes = write_schemas(directory)
+        with os_errors_as_usage("check", directory):
+            problems = check_schemas(directory)
+        return report_check(directory, problems, fix="trainc schemas", current="")
+    with os_errors_as_usage("write", directory):
+        changes = write_schemas(directory)
     for change in changes:
         click.echo(f"{directory}: {change}", err=True)
-    click.echo(f"{directory}: {len(changes) or 'no'} files changed.", err=True)
+    changed = counted(len(changes), "file") if changes else "no files"
+    click.echo(f"{directory}: {changed} changed.", err=True)
     return 0

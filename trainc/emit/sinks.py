@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -37,7 +38,7 @@ from trainc.emit.layout import (
 from trainc.emit.order import sort_key
 from trainc.emit.writer import TreeCheck, TreeWriter, WriteResult, validate_output_location
 from trainc.emit.yamlout import dump_yaml
-from trainc.errors import CompilerBug, UsageError
+from trainc.errors import CompilerBug, UsageError, os_errors_as_usage
 from trainc.model.json import JsonObject
 
 
@@ -115,10 +116,12 @@ class StreamOutput:
         self._render(job.objects)
 
     def finish(self, shared: Sequence[JsonObject]) -> None:
-        """Write every document, in canonical order."""
+        """Write every document, in canonical order, and flush them."""
         self._render(shared)
         self._documents.sort(key=lambda document: document[0])  # stable: build order breaks ties
-        self._out.write("---\n".join(text for _, text in self._documents).encode())
+        with os_errors_as_usage("write to", getattr(self._out, "name", "the output stream")):
+            self._out.write("---\n".join(text for _, text in self._documents).encode())
+            self._out.flush()
         self._documents = []
 
     def close(self) -> None:
@@ -139,6 +142,9 @@ class _DirectorySink(ABC):
     trainc.yaml's ``compile.output`` (relative to the repository root). ``inputs`` are
     the paths compiled: the directory may not overlap them.
     """
+
+    #: What the sink does to its directory, as an error message says it ("cannot write").
+    _action = "write"
 
     def __init__(self, directory: Path | None, inputs: Sequence[Path]) -> None:
         self._given = directory
@@ -162,14 +168,20 @@ class _DirectorySink(ABC):
             directory = root / default_output
         if directory is None:
             raise UsageError("choose where the manifests go: -o DIR, or -o - for stdout")
-        validate_output_location(directory, list(self._inputs) or [root], root)
         self.directory = directory
-        self._tree = self._start(directory)
+        with self._os_errors():
+            validate_output_location(directory, list(self._inputs) or [root], root)
+            self._tree = self._start(directory)
+
+    def _os_errors(self) -> AbstractContextManager[None]:
+        """A failing system call (no such parent, read-only, disk full) as a usage error."""
+        return os_errors_as_usage(self._action, self.directory or Path())
 
     def _add(self, path: str, data: bytes) -> None:
         if self._tree is None:
             raise CompilerBug("output was added before the sink was opened")
-        self._tree.add(path, data)
+        with self._os_errors():
+            self._tree.add(path, data)
         self._paths.append(path)
 
     def add_job(self, job: JobOutput) -> None:
@@ -179,7 +191,8 @@ class _DirectorySink(ABC):
         for path, data in shared_files(shared):
             self._add(path, data)
         self._add(KUSTOMIZATION, kustomization(self._paths))
-        self._complete()
+        with self._os_errors():
+            self._complete()
 
     @abstractmethod
     def close(self) -> None:
@@ -211,6 +224,8 @@ class DirectoryOutput(_DirectorySink):
 
 class DirectoryCheck(_DirectorySink):
     """``compile -o DIR --check``: each file compared with the directory as it comes."""
+
+    _action = "check"
 
     def __init__(self, directory: Path | None, inputs: Sequence[Path]) -> None:
         super().__init__(directory, inputs)

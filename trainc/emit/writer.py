@@ -41,6 +41,7 @@ real: faking them would let rsync-like tools skip changed files of equal size.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import shutil
@@ -207,6 +208,18 @@ class TreeCheck:
         return [f"{status} {path}" for status, path in found]
 
 
+def _resolved(path: Path) -> Path:
+    """``path.resolve()``, a symbolic link loop failing as an OSError (ELOOP).
+
+    Python 3.11's pathlib raises RuntimeError for a loop, which is no bug of trainc's
+    but a path the user gave that leads nowhere.
+    """
+    try:
+        return path.resolve()
+    except RuntimeError as error:
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from error
+
+
 def validate_output_location(directory: Path, inputs: Sequence[Path], root: Path) -> None:
     """Raise UsageError when the output directory is inside or contains an input path.
 
@@ -219,10 +232,10 @@ def validate_output_location(directory: Path, inputs: Sequence[Path], root: Path
     the root or contain it. Relative paths are taken from the working directory, and
     symbolic links are resolved.
     """
-    output = directory.resolve()
-    repository = root.resolve()
+    output = _resolved(directory)
+    repository = _resolved(root)
     for given in inputs:
-        source = given.resolve()
+        source = _resolved(given)
         if source.is_relative_to(output):
             raise UsageError(
                 f"output directory {directory} contains the input {given}: "
@@ -301,7 +314,7 @@ class _Staging:
     """An open write: the lock held, the old tree listed and vetted, the new tree begun."""
 
     def __init__(self, directory: Path, stack: ExitStack) -> None:
-        self.target = directory.resolve()
+        self.target = _resolved(directory)
         if self.target == self.target.parent:
             raise UsageError(f"cannot replace the filesystem root {directory}")
         self.target.parent.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ import re
 import sys
 from typing import Any, Protocol, TypeVar
 
-from trainc.diagnostics import Diagnostic, finding
+from trainc.diagnostics import Diagnostic, counted, finding
 from trainc.load.documents import Document, Parsed
 from trainc.load.limits import Limits
 from trainc.load.scalars import (
@@ -117,7 +117,7 @@ def mark_finding(
 
 def too_deep(source: SourceFile, max_depth: int, line: int, column: int) -> Diagnostic:
     """``load.too-deep`` at a 0-based parser position: the rest of the document is lost."""
-    message = f"the document nests deeper than {max_depth} levels; the rest is not read"
+    message = f"the document nests deeper than {counted(max_depth, 'level')}; the rest is not read"
     return mark_finding(source, line, column, "load.too-deep", message)
 
 
@@ -262,7 +262,7 @@ class Converter:
 
     def _value(self, node: Node, path: FieldPath, depth: int) -> JsonValue:
         if depth > self._max_depth:
-            message = f"aliases nest the document deeper than {self._max_depth} levels"
+            message = f"aliases nest the document deeper than {counted(self._max_depth, 'level')}"
             raise Rejected(self._finding(node, "load.too-deep", message, ()), whole_file=False)
         self._remaining -= 1
         if self._remaining < 0:

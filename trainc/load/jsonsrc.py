@@ -35,7 +35,7 @@ from trainc.load.convert import Converter, Mark, mark_finding, too_deep
 from trainc.load.documents import Parsed
 from trainc.load.limits import Limits
 from trainc.load.scalars import Resolved, ScalarError, json_number, resolve_plain
-from trainc.load.source import SourceFile
+from trainc.load.source import LINE_BREAK, SourceFile
 from trainc.model.json import FieldPath
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -95,7 +95,7 @@ class _Reader:
     def __init__(self, text: str, max_depth: int) -> None:
         self.text = text
         self.max_depth = max_depth
-        self._line_starts = [0, *(match.end() for match in re.finditer("\n", text))]
+        self._line_starts = [0, *(match.end() for match in LINE_BREAK.finditer(text))]
 
     def mark(self, index: int) -> _Mark:
         line = bisect.bisect_right(self._line_starts, index) - 1

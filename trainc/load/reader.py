@@ -11,9 +11,10 @@ import os
 import stat
 from pathlib import Path
 
-from trainc.diagnostics import Diagnostic, finding
+from trainc.diagnostics import Diagnostic, counted, finding
 from trainc.load.limits import Limits
 from trainc.load.pathnames import os_name
+from trainc.load.source import line_and_column
 
 # O_NONBLOCK: opening a FIFO planted in the repository must not hang the run.
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
@@ -37,11 +38,11 @@ def too_large(
     path: str, size: int | None, limits: Limits, *, subject: str = "the file"
 ) -> Diagnostic:
     """``load.too-large``; ``size`` is None when reading stopped at the bound."""
-    actual = f"is {size} bytes" if size is not None else "is larger"
+    actual = f"is {counted(size, 'byte')}" if size is not None else "is larger"
     return file_finding(
         path,
         "load.too-large",
-        f"{subject} {actual}; inputs are limited to {limits.max_file_bytes} bytes",
+        f"{subject} {actual}; inputs are limited to {counted(limits.max_file_bytes, 'byte')}",
         hint="raise limits.maxFileBytes in trainc.yaml if the file is meant to be this large",
     )
 
@@ -101,13 +102,13 @@ def decode_input(path: str, data: bytes) -> str | Diagnostic:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line_start = data.rfind(b"\n", 0, error.start) + 1
-        column = len(data[line_start : error.start].decode("utf-8")) + 1
+        before = data[: error.start].decode("utf-8")  # valid up to the bad byte
+        line, column = line_and_column(before, len(before))
         return file_finding(
             path,
             "load.encoding",
             f"the file is not valid UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start})",
-            line=data.count(b"\n", 0, error.start) + 1,
-            column=column,
+            line=line + 1,
+            column=column + 1,
             hint="save the file as UTF-8",
         )

@@ -37,7 +37,7 @@ from ruamel.yaml.tokens import DirectiveToken
 from trainc.diagnostics import Diagnostic
 from trainc.load.convert import Converter, mark_finding, too_deep
 from trainc.load.limits import Limits
-from trainc.load.source import SourceFile
+from trainc.load.source import SourceFile, line_and_column
 
 #: How ruamel's scanner reads every document: as YAML 1.1, like libyaml and go-yaml.
 _YAML_1_1 = (1, 1)
@@ -203,10 +203,7 @@ def _syntax_finding(source: SourceFile, error: MarkedYAMLError) -> Diagnostic:
 
 def _reader_finding(source: SourceFile, error: ReaderError) -> Diagnostic:
     """A character YAML does not allow in a stream (control characters, mostly)."""
-    position = int(error.position)
-    text = source.text
-    line = text.count("\n", 0, position)
-    column = position - (text.rfind("\n", 0, position) + 1)
+    line, column = line_and_column(source.text, int(error.position))
     character = error.character
     code_point = character if isinstance(character, int) else ord(character)
     message = f"the character U+{code_point:04X} is not allowed in YAML ({error.reason})"

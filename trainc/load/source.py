@@ -1,8 +1,39 @@
-"""One input file as trainc read it, with what reporters need to quote it."""
+"""One input file as trainc read it, with what reporters need to quote it, and what a line is.
+
+A line ends at LF, CRLF or a lone CR: where the YAML parsers count a new line in the
+marks they report (ruamel.yaml's reader; libyaml, which trainc's fast path hands only
+texts without NEL, LS or PS), where Jinja2 counts template lines, and where an editor
+or GitHub's diff starts one. Nothing else ends a line here, although other tools would
+break at more: ``str.splitlines()`` also at ``\v``, ``\f``, ``\x1c``-``\x1e``, NEL,
+LS and PS, and go-yaml (kubectl) at NEL (U+0085), LS (U+2028) and PS (U+2029) too
+(``is_break`` in https://github.com/go-yaml/yaml/blob/v2.4.0/yamlprivateh.go). Every
+line number trainc reports and every line it quotes are counted by :data:`LINE_BREAK`,
+so the quoted line is the one the number names.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Final
+
+#: What ends a line: see the module docstring.
+LINE_BREAK: Final = re.compile("\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their breaks; a break at the very end starts no line."""
+    lines = text.split("\n") if "\r" not in text else LINE_BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def line_and_column(text: str, offset: int) -> tuple[int, int]:
+    """The 0-based line and column of character ``offset`` of ``text``, lines as above."""
+    breaks = list(LINE_BREAK.finditer(text, 0, offset))
+    line_start = breaks[-1].end() if breaks else 0
+    return len(breaks), offset - line_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,5 +69,5 @@ class SourceFile:
 
     def quote(self, line: int) -> str | None:
         """Text of a 1-based line of the file the user edits, for a caret display."""
-        lines = (self.original if self.original is not None else self.text).splitlines()
+        lines = split_lines(self.original if self.original is not None else self.text)
         return lines[line - 1] if 0 < line <= len(lines) else None

@@ -20,17 +20,16 @@ from jinja2.lexer import Token, TokenStream
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, counted
 from trainc.load.limits import Limits
 from trainc.load.reader import file_finding, too_large
-from trainc.load.source import SourceFile
+from trainc.load.source import LINE_BREAK, SourceFile
 from trainc.model.json import JsonObject
 
 # Template text cannot hold NUL (the reader refuses it as binary), so a NUL-delimited
 # line number is a marker the template's own text never produces (a value it prints
 # can imitate one: see _strip_markers).
 _MARKER = re.compile("\0([0-9]+)\0")
-_NEWLINE = re.compile("\r\n|\r|\n")  # jinja2's line breaks
 _TEMPLATE_FILENAME = "<template>"  # what jinja2 names frames of from_string templates
 # Render failures that are the template's fault, besides jinja2's own TemplateError:
 # arithmetic, wrong types, bad indexes or attributes, runaway recursive macros.
@@ -96,7 +95,8 @@ class _Environment(SandboxedEnvironment):
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         if _too_big(operator, left, right, self.max_bytes):
-            raise SecurityError(f"the result of {operator!r} would exceed {self.max_bytes} bytes")
+            limit = counted(self.max_bytes, "byte")
+            raise SecurityError(f"the result of {operator!r} would exceed {limit}")
         return super().call_binop(context, operator, left, right)
 
 
@@ -156,7 +156,7 @@ def render_template(
         )
     if rendered is None:
         return too_large(path, None, limits, subject="the rendered template")
-    text, line_map = _strip_markers(rendered, len(_NEWLINE.findall(template)) + 1)
+    text, line_map = _strip_markers(rendered, len(LINE_BREAK.findall(template)) + 1)
     return SourceFile(path=path, text=text, original=template, line_map=line_map)
 
 
@@ -188,7 +188,7 @@ def _strip_markers(rendered: str, last_line: int) -> tuple[str, tuple[int, ...]]
     current = 1
     lines: list[str] = []
     line_map: list[int] = []
-    for raw in rendered.split("\n"):
+    for raw in LINE_BREAK.split(rendered):  # as the YAML parser will count them
         parts = _MARKER.split(raw)  # text, line, text, line, ..., text
         owner = current
         for index in range(1, len(parts), 2):

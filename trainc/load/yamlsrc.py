@@ -26,7 +26,7 @@ from trainc.load import fastyaml
 from trainc.load.convert import Converter, mark_finding
 from trainc.load.documents import Parsed
 from trainc.load.limits import Limits
-from trainc.load.source import SourceFile
+from trainc.load.source import SourceFile, line_and_column
 
 __all__ = ["Parsed", "parse_documents"]
 
@@ -67,7 +67,7 @@ def _separator_findings(source: SourceFile) -> list[Diagnostic]:
     for match in _SEPARATOR.finditer(source.text):
         rest = match.group(1).strip()
         if rest and not rest.startswith("#"):
-            line0 = source.text.count("\n", 0, match.start())
+            line0, _ = line_and_column(source.text, match.start())
             found.append(
                 mark_finding(
                     source,

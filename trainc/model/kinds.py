@@ -103,3 +103,14 @@ INPUT_KINDS: tuple[KindInfo, ...] = (TRAINJOB, TRAINING_RUNTIME, CLUSTER_TRAININ
 KINDS_BY_NAME: dict[str, KindInfo] = {info.kind: info for info in INPUT_KINDS}
 
 RUNTIME_KINDS: frozenset[str] = frozenset({TRAINING_RUNTIME.kind, CLUSTER_TRAINING_RUNTIME.kind})
+
+#: The cluster-scoped kinds trainc reads or emits (the sweeper's RBAC, and the Namespaces
+#: jobs live in); every other kind it meets lives in a namespace.
+CLUSTER_SCOPED_KINDS: frozenset[str] = frozenset(
+    {
+        *(info.kind for info in INPUT_KINDS if not info.namespaced),
+        "ClusterRole",
+        "ClusterRoleBinding",
+        "Namespace",
+    }
+)

@@ -42,11 +42,14 @@ class ReporterOptions:
     """Choices the command line passes to every format.
 
     ``color`` None means "decide from the stream" (:func:`use_color`); only the text
-    format has colours, the machine formats ignore it.
+    format has colours, the machine formats ignore it. ``quiet`` (``-q``) leaves out what
+    is said only to reassure: the text format's all-clear line. The machine formats
+    always write their whole document, which is their product.
     """
 
     verbose: bool = False
     color: bool | None = None
+    quiet: bool = False
 
     def color_for(self, stream: TextIO, environ: Mapping[str, str]) -> bool:
         """Whether to colour ``stream``: an explicit choice wins over the environment."""

@@ -2,7 +2,10 @@
 
 Field names are the :class:`~trainc.diagnostics.Diagnostic` attributes in lowerCamelCase,
 the Kubernetes convention (``fieldPath``, ``exitCode``); absent values stay as ``null``
-rather than vanishing, so consumers never need to guess whether a key exists.
+rather than vanishing, so consumers never need to guess whether a key exists. The one
+exception is ``namespace`` in a finding about a cluster-scoped object (a
+ClusterTrainingRuntime): such an object has no namespace, as its manifest has none, and
+a ``null`` there would read as one left unset.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import TextIO
 
 from trainc.diagnostics import Diagnostic, exit_code
 from trainc.model.json import JsonObject
+from trainc.model.kinds import CLUSTER_SCOPED_KINDS
 from trainc.report.base import ReporterOptions, ReportInput, Summary, rule_of, shown, write_json
 
 
@@ -24,6 +28,8 @@ def _entry(diagnostic: Diagnostic) -> JsonObject:
     entry: JsonObject = {_camel(key): value for key, value in asdict(diagnostic).items()}
     entry["severity"] = diagnostic.severity.value
     entry["rule"] = rule_of(diagnostic.code).summary
+    if diagnostic.kind in CLUSTER_SCOPED_KINDS:
+        del entry["namespace"]
     return entry
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TextIO, assert_never
 
-from trainc.diagnostics import Diagnostic, Severity, rule_for
+from trainc.diagnostics import Diagnostic, Severity, counted, rule_for
 from trainc.load.source import SourceFile
 from trainc.report.base import ReporterOptions, ReportInput, Summary, headline, notes, shown
 
@@ -24,6 +24,9 @@ _BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
 _DIM = "2"
+#: Lines after a message's first (the caret diagram of a CEL compile error) are indented
+#: by this much, so that none can pass for the heading of another finding.
+_CONTINUATION = "    "
 
 
 def _severity_style(severity: Severity) -> str:
@@ -48,14 +51,20 @@ class _Palette:
         return f"\x1b[{style}m{text}\x1b[0m" if self.enabled and text else text
 
 
+#: Control characters, and the line and paragraph separators U+2028 and U+2029, which
+#: some terminals and log viewers take for line breaks: none ends a line of the file.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+
+
 def _is_unsafe(char: str) -> bool:
-    return unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS
+    return unicodedata.category(char) in _UNSAFE_CATEGORIES or char in _BIDI_CONTROLS
 
 
 def _escape(char: str) -> str:
     """A control character as a visible escape (``\\x1b``).
 
-    User text then cannot drive the terminal or split a finding over several lines.
+    User text then cannot drive the terminal, nor start a line of its own: the line breaks
+    of a message are shown by :func:`_block`, each following line indented.
     """
     return ascii(char)[1:-1]
 
@@ -134,11 +143,14 @@ def _snippet(diagnostic: Diagnostic, source: SourceFile | None, palette: _Palett
 
 
 def _block(diagnostic: Diagnostic, sources: Mapping[str, SourceFile], palette: _Palette) -> str:
-    """One finding: heading, quoted source, then its notes aligned with the gutter."""
+    """One finding: heading (the message's further lines indented below it), quoted
+    source, then its notes aligned with the gutter."""
     source = sources.get(diagnostic.file) if diagnostic.file is not None else None
-    clean = _printable_fields(diagnostic)
+    first, *more = diagnostic.message.split("\n")
+    clean = _printable_fields(replace(diagnostic, message=first))
     style = _severity_style(diagnostic.severity)
     lines = [headline(clean, style=lambda label: palette.paint(label, style))]
+    lines += [f"{_CONTINUATION}{_printable(line)}" for line in more]
     lines += _snippet(diagnostic, source, palette)
     gutter = " " * len(str(diagnostic.line or 0))
     lines += [f"{gutter} = {label}: {text}" for label, text in notes(clean)]
@@ -153,26 +165,22 @@ def _grouped_by_file(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return [diagnostic for group in groups.values() for diagnostic in group]
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
 def _summary_line(summary: Summary, files: int, objects: int) -> str:
     """``Found 2 errors and 1 warning in 3 files (5 objects checked).`` or the all-clear.
 
     INFO findings are counted but never make a run "not passed": they are not problems.
     """
-    checked_files = _count(files, "file")
+    checked_files = counted(files, "file")
     if not summary.errors and not summary.warnings:
-        return f"All checks passed: {checked_files}, {_count(objects, 'object')}."
+        return f"All checks passed: {checked_files}, {counted(objects, 'object')}."
     counts = (
         (summary.errors, "error"),
         (summary.warnings, "warning"),
         (summary.infos, "info"),
     )
-    found = [_count(number, noun) for number, noun in counts if number]
+    found = [counted(number, noun) for number, noun in counts if number]
     listed = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} and {found[-1]}"
-    return f"Found {listed} in {checked_files} ({_count(objects, 'object')} checked)."
+    return f"Found {listed} in {checked_files} ({counted(objects, 'object')} checked)."
 
 
 def _environ() -> Mapping[str, str]:
@@ -191,9 +199,14 @@ class TextReporter:
     environ: Mapping[str, str] = field(default_factory=_environ)
 
     def write(self, report: ReportInput, stream: TextIO) -> None:
-        """Write every shown finding, a blank line after each, then the summary line."""
+        """Write every shown finding, a blank line after each, then the summary line.
+
+        Quiet, a report without findings is nothing at all.
+        """
         palette = _Palette(enabled=self.options.color_for(stream, self.environ))
         diagnostics = shown(report, self.options)
+        if self.options.quiet and not diagnostics:
+            return
         for diagnostic in _grouped_by_file(diagnostics):
             stream.write(_block(diagnostic, report.sources, palette) + "\n\n")
         summary = Summary.of(diagnostics)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from trainc.diagnostics import did_you_mean
 from trainc.model.json import get_path
@@ -24,6 +25,10 @@ _SUPPORTED = {
 }
 
 
+#: ``(kind, effective namespace, name)``: where a runtimeRef finds a runtime.
+RuntimeAddress: TypeAlias = tuple[str, str | None, str]
+
+
 @dataclass(frozen=True, slots=True)
 class LookupFailure:
     """Why a runtimeRef does not resolve: a rule code, upstream's message, a hint."""
@@ -34,14 +39,23 @@ class LookupFailure:
 
 
 class RuntimeIndex:
-    """All runtimes of a run, addressable the way runtimeRef addresses them."""
+    """All runtimes of a run, addressable the way runtimeRef addresses them.
 
-    def __init__(self, objects: Iterable[DefaultedObject]) -> None:
-        self._runtimes: dict[tuple[str, str | None, str], DefaultedObject] = {}
+    ``elsewhere`` are the addresses of runtimes the run knows of but does not check (the
+    repository around the files named on the command line): a reference that resolves
+    to none of ``objects`` is told about them, so validating one file suggests the same
+    fix as validating the whole repository.
+    """
+
+    def __init__(
+        self, objects: Iterable[DefaultedObject], *, elsewhere: Iterable[RuntimeAddress] = ()
+    ) -> None:
+        self._runtimes: dict[RuntimeAddress, DefaultedObject] = {}
         for obj in objects:
             if obj.kind in _SUPPORTED.values():
                 # First declaration wins; duplicates are reported by the cross-object layer.
                 self._runtimes.setdefault((obj.kind, obj.namespace, obj.name), obj)
+        self._known = frozenset({*self._runtimes, *elsewhere})
 
     def lookup(self, trainjob: DefaultedObject) -> DefaultedObject | LookupFailure:
         """The runtime ``trainjob`` references, or why there is none."""
@@ -81,12 +95,12 @@ class RuntimeIndex:
         )
 
     def _suggest(self, kind: str, namespace: str | None, name: str) -> str | None:
-        same_scope = [n for (k, ns, n) in self._runtimes if k == kind and ns == namespace]
+        same_scope = [n for (k, ns, n) in self._known if k == kind and ns == namespace]
         suggestion = did_you_mean(name, same_scope)
         if suggestion is not None:
             return suggestion
         other = [
-            (k, ns) for (k, ns, n) in self._runtimes if n == name and (k, ns) != (kind, namespace)
+            (k, ns) for (k, ns, n) in self._known if n == name and (k, ns) != (kind, namespace)
         ]
         if not other:
             return None

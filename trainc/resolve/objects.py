@@ -8,6 +8,13 @@ from trainc.diagnostics import Diagnostic, Severity
 from trainc.errors import CompilerBug
 from trainc.load.documents import LoadedObject
 from trainc.model.json import FieldPath, JsonObject
+from trainc.model.kinds import KINDS_BY_NAME
+
+
+def effective_namespace(obj: LoadedObject, default: str) -> str | None:
+    """The namespace ``obj`` lives in: its own, else ``default`` (trainc.yaml's, as
+    ``kubectl apply -n`` would give it); None for a cluster-scoped kind."""
+    return (obj.namespace or default) if KINDS_BY_NAME[obj.kind].namespaced else None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

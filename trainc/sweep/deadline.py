@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from trainc.diagnostics import counted
 from trainc.sweep.model import Action, ChildJobState, FailJobs, JobSetState, Reason
 from trainc.sweep.settings import Settings
 from trainc.sweep.times import Window, format_seconds, format_time, pending_note, window_start
@@ -99,7 +100,7 @@ def _fail_jobs(
     message = (
         f"{deadline.name} of {format_seconds(window.length_seconds)} passed "
         f"{format_seconds(window.overdue_seconds(now))} ago (counted from {window.origin} at "
-        f"{format_time(window.opened)}); failing {len(lowered)} Job(s) with reason "
+        f"{format_time(window.opened)}); failing {counted(len(lowered), 'Job')} with reason "
         "DeadlineExceeded"
     )
     return (FailJobs(jobset.ref, deadline.reason, message, lowered),)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from trainc.diagnostics import counted
 from trainc.sweep.model import Action, ChildJobState, DeleteJobs, JobSetState, Reason
 from trainc.sweep.settings import Settings, source_file
 from trainc.sweep.times import (
@@ -59,8 +60,9 @@ def ttl_actions(
     refs = tuple(sorted((job.ref for job in jobs), key=lambda ref: ref.name))
     message = (
         f"{window.origin} at {format_time(window.opened)}; TTL of "
-        f"{format_seconds(window.length_seconds)} expired: deleting {len(refs)} Job(s) and "
-        f"their pods. The JobSet stays, terminal: remove {source_file(jobset)} from git and "
+        f"{format_seconds(window.length_seconds)} expired: deleting "
+        f"{counted(len(refs), 'Job')} and their pods. The JobSet stays, terminal: remove "
+        f"{source_file(jobset)} from git and "
         "GitOps prunes the JobSet with its PodGroups, claims and ConfigMaps"
     )
     return (DeleteJobs(jobset.ref, Reason.TTL_EXPIRED, message, refs),)

@@ -16,6 +16,7 @@ from trainc.diagnostics import Diagnostic
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.source import SourceFile
 from trainc.model.json import JsonObject, as_object, format_path
+from trainc.model.kinds import CLUSTER_SCOPED_KINDS
 from trainc.model.labels import JOBSET_KIND
 from trainc.model.schemafiles import OUTPUT_SCHEMAS
 from trainc.model.schematree import KindSchema, load_kind_schema
@@ -31,9 +32,6 @@ from trainc.validate.workload.version import KubeVersion
 
 #: Stand-in file name of emitted objects in the diagnostics the shared layers produce.
 _OUTPUT_FILE = "<output>"
-
-#: Cluster-scoped kinds trainc emits (the sweeper's RBAC); everything else is namespaced.
-_CLUSTER_SCOPED = frozenset({"ClusterRole", "ClusterRoleBinding"})
 
 
 def custom_schema(obj: JsonObject) -> KindSchema | None:
@@ -59,7 +57,7 @@ def as_loaded(obj: JsonObject) -> LoadedObject:
 def check_object_metadata(obj: JsonObject) -> list[str]:
     """ObjectMeta problems: name, namespace, label and annotation keys and values."""
     loaded = as_loaded(obj)
-    return _messages(check_metadata(loaded, namespaced=loaded.kind not in _CLUSTER_SCOPED))
+    return _messages(check_metadata(loaded, namespaced=loaded.kind not in CLUSTER_SCOPED_KINDS))
 
 
 def check_custom_resource(obj: JsonObject, schema: KindSchema) -> list[str]:

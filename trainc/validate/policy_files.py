@@ -29,7 +29,11 @@ _POLICY_FILES = path_filter(("**/*.yaml", "**/*.yml"), ())
 
 @dataclass(slots=True)
 class PolicyFiles:
-    """Parsed policy documents, the files they came from, and what could not be read."""
+    """Parsed policy documents, the files they came from, and what could not be read.
+
+    ``sources`` holds the repository's policy files; a built-in document carries its own
+    source, which a report shows only when that policy is enabled.
+    """
 
     repository: list[Document] = field(default_factory=list)
     builtin: list[Document] = field(default_factory=list)
@@ -54,8 +58,7 @@ def read_policy_files(config: RepoConfig) -> PolicyFiles:
             files.diagnostics.append(text)
         else:
             files.repository.extend(files.parse(SourceFile(path, text), config.limits))
-    for source, documents in _builtin_pack():
-        files.sources[source.path] = source
+    for _, documents in _builtin_pack():
         files.builtin.extend(documents)
     return files
 

@@ -38,8 +38,8 @@ _POLICY_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 class PolicySet:
     """The policies that run, in load order, and what was wrong with the others.
 
-    ``sources`` holds the policy files read, so reporters can quote the lines that
-    findings point at.
+    ``sources`` holds the policy files read (of the built-in pack, the enabled ones), so
+    reporters can quote the lines that findings point at and list the files checked.
     """
 
     policies: tuple[CompiledPolicy, ...]
@@ -90,7 +90,8 @@ def load_policies(config: RepoConfig, *, config_document: Document | None = None
             policies.append(compiled)
         else:
             diagnostics.extend(compiled)
-    return PolicySet(tuple(policies), tuple(diagnostics), files.sources)
+    sources = {**files.sources, **{doc.source.path: doc.source for doc in enabled}}
+    return PolicySet(tuple(policies), tuple(diagnostics), sources)
 
 
 def _unique(candidates: list[_Candidate], diagnostics: list[Diagnostic]) -> Iterator[_Candidate]:

@@ -14,7 +14,7 @@ from trainc.model.json import FieldPath, format_path
 from trainc.model.kinds import KINDS_BY_NAME
 from trainc.model.labels import API_VERSION
 from trainc.model.schematree import load_kind_schema
-from trainc.resolve.objects import DefaultedObject
+from trainc.resolve.objects import DefaultedObject, effective_namespace
 from trainc.validate.cel.rules import check_rules
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.metadata import check_metadata
@@ -49,11 +49,10 @@ def prepare_object(
         if finding.field_path not in refused_fields
     )
     defaulted_data = apply_defaults(data, schema)
-    namespace = (obj.namespace or config.namespace) if info.namespaced else None
     defaulted = DefaultedObject(
         loaded=obj,
         data=defaulted_data if isinstance(defaulted_data, dict) else {},
-        namespace=namespace,
+        namespace=effective_namespace(obj, config.namespace),
         schema_valid=not findings and not migration.diagnostics and not refused,
     )
     error_paths = frozenset(f.path for f in findings) | migration.handled_paths | refused

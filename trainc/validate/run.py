@@ -25,7 +25,7 @@ from trainc.load.documents import LoadedObject
 from trainc.model.kinds import TRAINJOB
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import RuntimeSpecs, resolve_job
-from trainc.resolve.objects import DefaultedObject
+from trainc.resolve.objects import DefaultedObject, effective_namespace
 from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.crossobject.run import check_cross_object, document_order
 from trainc.validate.policies import PolicySet, check_policies
@@ -68,6 +68,7 @@ def validate_objects(
     *,
     base: BaseRevision | None = None,
     context_files: frozenset[str] = frozenset(),
+    elsewhere: Sequence[LoadedObject] = (),
     clean: bool = True,
     progress: Progress | None = None,
     job_progress: Progress | None = None,
@@ -77,7 +78,9 @@ def validate_objects(
     """Run every validation layer; ``base`` (``--base``) enables the transition rules.
 
     ``context_files`` are files read only to find the targets' runtimes (every TrainJob
-    is a target): findings in those that no target uses are left out. ``clean`` says
+    is a target): findings in those that no target uses are left out. ``elsewhere`` are
+    runtimes of the repository that are not checked, named to a TrainJob whose runtime is
+    not found (a suggestion of the right name). ``clean`` says
     whether the caller found no error before (loading, policies). ``progress(done,
     total)`` is called after each object's own checks and ``job_progress`` after each
     TrainJob is resolved and checked; ``on_resolved`` gets each resolved TrainJob (see
@@ -93,7 +96,10 @@ def validate_objects(
             checked.append(defaulted)
         if progress is not None:
             progress(done, len(objects))
-    index = RuntimeIndex(document_order(checked))
+    index = RuntimeIndex(
+        document_order(checked),
+        elsewhere=((o.kind, effective_namespace(o, config.namespace), o.name) for o in elsewhere),
+    )
     diagnostics.extend(check_cross_object(checked, index))
     for checked_obj in checked:
         if checked_obj.kind != TRAINJOB.kind:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from trainc.config import RepoConfig
-from trainc.diagnostics import Diagnostic, finding
+from trainc.diagnostics import Diagnostic, counted, finding
 from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject, as_object
 from trainc.model.labels import (
@@ -99,10 +99,13 @@ class Enforcement:
         files = sorted(set(self._files))
         more = len(files) - _LISTED
         listed = ", ".join(files[:_LISTED]) + (f" and {more} more" if more > 0 else "")
+        jobs = (
+            f"{counted(len(self._files), 'TrainJob')} {'sets' if len(self._files) == 1 else 'set'}"
+        )
         return [
             finding(
                 "compile.no-sweeper",
-                f"{len(self._files)} TrainJob(s) set a deadline, TTL or progress deadline "
+                f"{jobs} a deadline, TTL or progress deadline "
                 f"({listed}), but trainc.yaml configures no sweeper: nothing in the cluster "
                 "will enforce them",
                 file=self._config.config_file,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Final
 
+from trainc.diagnostics import counted
 from trainc.model.json import FieldPath, format_path
 from trainc.validate.cel.values import unescape
 
@@ -82,5 +83,5 @@ def _short(value: object) -> str:
     if len(text) <= _SHOWN:
         return text
     if isinstance(value, list):
-        return f"{len(value)} items"
+        return counted(len(value), "item")
     return text[: _SHOWN - 1] + "…"

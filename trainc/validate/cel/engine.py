@@ -135,7 +135,7 @@ def _error(message: str) -> EvalError:
 
 
 def _first_line(message: str) -> str:
-    return message.strip().splitlines()[0] if message.strip() else "evaluation failed"
+    return message.strip().split("\n", 1)[0] if message.strip() else "evaluation failed"
 
 
 @functools.cache

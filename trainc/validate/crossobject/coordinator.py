@@ -9,7 +9,7 @@ TrainJob resolves to (:mod:`trainc.validate.resolved.coordinator`).
 
 from __future__ import annotations
 
-from trainc.diagnostics import Diagnostic, did_you_mean
+from trainc.diagnostics import Diagnostic, counted, did_you_mean
 from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.jobset import replicas_of
 from trainc.validate.crossobject.template import (
@@ -53,7 +53,7 @@ def _check_job_index(runtime: DefaultedObject, coordinator: Node, rjob: Node) ->
             coordinator.at("jobIndex"),
             "xobj.jobset-coordinator",
             f"coordinator job index {job} is invalid for replicatedJob {rjob.name}: it "
-            f"has {replicas} Jobs",
+            f"has {counted(replicas, 'Job')}",
             hint=f"use a jobIndex below {replicas}",
         )
     ]

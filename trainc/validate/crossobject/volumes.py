@@ -11,7 +11,7 @@ need the live cluster (an existing PVC's spec and retention) cannot run offline.
 
 from __future__ import annotations
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, counted
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.crossobject.template import (
     Node,
@@ -122,7 +122,8 @@ def check_volume_claim_names(
             f"VolumeClaimPolicies template name is too long: the PVC for template {claim!r} "
             f"would be {claim}-{trainjob.name} ({len(claim) + 1 + len(trainjob.name)} "
             f"characters, at most {LABEL_MAX})",
-            hint=f"shorten metadata.name to at most {LABEL_MAX - len(claim) - 1} characters",
+            hint="shorten metadata.name to at most "
+            + counted(LABEL_MAX - len(claim) - 1, "character"),
         )
         for claim in sorted(claims)
         if len(claim) + 1 + len(trainjob.name) > LABEL_MAX

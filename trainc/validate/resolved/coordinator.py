@@ -10,7 +10,7 @@ coordinator check is the runtime's alone (:mod:`trainc.validate.crossobject.coor
 
 from __future__ import annotations
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, counted
 from trainc.model.json import as_list, as_object, get_path
 from trainc.resolve.resolved import ResolvedJob
 
@@ -29,7 +29,8 @@ def check_coordinator_pod(job: ResolvedJob) -> list[Diagnostic]:
         return []
     message = (
         f"coordinator pod index {pod} is invalid for replicatedJob {name} job index "
-        f"{_index(coordinator.get('jobIndex'))}: each Job of {name!r} has {completions} pods"
+        f"{_index(coordinator.get('jobIndex'))}: each Job of {name!r} has "
+        f"{counted(completions, 'pod')}"
     )
     pod_set = next((p for p in job.pod_sets if p.name == name), None)
     if pod_set is not None and pod_set.count_origin.source is job.trainjob:

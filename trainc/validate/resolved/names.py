@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, counted
 from trainc.model.json import JsonObject, as_list, as_object, get_path
 from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.metadata import LABEL_MAX, dns1035_label_errors
@@ -92,7 +92,10 @@ def check_name_budgets(job: ResolvedJob) -> list[Diagnostic]:
         detail = f"pod {pod!r} of replicatedJob {longest.rjob!r} has {len(pod)}"
         message = POD_NAME_TOO_LONG
     budget = LABEL_MAX - (len(longest.pod or longest.job) - len(job.name))
-    hint = f"shorten metadata.name to at most {budget} characters for runtime {job.runtime.name!r}"
+    hint = (
+        f"shorten metadata.name to at most {counted(budget, 'character')} for runtime "
+        f"{job.runtime.name!r}"
+    )
     if budget < 1:
         hint = f"shorten replicatedJob {longest.rjob!r} of runtime {job.runtime.name!r}"
     return [
