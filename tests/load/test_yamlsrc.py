@@ -52,6 +52,17 @@ def test_syntax_message_names_the_construct_and_its_line() -> None:
     assert "<" not in message  # ruamel's token names are spelled out
 
 
+def test_text_ruamel_cannot_place_is_a_syntax_finding_not_a_crash() -> None:
+    # A block scalar indicator where a key should start, then a comment: ruamel's comment
+    # bookkeeping asserts instead of raising a syntax error (found by fuzzing).
+    parsed = parse("a: 1\n---\nspec:\n\n| #c  mlPolicy:\n    torch: {}\n  template: {}\n")
+    assert [d.data for d in parsed.documents] == [{"a": 1}]
+    ((code, line, _),) = found(parsed)
+    assert code == "load.syntax"
+    assert line is not None
+    assert 5 <= line <= 7
+
+
 def test_tab_indentation() -> None:
     parsed = parse("spec:\n\tname: x\n")
     assert found(parsed) == [("load.tab-indent", 2, 1)]

@@ -23,8 +23,10 @@ from __future__ import annotations
 import re
 from collections.abc import Generator
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
+import ruamel.yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.composer import Composer
 from ruamel.yaml.error import MarkedYAMLError
@@ -38,6 +40,9 @@ from trainc.diagnostics import Diagnostic
 from trainc.load.convert import Converter, mark_finding, too_deep
 from trainc.load.limits import Limits
 from trainc.load.source import SourceFile, line_and_column
+
+#: Where ruamel.yaml's modules live, to tell its internal assertions from trainc's.
+_RUAMEL_PACKAGE = str(Path(ruamel.yaml.__file__).parent)
 
 #: How ruamel's scanner reads every document: as YAML 1.1, like libyaml and go-yaml.
 _YAML_1_1 = (1, 1)
@@ -62,6 +67,15 @@ class _TooDeep(Exception):  # noqa: N818  # a control-flow signal, caught below
         self.mark = mark
 
 
+class _Malformed(Exception):  # noqa: N818  # a control-flow signal, caught below
+    """ruamel failed on malformed text without a syntax error of its own (``mark``: where
+    its reader stopped)."""
+
+    def __init__(self, mark: Any) -> None:
+        super().__init__("malformed")
+        self.mark = mark
+
+
 class _Composer(Composer):
     """ruamel's composer, bounding nesting and noting whether a document uses an alias.
 
@@ -83,6 +97,14 @@ class _Composer(Composer):
             # Composition is recursive, so a configured bound beyond what the Python
             # stack holds ends here; the reader has stopped near the culprit.
             raise _TooDeep(self.loader.reader.get_mark()) from None
+        except AssertionError as error:
+            # ruamel's comment bookkeeping asserts on some malformed layouts (a block
+            # scalar indicator where a key should start, then a comment) instead of
+            # raising a syntax error; go-yaml refuses the same text. Only ruamel's own
+            # assertions are input errors: any other is a bug and propagates.
+            if not _raised_in_ruamel(error):
+                raise
+            raise _Malformed(self.loader.reader.get_mark()) from None
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         self.nesting += 1
@@ -162,6 +184,24 @@ def read_stream(converter: Converter, limits: Limits) -> None:
     except _TooDeep as error:
         mark = error.mark
         diagnostics.append(too_deep(source, limits.max_depth, mark.line, mark.column))
+    except _Malformed as error:
+        diagnostics.append(_malformed_finding(source, error.mark))
+
+
+def _raised_in_ruamel(error: BaseException) -> bool:
+    """Whether ``error`` was raised by ruamel.yaml's own code (its innermost frame)."""
+    trace = error.__traceback__
+    while trace is not None and trace.tb_next is not None:
+        trace = trace.tb_next
+    return trace is not None and _RUAMEL_PACKAGE in trace.tb_frame.f_code.co_filename
+
+
+def _malformed_finding(source: SourceFile, mark: Any) -> Diagnostic:
+    """Malformed YAML that ruamel could not report itself, where its reader stopped."""
+    line, column = mark.line, mark.column
+    message = "malformed YAML: the parser cannot place what is written here"
+    hint = "check the indentation and the block scalar indicators ('|', '>') around this line"
+    return mark_finding(source, line, column, "load.syntax", message, hint=hint)
 
 
 def _compose(yaml: YAML, text: str) -> Generator[Any, None, None]:
