@@ -118,7 +118,11 @@ def _glob_directories(root: Path, globs: tuple[str, ...]) -> list[Path]:
 def _outside_runtime_globs(
     objects: Iterable[LoadedObject], config: InputSettings
 ) -> list[Diagnostic]:
-    """Warnings for runtimes defined where ``inputs.runtimes`` says runtimes are not."""
+    """Warnings for runtimes defined where ``inputs.runtimes`` says runtimes are not.
+
+    The standard input is no place in the repository: a runtime a pipeline brings along
+    is where it belongs.
+    """
     if not config.runtimes:
         return []
     inside = path_filter(config.runtimes, ())
@@ -131,7 +135,7 @@ def _outside_runtime_globs(
             hint="move the file there, or add its path to inputs.runtimes in trainc.yaml",
         )
         for obj in objects
-        if obj.kind in RUNTIME_KINDS and not inside.selects(obj.path)
+        if obj.kind in RUNTIME_KINDS and obj.path != STDIN_NAME and not inside.selects(obj.path)
     ]
 
 
