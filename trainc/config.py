@@ -171,14 +171,14 @@ def find_paths_root(paths: Sequence[Path], cwd: Path) -> Path:
     """
     if not paths:
         return find_repo_root(cwd)
-    roots: dict[Path, list[tuple[Path, Path | None]]] = {}
+    # By real path (None: under no marker), so a root reached through a link is one root.
+    roots: dict[Path | None, list[tuple[Path, Path | None]]] = {}
     for given in paths:
         absolute = Path(os.path.normpath(cwd / given))
         if not os.path.lexists(absolute):
             raise UsageError(f"{given}: no such file or directory")
-        start = absolute if absolute.is_dir() else absolute.parent
-        root = _marked_root(start)
-        key = Path(os.path.realpath(root)) if root is not None else _UNMARKED
+        root = _marked_root(absolute if absolute.is_dir() else absolute.parent)
+        key = Path(os.path.realpath(root)) if root is not None else None
         roots.setdefault(key, []).append((given, root))
     if len(roots) > 1:
         described = "; ".join(
@@ -192,13 +192,9 @@ def find_paths_root(paths: Sequence[Path], cwd: Path) -> Path:
             "with --config"
         )
     [(key, found)] = roots.items()
-    if key != _UNMARKED:
-        return found[0][1] or key
+    if key is not None:
+        return found[0][1] or key  # as the first path reached it
     return _unmarked_root([Path(os.path.normpath(cwd / given)) for given, _ in found], cwd)
-
-
-#: The key of paths under no trainc.yaml or .git, in :func:`find_paths_root`.
-_UNMARKED: Final = Path()
 
 
 def _unmarked_root(paths: Sequence[Path], cwd: Path) -> Path:
