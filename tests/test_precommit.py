@@ -228,3 +228,40 @@ def test_try_repo_runs_every_hook_and_reports_only_the_bad_trainjob(
     assert run.stdout.count(BAD_DIAGNOSTIC) == len(HOOK_IDS)
     assert "jobs/train.yaml" not in run.stdout
     assert "files were modified" not in run.stdout
+
+
+def test_a_trainc_repository_in_a_subdirectory_as_the_guide_configures_it(
+    tmp_path: Path, env: dict[str, str], hook_repo: Path
+) -> None:
+    """docs/pre-commit.md: ``ml/`` holds trainc.yaml; the validate hook gets file names
+    relative to the git root and finds ``ml/`` from them, the compile hook gets ``ml``.
+    A changed kustomize patch is left out with a warning, not read as a TrainJob."""
+    config = "apiVersion: trainc.dev/v1alpha1\nkind: Config\ncompile:\n  output: rendered\n"
+    ml = tmp_path / "ml"
+    write(ml, "trainc.yaml", config)
+    write(ml, "runtimes/torch.yaml", TORCH_RUNTIME)
+    write(ml, "jobs/train.yaml", trainjob_yaml("train"))
+    write(ml, "overlays/prod/kustomization.yaml", "resources: [../../jobs]\n")
+    write(ml, "overlays/prod/patch.yaml", "kind: TrainJob\nmetadata: {name: train}\n")
+    compiled = compile_collected([], cwd=ml)
+    write_tree(ml / "rendered", compiled.files)
+    write(tmp_path, "docs/other.yaml", "not: trainc's\n")
+    commit_everything(tmp_path, env)
+    rev = git(hook_repo, env, "rev-parse", "HEAD").strip()
+    files = r"^ml/.*\.(ya?ml(\.j2)?|json)$"
+    hooks = [
+        {"id": "trainc-validate", "files": files, "verbose": True},
+        {"id": "trainc-compile-check", "args": ["ml"], "files": files},
+    ]
+    path = tmp_path / ".pre-commit-config.yaml"
+    path.write_text(json.dumps({"repos": [{"repo": str(hook_repo), "rev": rev, "hooks": hooks}]}))
+    run = pre_commit(tmp_path, env, "run", "--all-files", "--color", "never")
+    assert run.returncode == 0, run.stdout
+    assert outcome(run, "trainc validate") == "Passed"
+    assert outcome(run, "trainc compile --check") == "Passed"
+    assert "overlays/prod: warning[load.kustomize-directory]" in run.stdout
+    write(ml, "jobs/bad.yaml", BAD_TRAINJOB)
+    git(tmp_path, env, "add", "ml/jobs/bad.yaml")
+    run = pre_commit(tmp_path, env, "run", "--color", "never")
+    assert run.returncode == 1, run.stdout
+    assert BAD_DIAGNOSTIC in run.stdout  # reported relative to ml/, the repository

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, BinaryIO, TypeAlias
 
-from trainc.config import Overrides, RepoConfig, build_config, find_repo_root
+from trainc.config import Overrides, RepoConfig, build_config, find_paths_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import CompilerBug, UsageError
 from trainc.load.documents import Document, LoadedObject
@@ -113,14 +113,17 @@ class ConfigResult:
 def load_config(
     *,
     cwd: Path,
+    paths: Sequence[Path] = (),
     config_file: Path | None = None,
     environment: str | None = None,
     overrides: Overrides | None = None,
 ) -> ConfigResult:
     """Find the repository root and read its ``trainc.yaml``, if any.
 
-    An explicit ``config_file`` sets the root to its directory. A missing explicit file
-    is a usage error; a malformed one is reported as diagnostics in that file.
+    The root is the repository of ``paths`` (relative to ``cwd``), or of ``cwd`` when
+    none are given (see :func:`~trainc.config.find_paths_root`). An explicit
+    ``config_file`` sets the root to its directory instead. A missing explicit file is a
+    usage error; a malformed one is reported as diagnostics in that file.
     ``overrides`` (an Argo CD Application's choices) adjust the file as
     :func:`~trainc.config.build_config` documents.
     """
@@ -130,7 +133,7 @@ def load_config(
         path = config_file.resolve()
         root = path.parent
     else:
-        root = find_repo_root(cwd)
+        root = find_paths_root(paths, cwd)
         path = root / CONFIG_FILE_NAME
         if not path.is_file():
             config = build_config(
@@ -167,12 +170,16 @@ def _validate(
     base: BaseRevision | None,
     steps: _Steps,
     builds: _Builds,
+    stdin: BinaryIO | None = None,
     on_resolved: OnResolved | None = None,
 ) -> ValidationReport:
-    inputs = load_inputs(list(paths) or [config.root], config=config, progress=steps.stage())
-    # Named paths are the targets; the rest of the repository is only context, so a
-    # TrainJob validated alone (pre-commit) still finds its runtime.
-    context = load_context(inputs.sources, config=config) if paths else None
+    named = bool(paths) or stdin is not None
+    inputs = load_inputs(
+        paths if named else [config.root], config=config, stream=stdin, progress=steps.stage()
+    )
+    # Named paths (and the standard input) are the targets; the rest of the repository is
+    # only context, so a TrainJob validated alone (pre-commit) still finds its runtime.
+    context = load_context(inputs.sources, config=config) if named else None
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     policies = load_policies(config, config_document=loaded_config.document)
     sweeper = check_sweeper_resources(config, loaded_config.document)
@@ -246,6 +253,7 @@ def validate_paths(
     paths: Sequence[Path],
     *,
     cwd: Path,
+    stdin: BinaryIO | None = None,
     config_file: Path | None = None,
     environment: str | None = None,
     overrides: Overrides | None = None,
@@ -254,21 +262,29 @@ def validate_paths(
 ) -> ValidationReport:
     """Validate the given files and directories (the repository root when none).
 
-    ``progress`` hears of every file read and object checked (see :data:`Progress`).
+    Relative ``paths`` are taken from ``cwd``, and the repository is the one they are in
+    (see :func:`load_config`). ``stdin``, when given, is read as one more input named
+    ``<stdin>`` (``kustomize build DIR | trainc validate -``). ``progress`` hears of every
+    file read and object checked (see :data:`Progress`).
     """
     loaded_config = load_config(
-        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+        cwd=cwd,
+        paths=paths,
+        config_file=config_file,
+        environment=environment,
+        overrides=overrides,
     )
     if loaded_config.config is None:
         return _config_failure(loaded_config)
     config = loaded_config.config
     return _validate(
-        paths,
+        [cwd / path for path in paths],
         loaded_config,
         config,
         base=_base_revision(base, config) if base is not None else None,
         steps=_Steps(progress),
         builds=_Builds(config),
+        stdin=stdin,
     )
 
 
@@ -295,12 +311,16 @@ def compile_paths(
     *,
     cwd: Path,
     sink: OutputSink,
+    stdin: BinaryIO | None = None,
     config_file: Path | None = None,
     environment: str | None = None,
     overrides: Overrides | None = None,
     progress: Progress | None = None,
 ) -> CompileReport:
     """Validate and build every TrainJob and the sweeper into ``sink``.
+
+    ``paths``, ``cwd`` and ``stdin`` choose the inputs and the repository as for
+    :func:`validate_paths`.
 
     Validation resolves each TrainJob once and hands it here as soon as it is checked;
     while the run has found no error, it is built, its output checked, and given to the
@@ -320,7 +340,11 @@ def compile_paths(
     from trainc.compiler.sweeper import build_sweeper  # noqa: PLC0415 - compile only
 
     loaded_config = load_config(
-        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+        cwd=cwd,
+        paths=paths,
+        config_file=config_file,
+        environment=environment,
+        overrides=overrides,
     )
     config = loaded_config.config
     if config is None:
@@ -330,12 +354,13 @@ def compile_paths(
     output = _Output(sink, config, builds)
     try:
         report = _validate(
-            paths,
+            [cwd / path for path in paths],
             loaded_config,
             config,
             base=None,
             steps=_Steps(progress),
             builds=builds,
+            stdin=stdin,
             on_resolved=output.add,
         )
         if report.exit_code:

@@ -8,7 +8,8 @@ structural validator); this module turns the validated file, ``--env`` and any
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
@@ -154,10 +155,70 @@ class RepoConfig:
 def find_repo_root(start: Path) -> Path:
     """The nearest directory at or above ``start`` with a trainc.yaml or a .git, else ``start``."""
     start = start.resolve()
+    return _marked_root(start) or start
+
+
+def _marked_root(start: Path) -> Path | None:
+    """The nearest directory at or above ``start`` holding a trainc.yaml or a .git.
+
+    A trainc.yaml below the top of a git repository (``ml/trainc.yaml``) makes its
+    directory the root; the walk never goes above a ``.git``, as mypy's search for its
+    configuration stops there.
+    """
     for directory in (start, *start.parents):
         if (directory / CONFIG_FILE_NAME).is_file() or (directory / ".git").exists():
             return directory
-    return start
+    return None
+
+
+def find_paths_root(paths: Sequence[Path], cwd: Path) -> Path:
+    """The repository the command-line ``paths`` (relative to ``cwd``) belong to.
+
+    As ruff and mypy find their configuration from the files they check, the root is the
+    nearest directory at or above each path (a file's own directory) that holds a
+    trainc.yaml or a .git, so ``trainc validate ~/team-repo`` and ``trainc validate
+    examples/`` read the configuration of the repository named. Without paths it is the
+    working directory's; paths under no such directory at all fall back to it too, when
+    they lie inside it, and otherwise to the directory they share. Raises UsageError for
+    a path that does not exist, and for paths of different repositories, naming each
+    path's root: one run reads one trainc.yaml.
+    """
+    if not paths:
+        return find_repo_root(cwd)
+    # By real path (None: under no marker), so a root reached through a link is one root.
+    roots: dict[Path | None, list[tuple[Path, Path | None]]] = {}
+    for given in paths:
+        absolute = Path(os.path.normpath(cwd / given))
+        if not os.path.lexists(absolute):
+            raise UsageError(f"{given}: no such file or directory")
+        root = _marked_root(absolute if absolute.is_dir() else absolute.parent)
+        key = Path(os.path.realpath(root)) if root is not None else None
+        roots.setdefault(key, []).append((given, root))
+    if len(roots) > 1:
+        described = "; ".join(
+            f"{given} in {root if root is not None else 'no repository'}"
+            for found in roots.values()
+            for given, root in found
+        )
+        raise UsageError(
+            f"the paths belong to different repositories ({described}): one run reads one "
+            f"{CONFIG_FILE_NAME}; run trainc once per repository, or name the one to use "
+            "with --config"
+        )
+    [(key, found)] = roots.items()
+    if key is not None:
+        return found[0][1] or key  # as the first path reached it
+    return _unmarked_root([Path(os.path.normpath(cwd / given)) for given, _ in found], cwd)
+
+
+def _unmarked_root(paths: Sequence[Path], cwd: Path) -> Path:
+    """The root of paths with no trainc.yaml or .git above them: the working directory
+    when they are inside it (as without paths), else the directory they share."""
+    here = Path(os.path.normpath(cwd))
+    if all(path.is_relative_to(here) for path in paths):
+        return here
+    directories = [path if path.is_dir() else path.parent for path in paths]
+    return Path(os.path.commonpath(directories))
 
 
 def merge_values(base: JsonObject, override: JsonObject) -> JsonObject:

@@ -187,6 +187,18 @@ _ENTRIES: tuple[Rule, ...] = (
         _I,
         "the document is not a trainer.kubeflow.org object and is skipped",
     ),
+    Rule(
+        "load.training-operator-v1",
+        _W,
+        "a Training Operator v1 job (PyTorchJob, MPIJob, ...) that trainc does not read",
+    ),
+    Rule(
+        "load.kustomize-directory",
+        _I,
+        "a kustomize directory is left out: pipe its build into trainc instead",
+    ),
+    Rule("load.helm-chart", _I, "a Helm chart is left out: pipe its rendering into trainc instead"),
+    Rule("load.compiled-output", _I, "the output of trainc compile is not read as input"),
     # --- config: trainc.yaml -----------------------------------------------------------------
     Rule("config.syntax", _E, "trainc.yaml is not valid YAML"),
     Rule("config.invalid", _E, "trainc.yaml does not match its schema"),

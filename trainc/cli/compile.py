@@ -9,7 +9,7 @@ import click
 
 from trainc import __version__
 from trainc.api import compile_paths
-from trainc.cli.options import ReportOptions, report_options
+from trainc.cli.options import ReportOptions, report_options, split_inputs
 from trainc.cli.progress import progress_line
 from trainc.cli.staleness import report_check
 from trainc.diagnostics import counted
@@ -29,8 +29,9 @@ STDOUT = "-"
     "-o",
     "--output",
     metavar="DIR|-",
-    help="Directory to write (one file per TrainJob plus kustomization.yaml), or - for one "
-    "YAML stream on stdout (Argo CD). Default: compile.output of trainc.yaml.",
+    help="Directory to write (one file per TrainJob plus kustomization.yaml), relative to the "
+    "current directory, or - for one YAML stream on stdout (Argo CD). Default: compile.output "
+    "of trainc.yaml, relative to the repository's root.",
 )
 @click.option(
     "--check",
@@ -48,30 +49,36 @@ def compile_command(
     cluster: a JobSet, a PodGroup for gang scheduling, the PersistentVolumeClaims of its
     volume claim policies and the MPI hostfile ConfigMap, labelled as trainc's. Everything
     is validated first: with any error nothing is written. Output is byte-identical for
-    identical input. Diagnostics go to stderr; stdout carries only manifests.
+    identical input. Diagnostics go to stderr; stdout carries only manifests. The
+    repository is found from PATHS as by validate, and - reads a YAML stream from the
+    standard input.
 
     \b
     Examples:
       trainc compile -o rendered/             # write the tree, atomically
       trainc compile -o rendered/ --check     # CI: fail when rendered/ is stale
       trainc compile -o -                     # Argo CD config-management plugin
+      helm template x charts/x | trainc compile - -o -
     """
     if output == STDOUT and check:
         raise UsageError("--check compares a directory: use -o DIR with --check")
-    # -o is relative to the working directory, trainc.yaml's compile.output to the root.
+    inputs = split_inputs(paths)
+    # -o is relative to the working directory, as every path on the command line is;
+    # trainc.yaml's compile.output to the repository root.
     # Bytes, not text, on stdout: manifests are UTF-8 whatever the locale.
     directory = None if output in (None, STDOUT) else Path(output)
     sink: StreamOutput | DirectoryCheck | DirectoryOutput
     if output == STDOUT:
         sink = StreamOutput(sys.stdout.buffer)
     elif check:
-        sink = DirectoryCheck(directory, paths)
+        sink = DirectoryCheck(directory, inputs.paths)
     else:
-        sink = DirectoryOutput(directory, paths)
+        sink = DirectoryOutput(directory, inputs.paths)
     with progress_line(sys.stderr, "compiling", enabled=not report.quiet) as progress:
         result = compile_paths(
-            list(paths),
+            inputs.paths,
             cwd=Path.cwd(),
+            stdin=inputs.stdin,
             sink=sink,
             config_file=report.config_file,
             environment=report.environment,

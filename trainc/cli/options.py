@@ -5,10 +5,11 @@ from __future__ import annotations
 import functools
 import io
 import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 import click
 
@@ -67,6 +68,25 @@ class ReportOptions:
         with os_errors_as_usage("write to", getattr(stream, "name", "the report stream")):
             reporter.write(report, stream)
             stream.flush()
+
+
+#: The path that names the standard input, as in ``kustomize build DIR | trainc validate -``.
+STDIN_PATH = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """The PATHS argument: files and directories, and the standard input if ``-`` is one."""
+
+    paths: list[Path]
+    stdin: BinaryIO | None
+
+
+def split_inputs(given: Sequence[Path]) -> Inputs:
+    """Split ``-`` (named once or more, read once) from the paths; ``./-`` is a file."""
+    paths = [path for path in given if str(path) != STDIN_PATH]
+    reads = len(paths) < len(given)
+    return Inputs(paths, sys.stdin.buffer if reads else None)
 
 
 _OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] = (

@@ -9,7 +9,7 @@ import click
 
 from trainc import __version__
 from trainc.api import validate_paths
-from trainc.cli.options import ReportOptions, report_options
+from trainc.cli.options import ReportOptions, report_options, split_inputs
 from trainc.cli.progress import progress_line
 
 
@@ -30,22 +30,29 @@ def validate_command(paths: tuple[Path, ...], *, base: str | None, report: Repor
     """Validate TrainJobs and runtimes in PATHS (default: the repository).
 
     Every file and directory given is read (directories recursively, *.yaml, *.yml and
-    *.j2 templates); documents that are not trainer.kubeflow.org objects are skipped.
-    Each object is checked against the generated CRD schema and its CEL rules, the
-    checks Trainer's admission webhooks make, and the organisation policies of the
-    repository.
+    *.j2 templates); documents that are not trainer.kubeflow.org objects are skipped,
+    and so are kustomize directories and Helm charts, whose rendered output can be
+    piped in: - reads a YAML stream from the standard input. Each object is checked
+    against the generated CRD schema and its CEL rules, the checks Trainer's admission
+    webhooks make, and the organisation policies of the repository. The repository (its
+    trainc.yaml, policies and runtimes) is the one PATHS are in: the nearest directory
+    above them holding trainc.yaml or .git.
 
     \b
     Examples:
       trainc validate
       trainc validate jobs/ runtimes/
+      trainc validate ~/team-repo
+      kustomize build overlays/prod | trainc validate -
       trainc validate --base origin/main --format github
       trainc validate --env prod -v
     """
+    inputs = split_inputs(paths)
     with progress_line(sys.stderr, "validating", enabled=not report.quiet) as progress:
         result = validate_paths(
-            list(paths),
+            inputs.paths,
             cwd=Path.cwd(),
+            stdin=inputs.stdin,
             config_file=report.config_file,
             environment=report.environment,
             overrides=report.overrides,

@@ -53,9 +53,10 @@ from types import TracebackType
 from typing import Final, Literal, TypeAlias
 
 from trainc.errors import CompilerBug, UsageError
+from trainc.model.repoconfig import OWNERSHIP_FILE_NAME
 
 #: The ownership manifest: every other file of the tree, one sorted relative path a line.
-OWNERSHIP_FILE: Final = ".trainc-owned"
+OWNERSHIP_FILE: Final = OWNERSHIP_FILE_NAME
 NEW_SUFFIX: Final = ".trainc-new"
 OLD_SUFFIX: Final = ".trainc-old"
 

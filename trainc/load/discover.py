@@ -1,5 +1,8 @@
 """Turning command-line paths into the sorted list of repository files to read.
 
+Kustomize directories, Helm charts and trainc's own output are left out whole, with a
+finding that says how to check them (:mod:`trainc.load.packages`).
+
 Symbolic links are followed only while their real path stays inside the repository root:
 a repository under review must not make trainc read ``/etc/passwd`` or a CI runner's
 secrets into a report. Each real directory is walked at most once per run, and linked
@@ -18,6 +21,7 @@ from pathlib import Path
 from trainc.diagnostics import Diagnostic, Severity, finding
 from trainc.errors import UsageError
 from trainc.load.globs import PathFilter
+from trainc.load.packages import Package, enclosing_package, package_of, package_on_disk
 from trainc.load.pathnames import repo_name
 
 _GIT_DIR = ".git"
@@ -36,7 +40,9 @@ def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilte
 
     A named file is read even when the include globs would not select it, unless the
     exclude globs rule it out (pre-commit passes every changed ``*.yaml``, including the
-    Helm charts a repository excludes); a named directory is walked with ``select``.
+    Helm charts a repository excludes), or it lies in a package (a kustomize directory,
+    a Helm chart: see :mod:`trainc.load.packages`); a named directory is walked with
+    ``select``, and packages met on the way are left out.
     Raises UsageError for a path that does not exist or lies outside the root: the
     command line is wrong, not the repository. A path inside the root that is a link out
     of it is a ``load.symlink-escape`` finding instead.
@@ -53,7 +59,11 @@ def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilte
         if not os.path.lexists(absolute):
             raise UsageError(f"{given}: no such file or directory")
         real = Path(os.path.realpath(absolute))
-        if not real.is_relative_to(walk.root):
+        package = enclosing_package(relative, walk.package_at)
+        walk.named.add(relative)
+        if package is not None:
+            walk.diagnostics.append(package.finding(named=True))
+        elif not real.is_relative_to(walk.root):
             walk.escaped(relative, absolute)
         elif real.is_dir():
             walk.queue(absolute, relative, real, linked=absolute.is_symlink())
@@ -83,6 +93,8 @@ class _Walk:
         self.select = select
         self.files: set[str] = set()
         self.diagnostics: list[Diagnostic] = []
+        self.named: set[str] = set()
+        """The repo-relative paths the command line gave."""
         self._visited: set[Path] = set()
         self._real: list[_Pending] = []
         self._linked: list[_Pending] = []
@@ -104,6 +116,10 @@ class _Walk:
                 hint="copy the file into the repository or point the link inside it",
             )
         )
+
+    def package_at(self, relative: str) -> Package | None:
+        """What the repository directory ``relative`` is, by the files it holds."""
+        return package_on_disk(self.root, relative)
 
     def queue(self, directory: Path, relative: str, real: Path, *, linked: bool) -> None:
         """Schedule a directory; linked ones wait until no real directory is left."""
@@ -132,6 +148,10 @@ class _Walk:
                     hint="exclude it with inputs.exclude in trainc.yaml if it holds no inputs",
                 )
             )
+            return
+        package = package_of(prefix, {entry.name for entry in entries})
+        if package is not None:
+            self.diagnostics.append(package.finding(named=prefix in self.named))
             return
         for entry in entries:
             name = repo_name(entry.name)

@@ -10,11 +10,13 @@ from __future__ import annotations
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from trainc.diagnostics import Diagnostic
 from trainc.errors import UsageError
 from trainc.load.globs import PathFilter
 from trainc.load.limits import Limits
+from trainc.load.packages import enclosing_package, packages_in
 from trainc.load.reader import too_large
 
 _SYMLINK_MODE = b"120000"
@@ -35,7 +37,9 @@ def read_revision(ref: str, *, root: Path, select: PathFilter, limits: Limits) -
 
     Raises UsageError when ``root`` is not in a git repository or ``ref`` names no commit:
     both are mistakes on the command line. Symbolic links at the revision are not read
-    (their blobs hold link targets, not YAML).
+    (their blobs hold link targets, not YAML), nor are the files of the kustomize
+    directories and Helm charts it holds, which discovery leaves out of the working tree
+    alike (:mod:`trainc.load.packages`).
     """
     commit = (
         _git(root, "rev-parse", "--verify", "--end-of-options", f"{ref}^{{commit}}", what=ref)
@@ -43,24 +47,43 @@ def read_revision(ref: str, *, root: Path, select: PathFilter, limits: Limits) -
         .strip()
     )
     listing = _git(root, "ls-tree", "-r", "-z", "-l", "--end-of-options", commit, what=ref)
+    entries = [_Entry.parse(entry) for entry in listing.split(b"\0") if entry]
+    packages = packages_in(entry.path for entry in entries if entry.kind == b"blob")
     wanted: list[tuple[str, bytes]] = []
     diagnostics: list[Diagnostic] = []
-    for entry in listing.split(b"\0"):
-        if not entry:
-            continue
-        meta, _, raw_path = entry.partition(b"\t")
-        mode, kind, object_id, size = meta.split()
-        path = raw_path.decode("utf-8", "surrogateescape")  # as pathnames.repo_name reads it
-        if kind != b"blob" or mode == _SYMLINK_MODE or not select.selects(path):
+    for mode, kind, object_id, size, path in entries:
+        if (
+            kind != b"blob"
+            or mode == _SYMLINK_MODE
+            or not select.selects(path)
+            or enclosing_package(path, packages.get) is not None
+        ):
             continue
         if int(size) > limits.max_file_bytes:
             diagnostics.append(too_large(path, int(size), limits))
         else:
             wanted.append((path, object_id))
     wanted.sort()
-    blobs = _cat_blobs(root, [object_id for _, object_id in wanted], what=ref)
-    files = tuple((path, blobs[object_id]) for path, object_id in wanted)
+    contents = _cat_blobs(root, [object_id for _, object_id in wanted], what=ref)
+    files = tuple((path, contents[object_id]) for path, object_id in wanted)
     return Revision(commit, files, tuple(diagnostics), len(wanted) + len(diagnostics))
+
+
+class _Entry(NamedTuple):
+    """One line of ``git ls-tree -r -z -l``."""
+
+    mode: bytes
+    kind: bytes
+    object_id: bytes
+    size: bytes
+    path: str
+
+    @classmethod
+    def parse(cls, entry: bytes) -> _Entry:
+        meta, _, raw_path = entry.partition(b"\t")
+        mode, kind, object_id, size = meta.split()
+        # Decoded as pathnames.repo_name reads a name of the working tree.
+        return cls(mode, kind, object_id, size, raw_path.decode("utf-8", "surrogateescape"))
 
 
 def _cat_blobs(root: Path, object_ids: list[bytes], *, what: str) -> dict[bytes, bytes]:

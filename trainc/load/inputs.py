@@ -6,11 +6,13 @@ UTF-8, Jinja2 for ``.j2`` files, YAML with positions, then classification.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from trainc.diagnostics import Diagnostic, sort_diagnostics
 from trainc.load.discover import discover_files
@@ -19,13 +21,21 @@ from trainc.load.globs import literal_directory, path_filter
 from trainc.load.limits import Limits
 from trainc.load.objects import classify_documents
 from trainc.load.prefilter import may_define_runtime
-from trainc.load.reader import decode_input, read_file, read_input
+from trainc.load.reader import decode_input, read_file, read_input, read_stream
 from trainc.load.settings import InputSettings
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.kinds import RUNTIME_KINDS
 
 _TEMPLATE_SUFFIX = ".j2"
+#: ``{{ ... }}`` in a file that is no ``.j2`` template: Helm's or another tool's Go
+#: template text, which is YAML only once that tool has rendered it.
+_TEMPLATE_TEXT = re.compile(r"\{\{.*\}\}")
+_TEMPLATE_HINT = (
+    "the file holds template text ({{ ... }}) that only its tool's rendering turns into "
+    "YAML: leave it out with inputs.exclude in trainc.yaml, and check what it renders "
+    "instead (helm template NAME CHART | trainc validate -)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +48,24 @@ class LoadResult:
     files: int
 
 
+#: How diagnostics and sources name the standard input (``trainc validate -``): never a
+#: repository path, which is relative and has no angle brackets at its start.
+STDIN_NAME = "<stdin>"
+
+
 def load_inputs(
     paths: Iterable[str | Path],
     *,
     config: InputSettings,
+    stream: BinaryIO | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> LoadResult:
     """Load the files under ``paths`` (files or directories, relative to the cwd).
 
+    ``stream`` (the standard input of ``trainc validate -``) is read to its end as one
+    more input file named :data:`STDIN_NAME`, such as the YAML stream ``kustomize build``
+    or ``helm template`` prints: its documents are objects like any file's, and its
+    findings count lines from the start of the stream.
     ``progress(done, total)`` is called after each file. Raises UsageError for a path
     that does not exist or lies outside ``config.root``.
     """
@@ -53,12 +73,14 @@ def load_inputs(
     found = discover_files(paths, root=config.root, select=select)
     loader = _Loader(config)
     loader.diagnostics.extend(found.diagnostics)
-    for done, path in enumerate(found.files, 1):
-        loader.add(path, read_input(config.root, path, config.limits))
+    reads = [(STDIN_NAME, partial(read_stream, stream))] if stream is not None else []
+    reads += [(path, partial(read_input, config.root)) for path in found.files]
+    for done, (path, read) in enumerate(reads, 1):
+        loader.add(path, read(path, config.limits))
         if progress is not None:
-            progress(done, len(found.files))
+            progress(done, len(reads))
     loader.diagnostics.extend(_outside_runtime_globs(loader.objects, config))
-    return loader.result(len(found.files))
+    return loader.result(len(reads))
 
 
 def load_context(skip: Iterable[str], *, config: InputSettings) -> LoadResult:
@@ -96,7 +118,11 @@ def _glob_directories(root: Path, globs: tuple[str, ...]) -> list[Path]:
 def _outside_runtime_globs(
     objects: Iterable[LoadedObject], config: InputSettings
 ) -> list[Diagnostic]:
-    """Warnings for runtimes defined where ``inputs.runtimes`` says runtimes are not."""
+    """Warnings for runtimes defined where ``inputs.runtimes`` says runtimes are not.
+
+    The standard input is no place in the repository: a runtime a pipeline brings along
+    is where it belongs.
+    """
     if not config.runtimes:
         return []
     inside = path_filter(config.runtimes, ())
@@ -109,7 +135,7 @@ def _outside_runtime_globs(
             hint="move the file there, or add its path to inputs.runtimes in trainc.yaml",
         )
         for obj in objects
-        if obj.kind in RUNTIME_KINDS and not inside.selects(obj.path)
+        if obj.kind in RUNTIME_KINDS and obj.path != STDIN_NAME and not inside.selects(obj.path)
     ]
 
 
@@ -181,15 +207,19 @@ class _Loader:
             source = self.sources[path] = rendered
         parsed = parse_documents(source, self.config.limits)
         skipped: set[Diagnostic] = set()
+        found: list[Diagnostic] = []
         for document in parsed.documents:
             classified = classify_documents((document,))
             self.objects.extend(classified.objects)
-            self.diagnostics.extend(classified.diagnostics)
+            found.extend(classified.diagnostics)
             if not classified.objects and not any(d.is_error for d in classified.diagnostics):
                 # A skipped document (an OpenAPI spec with ``200:`` keys, Helm values) is
                 # not trainc's to judge; only malformed YAML and bounds fail the run.
                 skipped.update(parsed.findings.get(document.index, ()))
-        self.diagnostics.extend(d for d in parsed.diagnostics if d not in skipped)
+        found.extend(d for d in parsed.diagnostics if d not in skipped)
+        if source.original is None and _TEMPLATE_TEXT.search(source.text):
+            found = [replace(d, hint=_TEMPLATE_HINT) if d.is_error else d for d in found]
+        self.diagnostics.extend(found)
 
     def _render(self, source: SourceFile) -> SourceFile | Diagnostic:
         # jinja2 is imported only when a template is actually read (startup time).

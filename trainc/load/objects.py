@@ -18,6 +18,14 @@ from trainc.model.labels import GROUP
 
 _SUPPORTED = ", ".join(KINDS_BY_NAME)
 
+#: The kinds of Kubeflow's Training Operator v1, which Trainer's TrainJob and runtimes
+#: replace: a repository moving to trainc may still hold them.
+TRAINING_OPERATOR_V1 = "kubeflow.org/v1"
+TRAINING_OPERATOR_V1_KINDS = frozenset(
+    {"PyTorchJob", "MPIJob", "TFJob", "XGBoostJob", "PaddleJob", "JAXJob"}
+)
+MIGRATION_GUIDE = "https://www.kubeflow.org/docs/components/trainer/operator-guides/migration/"
+
 
 @dataclass(frozen=True, slots=True)
 class Classified:
@@ -61,13 +69,21 @@ def _classify(
         else:
             diagnostics.append(found)
         return
+    code = "load.ignored-document"
+    hint = None
     if isinstance(api_version, str) and isinstance(kind, str):
         name = _metadata(data).get("name")
         what = f"{api_version} {kind}" + (f"/{name}" if isinstance(name, str) else "")
         message = f"not a {GROUP} object, skipped: {what}"
+        if api_version == TRAINING_OPERATOR_V1 and kind in TRAINING_OPERATOR_V1_KINDS:
+            code = "load.training-operator-v1"
+            message = f"{what} is a Training Operator v1 job, which trainc does not read"
+            hint = (
+                f"write it as a TrainJob on a runtime: see the migration guide, {MIGRATION_GUIDE}"
+            )
     else:
         message = "the document has no apiVersion/kind; skipped"
-    diagnostics.append(document.finding((), "load.ignored-document", message))
+    diagnostics.append(document.finding((), code, message, hint=hint))
 
 
 def _not_a_mapping(document: Document, data: JsonValue) -> Diagnostic:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import codecs
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from trainc.diagnostics import Diagnostic, counted, finding
 from trainc.load.limits import Limits
@@ -71,16 +73,33 @@ def read_file(file: Path, path: str, limits: Limits) -> bytes | Diagnostic:
         os.close(descriptor)
 
 
+def read_stream(stream: BinaryIO, path: str, limits: Limits) -> bytes | Diagnostic:
+    """The bytes of ``stream`` up to its end (``trainc validate -``), reported as ``path``.
+
+    A pipe has no size to check beforehand: reading stops one byte past the bound, so a
+    runaway producer costs no more memory than a file at the bound.
+    """
+    try:
+        return _read_chunks(stream.read, path, limits)
+    except OSError as error:
+        return file_finding(path, "load.unreadable", f"cannot read the input: {error.strerror}")
+
+
 def _read_bounded(descriptor: int, path: str, limits: Limits) -> bytes | Diagnostic:
     status = os.fstat(descriptor)
     if not stat.S_ISREG(status.st_mode):
         return file_finding(path, "load.unreadable", "not a regular file")
     if status.st_size > limits.max_file_bytes:
         return too_large(path, status.st_size, limits)
+    return _read_chunks(lambda size: os.read(descriptor, size), path, limits)
+
+
+def _read_chunks(read: Callable[[int], bytes], path: str, limits: Limits) -> bytes | Diagnostic:
+    """Everything ``read`` gives until it returns nothing, or ``load.too-large`` past the bound."""
     chunks: list[bytes] = []
     remaining = limits.max_file_bytes + 1
     while remaining > 0:
-        chunk = os.read(descriptor, min(remaining, _CHUNK))
+        chunk = read(min(remaining, _CHUNK))
         if not chunk:
             break
         chunks.append(chunk)

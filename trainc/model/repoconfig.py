@@ -16,6 +16,9 @@ from trainc.model.scalars import Int64, Quantity
 
 CONFIG_API_VERSION = "trainc.dev/v1alpha1"
 CONFIG_FILE_NAME = "trainc.yaml"
+#: What marks a directory as written by ``trainc compile -o DIR``: the list of the files
+#: trainc owns there (the writer keeps it; discovery leaves such a directory alone).
+OWNERSHIP_FILE_NAME = ".trainc-owned"
 
 Values = Annotated[JsonObject, FreeForm()]
 
