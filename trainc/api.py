@@ -507,7 +507,11 @@ def diff_paths(
     from trainc.review.changes import compare  # noqa: PLC0415 - diff only
 
     loaded_config = load_config(
-        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+        cwd=cwd,
+        paths=paths,
+        config_file=config_file,
+        environment=environment,
+        overrides=overrides,
     )
     config = loaded_config.config
     if config is None:
@@ -516,7 +520,12 @@ def diff_paths(
     revision = _base_revision(base, config)
     builds = _Builds(config, keep=True)
     report = _validate(
-        paths, loaded_config, config, base=revision, steps=_Steps(progress), builds=builds
+        [cwd / path for path in paths],
+        loaded_config,
+        config,
+        base=revision,
+        steps=_Steps(progress),
+        builds=builds,
     )
     if any(d.is_error and not revision.reported(d) for d in report.diagnostics):
         return DiffReport(report, report.diagnostics, ())
@@ -597,14 +606,25 @@ def explain_paths(
     from trainc.review.explain import SelectionError, select  # noqa: PLC0415 - explain only
 
     loaded_config = load_config(
-        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+        cwd=cwd,
+        paths=paths,
+        config_file=config_file,
+        environment=environment,
+        overrides=overrides,
     )
     config = loaded_config.config
     if config is None:
         report = _config_failure(loaded_config)
         return ExplainReport(report, report.diagnostics)
     builds = _Builds(config, keep=True)
-    report = _validate(paths, loaded_config, config, base=None, steps=_Steps(None), builds=builds)
+    report = _validate(
+        [cwd / path for path in paths],
+        loaded_config,
+        config,
+        base=None,
+        steps=_Steps(None),
+        builds=builds,
+    )
     if not builds.kept:
         return ExplainReport(report, report.diagnostics)
     try:
@@ -654,7 +674,11 @@ def trainjob_sources(
     in (namespace, name) order; none when the input has errors (``trainc prune`` edits
     only a repository that compiles)."""
     loaded_config = load_config(
-        cwd=cwd, config_file=config_file, environment=environment, overrides=overrides
+        cwd=cwd,
+        paths=paths,
+        config_file=config_file,
+        environment=environment,
+        overrides=overrides,
     )
     config = loaded_config.config
     if config is None:
@@ -667,7 +691,7 @@ def trainjob_sources(
         found.append(TrainJobSource(job.namespace, job.name, loaded.path, loaded.data))
 
     report = _validate(
-        paths,
+        [cwd / path for path in paths],
         loaded_config,
         config,
         base=None,
@@ -756,11 +780,11 @@ def migrate_paths(
     problems = domain_prefixed_path_errors(manager)
     if problems:
         raise UsageError(f"--manager {manager}: {'; '.join(problems)}")
-    loaded_config = load_config(cwd=cwd, config_file=config_file)
+    loaded_config = load_config(cwd=cwd, paths=paths, config_file=config_file)
     config = loaded_config.config
     if config is None:
         return MigrationReport((), written=False, diagnostics=loaded_config.diagnostics)
-    inputs = load_inputs(list(paths) or [config.root], config=config)
+    inputs = load_inputs([cwd / path for path in paths] or [config.root], config=config)
     context = load_context(inputs.sources, config=config) if paths else None
     policies = load_policies(config, config_document=loaded_config.document)
     files = migrate_checked(
