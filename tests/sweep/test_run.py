@@ -383,13 +383,27 @@ def test_an_event_that_cannot_be_recorded_does_not_undo_the_action(
 
 def test_the_call_budget_fails_what_is_left(api: FakeApiServer, clock: FakeClock) -> None:
     put(api, *running("a"), *running("b"))
-    records = run(api, clock, limits=Limits(max_calls=8))  # 6 lists, then 2 fresh reads
+    # 6 lists leave 2 calls: shared out in decision order, they are a's read and patch,
+    # whatever the threads do; a's Event and all of b are over the budget.
+    records = run(api, clock, limits=Limits(max_calls=8))
     assert [(r.subject, r.outcome) for r in records] == [
-        ("JobSet/a", "failed"),
+        ("JobSet/a", "done"),
         ("JobSet/b", "failed"),
     ]
     assert all("call budget" in (r.error or "") for r in records)
+    assert records[0].error is not None
+    assert records[0].error.startswith("the Event was not recorded")
     assert len(api.requests) == 8
+
+
+@pytest.mark.parametrize("concurrency", [1, 2, 8])
+def test_where_the_budget_ends_does_not_depend_on_the_threads(
+    api: FakeApiServer, clock: FakeClock, concurrency: int
+) -> None:
+    for name in "abcdef":
+        put(api, *running(name))
+    records = run(api, clock, limits=Limits(max_calls=6 + 3 * 3 + 1, concurrency=concurrency))
+    assert [r.outcome for r in records] == ["done"] * 3 + ["failed"] * 3
 
 
 # --------------------------------------------------------------------------- notes, dry run

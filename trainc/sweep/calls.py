@@ -13,9 +13,10 @@ https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/ttlafterfini
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http import HTTPStatus
 
@@ -77,8 +78,11 @@ class BudgetExhausted(ApiError):  # noqa: N818 - reads as the condition it repor
 class Caller:
     """Makes calls within the budgets of the current pass; ``calls`` counts its attempts.
 
-    Actions run on several threads at once: the budget is counted under a lock, so no
-    two of them spend the last call.
+    Actions run on several threads at once. So that which of them the call budget stops
+    does not depend on thread timing, each action is given its share of the budget in the
+    order the actions were decided (:meth:`share`), before any runs: a thread spends its
+    own share first, then, for retries beyond it, what no share holds. Counting is
+    under a lock, so no two threads spend the same call.
     """
 
     def __init__(
@@ -90,11 +94,36 @@ class Caller:
         self.calls = 0
         self._started = monotonic()
         self._lock = threading.Lock()
+        self._shared = 0
+        self._local = threading.local()
 
     def start_pass(self) -> None:
         """Reset both budgets: each sweep pass gets its own."""
         self.calls = 0
+        self._shared = 0
         self._started = self._monotonic()
+
+    def share(self, wanted: int) -> int:
+        """Set aside up to ``wanted`` calls of the budget for one action; how many it got.
+
+        Called in the order the actions were decided, so the budget runs out at the same
+        action whatever the threads do.
+        """
+        with self._lock:
+            granted = max(0, min(wanted, self.limits.max_calls - self.calls - self._shared))
+            self._shared += granted
+        return granted
+
+    @contextlib.contextmanager
+    def spending(self, share: int) -> Iterator[None]:
+        """Calls made inside the block, on this thread, come from ``share`` first."""
+        self._local.left = share
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._shared -= self._local.left
+            self._local.left = 0
 
     def call(self, what: str, attempt_once: Callable[[float], Answer]) -> JsonObject:
         """The JSON object of a successful answer, retrying what is worth retrying.
@@ -130,11 +159,15 @@ class Caller:
     def _spend(self) -> float:
         """Count one attempt against the budgets; its timeout, within the time left."""
         with self._lock:
-            if self.calls >= self.limits.max_calls:
+            own = getattr(self._local, "left", 0)
+            if not own and self.calls + self._shared >= self.limits.max_calls:
                 raise BudgetExhausted(f"call budget of {self.limits.max_calls} calls used up")
             left = self.limits.max_seconds - self._elapsed()
             if left <= 0:
                 raise BudgetExhausted(f"time budget of {self.limits.max_seconds:g}s used up")
+            if own:
+                self._local.left = own - 1
+                self._shared -= 1
             self.calls += 1
         return min(self.limits.request_timeout, left)
 

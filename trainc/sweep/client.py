@@ -13,6 +13,7 @@ budgets are :mod:`trainc.sweep.calls`'; the client's own urllib3 retries are off
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -131,6 +132,14 @@ class SweepClient:
     def pause(self, attempt: int) -> None:
         """Back off after failed attempt ``attempt`` (a conflict), within the time budget."""
         self._caller.pause(attempt)
+
+    def share(self, wanted: int) -> int:
+        """Set aside up to ``wanted`` calls for one action, in decision order (see Caller)."""
+        return self._caller.share(wanted)
+
+    def spending(self, share: int) -> contextlib.AbstractContextManager[None]:
+        """Calls made in the block on this thread come from ``share`` first."""
+        return self._caller.spending(share)
 
     # ------------------------------------------------------------------ reads
     def snapshot(self, namespaces: tuple[str, ...] | None) -> Snapshot:

@@ -207,11 +207,38 @@ def sweep(
         )
         return
     run = _Pass.of(client, snapshot, now, dry_run=dry_run, grace=grace)
+    actions = decide(snapshot, now, grace=grace)
+    # The budget is shared out in decision order before any action runs, so which action
+    # it stops does not depend on the threads (Caller.share).
+    shares = [client.share(_calls_needed(run, action)) for action in actions]
     with ThreadPoolExecutor(max_workers=client.limits.concurrency) as pool:
-        yield from pool.map(partial(_carry_out, run), decide(snapshot, now, grace=grace))
+        yield from pool.map(partial(_carry_out, run), actions, shares)
 
 
-def _carry_out(run: _Pass, action: Action) -> ActionRecord:
+def _calls_needed(run: _Pass, action: Action) -> int:
+    """The calls ``action`` makes when nothing conflicts or fails: a fresh read, one write
+    per object, and its Event."""
+    match action:
+        case Note():
+            return 1 if action.reason in _NOTE_EVENTS and not run.dry_run else 0
+        case _ if run.dry_run:
+            return 0
+        case FailJobs():
+            return 2 + len(action.deadlines)
+        case DeleteJobs():
+            return 2 + len(action.jobs)
+        case DeleteObject():
+            return 3
+        case _:
+            assert_never(action)
+
+
+def _carry_out(run: _Pass, action: Action, share: int) -> ActionRecord:
+    with run.client.spending(share):
+        return _carried_out(run, action)
+
+
+def _carried_out(run: _Pass, action: Action) -> ActionRecord:
     match action:
         case Note():
             error = None
