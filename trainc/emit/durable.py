@@ -2,12 +2,13 @@
 
 The swap (rename) must never make a tree visible whose files could still be lost in a
 power cut: after a crash the directory holds the old tree or the new one, each complete.
-Two ways to get there, measured in ``bench/RESULTS.md`` ("Durable output"):
+Two ways to get there, measured in ``bench/RESULTS.md`` ("durable output without a sync
+per file"):
 
 ``batched`` (Linux)
     Files are written without a sync; one ``syncfs(2)`` on the staging tree then flushes
-    the whole filesystem it lives on, data and directory entries alike, in one journal
-    commit. https://man7.org/linux/man-pages/man2/syncfs.2.html: since Linux 5.8 it
+    the whole filesystem it lives on, data and directory entries alike, in one go.
+    https://man7.org/linux/man-pages/man2/syncfs.2.html: since Linux 5.8 it
     reports a writeback error of any file of that filesystem, so a failed write of the
     tree is not swapped in silently. The call is not in Python's standard library and
     is reached through the C library.
@@ -25,7 +26,6 @@ rename itself survives.
 
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import functools
 import os
@@ -46,6 +46,8 @@ def _syncfs() -> Callable[[int], int] | None:
     """The C library's ``syncfs`` on Linux; None where there is none."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # noqa: PLC0415  # only a compile that writes a directory needs it
+
     try:
         function = ctypes.CDLL(None, use_errno=True).syncfs
     except (OSError, AttributeError):  # a C library without it
@@ -108,6 +110,8 @@ def sync_tree(root: Path, directories: Iterable[str], sync: Sync) -> None:
     descriptor = _opened(root)
     try:
         if syncfs(descriptor) != 0:
+            import ctypes  # noqa: PLC0415  # loaded by _syncfs already
+
             error = ctypes.get_errno()
             raise OSError(error, os.strerror(error), str(root))
     finally:
