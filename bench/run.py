@@ -33,6 +33,7 @@ from typing import TypeVar
 from bench.generate import CONFIG, CONFIG_COMMENT, CONFIG_TEXT, generate
 from bench.measure import Sample, executable, machine, run
 from bench.report import SizeResult, render
+from bench.results import say, store
 from bench.yamltext import render as render_yaml
 
 REPO = Path(__file__).resolve().parents[1]
@@ -75,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     block = render(results, machine=machine(setup.source), command=command, date=date)
     sys.stdout.write(block)
     if options.out is not None:
-        _store(options.out, options.section, block)
+        store(options.out, options.section, block)
     return 0
 
 
@@ -149,7 +150,7 @@ def _measured_environment(source: Path | None) -> dict[str, str]:
 def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
     repo, output, scratch = work / "repo", work / "compiled", work / "floor"
     shutil.rmtree(work, ignore_errors=True)
-    _say(f"N={jobs}: generating {repo}")
+    say(f"N={jobs}: generating {repo}")
     generated = generate(repo, jobs=jobs, seed=setup.seed)
     trainc, repeat, env = setup.trainc, setup.repeat, setup.env
     validate = _timed("trainc validate", [trainc, "validate"], repo, repeat, env=env)
@@ -210,7 +211,7 @@ def _timed(
         if before is not None:
             before()
         sample = _checked(run(argv, cwd=cwd, env=env), label)
-        _say(f"  {label}: {sample.wall:.2f} s, {sample.peak_rss / 1e6:.0f} MB")
+        say(f"  {label}: {sample.wall:.2f} s, {sample.peak_rss / 1e6:.0f} MB")
         samples.append(sample)
     median = _middle(samples, key=lambda s: s.wall)
     return dataclasses.replace(median, peak_rss=max(s.peak_rss for s in samples))
@@ -227,7 +228,7 @@ def _floor(repo: Path, output: Path, scratch: Path, repeat: int) -> tuple[float,
         )
         summary = _json(sample.stdout)
         runs.append((sample.wall - float(summary["prepare_seconds"]), int(summary["identical"])))
-        _say(f"  floor: {runs[-1][0]:.2f} s")
+        say(f"  floor: {runs[-1][0]:.2f} s")
     return _middle(runs, key=lambda r: r[0])
 
 
@@ -248,7 +249,7 @@ def _single_file(
             samples.append(sample)
     changed.write_text(original)
     median = _middle(samples, key=lambda s: s.wall).wall
-    _say(f"  trainc validate FILE{f' ({label})' if label else ''}: median {median:.3f} s")
+    say(f"  trainc validate FILE{f' ({label})' if label else ''}: median {median:.3f} s")
     return tuple(samples)
 
 
@@ -271,25 +272,6 @@ def _json(text: str) -> dict[str, float]:
     if not isinstance(data, dict):
         raise BenchError(f"floor printed {text!r}, not a JSON object")
     return data
-
-
-def _store(path: Path, section: str, block: str) -> None:
-    """Replace the ``section`` block of ``path`` (or append it), keeping the rest by hand."""
-    begin, end = f"<!-- bench:{section}:begin -->", f"<!-- bench:{section}:end -->"
-    text = path.read_text() if path.exists() else "# trainc benchmark results\n"
-    wrapped = f"{begin}\n{block}{end}"
-    if begin in text and end in text:
-        head, _, rest = text.partition(begin)
-        _, _, tail = rest.partition(end)
-        text = head + wrapped + tail
-    else:
-        text = text.rstrip("\n") + "\n\n" + wrapped + "\n"
-    path.write_text(text)
-
-
-def _say(message: str) -> None:
-    sys.stderr.write(message + "\n")
-    sys.stderr.flush()
 
 
 if __name__ == "__main__":

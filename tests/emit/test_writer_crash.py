@@ -1,9 +1,10 @@
 """The writer under SIGKILL, after interrupted runs, and beside a concurrent writer.
 
 The kill test runs ``write_tree`` in a subprocess that counts the writer's system calls
-(the ``os`` functions it, pathlib and shutil go through) and kills itself with SIGKILL
-just before call number N. The calls are counted once in a dry run; the N tried are the
-calls around each rename plus a seeded sample of all others.
+(the ``os`` functions it, pathlib and shutil go through, and ``syncfs``) and kills itself
+with SIGKILL just before call number N. The calls are counted once in a dry run; the N
+tried are the calls around each rename plus a seeded sample of all others. Each test
+runs for both ways of making the tree durable (:mod:`trainc.emit.durable`).
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from pathlib import Path
 import pytest
 
 from tests.emit.trees import NEW, OLD, expected_files, file_contents, snapshot, visible_tree
+from trainc.emit.durable import Sync, default_sync
 from trainc.emit.writer import NEW_SUFFIX, OLD_SUFFIX, write_tree
 
 SCRIPT = """
 import json, os, signal, sys
 from pathlib import Path
-from trainc.emit import writer
+from trainc.emit import durable, writer
 
 kill_at = int(sys.argv[1])
 files = {path: text.encode() for path, text in json.loads(sys.stdin.read()).items()}
@@ -44,7 +46,11 @@ def counted(name, function):
 for name in ("open", "close", "write", "fsync", "fchmod", "chmod", "mkdir", "rename",
              "unlink", "rmdir"):
     setattr(os, name, counted(name, getattr(os, name)))
-writer.write_tree(Path(sys.argv[2]), files)
+syncfs = durable._syncfs()
+if syncfs is not None:
+    counted_syncfs = counted("syncfs", syncfs)
+    durable._syncfs = lambda: counted_syncfs
+writer.write_tree(Path(sys.argv[2]), files, sync=sys.argv[3])
 print(json.dumps(calls))
 """
 
@@ -70,10 +76,10 @@ def _encoded(files: dict[str, str]) -> dict[str, bytes]:
     return {path: text.encode() for path, text in files.items()}
 
 
-def _run_killed(kill_at: int, out: Path) -> subprocess.CompletedProcess[str]:
+def _run_killed(kill_at: int, out: Path, sync: Sync) -> subprocess.CompletedProcess[str]:
     """Write LARGE_NEW to ``out`` in a subprocess killed before system call ``kill_at``."""
     return subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(kill_at), str(out)],
+        [sys.executable, "-c", SCRIPT, str(kill_at), str(out), sync],
         input=json.dumps(LARGE_NEW),
         capture_output=True,
         text=True,
@@ -91,12 +97,22 @@ def _seeded_sample(population: Sequence[int], count: int, salt: str) -> list[int
     return sorted(population, key=rank)[:count]
 
 
+SYNCS: list[Sync] = sorted({default_sync(), "per-file"})
+
+
+@pytest.fixture(scope="module", params=SYNCS)
+def sync(request: pytest.FixtureRequest) -> Sync:
+    """Each way of making the tree durable that this platform has."""
+    chosen: Sync = request.param
+    return chosen
+
+
 @pytest.fixture(scope="module")
-def calls(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+def calls(tmp_path_factory: pytest.TempPathFactory, sync: Sync) -> list[str]:
     """The system calls of one uninterrupted replacement of LARGE_OLD by LARGE_NEW."""
     out = tmp_path_factory.mktemp("dry-run") / "out"
     write_tree(out, _encoded(LARGE_OLD))
-    completed = _run_killed(0, out)
+    completed = _run_killed(0, out, sync)
     assert completed.returncode == 0, completed.stderr
     counted: list[str] = json.loads(completed.stdout)
     return counted
@@ -120,25 +136,27 @@ def new_tree(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bytes,
 
 @pytest.mark.parametrize("case", range(KILLS))
 def test_a_kill_at_any_point_leaves_the_old_or_the_new_tree(
+    *,
     tmp_path: Path,
     case: int,
     calls: list[str],
     kill_points: list[int],
     new_tree: dict[str, tuple[bytes, int]],
+    sync: Sync,
 ) -> None:
     kill_at = kill_points[case]
     out = tmp_path / "out"
     write_tree(out, _encoded(LARGE_OLD))
     old_tree = snapshot(out)
 
-    first = _run_killed(kill_at, out)
+    first = _run_killed(kill_at, out, sync)
     assert first.returncode == -signal.SIGKILL, first.stderr
     assert visible_tree(out) in (old_tree, new_tree), f"killed before call {kill_at}"
 
     # The next run recovers; kill it too (or not: the range is twice a run), and the
     # invariant still holds.
     (second_kill,) = _seeded_sample(range(1, 2 * len(calls)), 1, f"second:{kill_at}")
-    second = _run_killed(second_kill, out)
+    second = _run_killed(second_kill, out, sync)
     assert second.returncode in (0, -signal.SIGKILL), second.stderr
     assert visible_tree(out) in (old_tree, new_tree), f"killed before {kill_at}, then {second_kill}"
 
@@ -147,12 +165,33 @@ def test_a_kill_at_any_point_leaves_the_old_or_the_new_tree(
     assert sorted(path.name for path in tmp_path.iterdir()) == ["out"]
 
 
-def test_a_kill_between_the_renames_restores_the_old_tree(tmp_path: Path, calls: list[str]) -> None:
+def test_the_new_tree_is_durable_before_the_swap_with_the_syncs_its_way_needs(
+    calls: list[str], sync: Sync
+) -> None:
+    first_rename = calls.index("rename")
+    before, after = calls[:first_rename], calls[first_rename:]
+    directories = {path.rpartition("/")[0] for path in LARGE_NEW if "/" in path}
+    if sync == "batched":
+        # One syncfs for the whole tree, no fsync of any file or directory of it.
+        assert before.count("syncfs") == 1
+        assert before.count("fsync") == 0
+    else:
+        # Every file (the manifest too), every directory and the tree's root.
+        assert "syncfs" not in calls
+        assert before.count("fsync") == len(LARGE_NEW) + 1 + len(directories) + 1
+    # Then the parent, once both renames are done.
+    assert after.count("fsync") == 1
+    assert after.index("fsync") > after.index("rename", 1)
+
+
+def test_a_kill_between_the_renames_restores_the_old_tree(
+    tmp_path: Path, calls: list[str], sync: Sync
+) -> None:
     after_first_rename = calls.index("rename") + 2  # 1-based: the next call
     out = tmp_path / "out"
     write_tree(out, _encoded(LARGE_OLD))
     old_tree = snapshot(out)
-    assert _run_killed(after_first_rename, out).returncode == -signal.SIGKILL
+    assert _run_killed(after_first_rename, out, sync).returncode == -signal.SIGKILL
 
     assert not out.exists()  # the documented window
     assert snapshot(tmp_path / f".out{OLD_SUFFIX}") == old_tree

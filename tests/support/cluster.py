@@ -23,6 +23,7 @@ from trainc.model.labels import (
     MANAGED_BY_TRAINC,
     SOURCE_ANNOTATION,
     TRAINJOB_NAME_LABEL,
+    TTL_ANNOTATION,
 )
 from trainc.sweep.calls import Limits
 from trainc.sweep.client import SweepClient
@@ -152,6 +153,30 @@ def _job_template() -> Obj:
             }
         }
     }
+
+
+def ttl_wave(server: FakeApiServer, jobsets: int, namespace: str = NS) -> list[str]:
+    """``jobsets`` JobSets with their Job; every other one (even index) finished at
+    ``at(10)`` with a 60-second TTL, so a sweep at ``at(1000)`` deletes its Job.
+
+    Returns the names of the expired JobSets. The sweeper's cost tests and its benchmark
+    (``bench/sweeper.py``) share this workload.
+    """
+    expired = []
+    for index in range(jobsets):
+        name = f"js-{index:0{max(4, len(str(jobsets - 1)))}d}"
+        if index % 2:
+            server.put(live_jobset(name, namespace))
+            server.put(live_job(name, namespace=namespace, started=10))
+            continue
+        finished = [condition("Completed", "True", 10)]
+        server.put(
+            live_jobset(name, namespace, annotations={TTL_ANNOTATION: "60"}, conditions=finished)
+        )
+        complete = [condition("Complete", "True", 10)]
+        server.put(live_job(name, namespace=namespace, conditions=complete))
+        expired.append(name)
+    return expired
 
 
 @dataclass

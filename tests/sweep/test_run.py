@@ -16,6 +16,7 @@ from tests.support.cluster import (
     live_job,
     live_jobset,
     sweep_client,
+    ttl_wave,
 )
 from tests.support.fakeapi import (
     CONFIGMAPS,
@@ -472,24 +473,10 @@ def test_a_thousand_jobsets_take_a_bounded_number_of_calls(
     assert len(api.requests) == 2 + 2 + 4 + 10 * 3
 
 
-def _ttl_wave(api: FakeApiServer) -> None:
-    """1,000 JobSets with their Job, half finished long enough ago for their TTL."""
-    for index in range(1000):
-        name = f"js-{index:04d}"
-        if index % 2:
-            put(api, live_jobset(name), live_job(name, started=10))
-        else:
-            put(
-                api,
-                live_jobset(name, annotations=TTL, conditions=[condition("Completed", "True", 10)]),
-                live_job(name, conditions=[condition("Complete", "True", 10)]),
-            )
-
-
 def test_a_ttl_wave_dry_run_lists_and_reads_nothing_more(
     api: FakeApiServer, clock: FakeClock
 ) -> None:
-    _ttl_wave(api)
+    ttl_wave(api, 1000)
 
     records = run(api, clock, limits=Limits(), dry_run=True)
 
@@ -498,13 +485,14 @@ def test_a_ttl_wave_dry_run_lists_and_reads_nothing_more(
 
 
 def test_a_ttl_wave_costs_three_calls_per_action(api: FakeApiServer, clock: FakeClock) -> None:
-    _ttl_wave(api)
+    expired = ttl_wave(api, 1000)
 
     records = run(api, clock, limits=Limits())
 
     done = changes(records)
     assert [(r.action, r.outcome) for r in done] == [("DeleteJobs", "done")] * 500
-    assert [r.subject for r in done] == [f"JobSet/js-{i:04d}" for i in range(0, 1000, 2)]
+    assert [r.subject for r in done] == [f"JobSet/{name}" for name in expired]
+    assert expired == [f"js-{i:04d}" for i in range(0, 1000, 2)]
     assert len(api.requests) <= 20 + 3 * len(done)
     assert len(api.all(JOBS)) == 500
 

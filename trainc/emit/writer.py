@@ -7,10 +7,11 @@ taking the files one at a time, so a compile never holds its whole output in mem
 2. refuse unless the directory is missing, empty, or holds only files its ownership
    manifest ``.trainc-owned`` lists: trainc never deletes a file it did not write;
 3. write each file, as it comes, into a new tree in ``<parent>/.<name>.trainc-new``
-   (beside the target, so on the same filesystem and renames are atomic), each file
-   fsynced; on :meth:`~TreeWriter.commit` the manifest, then every directory fsynced;
+   (beside the target, so on the same filesystem and renames are atomic); on
+   :meth:`~TreeWriter.commit` the manifest, then the whole tree made durable, by one
+   ``syncfs`` on Linux or a sync per file elsewhere (:mod:`trainc.emit.durable`);
 4. rename the directory to ``.<name>.trainc-old``, rename the new tree into its place,
-   fsync ``<parent>``;
+   sync ``<parent>``;
 5. remove the old tree.
 
 A writer closed without a commit (an error found in the input halfway through a
@@ -52,6 +53,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final, Literal, TypeAlias
 
+from trainc.emit.durable import Sync, barrier, default_sync, sync_each_file, sync_tree
 from trainc.errors import CompilerBug, UsageError
 from trainc.model.repoconfig import OWNERSHIP_FILE_NAME
 
@@ -260,23 +262,16 @@ def _locked(directory: Path) -> Iterator[None]:
         os.close(descriptor)
 
 
-def _fsync(path: Path) -> None:
-    descriptor = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-
-
-def _write_file(path: Path, data: bytes) -> None:
-    """Create ``path`` holding ``data``, on disk before this returns."""
+def _write_file(path: Path, data: bytes, *, sync: bool) -> None:
+    """Create ``path`` holding ``data``; with ``sync``, on disk before this returns."""
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, _FILE_MODE)
     try:
         os.fchmod(descriptor, _FILE_MODE)  # the umask may have cleared bits
         view = memoryview(data)
         while view:
             view = view[os.write(descriptor, view) :]
-        os.fsync(descriptor)
+        if sync:
+            os.fsync(descriptor)
     finally:
         os.close(descriptor)
 
@@ -306,7 +301,7 @@ def _swap(new: Path, directory: Path, old: Path) -> None:
         directory.rename(old)
     # A kill here leaves no ``directory``: the window the module docstring describes.
     new.rename(directory)
-    _fsync(directory.parent)
+    barrier(directory.parent)
     if old.exists():
         shutil.rmtree(old)
 
@@ -314,7 +309,8 @@ def _swap(new: Path, directory: Path, old: Path) -> None:
 class _Staging:
     """An open write: the lock held, the old tree listed and vetted, the new tree begun."""
 
-    def __init__(self, directory: Path, stack: ExitStack) -> None:
+    def __init__(self, directory: Path, stack: ExitStack, sync: Sync) -> None:
+        self.sync = sync
         self.target = _resolved(directory)
         if self.target == self.target.parent:
             raise UsageError(f"cannot replace the filesystem root {directory}")
@@ -332,7 +328,7 @@ class _Staging:
         """Write one file of the new tree, creating the ``directories`` it needs first."""
         for directory in directories:
             _make_directory(self.new / directory)
-        _write_file(self.new / path, data)
+        _write_file(self.new / path, data, sync=sync_each_file(self.sync))
         if not _same_file(self.target, self.present, path, data):
             self.changed.append(path)
 
@@ -344,11 +340,14 @@ class TreeWriter:
     lock and vets the old tree: UsageError when it holds files trainc did not write or
     is not a directory; a missing parent is created. Symbolic links are resolved, so a
     linked output directory is replaced where it lives and the link stays. Leaving the
-    context without a commit removes the new tree and keeps the old one.
+    context without a commit removes the new tree and keeps the old one. ``sync`` says
+    how the new tree is made durable before the swap (:mod:`trainc.emit.durable`); the
+    default is the fastest way the platform has.
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, sync: Sync | None = None) -> None:
         self._directory = directory
+        self._sync = default_sync() if sync is None else sync
         self._paths = _Paths()
         self._stack = ExitStack()
         self._staging: _Staging | None = None
@@ -370,7 +369,7 @@ class TreeWriter:
             raise CompilerBug("the output tree was already committed")
         if self._staging is None:
             try:
-                self._staging = _Staging(self._directory, self._stack)
+                self._staging = _Staging(self._directory, self._stack, self._sync)
             except BaseException:
                 self._stack.close()
                 raise
@@ -385,9 +384,7 @@ class TreeWriter:
         """Write the manifest, make the new tree durable and swap it in; release the lock."""
         staging = self._open()
         staging.write(OWNERSHIP_FILE, self._paths.manifest(), ())
-        for directory in sorted(self._paths.directories, reverse=True):
-            _fsync(staging.new / directory)
-        _fsync(staging.new)
+        sync_tree(staging.new, self._paths.directories, self._sync)
         _swap(staging.new, staging.target, staging.old)
         self._committed = True
         self._stack.close()
@@ -406,16 +403,18 @@ class TreeWriter:
         self._stack.close()
 
 
-def write_tree(directory: Path, files: Mapping[str, bytes]) -> WriteResult:
+def write_tree(
+    directory: Path, files: Mapping[str, bytes], *, sync: Sync | None = None
+) -> WriteResult:
     """Atomically make ``directory`` hold exactly ``files`` (relative POSIX path → bytes).
 
-    Every path is checked before anything on disk is touched; the rest is
-    :class:`TreeWriter`'s.
+    Every path is checked before anything on disk is touched; the rest, ``sync``
+    included, is :class:`TreeWriter`'s.
     """
     checked = _Paths()
     for path in files:
         checked.add(path)
-    with TreeWriter(directory) as writer:
+    with TreeWriter(directory, sync=sync) as writer:
         for path in sorted(files):
             writer.add(path, files[path])
         return writer.commit()

@@ -45,6 +45,24 @@ def rule(expression: str, rule_id: str = "test.rule", message: str = "broken", *
     return {"rule": expression, "message": message, "x-trainc-id": rule_id, **extra}
 
 
+def list_schema(expression: str, item: Any | None = None) -> Any:
+    """A kind whose ``spec.names`` list (of strings unless ``item`` says) has one rule."""
+    return schema_of(
+        {
+            "type": "object",
+            "properties": {
+                "spec": {
+                    "type": "object",
+                    "properties": {
+                        "names": {"type": "array", "items": item or {"type": "string"}},
+                    },
+                    "x-kubernetes-validations": [rule(expression)],
+                }
+            },
+        }
+    )
+
+
 def violations(data: Doc, schema: KindSchema, **options: Any) -> list[Diagnostic]:
     """check_rules over ``data`` after defaulting."""
     return check_rules(defaulted(data, schema), schema, **options)
