@@ -23,13 +23,15 @@ import gc
 import itertools
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar, cast
 
-from trainc.errors import UsageError
+from trainc.errors import CompilerBug, UsageError
 
 if TYPE_CHECKING:
     from multiprocessing.pool import ApplyResult
@@ -84,7 +86,8 @@ def ordered(work: Callable[[int], Result], count: int, *, jobs: int) -> Iterator
     With more than one worker (see :func:`workers_for`), ``work`` runs in forked
     processes: it may read anything the process holds when this generator starts, and
     must return picklable data; what it changes stays in the worker. An exception it
-    raises is raised here, as itself, when its item's turn comes. The workers are ended
+    raises is raised here, as itself, after the results of the items before it, as one
+    process would raise it. The workers are ended
     when the generator finishes, fails or is closed (an interrupt included).
     """
     workers = workers_for(count, jobs)
@@ -105,24 +108,44 @@ def ordered(work: Callable[[int], Result], count: int, *, jobs: int) -> Iterator
         gc.unfreeze()
         del _WORK[token]
     try:
-        pending: deque[ApplyResult[list[object]]] = deque()
+        pending: deque[ApplyResult[tuple[list[object], Exception | None]]] = deque()
         chunks = ((start, min(start + chunk, count)) for start in range(0, count, chunk))
         for bounds in itertools.islice(chunks, workers * _CHUNKS_IN_FLIGHT_PER_WORKER):
             pending.append(pool.apply_async(_run_chunk, (token, *bounds)))
         while pending:
-            results = pending.popleft().get()
+            results, error = pending.popleft().get()
             for bounds in itertools.islice(chunks, 1):
                 pending.append(pool.apply_async(_run_chunk, (token, *bounds)))
             yield from cast("list[Result]", results)
+            if error is not None:
+                raise error
     finally:  # also on an exception, an interrupt, or a caller that stops early
         pool.terminate()
         pool.join()
 
 
-def _run_chunk(token: int, start: int, stop: int) -> list[object]:
-    """Items ``start`` to ``stop`` of the work ``token`` names, in a worker."""
+def _run_chunk(token: int, start: int, stop: int) -> tuple[list[object], Exception | None]:
+    """Items ``start`` to ``stop`` of the work ``token`` names, in a worker: the results
+    up to the first error, and that error (picklable, its traceback as a note)."""
     work = _WORK[token]
-    return [work(item) for item in range(start, stop)]
+    results: list[object] = []
+    try:
+        for item in range(start, stop):
+            results.append(work(item))  # noqa: PERF401 - kept up to an error
+    except Exception as error:  # noqa: BLE001 - sent to the parent, which raises it
+        return results, _portable(error)
+    return results, None
+
+
+def _portable(error: Exception) -> Exception:
+    """``error`` as the parent can receive it: with the worker's traceback as a note
+    (``--debug`` shows it), or, when it cannot be pickled, a CompilerBug naming it."""
+    error.add_note("".join(traceback.format_exception(error)).rstrip())
+    try:
+        pickle.loads(pickle.dumps(error))  # noqa: S301 - our own bytes, just made
+    except Exception:  # noqa: BLE001 - any failure to travel
+        return CompilerBug(f"{type(error).__name__} in a worker process: {error}")
+    return error
 
 
 def _start_worker(parent: int) -> None:
