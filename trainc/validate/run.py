@@ -10,7 +10,10 @@ Every layer adds to one diagnostics list; none stops the others.
 
 TrainJobs are resolved one at a time, in (namespace, name) order, and handed to the
 caller's :data:`OnResolved` before the next: compile builds from exactly what was
-checked, and neither command holds every resolved job at once.
+checked, and neither command holds every resolved job at once. A run without that hook
+(validate, compile with its :class:`Emitter`) judges them in worker processes
+(:mod:`trainc.validate.workers`) and takes their verdicts in the same order, so its
+findings and output are those of one process.
 """
 
 from __future__ import annotations
@@ -192,7 +195,7 @@ class _Hooks:
 
     on_resolved: OnResolved | None = None
     check_built: CheckBuilt | None = None
-    emitter: Emitter[object] | None = None
+    emitter: Emitter[Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ import signal
 import sys
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from trainc.errors import CompilerBug, UsageError
@@ -80,7 +80,9 @@ def workers_for(items: int, jobs: int) -> int:
     return max(1, min(jobs, items // MIN_ITEMS_PER_WORKER))
 
 
-def ordered(work: Callable[[int], Result], count: int, *, jobs: int) -> Iterator[Result]:
+def ordered(
+    work: Callable[[int], Result], count: int, *, jobs: int
+) -> Generator[Result, None, None]:
     """``work(0)``, ``work(1)``, ... ``work(count - 1)``, in that order.
 
     With more than one worker (see :func:`workers_for`), ``work`` runs in forked
