@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, TypeAlias
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
 
 from trainc.config import Overrides, RepoConfig, build_config, find_paths_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
@@ -29,9 +29,10 @@ from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.metadata import domain_prefixed_path_errors
 from trainc.validate.policies import load_policies
 from trainc.validate.rule_settings import check_rule_settings
-from trainc.validate.run import OnResolved, validate_objects
+from trainc.validate.run import Emitter, OnResolved, validate_objects
 from trainc.validate.structural import check_schema
 from trainc.validate.sweeper import check_sweeper_resources
+from trainc.validate.workers import check_jobs, usable_cores
 
 if TYPE_CHECKING:
     from trainc.compiler.run import BuiltJob
@@ -172,6 +173,8 @@ def _validate(
     builds: _Builds,
     stdin: BinaryIO | None = None,
     on_resolved: OnResolved | None = None,
+    emitter: Emitter[Any] | None = None,
+    jobs: int = 1,
 ) -> ValidationReport:
     named = bool(paths) or stdin is not None
     inputs = load_inputs(
@@ -204,6 +207,8 @@ def _validate(
         job_progress=steps.stage(),
         on_resolved=on_resolved,
         check_built=builds.check,
+        emitter=emitter,
+        jobs=jobs,
     )
     diagnostics = sort_diagnostics((*before, *outcome.diagnostics))
     shown = {
@@ -259,14 +264,19 @@ def validate_paths(
     overrides: Overrides | None = None,
     base: str | None = None,
     progress: Progress | None = None,
+    jobs: int | None = None,
 ) -> ValidationReport:
     """Validate the given files and directories (the repository root when none).
 
     Relative ``paths`` are taken from ``cwd``, and the repository is the one they are in
     (see :func:`load_config`). ``stdin``, when given, is read as one more input named
     ``<stdin>`` (``kustomize build DIR | trainc validate -``). ``progress`` hears of every
-    file read and object checked (see :data:`Progress`).
+    file read and object checked (see :data:`Progress`). ``jobs`` is how many processes
+    may judge the TrainJobs (default: the usable cores; a small repository stays in one,
+    see :mod:`trainc.validate.workers`); the report is the same whatever it is. Raises
+    UsageError when ``jobs`` is below 1.
     """
+    workers = _jobs(jobs)
     loaded_config = load_config(
         cwd=cwd,
         paths=paths,
@@ -285,7 +295,13 @@ def validate_paths(
         steps=_Steps(progress),
         builds=_Builds(config),
         stdin=stdin,
+        jobs=workers,
     )
+
+
+def _jobs(jobs: int | None) -> int:
+    """The worker processes a run may use: ``jobs``, or every usable core."""
+    return usable_cores() if jobs is None else check_jobs(jobs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,12 +326,13 @@ def compile_paths(
     paths: Sequence[Path],
     *,
     cwd: Path,
-    sink: OutputSink,
+    sink: OutputSink[Any],
     stdin: BinaryIO | None = None,
     config_file: Path | None = None,
     environment: str | None = None,
     overrides: Overrides | None = None,
     progress: Progress | None = None,
+    jobs: int | None = None,
 ) -> CompileReport:
     """Validate and build every TrainJob and the sweeper into ``sink``.
 
@@ -332,13 +349,16 @@ def compile_paths(
     (``compile.namespaces: Emit``) belong to no one job: they are the sink's shared objects.
     Raises CompilerBug when an object trainc built fails its own output validation:
     that is trainc's fault, never the user's. ``progress`` hears of every file, object
-    and job (see :data:`Progress`).
+    and job (see :data:`Progress`). ``jobs`` is how many processes may resolve, check,
+    build and render the TrainJobs, as for :func:`validate_paths`: the output, byte for
+    byte, and the diagnostics are the same whatever it is.
     """
     # What only compile needs (the builders, the emitter, the output check) is imported
     # here and in _Output: validation, the pre-commit hook's command, starts faster.
     from trainc.compiler.namespaces import build_namespaces  # noqa: PLC0415 - compile only
     from trainc.compiler.sweeper import build_sweeper  # noqa: PLC0415 - compile only
 
+    workers = _jobs(jobs)
     loaded_config = load_config(
         cwd=cwd,
         paths=paths,
@@ -361,7 +381,8 @@ def compile_paths(
             steps=_Steps(progress),
             builds=builds,
             stdin=stdin,
-            on_resolved=output.add,
+            emitter=output,
+            jobs=workers,
         )
         if report.exit_code:
             return CompileReport(report, report.diagnostics)
@@ -409,15 +430,18 @@ class _Builds:
 
 
 class _Output:
-    """The sink of one compile, fed each resolved job while the run is clean.
+    """The sink of one compile, fed each resolved job while the run is clean: the
+    :class:`~trainc.validate.run.Emitter` of a compile.
 
-    The sink is opened on the first job (or at the finish of a compile without jobs), so
-    a compile whose input has errors never creates its output location. Once an error
-    is found, later jobs are no longer built: the sink is closed without a finish, which
+    Each job is built, checked and rendered where it was judged (a worker process of a
+    big run), and the rendered output handed to the sink here, in order. The sink is
+    opened on the first job (or at the finish of a compile without jobs), so a compile
+    whose input has errors never creates its output location. Once an error is found,
+    later jobs are no longer handed on: the sink is closed without a finish, which
     throws away what it staged.
     """
 
-    def __init__(self, sink: OutputSink, config: RepoConfig, builds: _Builds) -> None:
+    def __init__(self, sink: OutputSink[Any], config: RepoConfig, builds: _Builds) -> None:
         from trainc.validate.output import OutputCheck  # noqa: PLC0415 - compile only
 
         self._sink = sink
@@ -427,20 +451,28 @@ class _Output:
         self._opened = False
         self.swept: list[SweptJob] = []
 
-    def add(self, job: ResolvedJob, clean: bool) -> None:  # noqa: FBT001 - OnResolved's shape
-        """Build ``job``, check its objects and hand them to the sink, while the run is clean."""
+    def make(self, job: ResolvedJob) -> tuple[SweptJob, object]:
+        """Build ``job``, check its objects and render them as the sink keeps them.
+
+        Runs where the job was judged, a worker process included: only the summary the
+        sweeper needs and the rendered output come back.
+        """
         from trainc.compiler.sweeper import SweptJob  # noqa: PLC0415 - compile only
         from trainc.emit.layout import JobOutput  # noqa: PLC0415 - compile only
 
-        if not clean:
-            return
         built = self._builds.take(job)
-        self.swept.append(SweptJob.of(built))
         # Validation judged the Jobs of exactly this JobSet spec (the builder copies the
         # resolved one): the output check need not judge them again.
         _check_built(self._check, built.objects, jobs=False)
+        rendered = self._sink.render(JobOutput(built.namespace, built.name, built.objects))
+        return SweptJob.of(built), rendered
+
+    def take(self, made: tuple[SweptJob, object]) -> None:
+        """Hand the next clean job's rendered output to the sink, in order."""
+        swept, rendered = made
+        self.swept.append(swept)
         self._open()
-        self._sink.add_job(JobOutput(built.namespace, built.name, built.objects))
+        self._sink.add(rendered)
 
     def finish(self, shared: Sequence[JsonObject]) -> None:
         """Check the shared objects and make the output visible."""

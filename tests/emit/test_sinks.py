@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,12 +32,12 @@ JOBS = (
 SHARED = (_obj("ServiceAccount", "sweeper", "trainc-system"), _obj("CronJob", "sweeper", "x"))
 
 
-def _run(sink: OutputSink, root: Path, *, finish: bool = True) -> None:
+def _run(sink: OutputSink[Any], root: Path, *, finish: bool = True) -> None:
     """Drive ``sink`` as a compile does."""
     sink.open(root, "rendered")
     try:
         for job in JOBS:
-            sink.add_job(job)
+            sink.add(sink.render(job))
         if finish:
             sink.finish(SHARED)
     finally:
@@ -64,7 +65,7 @@ def test_nothing_is_visible_before_finish_and_nothing_stays_without_it(tmp_path:
 
     sink = DirectoryOutput(out, [])
     sink.open(tmp_path, None)
-    sink.add_job(JobOutput("team-c", "delta", (_obj("JobSet", "delta", "team-c"),)))
+    sink.add(sink.render(JobOutput("team-c", "delta", (_obj("JobSet", "delta", "team-c"),))))
     assert snapshot(out) == before  # staged beside it, not in it
     assert (tmp_path / f".out{NEW_SUFFIX}").is_dir()
     sink.close()

@@ -16,7 +16,7 @@ from trainc.diagnostics import Severity
 from trainc.model.json import as_object
 from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.resolved import ResolvedJob
-from trainc.validate.sweeper import Enforcement, check_sweeper_resources
+from trainc.validate.sweeper import Enforcement, check_sweeper_resources, lifecycle_file
 
 IMAGE = "registry.example.com/ml/trainc:0.1.0"
 _ACTIVE = "trainc.dev/active-deadline-seconds"
@@ -55,7 +55,7 @@ def job(name: str, setting: str | None = None) -> ResolvedJob:
 def enforcement(repo: RepoConfig, jobs: list[ResolvedJob]) -> Enforcement:
     found = Enforcement(repo)
     for each in jobs:
-        found.add(each)
+        found.add(lifecycle_file(each))
     return found
 
 

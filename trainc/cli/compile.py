@@ -9,7 +9,7 @@ import click
 
 from trainc import __version__
 from trainc.api import compile_paths
-from trainc.cli.options import ReportOptions, report_options, split_inputs
+from trainc.cli.options import ReportOptions, jobs_option, report_options, split_inputs
 from trainc.cli.progress import progress_line
 from trainc.cli.staleness import report_check
 from trainc.diagnostics import counted
@@ -39,9 +39,15 @@ STDOUT = "-"
     help="Write nothing; exit 1 when DIR differs from "
     "what would be written (for CI and pre-commit).",
 )
+@jobs_option
 @report_options
 def compile_command(
-    paths: tuple[Path, ...], *, output: str | None, check: bool, report: ReportOptions
+    paths: tuple[Path, ...],
+    *,
+    output: str | None,
+    check: bool,
+    jobs: int | None,
+    report: ReportOptions,
 ) -> int:
     """Compile TrainJobs in PATHS (default: the repository) into Kubernetes manifests.
 
@@ -84,6 +90,7 @@ def compile_command(
             environment=report.environment,
             overrides=report.overrides,
             progress=progress,
+            jobs=jobs,
         )
     report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     if result.exit_code:

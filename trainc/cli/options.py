@@ -152,3 +152,15 @@ def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(_OPTIONS):
         wrapper = option(wrapper)
     return wrapper
+
+
+#: ``--jobs N``: how many processes judge (and compile) the TrainJobs.
+jobs_option = click.option(
+    "-j",
+    "--jobs",
+    type=int,
+    metavar="N",
+    help="Processes to resolve, check and build TrainJobs with (default: the usable CPU "
+    "cores). A small repository stays in one process; output and findings are the same "
+    "whatever N is.",
+)

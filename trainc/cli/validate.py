@@ -9,7 +9,7 @@ import click
 
 from trainc import __version__
 from trainc.api import validate_paths
-from trainc.cli.options import ReportOptions, report_options, split_inputs
+from trainc.cli.options import ReportOptions, jobs_option, report_options, split_inputs
 from trainc.cli.progress import progress_line
 
 
@@ -25,8 +25,11 @@ from trainc.cli.progress import progress_line
     help="Git revision to compare with: checks that immutable fields (runtimeRef, trainer, "
     "activeDeadlineSeconds, ...) did not change.",
 )
+@jobs_option
 @report_options
-def validate_command(paths: tuple[Path, ...], *, base: str | None, report: ReportOptions) -> int:
+def validate_command(
+    paths: tuple[Path, ...], *, base: str | None, jobs: int | None, report: ReportOptions
+) -> int:
     """Validate TrainJobs and runtimes in PATHS (default: the repository).
 
     Every file and directory given is read (directories recursively, *.yaml, *.yml and
@@ -58,6 +61,7 @@ def validate_command(paths: tuple[Path, ...], *, base: str | None, report: Repor
             overrides=report.overrides,
             base=base,
             progress=progress,
+            jobs=jobs,
         )
     report.write(result, result.diagnostics, sys.stdout, version=__version__)
     return result.exit_code

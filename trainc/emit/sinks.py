@@ -11,7 +11,10 @@ The protocol, driven by :func:`trainc.api.compile_paths`:
 1. :meth:`~OutputSink.open` once the input validated without errors, with the
    repository root and trainc.yaml's ``compile.output``: a sink that needs a place
    decides it then, and refuses a bad one (UsageError) before any job is built;
-2. :meth:`~OutputSink.add_job` for each job, in (namespace, name) order;
+2. :meth:`~OutputSink.add` for each job, in (namespace, name) order, with what
+   :meth:`~OutputSink.render` made of it: rendering is pure (it reads only the job and
+   touches no state), so a compile runs it in its worker processes and only the
+   rendered form, text, crosses back to the process that writes;
 3. :meth:`~OutputSink.finish` with the objects that belong to no job (the sweeper's),
    only when the whole compile had no error: that is when output becomes visible;
 4. :meth:`~OutputSink.close`, always: without a finish, whatever was staged is thrown
@@ -24,7 +27,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import BinaryIO, Protocol, TypeAlias, TypeVar
 
 from trainc.emit.layout import (
     KUSTOMIZATION,
@@ -41,15 +44,24 @@ from trainc.emit.yamlout import dump_yaml
 from trainc.errors import CompilerBug, UsageError, os_errors_as_usage
 from trainc.model.json import JsonObject
 
+Rendered = TypeVar("Rendered")
 
-class OutputSink(Protocol):
+#: One rendered YAML document and the key of its place in the canonical order.
+Document: TypeAlias = tuple[tuple[int, str, str, str, str], str]
+
+
+class OutputSink(Protocol[Rendered]):
     """Receives a compile's output; see the module docstring for the order of calls."""
 
     def open(self, root: Path, default_output: str | None) -> None:
         """Get ready, before the first job; ``default_output`` is relative to ``root``."""
 
-    def add_job(self, job: JobOutput) -> None:
-        """Take one TrainJob's objects, already checked."""
+    def render(self, job: JobOutput) -> Rendered:
+        """One TrainJob's objects, already checked, in the form this sink keeps:
+        picklable, and made without touching the sink (a worker process may call it)."""
+
+    def add(self, rendered: Rendered) -> None:
+        """Take the next TrainJob's :meth:`render` ed output."""
 
     def finish(self, shared: Sequence[JsonObject]) -> None:
         """Take the shared objects and make the output visible: the compile succeeded."""
@@ -69,9 +81,13 @@ class Collected:
     def open(self, root: Path, default_output: str | None) -> None:
         """Nothing to prepare."""
 
-    def add_job(self, job: JobOutput) -> None:
+    def render(self, job: JobOutput) -> JobOutput:
+        """The objects as they are: this sink keeps them."""
+        return job
+
+    def add(self, rendered: JobOutput) -> None:
         """Keep the job's objects."""
-        self.jobs.append(job)
+        self.jobs.append(rendered)
 
     def finish(self, shared: Sequence[JsonObject]) -> None:
         """Keep the shared objects; :attr:`files` and :attr:`stream` now show the output."""
@@ -103,21 +119,22 @@ class StreamOutput:
 
     def __init__(self, out: BinaryIO) -> None:
         self._out = out
-        self._documents: list[tuple[tuple[int, str, str, str, str], str]] = []
+        self._documents: list[Document] = []
 
     def open(self, root: Path, default_output: str | None) -> None:
         """Nothing to prepare: the stream goes where it was told."""
 
-    def _render(self, objects: Sequence[JsonObject]) -> None:
-        self._documents.extend((sort_key(obj), dump_yaml([obj])) for obj in objects)
+    def render(self, job: JobOutput) -> list[Document]:
+        """Each of the job's objects as one document, with its place in the order."""
+        return _documents(job.objects)
 
-    def add_job(self, job: JobOutput) -> None:
-        """Render the job's objects; they are written at :meth:`finish`."""
-        self._render(job.objects)
+    def add(self, rendered: list[Document]) -> None:
+        """Keep the job's documents; they are written at :meth:`finish`."""
+        self._documents.extend(rendered)
 
     def finish(self, shared: Sequence[JsonObject]) -> None:
         """Write every document, in canonical order, and flush them."""
-        self._render(shared)
+        self._documents.extend(_documents(shared))
         self._documents.sort(key=lambda document: document[0])  # stable: build order breaks ties
         with os_errors_as_usage("write to", getattr(self._out, "name", "the output stream")):
             self._out.write("---\n".join(text for _, text in self._documents).encode())
@@ -127,6 +144,10 @@ class StreamOutput:
     def close(self) -> None:
         """Drop whatever was rendered and not written."""
         self._documents = []
+
+
+def _documents(objects: Sequence[JsonObject]) -> list[Document]:
+    return [(sort_key(obj), dump_yaml([obj])) for obj in objects]
 
 
 class _Tree(Protocol):
@@ -184,8 +205,13 @@ class _DirectorySink(ABC):
             self._tree.add(path, data)
         self._paths.append(path)
 
-    def add_job(self, job: JobOutput) -> None:
-        self._add(*job_file(job))
+    def render(self, job: JobOutput) -> tuple[str, bytes]:
+        """The job's file: its path in the directory and its bytes."""
+        return job_file(job)
+
+    def add(self, rendered: tuple[str, bytes]) -> None:
+        """Hand the job's file to the tree."""
+        self._add(*rendered)
 
     def finish(self, shared: Sequence[JsonObject]) -> None:
         for path, data in shared_files(shared):

@@ -86,24 +86,27 @@ class BaseRevision:
         self._reported.update(found)
         return found
 
-    def check_update(self, job: ResolvedJob) -> bool:
-        """Compare ``job``'s JobSet with the one its TrainJob deployed; True when refused.
-
-        The findings are kept until :meth:`update_findings`, so that one runtime edit
-        refused by many JobSets is reported once.
+    def update_refusals(self, job: ResolvedJob) -> list[Diagnostic]:
+        """What the API server refuses when ``job``'s JobSet replaces the one its
+        TrainJob deployed. Reads only what the revision held before the TrainJobs were
+        judged, so a worker process may ask; :meth:`record_update` keeps the answer.
         """
         if {object_key(job.trainjob), object_key(job.runtime)} & self._refused:
-            return False
+            return []
         deployed = self._deployed(job.trainjob)
         if deployed is None:
-            return False
-        refusals = check_jobset_update(deployed, job)
+            return []
+        return check_jobset_update(deployed, job)
+
+    def record_update(self, trainjob: DefaultedObject, refusals: Sequence[Diagnostic]) -> None:
+        """Keep ``trainjob``'s :meth:`update_refusals` until :meth:`update_findings`, so
+        that one runtime edit refused by many JobSets is reported once."""
+        namespace = trainjob.required_namespace()
         for refusal in refusals:
-            self._updates.setdefault(refusal, []).append(f"{job.namespace}/{job.name}")
+            self._updates.setdefault(refusal, []).append(f"{namespace}/{trainjob.name}")
         errors = [refusal for refusal in refusals if refusal.is_error]
         if errors:
-            self._refusals.setdefault((job.namespace, job.name), []).extend(errors)
-        return bool(errors)
+            self._refusals.setdefault((namespace, trainjob.name), []).extend(errors)
 
     def refusals(self, namespace: str, name: str) -> tuple[Diagnostic, ...]:
         """Why the API server refuses to update this TrainJob or its deployed JobSet in

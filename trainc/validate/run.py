@@ -10,14 +10,17 @@ Every layer adds to one diagnostics list; none stops the others.
 
 TrainJobs are resolved one at a time, in (namespace, name) order, and handed to the
 caller's :data:`OnResolved` before the next: compile builds from exactly what was
-checked, and neither command holds every resolved job at once.
+checked, and neither command holds every resolved job at once. A run without that hook
+(validate, compile with its :class:`Emitter`) judges them in worker processes
+(:mod:`trainc.validate.workers`) and takes their verdicts in the same order, so its
+findings and output are those of one process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic, exit_code
@@ -31,7 +34,8 @@ from trainc.validate.crossobject.run import check_cross_object, document_order
 from trainc.validate.policies import PolicySet, check_policies
 from trainc.validate.prepare import check_document
 from trainc.validate.resolved.run import Target, check_resolved
-from trainc.validate.sweeper import Enforcement
+from trainc.validate.sweeper import Enforcement, lifecycle_file
+from trainc.validate.workers import ordered
 from trainc.validate.workload.version import parse_version
 
 if TYPE_CHECKING:
@@ -46,6 +50,23 @@ OnResolved = Callable[[ResolvedJob, bool], None]
 #: check would meet on their way into the cluster (:mod:`trainc.validate.apply_limits`).
 #: The caller builds: the compiler sits above validation.
 CheckBuilt = Callable[[ResolvedJob], Sequence[Diagnostic]]
+
+Made = TypeVar("Made")
+
+
+class Emitter(Protocol[Made]):
+    """What a caller makes of each TrainJob that passed every check while the run is clean.
+
+    :meth:`make` may run in a worker process (it may read what the run prepared, and
+    must return picklable data: compile's rendered output); :meth:`take` runs in the
+    run's process, in (namespace, name) order, for each job while the run is clean.
+    """
+
+    def make(self, job: ResolvedJob) -> Made:
+        """The caller's product of ``job``."""
+
+    def take(self, made: Made) -> None:
+        """Keep what :meth:`make` made of the next clean job."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +95,8 @@ def validate_objects(
     job_progress: Progress | None = None,
     on_resolved: OnResolved | None = None,
     check_built: CheckBuilt | None = None,
+    emitter: Emitter[Any] | None = None,
+    jobs: int = 1,
 ) -> ValidationOutcome:
     """Run every validation layer; ``base`` (``--base``) enables the transition rules.
 
@@ -84,8 +107,10 @@ def validate_objects(
     whether the caller found no error before (loading, policies). ``progress(done,
     total)`` is called after each object's own checks and ``job_progress`` after each
     TrainJob is resolved and checked; ``on_resolved`` gets each resolved TrainJob (see
-    :data:`OnResolved`), and ``check_built`` judges the objects of each that passed its
-    checks (see :data:`CheckBuilt`).
+    :data:`OnResolved`), ``check_built`` judges the objects of each that passed its
+    checks (see :data:`CheckBuilt`), and ``emitter`` makes the output of each while the
+    run is clean (see :class:`Emitter`). ``jobs`` is how many processes may judge the
+    TrainJobs (see :func:`_check_trainjobs`); the outcome is the same whatever it is.
     """
     diagnostics: list[Diagnostic] = []
     checked: list[DefaultedObject] = []
@@ -116,7 +141,8 @@ def validate_objects(
         policies,
         run=_Run(clean and not exit_code(transitions), erroneous, base),
         progress=job_progress,
-        hooks=_Hooks(on_resolved, check_built),
+        hooks=_Hooks(on_resolved, check_built, emitter),
+        jobs=jobs,
     )
     visible += transitions
     if base is not None:
@@ -164,10 +190,85 @@ def _object_key(obj: DefaultedObject) -> tuple[str | None, str | None, str | Non
 
 @dataclass(frozen=True, slots=True)
 class _Hooks:
-    """The caller's part in judging each TrainJob (see :data:`OnResolved`, :data:`CheckBuilt`)."""
+    """The caller's part in judging each TrainJob (see :data:`OnResolved`, :data:`CheckBuilt`,
+    :class:`Emitter`)."""
 
     on_resolved: OnResolved | None = None
     check_built: CheckBuilt | None = None
+    emitter: Emitter[Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Verdict:
+    """One TrainJob judged: what the run's process needs of it, and nothing that cannot
+    cross from a worker process (a resolved job holds its trace by object identity).
+
+    ``lifecycle`` is its file when its JobSet carries lifecycle settings
+    (:class:`~trainc.validate.sweeper.Enforcement`); ``updates`` what the base
+    revision's JobSet refuses of it (``--base``); ``made`` what the caller's emitter
+    made of it, when the run may still be clean.
+    """
+
+    findings: tuple[Diagnostic, ...]
+    resolved: bool = False
+    lifecycle: str | None = None
+    updates: tuple[Diagnostic, ...] = ()
+    made: object = None
+
+    @property
+    def clean(self) -> bool:
+        """Whether the job has no error, a refused update included."""
+        return not exit_code(self.findings) and not any(d.is_error for d in self.updates)
+
+
+@dataclass(frozen=True, slots=True)
+class _Judge:
+    """Resolves and judges one TrainJob from what the run prepared: in the run's process,
+    or in a worker forked after the preparation (:mod:`trainc.validate.workers`)."""
+
+    trainjobs: Sequence[DefaultedObject]
+    index: RuntimeIndex
+    config: RepoConfig
+    policies: PolicySet
+    run: _Run
+    hooks: _Hooks
+    target: Target
+    specs: RuntimeSpecs
+
+    def __call__(self, number: int) -> tuple[_Verdict, ResolvedJob | None]:
+        """The verdict on TrainJob ``number``, and the job it resolved to.
+
+        The emitter makes the job's output when the job is clean and the run was clean
+        when this process last knew: in a worker, the run's state at the fork, so a job
+        may be made and then dropped by the run's process after an earlier job's error.
+        """
+        trainjob = self.trainjobs[number]
+        found = self.index.lookup(trainjob)
+        runtime = found if isinstance(found, DefaultedObject) else None
+        resolved = None
+        if runtime is not None and trainjob.schema_valid and runtime.schema_valid:
+            resolved = resolve_job(trainjob, runtime, self.config.compile, specs=self.specs)
+        findings: list[Diagnostic] = []
+        lifecycle = None
+        updates: list[Diagnostic] = []
+        blocked = resolved is None or self.run.blocks(trainjob, resolved.runtime)
+        if resolved is not None and not blocked:
+            findings = check_resolved(resolved, self.target)
+            if self.hooks.check_built is not None and not exit_code(findings):
+                findings += self.hooks.check_built(resolved)
+            lifecycle = lifecycle_file(resolved)
+            if self.run.base is not None:
+                updates = self.run.base.update_refusals(resolved)
+        findings += check_policies(self.policies, trainjob, runtime=runtime, resolved=resolved)
+        verdict = _Verdict(tuple(findings), resolved is not None, lifecycle, tuple(updates))
+        emitter = self.hooks.emitter
+        if resolved is not None and emitter is not None and self.run.clean and verdict.clean:
+            verdict = replace(verdict, made=emitter.make(resolved))
+        return verdict, resolved
+
+    def verdict(self, number: int) -> _Verdict:
+        """The verdict alone: what a worker sends back."""
+        return self(number)[0]
 
 
 def _check_trainjobs(
@@ -179,6 +280,7 @@ def _check_trainjobs(
     run: _Run,
     progress: Progress | None,
     hooks: _Hooks,
+    jobs: int,
 ) -> list[Diagnostic]:
     """Resolve and check each TrainJob, with its policies, in (namespace, name) order.
 
@@ -189,34 +291,35 @@ def _check_trainjobs(
     (policies read what it resolves to), but not judged further: the API server would
     refuse the object with the error before any JobSet or Job existed, and the findings
     about those would only repeat the first mistake.
+
+    Without an ``on_resolved`` hook (which needs the resolved job in this process), up
+    to ``jobs`` worker processes judge the jobs (:func:`~trainc.validate.workers.ordered`);
+    their verdicts are taken here in the same order, so the findings, the clean state
+    and what the emitter is given are those of one process.
     """
-    target = Target(parse_version(config.kubernetes_version), config.rules)
     trainjobs = sorted(
         (obj for obj in objects if obj.kind == TRAINJOB.kind),
         key=lambda obj: (obj.namespace or "", obj.name),
     )
-    specs = RuntimeSpecs()
+    target = Target(parse_version(config.kubernetes_version), config.rules)
+    judge = _Judge(trainjobs, index, config, policies, run, hooks, target, RuntimeSpecs())
+    judged: Iterator[tuple[_Verdict, ResolvedJob | None]]
+    if hooks.on_resolved is None:
+        judged = ((verdict, None) for verdict in ordered(judge.verdict, len(trainjobs), jobs=jobs))
+    else:
+        judged = (judge(number) for number in range(len(trainjobs)))
     enforcement = Enforcement(config)
     diagnostics: list[Diagnostic] = []
-    for done, trainjob in enumerate(trainjobs, 1):
-        found = index.lookup(trainjob)
-        runtime = found if isinstance(found, DefaultedObject) else None
-        resolved = None
-        if runtime is not None and trainjob.schema_valid and runtime.schema_valid:
-            resolved = resolve_job(trainjob, runtime, config.compile, specs=specs)
-        job_findings = []
-        refused = False
-        if resolved is not None and not run.blocks(trainjob, resolved.runtime):
-            job_findings = check_resolved(resolved, target)
-            if hooks.check_built is not None and not exit_code(job_findings):
-                job_findings += hooks.check_built(resolved)
-            enforcement.add(resolved)
-            refused = run.base is not None and run.base.check_update(resolved)
-        job_findings += check_policies(policies, trainjob, runtime=runtime, resolved=resolved)
-        diagnostics.extend(job_findings)
-        run.clean = run.clean and not refused and not exit_code(job_findings)
+    for done, (verdict, resolved) in enumerate(judged, 1):
+        diagnostics.extend(verdict.findings)
+        enforcement.add(verdict.lifecycle)
+        if run.base is not None and verdict.resolved:
+            run.base.record_update(trainjobs[done - 1], verdict.updates)
+        run.clean = run.clean and verdict.clean
         if resolved is not None and hooks.on_resolved is not None:
             hooks.on_resolved(resolved, run.clean)
+        if verdict.resolved and run.clean and hooks.emitter is not None:
+            hooks.emitter.take(verdict.made)
         if progress is not None:
             progress(done, len(trainjobs))
     diagnostics.extend(enforcement.findings())

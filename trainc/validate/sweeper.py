@@ -79,6 +79,14 @@ def _located(config: RepoConfig, document: Document | None, error: FieldError) -
     )
 
 
+def lifecycle_file(job: ResolvedJob) -> str | None:
+    """``job``'s file when its JobSet carries a deadline, TTL or progress deadline."""
+    annotations = as_object(job.jobset_metadata.get("annotations"))
+    if any(key in annotations for key in _LIFECYCLE_ANNOTATIONS):
+        return job.trainjob.loaded.path
+    return None
+
+
 class Enforcement:
     """Collects the TrainJobs with lifecycle settings, for the no-sweeper warning."""
 
@@ -86,11 +94,10 @@ class Enforcement:
         self._config = config
         self._files: list[str] = []
 
-    def add(self, job: ResolvedJob) -> None:
-        """Note ``job`` when its JobSet carries a deadline, TTL or progress deadline."""
-        annotations = as_object(job.jobset_metadata.get("annotations"))
-        if any(key in annotations for key in _LIFECYCLE_ANNOTATIONS):
-            self._files.append(job.trainjob.loaded.path)
+    def add(self, file: str | None) -> None:
+        """Note a job's :func:`lifecycle_file` (None: a job without lifecycle settings)."""
+        if file is not None:
+            self._files.append(file)
 
     def findings(self) -> list[Diagnostic]:
         """One warning when jobs carry lifecycle settings that no sweeper will act on."""
