@@ -1,0 +1,40 @@
+"""The library façade: what the command line, the Argo CD plugin, pre-commit and tests call.
+
+Functions here run whole pipelines and return result objects; they never print, exit or
+write outside the directory they are asked to write. Problems in the user's repository
+come back as diagnostics; only a bad request (unknown path, unknown environment, an
+unreadable --base revision) raises :class:`~trainc.errors.UsageError`. One module per
+command (:mod:`.validate`, :mod:`.compile`, :mod:`.diff`, :mod:`.explain`,
+:mod:`.migrate`, :mod:`.sources`, :mod:`.schemas`) over what they share (:mod:`.run`).
+"""
+
+from trainc.api.compile import CompileReport, compile_paths
+from trainc.api.diff import DiffReport, diff_paths
+from trainc.api.explain import ExplainReport, explain_paths
+from trainc.api.migrate import MIGRATE_MANAGER, MigrationReport, migrate_paths
+from trainc.api.run import ConfigResult, Progress, ValidationReport, load_config
+from trainc.api.schemas import check_schemas, write_schemas
+from trainc.api.sources import SourcesReport, TrainJobSource, trainjob_sources
+from trainc.api.validate import validate_paths
+
+__all__ = [
+    "MIGRATE_MANAGER",
+    "CompileReport",
+    "ConfigResult",
+    "DiffReport",
+    "ExplainReport",
+    "MigrationReport",
+    "Progress",
+    "SourcesReport",
+    "TrainJobSource",
+    "ValidationReport",
+    "check_schemas",
+    "compile_paths",
+    "diff_paths",
+    "explain_paths",
+    "load_config",
+    "migrate_paths",
+    "trainjob_sources",
+    "validate_paths",
+    "write_schemas",
+]

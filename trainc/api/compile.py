@@ -1,0 +1,188 @@
+"""``trainc compile`` as a library call: validation, then each clean TrainJob built into a
+sink."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from trainc.config import Overrides, RepoConfig
+from trainc.diagnostics import Diagnostic, exit_code
+from trainc.errors import CompilerBug
+from trainc.model.json import JsonObject
+
+if TYPE_CHECKING:
+    from trainc.compiler.sweeper import SweptJob
+    from trainc.emit.sinks import OutputSink
+    from trainc.resolve.resolved import ResolvedJob
+    from trainc.validate.output import OutputCheck
+
+from trainc.api.run import (
+    Builds,
+    Progress,
+    Steps,
+    ValidationReport,
+    config_failure,
+    load_config,
+    run_validation,
+    worker_count,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CompileReport:
+    """The outcome of ``trainc compile``: diagnostics, and how many TrainJobs were output.
+
+    The output itself went to the sink the caller gave (see
+    :mod:`trainc.emit.sinks`), and only when there were no errors: ``jobs`` is 0 then.
+    """
+
+    validation: ValidationReport
+    diagnostics: tuple[Diagnostic, ...]
+    jobs: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        """0 when the output was produced, 1 when the input has errors."""
+        return exit_code(self.diagnostics)
+
+
+def compile_paths(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    sink: OutputSink[Any],
+    stdin: BinaryIO | None = None,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    overrides: Overrides | None = None,
+    progress: Progress | None = None,
+    jobs: int | None = None,
+) -> CompileReport:
+    """Validate and build every TrainJob and the sweeper into ``sink``.
+
+    ``paths``, ``cwd`` and ``stdin`` choose the inputs and the repository as for
+    :func:`validate_paths`.
+
+    Validation resolves each TrainJob once and hands it here as soon as it is checked;
+    while the run has found no error, it is built, its output checked, and given to the
+    sink, then let go: a compile holds the validated repository, not its output. The sink
+    is opened before the first job it gets and closed in every case; it is finished (the
+    output becomes visible) only when the whole run found no error, so nothing half-valid
+    is ever written. Every error a compile reports is validation's: building reports
+    nothing. The sweeper's objects (trainc.yaml's ``sweeper`` section) and the Namespaces
+    (``compile.namespaces: Emit``) belong to no one job: they are the sink's shared objects.
+    Raises CompilerBug when an object trainc built fails its own output validation:
+    that is trainc's fault, never the user's. ``progress`` hears of every file, object
+    and job (see :data:`Progress`). ``jobs`` is how many processes may resolve, check,
+    build and render the TrainJobs, as for :func:`validate_paths`: the output, byte for
+    byte, and the diagnostics are the same whatever it is.
+    """
+    # What only compile needs (the builders, the emitter, the output check) is imported
+    # here and in _Output: validation, the pre-commit hook's command, starts faster.
+    from trainc.compiler.namespaces import build_namespaces  # noqa: PLC0415 - compile only
+    from trainc.compiler.sweeper import build_sweeper  # noqa: PLC0415 - compile only
+
+    workers = worker_count(jobs)
+    loaded_config = load_config(
+        cwd=cwd,
+        paths=paths,
+        config_file=config_file,
+        environment=environment,
+        overrides=overrides,
+    )
+    config = loaded_config.config
+    if config is None:
+        report = config_failure(loaded_config)
+        return CompileReport(report, report.diagnostics)
+    builds = Builds(config)
+    output = _Output(sink, config, builds)
+    try:
+        report = run_validation(
+            [cwd / path for path in paths],
+            loaded_config,
+            config,
+            base=None,
+            steps=Steps(progress),
+            builds=builds,
+            stdin=stdin,
+            emitter=output,
+            jobs=workers,
+        )
+        if report.exit_code:
+            return CompileReport(report, report.diagnostics)
+        sweeper = build_sweeper(config, output.swept)
+        output.finish((*build_namespaces(config, output.swept, sweeper), *sweeper))
+        return CompileReport(report, report.diagnostics, len(output.swept))
+    finally:
+        output.close()
+
+
+class _Output:
+    """The sink of one compile, fed each resolved job while the run is clean: the
+    :class:`~trainc.validate.run.Emitter` of a compile.
+
+    Each job is built, checked and rendered where it was judged (a worker process of a
+    big run), and the rendered output handed to the sink here, in order. The sink is
+    opened on the first job (or at the finish of a compile without jobs), so a compile
+    whose input has errors never creates its output location. Once an error is found,
+    later jobs are no longer handed on: the sink is closed without a finish, which
+    throws away what it staged.
+    """
+
+    def __init__(self, sink: OutputSink[Any], config: RepoConfig, builds: Builds) -> None:
+        from trainc.validate.output import OutputCheck  # noqa: PLC0415 - compile only
+
+        self._sink = sink
+        self._config = config
+        self._builds = builds
+        self._check = OutputCheck(config.kubernetes_version)
+        self._opened = False
+        self.swept: list[SweptJob] = []
+
+    def make(self, job: ResolvedJob) -> tuple[SweptJob, object]:
+        """Build ``job``, check its objects and render them as the sink keeps them.
+
+        Runs where the job was judged, a worker process included: only the summary the
+        sweeper needs and the rendered output come back.
+        """
+        from trainc.compiler.sweeper import SweptJob  # noqa: PLC0415 - compile only
+        from trainc.emit.layout import JobOutput  # noqa: PLC0415 - compile only
+
+        built = self._builds.take(job)
+        # Validation judged the Jobs of exactly this JobSet spec (the builder copies the
+        # resolved one): the output check need not judge them again.
+        _check_built(self._check, built.objects, jobs=False)
+        rendered = self._sink.render(JobOutput(built.namespace, built.name, built.objects))
+        return SweptJob.of(built), rendered
+
+    def take(self, made: tuple[SweptJob, object]) -> None:
+        """Hand the next clean job's rendered output to the sink, in order."""
+        swept, rendered = made
+        self.swept.append(swept)
+        self._open()
+        self._sink.add(rendered)
+
+    def finish(self, shared: Sequence[JsonObject]) -> None:
+        """Check the shared objects and make the output visible."""
+        _check_built(self._check, shared)
+        self._open()
+        self._sink.finish(shared)
+
+    def close(self) -> None:
+        """Release the sink; without :meth:`finish`, its output is discarded."""
+        if self._opened:
+            self._sink.close()
+
+    def _open(self) -> None:
+        if not self._opened:
+            self._sink.open(self._config.root, self._config.compile.output)
+            self._opened = True
+
+
+def _check_built(check: OutputCheck, objects: Sequence[JsonObject], *, jobs: bool = True) -> None:
+    problems = check.problems(objects, jobs=jobs)
+    if problems:
+        raise CompilerBug("emitted objects fail validation:\n  " + "\n  ".join(problems))

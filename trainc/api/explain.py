@@ -1,0 +1,89 @@
+"""``trainc explain`` as a library call: the compiled objects with the origin of each line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from trainc.config import Overrides
+from trainc.diagnostics import Diagnostic, exit_code
+from trainc.errors import UsageError
+
+if TYPE_CHECKING:
+    from trainc.review.explain import ExplainedObject, FieldHistory
+
+from trainc.api.run import (
+    Builds,
+    Steps,
+    ValidationReport,
+    config_failure,
+    load_config,
+    run_validation,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainReport:
+    """The outcome of ``trainc explain``: diagnostics, and the compiled objects with the
+    origin of each line, or the history of the one field asked for."""
+
+    validation: ValidationReport
+    diagnostics: tuple[Diagnostic, ...]
+    objects: tuple[ExplainedObject, ...] = ()
+    fields: tuple[FieldHistory, ...] = ()
+
+    @property
+    def exit_code(self) -> int:
+        """1 when the input has errors, else 0."""
+        return exit_code(self.diagnostics)
+
+
+def explain_paths(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    object_name: str | None = None,
+    field: str | None = None,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    overrides: Overrides | None = None,
+) -> ExplainReport:
+    """Compile the TrainJobs in ``paths`` in memory and say where each value came from.
+
+    ``object_name`` (``KIND/NAME``, kind case-insensitive) keeps the objects it names;
+    ``field`` (a path such as ``spec.replicatedJobs[node].template.spec.template.spec.
+    containers[node].image``, or its end, ``containers[node].image``) gives, instead of
+    whole objects, the values that field took. Raises UsageError for a malformed
+    selector or one that names nothing built.
+    """
+    from trainc.review.explain import SelectionError, select  # noqa: PLC0415 - explain only
+
+    loaded_config = load_config(
+        cwd=cwd,
+        paths=paths,
+        config_file=config_file,
+        environment=environment,
+        overrides=overrides,
+    )
+    config = loaded_config.config
+    if config is None:
+        report = config_failure(loaded_config)
+        return ExplainReport(report, report.diagnostics)
+    builds = Builds(config, keep=True)
+    report = run_validation(
+        [cwd / path for path in paths],
+        loaded_config,
+        config,
+        base=None,
+        steps=Steps(None),
+        builds=builds,
+    )
+    if not builds.kept:
+        return ExplainReport(report, report.diagnostics)
+    try:
+        selection = select(builds.kept, object_name=object_name, field=field)
+    except SelectionError as error:
+        raise UsageError(str(error)) from None
+    return ExplainReport(report, report.diagnostics, selection.objects, selection.fields)

@@ -1,0 +1,291 @@
+"""What every façade run shares: the repository's config, the validation run over its
+inputs, and each TrainJob built once.
+
+What only compile needs (the builders, the emitter, the output check) is imported in the
+functions that use it: validation, the pre-commit hook's command, starts faster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
+
+from trainc.config import Overrides, RepoConfig, build_config, find_paths_root
+from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
+from trainc.errors import UsageError
+from trainc.load.documents import Document, LoadedObject
+from trainc.load.inputs import load_base, load_context, load_inputs, load_single_file
+from trainc.load.source import SourceFile
+from trainc.model.decode import decode
+from trainc.model.json import get_path
+from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
+from trainc.model.schematree import load_kind_schema
+from trainc.validate.config_warnings import check_config
+from trainc.validate.defaults import apply_defaults, drop_nulls
+from trainc.validate.policies import load_policies
+from trainc.validate.rule_settings import check_rule_settings
+from trainc.validate.run import Emitter, OnResolved, validate_objects
+from trainc.validate.structural import check_schema
+from trainc.validate.sweeper import check_sweeper_resources
+from trainc.validate.workers import check_jobs, usable_cores
+
+if TYPE_CHECKING:
+    from trainc.compiler.run import BuiltJob
+    from trainc.resolve.resolved import ResolvedJob
+    from trainc.validate.base import BaseRevision
+
+
+#: ``progress(done, total)``, called while a run works through its files, objects and jobs.
+#: ``done`` never decreases and ``total`` only grows, as each stage learns its size; a
+#: front end may draw it (the library never does), and None costs nothing.
+Progress: TypeAlias = Callable[[int, int], None]
+
+
+class Steps:
+    """One running count over a run's stages, for the caller's progress hook.
+
+    Each stage's loop reports its own (done, total); the caller sees those added to the
+    items of the stages before. A stage's hook may be made before the stages ahead of it
+    have run: it counts from where they ended, when it first reports.
+    """
+
+    def __init__(self, hook: Progress | None) -> None:
+        self._hook = hook
+        self._done = 0
+
+    def stage(self) -> Progress | None:
+        """The hook for the next stage, None when nobody listens."""
+        hook = self._hook
+        if hook is None:
+            return None
+        start: list[int] = []
+
+        def report(done: int, total: int) -> None:
+            if not start:
+                start.append(self._done)
+            self._done = start[0] + done
+            hook(start[0] + done, start[0] + total)
+
+        return report
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    """The outcome of ``trainc validate``: sorted diagnostics and what was read."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    sources: Mapping[str, SourceFile]
+    files: int
+    objects: int
+
+    @property
+    def exit_code(self) -> int:
+        """0 when clean or only warnings, 1 when any error was found."""
+        return exit_code(self.diagnostics)
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigResult:
+    """The repository config, or the diagnostics that prevented reading it.
+
+    ``document`` is the parsed trainc.yaml, so later findings about its entries (an
+    unknown policy name) can point at the line.
+    """
+
+    config: RepoConfig | None
+    diagnostics: tuple[Diagnostic, ...]
+    sources: Mapping[str, SourceFile]
+    document: Document | None = None
+
+
+def load_config(
+    *,
+    cwd: Path,
+    paths: Sequence[Path] = (),
+    config_file: Path | None = None,
+    environment: str | None = None,
+    overrides: Overrides | None = None,
+) -> ConfigResult:
+    """Find the repository root and read its ``trainc.yaml``, if any.
+
+    The root is the repository of ``paths`` (relative to ``cwd``), or of ``cwd`` when
+    none are given (see :func:`~trainc.config.find_paths_root`). An explicit
+    ``config_file`` sets the root to its directory instead. A missing explicit file is a
+    usage error; a malformed one is reported as diagnostics in that file.
+    ``overrides`` (an Argo CD Application's choices) adjust the file as
+    :func:`~trainc.config.build_config` documents.
+    """
+    if config_file is not None:
+        if not config_file.is_file():
+            raise UsageError(f"--config {config_file}: no such file")
+        path = config_file.resolve()
+        root = path.parent
+    else:
+        root = find_paths_root(paths, cwd)
+        path = root / CONFIG_FILE_NAME
+        if not path.is_file():
+            config = build_config(
+                root, None, config_file=None, environment=environment, overrides=overrides
+            )
+            return ConfigResult(config, (), {})
+    relative = path.relative_to(root).as_posix()
+    source, documents, diagnostics = load_single_file(path, relative)
+    sources = {relative: source} if source is not None else {}
+    if diagnostics:
+        return ConfigResult(None, tuple(diagnostics), sources)
+    data = documents[0].data if documents else {}
+    schema = load_kind_schema("Config")
+    cleaned = drop_nulls(data if data is not None else {})
+    findings = check_schema(cleaned, schema)
+    if findings:
+        document = documents[0]
+        located = tuple(
+            document.finding(f.path, "config.invalid", f.message, hint=f.hint) for f in findings
+        )
+        return ConfigResult(None, located, sources)
+    file = decode(RepoConfigFile, apply_defaults(cleaned, schema))
+    config = build_config(
+        root, file, config_file=relative, environment=environment, overrides=overrides
+    )
+    return ConfigResult(config, (), sources, documents[0] if documents else None)
+
+
+def run_validation(
+    paths: Sequence[Path],
+    loaded_config: ConfigResult,
+    config: RepoConfig,
+    *,
+    base: BaseRevision | None,
+    steps: Steps,
+    builds: Builds,
+    stdin: BinaryIO | None = None,
+    on_resolved: OnResolved | None = None,
+    emitter: Emitter[Any] | None = None,
+    jobs: int = 1,
+) -> ValidationReport:
+    """Load ``paths`` (the repository when none, plus ``stdin``) and validate them.
+
+    The shared run of every command: the inputs, the context that resolves the named
+    paths' runtimes, the policies and the repository settings, then every validation
+    layer; ``builds`` builds each sound job once, ``on_resolved`` hears of each resolved
+    TrainJob.
+    """
+    named = bool(paths) or stdin is not None
+    inputs = load_inputs(
+        paths if named else [config.root], config=config, stream=stdin, progress=steps.stage()
+    )
+    # Named paths (and the standard input) are the targets; the rest of the repository is
+    # only context, so a TrainJob validated alone (pre-commit) still finds its runtime.
+    context = load_context(inputs.sources, config=config) if named else None
+    context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
+    policies = load_policies(config, config_document=loaded_config.document)
+    sweeper = check_sweeper_resources(config, loaded_config.document)
+    rules = check_rule_settings(config, loaded_config.document)
+    settings = check_config(config, loaded_config.document)
+    before = (
+        *inputs.diagnostics,
+        *policies.diagnostics,
+        *sweeper,
+        *rules,
+        *settings.diagnostics,
+    )
+    outcome = validate_objects(
+        (*inputs.objects, *context_objects),
+        config,
+        policies,
+        base=base,
+        context_files=frozenset(context.sources) if context else frozenset(),
+        elsewhere=context.objects if context else (),
+        clean=not exit_code(before),
+        progress=steps.stage(),
+        job_progress=steps.stage(),
+        on_resolved=on_resolved,
+        check_built=builds.check,
+        emitter=emitter,
+        jobs=jobs,
+    )
+    diagnostics = sort_diagnostics((*before, *outcome.diagnostics))
+    shown = {
+        path: src
+        for path, src in (context.sources if context else {}).items()
+        if path not in outcome.hidden
+    }
+    sources = {
+        **loaded_config.sources,
+        **settings.sources,
+        **policies.sources,
+        **shown,
+        **inputs.sources,
+    }
+    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
+
+
+def base_revision(ref: str, config: RepoConfig) -> BaseRevision:
+    """The repository at git revision ``ref``, for ``--base`` runs."""
+    # Only --base runs compare with a revision: loaded here, not by every run.
+    from trainc.validate.base import BaseRevision  # noqa: PLC0415
+
+    return BaseRevision(load_base(ref, config=config).objects, config)
+
+
+def _named_runtimes(
+    runtimes: Sequence[LoadedObject], targets: Sequence[LoadedObject]
+) -> tuple[LoadedObject, ...]:
+    """The context runtimes whose name a target TrainJob's runtimeRef gives.
+
+    Kind and namespace are left to the runtime index: this only spares validating the
+    runtimes no target can use, which is most of them in a pre-commit run.
+    """
+    named = (get_path(obj.data, ("spec", "runtimeRef", "name")) for obj in targets)
+    names = {name for name in named if isinstance(name, str)}
+    return tuple(runtime for runtime in runtimes if runtime.name in names)
+
+
+def config_failure(loaded_config: ConfigResult) -> ValidationReport:
+    """The report of a run that could not read its trainc.yaml."""
+    return ValidationReport(
+        sort_diagnostics(loaded_config.diagnostics), loaded_config.sources, 1, 0
+    )
+
+
+def worker_count(jobs: int | None) -> int:
+    """The worker processes a run may use: ``jobs``, or every usable core."""
+    return usable_cores() if jobs is None else check_jobs(jobs)
+
+
+class Builds:
+    """Each TrainJob's objects, built once: judged on their way into the cluster (validate
+    and compile alike, so both give one verdict), then handed to compile's output.
+
+    With ``keep``, every job built is also kept in :attr:`kept` with its resolved job
+    (``trainc diff`` compares whole outputs, ``trainc explain`` traces them).
+    """
+
+    def __init__(self, config: RepoConfig, *, keep: bool = False) -> None:
+        self._server_side = config.compile.server_side_apply
+        self._last: tuple[ResolvedJob, BuiltJob] | None = None
+        self._keep = keep
+        self.kept: list[tuple[ResolvedJob, BuiltJob]] = []
+
+    def check(self, job: ResolvedJob) -> list[Diagnostic]:
+        """Build ``job`` and report the apply limits its objects break or near."""
+        from trainc.compiler.run import build_job  # noqa: PLC0415 - see compile_paths
+        from trainc.validate.apply_limits import check_apply_limits  # noqa: PLC0415
+
+        built = build_job(job)
+        self._last = (job, built)
+        if self._keep:
+            self.kept.append((job, built))
+        return check_apply_limits(job, built.objects, server_side=self._server_side)
+
+    def take(self, job: ResolvedJob) -> BuiltJob:
+        """The objects of ``job``, built by :meth:`check` just before, or now."""
+        from trainc.compiler.run import build_job  # noqa: PLC0415 - see compile_paths
+
+        if self._last is not None and self._last[0] is job:
+            built = self._last[1]
+            self._last = None
+            return built
+        return build_job(job)

@@ -1,0 +1,69 @@
+"""``trainc validate`` as a library call."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+from trainc.config import Overrides
+
+if TYPE_CHECKING:
+    pass
+
+from trainc.api.run import (
+    Builds,
+    Progress,
+    Steps,
+    ValidationReport,
+    base_revision,
+    config_failure,
+    load_config,
+    run_validation,
+    worker_count,
+)
+
+
+def validate_paths(
+    paths: Sequence[Path],
+    *,
+    cwd: Path,
+    stdin: BinaryIO | None = None,
+    config_file: Path | None = None,
+    environment: str | None = None,
+    overrides: Overrides | None = None,
+    base: str | None = None,
+    progress: Progress | None = None,
+    jobs: int | None = None,
+) -> ValidationReport:
+    """Validate the given files and directories (the repository root when none).
+
+    Relative ``paths`` are taken from ``cwd``, and the repository is the one they are in
+    (see :func:`load_config`). ``stdin``, when given, is read as one more input named
+    ``<stdin>`` (``kustomize build DIR | trainc validate -``). ``progress`` hears of every
+    file read and object checked (see :data:`Progress`). ``jobs`` is how many processes
+    may judge the TrainJobs (default: the usable cores; a small repository stays in one,
+    see :mod:`trainc.validate.workers`); the report is the same whatever it is. Raises
+    UsageError when ``jobs`` is below 1.
+    """
+    workers = worker_count(jobs)
+    loaded_config = load_config(
+        cwd=cwd,
+        paths=paths,
+        config_file=config_file,
+        environment=environment,
+        overrides=overrides,
+    )
+    if loaded_config.config is None:
+        return config_failure(loaded_config)
+    config = loaded_config.config
+    return run_validation(
+        [cwd / path for path in paths],
+        loaded_config,
+        config,
+        base=base_revision(base, config) if base is not None else None,
+        steps=Steps(progress),
+        builds=Builds(config),
+        stdin=stdin,
+        jobs=workers,
+    )
