@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from trainc.config import Overrides, RepoConfig
-from trainc.diagnostics import Diagnostic, exit_code
+from trainc.diagnostics import Diagnostic
 from trainc.errors import CompilerBug
 from trainc.model.json import JsonObject
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 from trainc.api.run import (
     Builds,
+    Judged,
     Progress,
     Steps,
     ValidationReport,
@@ -32,7 +33,7 @@ from trainc.api.run import (
 
 
 @dataclass(frozen=True, slots=True)
-class CompileReport:
+class CompileReport(Judged):
     """The outcome of ``trainc compile``: diagnostics, and how many TrainJobs were output.
 
     The output itself went to the sink the caller gave (see
@@ -42,11 +43,6 @@ class CompileReport:
     validation: ValidationReport
     diagnostics: tuple[Diagnostic, ...]
     jobs: int = 0
-
-    @property
-    def exit_code(self) -> int:
-        """0 when the output was produced, 1 when the input has errors."""
-        return exit_code(self.diagnostics)
 
 
 def compile_paths(

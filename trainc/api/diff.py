@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trainc.config import Overrides, RepoConfig
-from trainc.diagnostics import Diagnostic, exit_code
+from trainc.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from trainc.compiler.run import BuiltJob
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 from trainc.api.run import (
     Builds,
+    Judged,
     Progress,
     Steps,
     ValidationReport,
@@ -28,7 +29,7 @@ from trainc.api.run import (
 
 
 @dataclass(frozen=True, slots=True)
-class DiffReport:
+class DiffReport(Judged):
     """The outcome of ``trainc diff``: diagnostics, and what the edit does to the cluster.
 
     ``changes`` is empty when the working tree has errors of its own: it would not
@@ -39,11 +40,6 @@ class DiffReport:
     validation: ValidationReport
     diagnostics: tuple[Diagnostic, ...]
     changes: tuple[ObjectChange, ...]
-
-    @property
-    def exit_code(self) -> int:
-        """1 when the working tree has errors (refused updates included), else 0."""
-        return exit_code(self.diagnostics)
 
 
 def diff_paths(

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trainc.config import Overrides
-from trainc.diagnostics import Diagnostic, exit_code
+from trainc.diagnostics import Diagnostic
 from trainc.errors import UsageError
 
 if TYPE_CHECKING:
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 from trainc.api.run import (
     Builds,
+    Judged,
     Steps,
     ValidationReport,
     config_failure,
@@ -25,7 +26,7 @@ from trainc.api.run import (
 
 
 @dataclass(frozen=True, slots=True)
-class ExplainReport:
+class ExplainReport(Judged):
     """The outcome of ``trainc explain``: diagnostics, and the compiled objects with the
     origin of each line, or the history of the one field asked for."""
 
@@ -33,11 +34,6 @@ class ExplainReport:
     diagnostics: tuple[Diagnostic, ...]
     objects: tuple[ExplainedObject, ...] = ()
     fields: tuple[FieldHistory, ...] = ()
-
-    @property
-    def exit_code(self) -> int:
-        """1 when the input has errors, else 0."""
-        return exit_code(self.diagnostics)
 
 
 def explain_paths(

@@ -71,19 +71,27 @@ class Steps:
         return report
 
 
+class Judged:
+    """A run's exit code from its findings: 0 when none is an error (warnings allowed),
+    1 otherwise. Mixed into the report of every command that judges the input."""
+
+    __slots__ = ()
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """0 when no finding is an error, 1 otherwise."""
+        return exit_code(self.diagnostics)
+
+
 @dataclass(frozen=True, slots=True)
-class ValidationReport:
+class ValidationReport(Judged):
     """The outcome of ``trainc validate``: sorted diagnostics and what was read."""
 
     diagnostics: tuple[Diagnostic, ...]
     sources: Mapping[str, SourceFile]
     files: int
     objects: int
-
-    @property
-    def exit_code(self) -> int:
-        """0 when clean or only warnings, 1 when any error was found."""
-        return exit_code(self.diagnostics)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trainc.config import Overrides
-from trainc.diagnostics import Diagnostic, exit_code
+from trainc.diagnostics import Diagnostic
 from trainc.load.limits import Limits
 from trainc.model.json import JsonObject
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 from trainc.api.run import (
     Builds,
+    Judged,
     Steps,
     ValidationReport,
     config_failure,
@@ -37,7 +38,7 @@ class TrainJobSource:
 
 
 @dataclass(frozen=True, slots=True)
-class SourcesReport:
+class SourcesReport(Judged):
     """The TrainJobs of a repository that compile, or the findings that stop it; the
     repository root and the loader's limits, to read the files again."""
 
@@ -46,11 +47,6 @@ class SourcesReport:
     root: Path
     limits: Limits
     trainjobs: tuple[TrainJobSource, ...] = ()
-
-    @property
-    def exit_code(self) -> int:
-        """1 when the input has errors, else 0."""
-        return exit_code(self.diagnostics)
 
 
 def trainjob_sources(
