@@ -7,7 +7,8 @@ design through ``docs/design.md``; a citation of a project doc must name a file 
 exists and, when it quotes a section, a heading or bold lead-in of that file.
 
 Test code that loads the upstream conformance data from ``../shared/upstream`` reads
-data, cites nothing, and is not affected: only the notes directory is banned.
+data, cites nothing, and is not affected; what users read (the package, its docs, README,
+the deploy and example files) does not name that directory at all.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ FORBIDDEN = {
     re.compile(r"\bseeds" + "/"): "design documents outside the repository",
     re.compile("\u00a7"): "a section number of a document the repository does not hold",
 }
+
+#: What users read: they cannot follow a path outside the checkout from there.
+USER_FACING = ("trainc/", "docs/", "deploy/", "examples/", "README.md")
+_OUTSIDE = re.compile(re.escape("../" + "shared"))
 
 #: ``docs/<name>.md`` and an optional quoted section after it, as code and docs cite them.
 _DOC_CITATION = re.compile(r'docs/([\w-]+\.md)(?:``)?(?:,\s*"([^"]+)")?')
@@ -103,6 +108,18 @@ def test_no_file_cites_notes_outside_the_repository() -> None:
         for path in shipped_files()
         if path.resolve() != this and (text := _text(path)) is not None
         for line, matched, reason in forbidden_mentions(text)
+    ]
+    assert found == []
+
+
+def test_what_users_read_names_no_directory_outside_the_checkout() -> None:
+    found = [
+        f"{relative}:{number}"
+        for path in shipped_files()
+        if (relative := path.relative_to(REPO_ROOT).as_posix()).startswith(USER_FACING)
+        if (text := _text(path)) is not None
+        for number, line in enumerate(text.splitlines(), start=1)
+        if _OUTSIDE.search(line)
     ]
     assert found == []
 
