@@ -23,10 +23,10 @@ from trainc.api.run import (
     Builds,
     Judged,
     Progress,
+    Request,
     Steps,
     ValidationReport,
     config_failure,
-    load_config,
     run_validation,
     worker_count,
 )
@@ -82,13 +82,8 @@ def compile_paths(
     from trainc.compiler.sweeper import build_sweeper  # noqa: PLC0415 - compile only
 
     workers = worker_count(jobs)
-    loaded_config = load_config(
-        cwd=cwd,
-        paths=paths,
-        config_file=config_file,
-        environment=environment,
-        overrides=overrides,
-    )
+    request = Request(paths, cwd, config_file, environment, overrides)
+    loaded_config = request.open()
     config = loaded_config.config
     if config is None:
         report = config_failure(loaded_config)
@@ -97,7 +92,7 @@ def compile_paths(
     output = _Output(sink, config, builds)
     try:
         report = run_validation(
-            [cwd / path for path in paths],
+            request.targets,
             loaded_config,
             config,
             base=None,

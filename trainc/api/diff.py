@@ -19,11 +19,11 @@ from trainc.api.run import (
     Builds,
     Judged,
     Progress,
+    Request,
     Steps,
     ValidationReport,
     base_revision,
     config_failure,
-    load_config,
     run_validation,
 )
 
@@ -64,13 +64,8 @@ def diff_paths(
     from trainc.compiler.run import build_job  # noqa: PLC0415 - compile only
     from trainc.review.changes import compare  # noqa: PLC0415 - diff only
 
-    loaded_config = load_config(
-        cwd=cwd,
-        paths=paths,
-        config_file=config_file,
-        environment=environment,
-        overrides=overrides,
-    )
+    request = Request(paths, cwd, config_file, environment, overrides)
+    loaded_config = request.open()
     config = loaded_config.config
     if config is None:
         report = config_failure(loaded_config)
@@ -78,7 +73,7 @@ def diff_paths(
     revision = base_revision(base, config)
     builds = Builds(config, keep=True)
     report = run_validation(
-        [cwd / path for path in paths],
+        request.targets,
         loaded_config,
         config,
         base=revision,
@@ -87,10 +82,11 @@ def diff_paths(
     )
     if any(d.is_error and not revision.reported(d) for d in report.diagnostics):
         return DiffReport(report, report.diagnostics, ())
-    selected = _under(paths, cwd=cwd, root=config.root)
-    before = [build_job(job) for job in revision.deployed_jobs()]
+    selected = _under(request.targets, root=config.root)
+    deployed = revision.deployed_jobs()
+    before = [build_job(job) for job in deployed if selected(job.trainjob.loaded.path)]
     changes = compare(
-        _emitted(config, [job for job in before if selected(job.source)], shared=not paths),
+        _emitted(config, before, shared=not paths),
         _emitted(config, [built for _, built in builds.kept], shared=not paths),
         lambda owner: [_reason(d) for d in revision.refusals(*owner.split("/", 1))],
     )
@@ -113,12 +109,12 @@ def _emitted(config: RepoConfig, jobs: Sequence[BuiltJob], *, shared: bool) -> E
     return Emitted({f"{job.namespace}/{job.name}": job.objects for job in jobs}, sweeper)
 
 
-def _under(paths: Sequence[Path], *, cwd: Path, root: Path) -> Callable[[str], bool]:
-    """Whether a repository-relative file lies under one of ``paths`` (all, with none)."""
-    if not paths:
+def _under(targets: Sequence[Path], *, root: Path) -> Callable[[str], bool]:
+    """Whether a repository-relative file lies under one of ``targets`` (all, with none)."""
+    if not targets:
         return lambda source: True
     # Reading the working tree refused paths outside the root before this is asked.
-    absolute = [(cwd / path).resolve() for path in paths]
+    absolute = [path.resolve() for path in targets]
     prefixes = [path.relative_to(root).as_posix() for path in absolute if path.is_relative_to(root)]
     if "." in prefixes:
         return lambda source: True

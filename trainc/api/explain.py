@@ -17,10 +17,10 @@ if TYPE_CHECKING:
 from trainc.api.run import (
     Builds,
     Judged,
+    Request,
     Steps,
     ValidationReport,
     config_failure,
-    load_config,
     run_validation,
 )
 
@@ -56,20 +56,15 @@ def explain_paths(
     """
     from trainc.review.explain import SelectionError, select  # noqa: PLC0415 - explain only
 
-    loaded_config = load_config(
-        cwd=cwd,
-        paths=paths,
-        config_file=config_file,
-        environment=environment,
-        overrides=overrides,
-    )
+    request = Request(paths, cwd, config_file, environment, overrides)
+    loaded_config = request.open()
     config = loaded_config.config
     if config is None:
         report = config_failure(loaded_config)
         return ExplainReport(report, report.diagnostics)
     builds = Builds(config, keep=True)
     report = run_validation(
-        [cwd / path for path in paths],
+        request.targets,
         loaded_config,
         config,
         base=None,

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from trainc.migrate.document import FileMigration, LeftAsIs
 
 from trainc.api.run import (
-    load_config,
+    Request,
 )
 
 #: The runtimePatches manager ``trainc migrate`` names the entries it writes, as kubectl
@@ -81,11 +81,12 @@ def migrate_paths(
     problems = domain_prefixed_path_errors(manager)
     if problems:
         raise UsageError(f"--manager {manager}: {'; '.join(problems)}")
-    loaded_config = load_config(cwd=cwd, paths=paths, config_file=config_file)
+    request = Request(paths, cwd, config_file)
+    loaded_config = request.open()
     config = loaded_config.config
     if config is None:
         return MigrationReport((), written=False, diagnostics=loaded_config.diagnostics)
-    inputs = load_inputs([cwd / path for path in paths] or [config.root], config=config)
+    inputs = load_inputs(request.targets or [config.root], config=config)
     context = load_context(inputs.sources, config=config) if paths else None
     policies = load_policies(config, config_document=loaded_config.document)
     files = migrate_checked(

@@ -108,6 +108,33 @@ class ConfigResult:
     document: Document | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Request:
+    """The repository a command is asked about: ``paths``, relative to ``cwd`` (the
+    repository when none), and how to read its trainc.yaml (see :func:`load_config`)."""
+
+    paths: Sequence[Path]
+    cwd: Path
+    config_file: Path | None = None
+    environment: str | None = None
+    overrides: Overrides | None = None
+
+    def open(self) -> ConfigResult:
+        """The repository's root and configuration."""
+        return load_config(
+            cwd=self.cwd,
+            paths=self.paths,
+            config_file=self.config_file,
+            environment=self.environment,
+            overrides=self.overrides,
+        )
+
+    @property
+    def targets(self) -> list[Path]:
+        """The paths as the loader reads them, wherever the process runs."""
+        return [self.cwd / path for path in self.paths]
+
+
 def load_config(
     *,
     cwd: Path,

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
 from trainc.api.run import (
     Builds,
     Judged,
+    Request,
     Steps,
     ValidationReport,
     config_failure,
-    load_config,
     run_validation,
 )
 
@@ -60,13 +60,8 @@ def trainjob_sources(
     """Validate ``paths`` (default: the repository) and say where each TrainJob lives,
     in (namespace, name) order; none when the input has errors (``trainc prune`` edits
     only a repository that compiles)."""
-    loaded_config = load_config(
-        cwd=cwd,
-        paths=paths,
-        config_file=config_file,
-        environment=environment,
-        overrides=overrides,
-    )
+    request = Request(paths, cwd, config_file, environment, overrides)
+    loaded_config = request.open()
     config = loaded_config.config
     if config is None:
         report = config_failure(loaded_config)
@@ -78,7 +73,7 @@ def trainjob_sources(
         found.append(TrainJobSource(job.namespace, job.name, loaded.path, loaded.data))
 
     report = run_validation(
-        [cwd / path for path in paths],
+        request.targets,
         loaded_config,
         config,
         base=None,

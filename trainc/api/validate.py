@@ -14,11 +14,11 @@ if TYPE_CHECKING:
 from trainc.api.run import (
     Builds,
     Progress,
+    Request,
     Steps,
     ValidationReport,
     base_revision,
     config_failure,
-    load_config,
     run_validation,
     worker_count,
 )
@@ -47,18 +47,13 @@ def validate_paths(
     UsageError when ``jobs`` is below 1.
     """
     workers = worker_count(jobs)
-    loaded_config = load_config(
-        cwd=cwd,
-        paths=paths,
-        config_file=config_file,
-        environment=environment,
-        overrides=overrides,
-    )
+    request = Request(paths, cwd, config_file, environment, overrides)
+    loaded_config = request.open()
     if loaded_config.config is None:
         return config_failure(loaded_config)
     config = loaded_config.config
     return run_validation(
-        [cwd / path for path in paths],
+        request.targets,
         loaded_config,
         config,
         base=base_revision(base, config) if base is not None else None,
