@@ -1,0 +1,98 @@
+"""Cache entries on disk: written whole or not at all, read back only when intact.
+
+An entry is a file named by its key under ``<root>/v1/<section>/``, holding a header, a
+digest of the key and payload, and the payload. Reading checks all three, so a torn
+write, a disk error, an entry copied from another key or another trainc's format is a
+miss (the caller computes the result again and the entry is rewritten), never a result.
+Writes go to a temporary file renamed over the entry, so concurrent runs sharing a
+cache each see a whole entry or none; two runs writing one key write the same bytes.
+Nothing is synced to disk: an entry lost in a crash is a miss.
+
+Payloads are pickles of trainc's own data, so the directory must be the user's own:
+the versioned directory is created private (0700) and a store whose directory belongs
+to someone else, or that others may write, is not used at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: The layout's version: a change of the entry format changes the directory.
+LAYOUT = "v1"
+_MAGIC = b"trainc-cache-entry-1\n"
+_DIGEST_SIZE = 32
+
+
+def _digest(key: str, payload: bytes) -> bytes:
+    hasher = hashlib.blake2b(key.encode(), digest_size=_DIGEST_SIZE)
+    hasher.update(b"\0")
+    hasher.update(payload)
+    return hasher.digest()
+
+
+@dataclass(slots=True)
+class Store:
+    """The entries under one cache directory. Use :meth:`open`."""
+
+    directory: Path
+    #: Why writing stopped (a read-only or full disk), for the caller to tell once.
+    write_failure: str | None = field(default=None)
+
+    @classmethod
+    def open(cls, root: Path) -> Store | str:
+        """The store under ``root``, created if needed, or why it cannot be used."""
+        directory = root / LAYOUT
+        try:
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            info = directory.stat()
+        except OSError as error:
+            return f"cannot use the cache directory {root}: {error.strerror or error}"
+        if hasattr(os, "geteuid"):
+            if info.st_uid != os.geteuid():
+                return f"the cache directory {directory} belongs to another user: not used"
+            if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+                return f"others may write to the cache directory {directory}: not used"
+        return cls(directory)
+
+    def get(self, section: str, key: str) -> bytes | None:
+        """The payload stored for ``key``, or None when there is no intact entry."""
+        try:
+            data = self._path(section, key).read_bytes()
+        except OSError:
+            return None
+        start = len(_MAGIC) + _DIGEST_SIZE
+        if len(data) < start or not data.startswith(_MAGIC):
+            return None
+        payload = data[start:]
+        if data[len(_MAGIC) : start] != _digest(key, payload):
+            return None
+        return payload
+
+    def put(self, section: str, key: str, payload: bytes) -> None:
+        """Store ``payload`` for ``key``; after a failed write, stop writing."""
+        if self.write_failure is not None:
+            return
+        path = self._path(section, key)
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(_MAGIC + _digest(key, payload) + payload)
+                Path(temporary).replace(path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    Path(temporary).unlink()
+                raise
+        except OSError as error:
+            reason = error.strerror or str(error)
+            self.write_failure = f"cannot write to the cache {self.directory}: {reason}"
+
+    def _path(self, section: str, key: str) -> Path:
+        return self.directory / section / key[:2] / key[2:]
