@@ -32,6 +32,7 @@ from trainc.validate.sweeper import check_sweeper_resources
 from trainc.validate.workers import check_jobs, usable_cores
 
 if TYPE_CHECKING:
+    from trainc.cache.store import Store
     from trainc.compiler.run import BuiltJob
     from trainc.resolve.resolved import ResolvedJob
     from trainc.validate.base import BaseRevision
@@ -199,6 +200,7 @@ def run_validation(
     on_resolved: OnResolved | None = None,
     emitter: Emitter[Any] | None = None,
     jobs: int = 1,
+    cache: Store | None = None,
 ) -> ValidationReport:
     """Load ``paths`` (the repository when none, plus ``stdin``) and validate them.
 
@@ -213,7 +215,7 @@ def run_validation(
     )
     # Named paths (and the standard input) are the targets; the rest of the repository is
     # only context, so a TrainJob validated alone (pre-commit) still finds its runtime.
-    context = load_context(inputs.sources, config=config) if named else None
+    context = load_context(inputs.sources, config=config, store=cache) if named else None
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     policies = load_policies(config, config_document=loaded_config.document)
     sweeper = check_sweeper_resources(config, loaded_config.document)
