@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -12,7 +12,7 @@ import pytest
 from trainc.cache.store import Store
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic
-from trainc.load import runtime_files
+from trainc.load import reader, runtime_files
 from trainc.load.inputs import LoadResult, load_context
 from trainc.load.limits import Limits
 
@@ -35,15 +35,14 @@ class Reads:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.paths: list[str] = []
         self.later_ns = 0
-        real_read: Callable[[Path, str, Limits], bytes | Diagnostic] = runtime_files.read_input
-        real_clock = runtime_files.time.time_ns
+        real_read = reader.read_input
 
         def read(root: Path, path: str, limits: Limits) -> bytes | Diagnostic:
             self.paths.append(path)
             return real_read(root, path, limits)
 
         monkeypatch.setattr(runtime_files, "read_input", read)
-        clock = SimpleNamespace(time_ns=lambda: real_clock() + self.later_ns)
+        clock = SimpleNamespace(time_ns=lambda: time.time_ns() + self.later_ns)
         monkeypatch.setattr(runtime_files, "time", clock)
 
     def take(self) -> list[str]:
