@@ -188,6 +188,8 @@ def test_each_selection_and_checkout_has_its_own_index(
     other = repository(tmp_path / "other")
     reads.found(other, store)
     assert sorted(reads.take()) == ["jobs/a.yaml", "jobs/b.yaml", "runtimes/torch.yaml"]
+    indexes = (store.directory / runtime_files.SECTION).rglob("*")
+    assert len([path for path in indexes if path.is_file()]) == 3
 
 
 def test_a_damaged_index_is_rebuilt(tmp_path: Path, store: Store, reads: Reads) -> None:

@@ -51,8 +51,9 @@ def runtime_candidates(
     """The files among ``files`` (less ``skip``) that may define a runtime, with their bytes.
 
     Without a ``store`` every file is read. With one, a file the index knows with its
-    current stat is read only when it may define a runtime; the index is rewritten when
-    the run learned something new. Entries of skipped files are kept as they were.
+    current stat is read only when it may define a runtime; once the iteration ends, the
+    index is rewritten if the run learned something new. Entries of skipped files are
+    kept as they were.
     """
     key = _index_key(config) if store is not None else ""
     known = _decode(store.get(SECTION, key)) if store is not None else {}
