@@ -230,7 +230,7 @@ def run_validation(
     )
     # Named paths (and the standard input) are the targets; the rest of the repository is
     # only context, so a TrainJob validated alone (pre-commit) still finds its runtime.
-    context = load_context(inputs.sources, config=config) if named else None
+    context = load_context(inputs.sources, config=config, store=cache) if named else None
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     policies = load_policies(config, config_document=loaded_config.document)
     sweeper = check_sweeper_resources(config, loaded_config.document)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from trainc.diagnostics import Diagnostic, sort_diagnostics
 from trainc.load.discover import discover_files
@@ -19,12 +19,15 @@ from trainc.load.documents import Document, LoadedObject
 from trainc.load.globs import literal_directory, path_filter
 from trainc.load.limits import Limits
 from trainc.load.objects import classify_documents
-from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import decode_input, read_file, read_input, read_stream
+from trainc.load.runtime_files import runtime_candidates
 from trainc.load.settings import InputSettings
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.kinds import RUNTIME_KINDS
+
+if TYPE_CHECKING:
+    from trainc.cache.store import Store
 
 _TEMPLATE_SUFFIX = ".j2"
 #: ``{{ ... }}`` in a file that is no ``.j2`` template: Helm's or another tool's Go
@@ -155,7 +158,9 @@ def gather(files: Iterable[FileLoad], reads: InputReads, config: InputSettings) 
     return loader.result(len(reads.files))
 
 
-def load_context(skip: Iterable[str], *, config: InputSettings) -> LoadResult:
+def load_context(
+    skip: Iterable[str], *, config: InputSettings, store: Store | None = None
+) -> LoadResult:
     """The runtimes defined elsewhere in the repository, for references from named paths.
 
     When a user (or pre-commit) validates a few files, a TrainJob among them still needs
@@ -163,19 +168,16 @@ def load_context(skip: Iterable[str], *, config: InputSettings) -> LoadResult:
     which spares reading every file of a large repository). Only files that may define a
     runtime are parsed (reading is cheap, parsing is not: see :mod:`.prefilter`), files in
     ``skip`` (the targets) are left out, and the result holds runtimes only: the context
-    is for lookup, never reported on.
+    is for lookup, never reported on. With a cache ``store``, files unchanged since an
+    earlier run are not even read (:mod:`.runtime_files`).
     """
     select = path_filter(config.runtimes or config.include, config.exclude)
     walked = _glob_directories(config.root, config.runtimes) if config.runtimes else [config.root]
     found = discover_files(walked, root=config.root, select=select)
-    skipped = set(skip)
     loader = _Loader(config)
-    for path in found.files:
-        if path in skipped:
-            continue
-        data = read_input(config.root, path, config.limits)
-        if isinstance(data, bytes) and may_define_runtime(data):
-            loader.add(path, data)
+    candidates = runtime_candidates(found.files, skip=set(skip), config=config, store=store)
+    for path, data in candidates:
+        loader.add(path, data)
     result = loader.result(0)
     runtimes = tuple(obj for obj in result.objects if obj.kind in RUNTIME_KINDS)
     return LoadResult(runtimes, result.sources, (), 0)
