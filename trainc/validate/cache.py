@@ -25,8 +25,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import pickle
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -111,26 +110,29 @@ def policies_digest(sources: Mapping[str, SourceFile]) -> str:
     return digest(part for path in sorted(sources) for part in (path, sources[path].text))
 
 
+def object_key(obj: LoadedObject, file_key: str | None = None) -> str:
+    """``obj``'s content key: its file (``file_key``, or :func:`file_key` of its source)
+    and where in the file it starts, which tells its objects apart however many of them
+    a run keeps (an object and its outline share the key)."""
+    document = obj.document
+    line, column = document.positions.get((), (0, 0))
+    return f"{file_key or source_key(document.source)}/{document.index}/{line}:{column}"
+
+
+def source_key(source: SourceFile) -> str:
+    """A digest of a file's path and text (and template, for a rendered one)."""
+    return digest((source.path, source.text, source.original or ""))
+
+
 @dataclass(slots=True)
 class ObjectKeys:
-    """Each object's content key: its file's path and text, and its place among that
-    file's objects. Computed once per file, on first use; a file is known by its path,
-    which is one file's in a run (an object and its outline share the key)."""
+    """:func:`object_key` of a run's objects, each file's digest made once."""
 
-    objects: Sequence[LoadedObject]
-    _keys: dict[int, str] = field(default_factory=dict)
+    _files: dict[str, str] = field(default_factory=dict)
 
     def __getitem__(self, obj: LoadedObject) -> str:
-        if not self._keys:
-            self._fill()
-        return self._keys[id(obj)]
-
-    def _fill(self) -> None:
-        files: dict[str, str] = {}
-        counts: Counter[str] = Counter()
-        for obj in self.objects:
-            source = obj.document.source
-            if source.path not in files:
-                files[source.path] = digest((source.path, source.text, source.original or ""))
-            self._keys[id(obj)] = f"{files[source.path]}/{counts[source.path]}"
-            counts[source.path] += 1
+        source = obj.document.source
+        known = self._files.get(source.path)
+        if known is None:
+            known = self._files[source.path] = source_key(source)
+        return object_key(obj, known)

@@ -10,7 +10,7 @@ Results come back in the files' order: the run is the one a single process makes
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from trainc.config import RepoConfig
@@ -18,8 +18,12 @@ from trainc.diagnostics import Diagnostic
 from trainc.errors import CompilerBug
 from trainc.load.documents import LoadedObject
 from trainc.load.inputs import FileLoad, load_file
+from trainc.load.prefilter import may_define_runtime
+from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
+from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
-from trainc.validate.cache import FILES, Cache
+from trainc.validate.cache import CROSS_CHECKS, FILES, Cache, ObjectKeys, object_key
+from trainc.validate.crossobject.run import check_trainjob, document_order
 from trainc.validate.outlines import can_outline, outline
 from trainc.validate.prepare import check_document
 from trainc.validate.workers import ordered, workers_for
@@ -118,75 +122,132 @@ def check_files(
 ) -> list[CheckedFile]:
     """Each of ``files`` (path and bytes, or why there are none) checked, in their order.
 
-    A file the cache holds for its path and bytes is taken from there, its TrainJobs as
-    outlines (see :class:`CheckedObject`); the others are checked by up to ``jobs``
-    processes and kept in the cache. ``progress(done, total)`` is called after each file.
+    The files that may define a runtime (:func:`~trainc.load.prefilter.may_define_runtime`)
+    are checked first; the others, most of a repository's, then know every runtime.
+    A file the cache holds for its path and bytes is taken from there; the others are
+    checked by up to ``jobs`` processes and kept in the cache, and each of their
+    TrainJobs' webhook checks on its runtime too (the run then finds those in the cache:
+    see :class:`~trainc.validate.run._CrossChecks`). With a cache, TrainJobs come back
+    as outlines (see :class:`CheckedObject`), whose whole objects stay in the cache
+    until a TrainJob is judged: a run holds little of each. ``progress(done, total)`` is
+    called after each file.
     """
-    work = _FileWork(files, config, cache)
-    pooled = workers_for(len(work.missing), jobs) > 1
-    make: Callable[[int], CheckedFile | bytes] = work.pickled if pooled else work.checked
-    made = ordered(make, len(work.missing), jobs=jobs)
-    checked: list[CheckedFile] = []
-    for number, key in enumerate(work.keys):
-        found = work.cached(key)
-        if found is None:
-            result = next(made)
-            found = result if isinstance(result, CheckedFile) else pickle.loads(result)  # noqa: S301
-        checked.append(found)
+    runtimes_first = [
+        number
+        for number, (_, data) in enumerate(files)
+        if not isinstance(data, bytes) or may_define_runtime(data)
+    ]
+    first = set(runtimes_first)
+    checked: dict[int, CheckedFile] = {}
+    for number, found in _FileWork(files, runtimes_first, config, cache).run(jobs):
+        checked[number] = found
         if progress is not None:
-            progress(number + 1, len(files))
-    made.close()
-    return checked
+            progress(len(checked), len(files))
+    runtimes = [
+        obj.defaulted
+        for number in runtimes_first
+        for obj in checked[number].objects
+        if obj.defaulted is not None and obj.defaulted.kind in RUNTIME_KINDS
+    ]
+    rest = [number for number in range(len(files)) if number not in first]
+    index = RuntimeIndex(document_order(runtimes))
+    for number, found in _FileWork(files, rest, config, cache, index).run(jobs):
+        checked[number] = found
+        if progress is not None:
+            progress(len(checked), len(files))
+    return [checked[number] for number in range(len(files))]
 
 
 class _FileWork:
-    """The checks of a run's files: the cached ones looked up once, the others made in
-    this process (:meth:`checked`) or a worker (:meth:`pickled`, whose bytes cross back)."""
+    """The checks of some of a run's files: the cached ones looked up first, the others
+    made in this process or a worker (whose pickle crosses back).
+
+    ``index`` holds every runtime of the run when these files define none: then each
+    TrainJob's webhook checks on its runtime are made where the whole TrainJob is at
+    hand, and kept in the cache.
+    """
 
     def __init__(
         self,
         files: Sequence[tuple[str, bytes | Diagnostic]],
+        numbers: Sequence[int],
         config: RepoConfig,
         cache: Cache | None,
+        index: RuntimeIndex | None = None,
     ) -> None:
         self._files = files
         self._config = config
         self._cache = cache
-        self.keys = [
-            cache.key((path, data)) if cache is not None and isinstance(data, bytes) else None
-            for path, data in files
-        ]
-        self._found: dict[str, CheckedFile] = {}
-        self.missing: list[int] = []
-        for number, (key, (path, data)) in enumerate(zip(self.keys, files, strict=True)):
-            entry = cache.load(FILES, key, _Entry) if cache is not None and key else None
-            if entry is None or not isinstance(data, bytes):
-                self.missing.append(number)
+        self._index = index
+        self._runtime_keys = ObjectKeys()
+        self._numbers = numbers
+        self._keys: dict[int, str] = {}
+        self._found: dict[int, CheckedFile] = {}
+        self._missing: list[int] = []
+        for number in numbers:
+            path, data = files[number]
+            if cache is None or not isinstance(data, bytes):
+                self._missing.append(number)
+                continue
+            key = self._keys[number] = cache.key((path, data))
+            entry = cache.load(FILES, key, _Entry)
+            if entry is None:
+                self._missing.append(number)
             else:
-                self._found[str(key)] = _with_wholes(entry.outlined, str(key), path, data)
+                self._found[number] = _with_wholes(entry.outlined, key, path, data)
 
-    def cached(self, key: str | None) -> CheckedFile | None:
-        """The cache's check of the file ``key`` names (TrainJobs outlined), if it had one."""
-        return None if key is None else self._found.get(key)
+    def run(self, jobs: int) -> Iterator[tuple[int, CheckedFile]]:
+        """Each file's check, in the order of the numbers given."""
+        pooled = workers_for(len(self._missing), jobs) > 1
+        make: Callable[[int], CheckedFile | bytes] = self._pickled if pooled else self._checked
+        made = ordered(make, len(self._missing), jobs=jobs)
+        for number in self._numbers:
+            found = self._found.get(number)
+            if found is None:
+                result = next(made)
+                found = result if isinstance(result, CheckedFile) else pickle.loads(result)  # noqa: S301
+                key = self._keys.get(number)
+                data = self._files[number][1]
+                if key is not None and isinstance(data, bytes):
+                    found = _with_wholes(found, key, self._files[number][0], data)
+            yield number, found
+        made.close()
 
-    def checked(self, item: int) -> CheckedFile:
+    def _checked(self, item: int) -> CheckedFile:
         """The ``item``-th file the cache did not hold, checked (and kept there)."""
-        return self._made(item)[0]
+        return self._made(item)
 
-    def pickled(self, item: int) -> bytes:
-        """:meth:`checked`, as the bytes a worker process sends back."""
-        return self._made(item)[1]
+    def _pickled(self, item: int) -> bytes:
+        """:meth:`_checked`, as the bytes a worker process sends back."""
+        return pickle.dumps(self._made(item), protocol=pickle.HIGHEST_PROTOCOL)
 
-    def _made(self, item: int) -> tuple[CheckedFile, bytes]:
-        """The check of the ``item``-th missing file, and its pickle."""
-        number = self.missing[item]
+    def _made(self, item: int) -> CheckedFile:
+        """The check of the ``item``-th missing file: outlined when kept in the cache."""
+        number = self._missing[item]
         path, data = self._files[number]
         result = check_file(path, data, self._config)
+        key = self._keys.get(number)
+        if self._cache is None or key is None:
+            return result
+        outlined = _outlined(result)
         whole = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-        key = self.keys[number]
-        if self._cache is not None and key is not None:
-            self._cache.save(FILES, key, _Entry(_outlined(result), whole))
-        return result, whole
+        self._cache.save(FILES, key, _Entry(outlined, whole))
+        if self._index is not None:
+            self._keep_cross_checks(result, self._cache, self._index)
+        return outlined
+
+    def _keep_cross_checks(self, checked: CheckedFile, cache: Cache, index: RuntimeIndex) -> None:
+        """Keep the webhook checks of each TrainJob of ``checked`` on its runtime."""
+        for obj in checked.objects:
+            trainjob = obj.defaulted
+            if trainjob is None or trainjob.kind != TRAINJOB.kind:
+                continue
+            runtime = index.lookup(trainjob)
+            if not isinstance(runtime, DefaultedObject):
+                continue
+            key = cache.key((object_key(trainjob.loaded), self._runtime_keys[runtime.loaded]))
+            if not cache.store.has(CROSS_CHECKS, key):
+                cache.save(CROSS_CHECKS, key, check_trainjob(trainjob, runtime))
 
 
 def _with_wholes(outlined: CheckedFile, key: str, path: str, data: bytes) -> CheckedFile:

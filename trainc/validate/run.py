@@ -137,7 +137,7 @@ def validate_objects(
     wholes = _Wholes(behind, cache, config)
     if base is not None:  # the transition rules read every field of every object
         checked = [wholes(obj) for obj in checked]
-    keys = ObjectKeys([obj.loaded for obj in checked])
+    keys = ObjectKeys()
     index = RuntimeIndex(
         document_order(checked),
         elsewhere=((o.kind, effective_namespace(o, config.namespace), o.name) for o in elsewhere),
