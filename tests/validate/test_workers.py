@@ -41,9 +41,16 @@ def test_results_come_in_item_order_whatever_the_workers(jobs: int) -> None:
     assert list(ordered(table.__getitem__, len(table), jobs=jobs)) == table
 
 
+def _slow_pid(_: int) -> int:
+    """The worker's process id, after long enough that one worker cannot take every
+    chunk before the other has started (a loaded machine starts workers slowly)."""
+    time.sleep(0.005)
+    return os.getpid()
+
+
 def test_more_than_one_job_runs_the_work_in_forked_workers() -> None:
     parent = os.getpid()
-    seen = set(ordered(lambda _: os.getpid(), 200, jobs=2))
+    seen = set(ordered(_slow_pid, 200, jobs=2))
 
     assert len(seen) == 2
     assert parent not in seen

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeAlias
 
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic
@@ -22,7 +23,7 @@ from trainc.load.prefilter import may_define_runtime
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
-from trainc.validate.cache import CROSS_CHECKS, FILES, Cache, ObjectKeys, object_key
+from trainc.validate.cache import FILES, Cache, ObjectKeys
 from trainc.validate.crossobject.run import check_trainjob, document_order
 from trainc.validate.outlines import can_outline, outline
 from trainc.validate.prepare import check_document
@@ -33,13 +34,24 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True, slots=True)
 class Whole:
-    """Where the whole of an outlined object is: the cache entry of its file, and the
-    file itself (its path and bytes), checked again when that entry is gone."""
+    """Where the whole of an outlined object is: the pickle of its file's check when no
+    cache keeps it (``pickled``), else the cache entry ``key``; and the file itself (its
+    path and bytes), checked again when neither is there."""
 
-    key: str
     path: str
-    data: bytes
+    data: bytes | Diagnostic
     ordinal: int
+    key: str | None = None
+    pickled: bytes | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CrossChecked:
+    """The webhook checks of a TrainJob on its runtime, made with the file's check (see
+    :func:`check_files`): valid for the runtime whose content key is ``runtime``."""
+
+    runtime: str
+    findings: tuple[Diagnostic, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +60,15 @@ class CheckedObject:
     (None when the API server would not serve it at all).
 
     ``whole`` is set when ``defaulted`` is an outline (:mod:`trainc.validate.outlines`):
-    :func:`whole_object` gets the object itself.
+    :func:`whole_object` gets the object itself. ``cross`` are its webhook checks on its
+    runtime when they were made with it.
     """
 
     loaded: LoadedObject
     findings: tuple[Diagnostic, ...]
     defaulted: DefaultedObject | None
     whole: Whole | None = None
+    cross: CrossChecked | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +101,13 @@ class _Entry:
 
 
 def whole_object(whole: Whole, cache: Cache | None, config: RepoConfig) -> DefaultedObject:
-    """The object an outline stands for: from its file's cache entry, or checked again."""
-    entry = cache.load(FILES, whole.key, _Entry) if cache is not None else None
-    checked = pickle.loads(entry.whole) if entry is not None else None  # noqa: S301
+    """The object an outline stands for: from memory, from its file's cache entry, or
+    checked again."""
+    pickled = whole.pickled
+    if pickled is None and cache is not None and whole.key is not None:
+        entry = cache.load(FILES, whole.key, _Entry)
+        pickled = entry.whole if entry is not None else None
+    checked = pickle.loads(pickled) if pickled is not None else None  # noqa: S301
     if not isinstance(checked, CheckedFile):
         checked = check_file(whole.path, whole.data, config)
     found = checked.objects[whole.ordinal].defaulted
@@ -125,12 +143,11 @@ def check_files(
     The files that may define a runtime (:func:`~trainc.load.prefilter.may_define_runtime`)
     are checked first; the others, most of a repository's, then know every runtime.
     A file the cache holds for its path and bytes is taken from there; the others are
-    checked by up to ``jobs`` processes and kept in the cache, and each of their
-    TrainJobs' webhook checks on its runtime too (the run then finds those in the cache:
-    see :class:`~trainc.validate.run._CrossChecks`). With a cache, TrainJobs come back
-    as outlines (see :class:`CheckedObject`), whose whole objects stay in the cache
-    until a TrainJob is judged: a run holds little of each. ``progress(done, total)`` is
-    called after each file.
+    checked by up to ``jobs`` processes and kept in the cache, with each of their
+    TrainJobs' webhook checks on its runtime (:class:`CrossChecked`). TrainJobs come
+    back as outlines (see :class:`CheckedObject`), their whole objects kept in the cache
+    (or, without one, as pickles) until a TrainJob is judged: a run holds little of
+    each. ``progress(done, total)`` is called after each file.
     """
     runtimes_first = [
         number
@@ -158,13 +175,18 @@ def check_files(
     return [checked[number] for number in range(len(files))]
 
 
+#: A file's check with its TrainJobs outlined, and the pickle of the whole check when no
+#: cache keeps it.
+_Made: TypeAlias = tuple[CheckedFile, bytes | None]
+
+
 class _FileWork:
     """The checks of some of a run's files: the cached ones looked up first, the others
     made in this process or a worker (whose pickle crosses back).
 
     ``index`` holds every runtime of the run when these files define none: then each
     TrainJob's webhook checks on its runtime are made where the whole TrainJob is at
-    hand, and kept in the cache.
+    hand (:class:`CrossChecked`).
     """
 
     def __init__(
@@ -194,66 +216,63 @@ class _FileWork:
             if entry is None:
                 self._missing.append(number)
             else:
-                self._found[number] = _with_wholes(entry.outlined, key, path, data)
+                self._found[number] = _with_wholes(entry.outlined, Whole(path, data, 0, key))
 
     def run(self, jobs: int) -> Iterator[tuple[int, CheckedFile]]:
         """Each file's check, in the order of the numbers given."""
         pooled = workers_for(len(self._missing), jobs) > 1
-        make: Callable[[int], CheckedFile | bytes] = self._pickled if pooled else self._checked
+        make: Callable[[int], _Made | bytes] = self._pickled if pooled else self._made
         made = ordered(make, len(self._missing), jobs=jobs)
         for number in self._numbers:
             found = self._found.get(number)
             if found is None:
                 result = next(made)
-                found = result if isinstance(result, CheckedFile) else pickle.loads(result)  # noqa: S301
-                key = self._keys.get(number)
-                data = self._files[number][1]
-                if key is not None and isinstance(data, bytes):
-                    found = _with_wholes(found, key, self._files[number][0], data)
+                outlined, whole = result if isinstance(result, tuple) else pickle.loads(result)  # noqa: S301
+                path, data = self._files[number]
+                found = _with_wholes(outlined, Whole(path, data, 0, self._keys.get(number), whole))
             yield number, found
         made.close()
 
-    def _checked(self, item: int) -> CheckedFile:
-        """The ``item``-th file the cache did not hold, checked (and kept there)."""
-        return self._made(item)
-
     def _pickled(self, item: int) -> bytes:
-        """:meth:`_checked`, as the bytes a worker process sends back."""
+        """:meth:`_made`, as the bytes a worker process sends back."""
         return pickle.dumps(self._made(item), protocol=pickle.HIGHEST_PROTOCOL)
 
-    def _made(self, item: int) -> CheckedFile:
-        """The check of the ``item``-th missing file: outlined when kept in the cache."""
+    def _made(self, item: int) -> _Made:
+        """The check of the ``item``-th missing file, outlined, and the pickle of the whole
+        check when no cache keeps it."""
         number = self._missing[item]
         path, data = self._files[number]
         result = check_file(path, data, self._config)
-        key = self._keys.get(number)
-        if self._cache is None or key is None:
-            return result
+        if self._index is not None:
+            result = self._cross_checked(result, self._index)
         outlined = _outlined(result)
         whole = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        key = self._keys.get(number)
+        if self._cache is None or key is None:
+            return outlined, whole
         self._cache.save(FILES, key, _Entry(outlined, whole))
-        if self._index is not None:
-            self._keep_cross_checks(result, self._cache, self._index)
-        return outlined
+        return outlined, whole if self._cache.store.write_failure is not None else None
 
-    def _keep_cross_checks(self, checked: CheckedFile, cache: Cache, index: RuntimeIndex) -> None:
-        """Keep the webhook checks of each TrainJob of ``checked`` on its runtime."""
-        for obj in checked.objects:
+    def _cross_checked(self, checked: CheckedFile, index: RuntimeIndex) -> CheckedFile:
+        """``checked`` with each TrainJob's webhook checks on its runtime."""
+        objects = list(checked.objects)
+        for number, obj in enumerate(objects):
             trainjob = obj.defaulted
             if trainjob is None or trainjob.kind != TRAINJOB.kind:
                 continue
             runtime = index.lookup(trainjob)
-            if not isinstance(runtime, DefaultedObject):
-                continue
-            key = cache.key((object_key(trainjob.loaded), self._runtime_keys[runtime.loaded]))
-            if not cache.store.has(CROSS_CHECKS, key):
-                cache.save(CROSS_CHECKS, key, check_trainjob(trainjob, runtime))
+            if isinstance(runtime, DefaultedObject):
+                findings = tuple(check_trainjob(trainjob, runtime))
+                cross = CrossChecked(self._runtime_keys[runtime.loaded], findings)
+                objects[number] = replace(obj, cross=cross)
+        return replace(checked, objects=tuple(objects))
 
 
-def _with_wholes(outlined: CheckedFile, key: str, path: str, data: bytes) -> CheckedFile:
-    """``outlined`` with each outline told where its whole object is."""
+def _with_wholes(outlined: CheckedFile, whole: Whole) -> CheckedFile:
+    """``outlined`` with each outline told where its whole object is (``whole``, at the
+    outline's place in the file)."""
     objects = tuple(
-        replace(obj, whole=Whole(key, path, data, ordinal))
+        replace(obj, whole=replace(whole, ordinal=ordinal))
         if obj.defaulted is not None and can_outline(obj.defaulted)
         else obj
         for ordinal, obj in enumerate(outlined.objects)

@@ -32,7 +32,13 @@ from trainc.resolve.objects import DefaultedObject, effective_namespace
 from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.cache import CROSS_CHECKS, TRAINJOBS, Cache, ObjectKeys, policies_digest
 from trainc.validate.crossobject.run import check_cross_object, check_trainjob, document_order
-from trainc.validate.files import CheckedObject, Whole, check_object, whole_object
+from trainc.validate.files import (
+    CheckedObject,
+    CrossChecked,
+    Whole,
+    check_object,
+    whole_object,
+)
 from trainc.validate.policies import PolicySet, check_policies
 from trainc.validate.resolved.run import Target, check_resolved
 from trainc.validate.sweeper import Enforcement, lifecycle_file
@@ -125,6 +131,7 @@ def validate_objects(
     diagnostics: list[Diagnostic] = []
     checked: list[DefaultedObject] = []
     behind: dict[int, Whole] = {}
+    crossed: dict[int, CrossChecked] = {}
     for done, obj in enumerate(objects, 1):
         alone = obj if isinstance(obj, CheckedObject) else check_object(obj, config)
         diagnostics.extend(alone.findings)
@@ -132,6 +139,8 @@ def validate_objects(
             checked.append(alone.defaulted)
             if alone.whole is not None:
                 behind[id(alone.defaulted)] = alone.whole
+            if alone.cross is not None:
+                crossed[id(alone.defaulted)] = alone.cross
         if progress is not None:
             progress(done, len(objects))
     wholes = _Wholes(behind, cache, config)
@@ -142,7 +151,7 @@ def validate_objects(
         document_order(checked),
         elsewhere=((o.kind, effective_namespace(o, config.namespace), o.name) for o in elsewhere),
     )
-    trainjob_checks = _CrossChecks(cache, keys, wholes) if cache is not None else None
+    trainjob_checks = _CrossChecks(crossed, keys, wholes, cache)
     diagnostics.extend(check_cross_object(checked, index, trainjob_checks=trainjob_checks))
     for checked_obj in checked:
         if checked_obj.kind != TRAINJOB.kind:
@@ -345,14 +354,23 @@ class _Wholes:
 @dataclass(frozen=True, slots=True)
 class _CrossChecks:
     """The webhook checks of a TrainJob on its runtime
-    (:func:`~trainc.validate.crossobject.run.check_trainjob`), kept in the cache."""
+    (:func:`~trainc.validate.crossobject.run.check_trainjob`): those made with its file's
+    check when they were made on this runtime (``crossed``), else the cache's, else made
+    here on the whole TrainJob (and kept in the cache)."""
 
-    cache: Cache
+    crossed: dict[int, CrossChecked]
     keys: ObjectKeys
     wholes: _Wholes
+    cache: Cache | None
 
     def __call__(self, trainjob: DefaultedObject, runtime: DefaultedObject) -> list[Diagnostic]:
-        key = self.cache.key((self.keys[trainjob.loaded], self.keys[runtime.loaded]))
+        runtime_key = self.keys[runtime.loaded]
+        made = self.crossed.get(id(trainjob))
+        if made is not None and made.runtime == runtime_key:
+            return list(made.findings)
+        if self.cache is None:
+            return check_trainjob(self.wholes(trainjob), runtime)
+        key = self.cache.key((self.keys[trainjob.loaded], runtime_key))
         found = self.cache.load(CROSS_CHECKS, key, list)
         if found is None:
             found = check_trainjob(self.wholes(trainjob), runtime)
