@@ -25,6 +25,8 @@ from pathlib import Path
 
 #: The layout's version: a change of the entry format changes the directory.
 LAYOUT = "v1"
+#: How the name of a file being written starts, until it is renamed over its entry.
+TEMPORARY_PREFIX = ".tmp-"
 _MAGIC = b"trainc-cache-entry-1\n"
 _DIGEST_SIZE = 32
 
@@ -81,7 +83,7 @@ class Store:
         path = self._path(section, key)
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            handle, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, dir=path.parent)
             try:
                 with os.fdopen(handle, "wb") as out:
                     out.write(_MAGIC + _digest(key, payload) + payload)

@@ -164,3 +164,13 @@ jobs_option = click.option(
     "cores). A small repository stays in one process; output and findings are the same "
     "whatever N is.",
 )
+
+
+#: ``--cache-dir DIR``: the cache directory, over TRAINC_CACHE_DIR and the user's default.
+cache_dir_option = click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
+    help="Cache directory (default: $TRAINC_CACHE_DIR, else $XDG_CACHE_HOME/trainc, else "
+    "~/.cache/trainc; see docs/cache.md).",
+)
