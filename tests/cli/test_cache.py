@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -272,3 +274,35 @@ def test_an_entry_that_cannot_be_removed_is_a_usage_error(
     reason = os.strerror(errno.EROFS)
     assert result.err == f"trainc: error: cannot clean {root}: {reason} ({entry})\n"
     assert len(tree(root / LAYOUT)) == 1
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+COMMAND = ["trainc", "cache"]
+
+
+def documented_cache_commands() -> list[list[str]]:
+    """Every ``trainc cache ...`` command of the guides' shell blocks, as argv lists."""
+    found = []
+    for guide in ("cache.md", "pre-commit.md", "argocd.md", "ci.md"):
+        text = (DOCS / guide).read_text(encoding="utf-8")
+        for block in re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL):
+            for line in block.splitlines():
+                if "trainc cache" in line:
+                    words = shlex.split(line, comments=True)
+                    starts = [i for i in range(len(words)) if words[i : i + 2] == COMMAND]
+                    found.append(words[starts[0] + 1 :])
+    return found
+
+
+@pytest.mark.parametrize("argv", documented_cache_commands(), ids=shlex.join)
+def test_every_documented_cache_command_runs(
+    invoke: Invoke, tmp_path: Path, argv: list[str]
+) -> None:
+    fill(tmp_path / "home" / ".cache" / "trainc", 1)
+    result = invoke(tmp_path, *argv)
+    assert result.code == 0, result.err
+
+
+def test_the_guides_show_every_cache_command() -> None:
+    shown = {argv[1] for argv in documented_cache_commands()}
+    assert shown == {"dir", "info", "clean"}
