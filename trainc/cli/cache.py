@@ -98,9 +98,9 @@ def clean_command(*, cache_dir: Path | None) -> int:
 
     \b
     Examples:
-      trainc cache clean                           # the default: ~/.cache/trainc
-      trainc cache clean --cache-dir .trainc-cache
-      TRAINC_CACHE_DIR=/cache-trainc/trainc trainc cache clean
+      trainc cache clean                              # ~/.cache/trainc, by default
+      trainc cache clean --cache-dir .trainc-cache    # a GitLab job's
+      TRAINC_CACHE_DIR=/cache/trainc trainc cache clean   # the Argo CD sidecar's
     """
     root, _ = _located(cache_dir)
     with os_errors_as_usage("clean", root):
