@@ -16,7 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -24,6 +24,8 @@ from ruamel.yaml import YAML
 
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.argocd import argocd_overrides
+from trainc.cache.location import CACHE_DIR_VARIABLE, NO_CACHE_VARIABLE
+from trainc.cache.store import LAYOUT, Store
 from trainc.config import PLACEHOLDER_IMAGE_REPOSITORY, Overrides
 from trainc.errors import UsageError
 from trainc.model.repoconfig import CONFIG_FILE_NAME
@@ -461,7 +463,72 @@ def test_the_patch_applies_with_kubectl_patch(tmp_path: Path) -> None:
         == sidecar(load(DEPLOY / "repo-server-patch.yaml"))["volumeMounts"]
     )
     names = [volume["name"] for volume in patched["spec"]["template"]["spec"]["volumes"]]
-    assert sorted(names) == ["plugins", "trainc-cmp-plugin", "trainc-cmp-tmp", "var-files"]
+    assert sorted(names) == [
+        "plugins",
+        "trainc-cache",
+        "trainc-cmp-plugin",
+        "trainc-cmp-tmp",
+        "var-files",
+    ]
+
+
+# --- The cache of the sidecar ------------------------------------------------------------
+
+
+def cache_settings() -> tuple[PurePosixPath, PurePosixPath, dict[str, Any]]:
+    """The sidecar's TRAINC_CACHE_DIR, the mount path of the volume holding it, and that
+    volume, as repo-server-patch.yaml sets them."""
+    patch = load(DEPLOY / "repo-server-patch.yaml")
+    container = sidecar(patch)
+    environment = {variable["name"]: variable["value"] for variable in container["env"]}
+    cache_dir = PurePosixPath(environment[CACHE_DIR_VARIABLE])
+    (mount,) = [
+        mount for mount in container["volumeMounts"] if cache_dir.is_relative_to(mount["mountPath"])
+    ]
+    volumes = {volume["name"]: volume for volume in patch["spec"]["template"]["spec"]["volumes"]}
+    return cache_dir, PurePosixPath(mount["mountPath"]), volumes[mount["name"]]
+
+
+def test_the_sidecar_keeps_the_cache_on_a_bounded_volume_of_its_own() -> None:
+    cache_dir, mount, volume = cache_settings()
+    # A directory trainc creates below the mount, so that all of it is the sidecar
+    # user's, whoever owns the volume's root.
+    assert cache_dir.parent == mount
+    # Not on the volumes the sidecar shares with the repo server, nor on its /tmp.
+    assert volume["name"] not in {"var-files", "plugins", "trainc-cmp-tmp"}
+    assert set(volume) == {"name", "emptyDir"}
+    assert re.fullmatch(r"[1-9][0-9]*(Mi|Gi)", volume["emptyDir"]["sizeLimit"])
+    environment = {v["name"] for v in sidecar(load(DEPLOY / "repo-server-patch.yaml"))["env"]}
+    assert NO_CACHE_VARIABLE not in environment
+
+
+def test_the_plugin_renders_the_same_with_the_cache_on_an_empty_dir(
+    examples: Path, tmp_path: Path
+) -> None:
+    """The volume as the kubelet makes an emptyDir (world-writable), the sidecar's
+    TRAINC_CACHE_DIR re-rooted onto it: trainc creates the cache directory and a private
+    store in it, and renders, twice, what it renders without a cache."""
+    cache_dir, mount, _ = cache_settings()
+    volume = tmp_path / "volume"
+    volume.mkdir()
+    volume.chmod(0o777)
+    local = volume / cache_dir.relative_to(mount)
+    environment = {**sidecar_environment(), CACHE_DIR_VARIABLE: str(local)}
+    environment.pop(NO_CACHE_VARIABLE, None)  # every test runs with it (tests/conftest.py)
+    with_cache = environment
+    shown = subprocess.run(
+        ["trainc", "cache", "dir"], env=with_cache, capture_output=True, text=True, check=True
+    )
+    assert shown.stdout == f"{local}\n"
+    store = Store.open(local)
+    assert isinstance(store, Store), store
+    assert (local / LAYOUT).stat().st_mode & 0o777 == 0o700
+    without = generate(examples, {**sidecar_environment(), NO_CACHE_VARIABLE: "1"})
+    assert without.returncode == 0, without.stderr
+    for _ in range(2):
+        cached = generate(examples, with_cache)
+        assert (cached.returncode, cached.stdout) == (0, without.stdout), cached.stderr
+    assert [path for path in (local / LAYOUT / "trainjobs").rglob("*") if path.is_file()]
 
 
 # --- The mapping itself (trainc.argocd) ---------------------------------------------------

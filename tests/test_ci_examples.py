@@ -9,10 +9,12 @@ that format. Commands in the guides' shell blocks are parsed by the real command
 from __future__ import annotations
 
 import json
+import platform
 import re
 import shlex
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -21,6 +23,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+import trainc
 from trainc.cli.main import cli, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -206,3 +209,61 @@ def test_manifests_in_the_guides_are_yaml(guide: Path) -> None:
     blocks = re.findall(r"```yaml\n(.*?)```", guide.read_text("utf-8"), flags=re.DOTALL)
     for block in blocks:
         assert list(YAML(typ="safe").load_all(block))
+
+
+_STEP_OUTPUT = re.compile(r"\$\{\{ steps\.([\w-]+)\.outputs\.(\w+) \}\}")
+
+
+@pytest.mark.parametrize("name", ["github-actions.yml", "flux-render.yml"])
+def test_github_workflows_cache_the_directory_trainc_uses_before_running_it(name: str) -> None:
+    for job in _load(name)["jobs"].values():
+        steps = job["steps"]
+        (at,) = [i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/cache@")]
+        cache = steps[at]["with"]
+        named = _STEP_OUTPUT.fullmatch(cache["path"])
+        assert named is not None, cache["path"]
+        step_id, output = named.groups()
+        locate = next(step for step in steps[:at] if step.get("id") == step_id)
+        assert f'echo "{output}=$(trainc cache dir)" >> "$GITHUB_OUTPUT"' in locate["run"]
+        first_run = min(i for i, s in enumerate(steps) if trainc_commands([s.get("run", "")]))
+        assert at < first_run
+        # Every run saves anew (a cache is never updated) and restores the newest with
+        # the same trainc, Python and trainc.yaml.
+        (restore,) = cache["restore-keys"].splitlines()
+        assert cache["key"] == restore + "${{ github.run_id }}"
+        assert "hashFiles('trainc.yaml')" in restore
+        assert f"steps.{step_id}.outputs.build" in restore
+
+
+def test_the_cache_key_names_the_trainc_and_python_that_ran() -> None:
+    """The ``build=`` line of the workflow, run: a key part actions/cache accepts (no
+    commas) that changes with trainc's and Python's versions."""
+    steps = _load("github-actions.yml")["jobs"]["trainc"]["steps"]
+    (line,) = [
+        line
+        for step in steps
+        for line in step.get("run", "").splitlines()
+        if line.startswith('echo "build=')
+    ]
+    script = re.fullmatch(r"""echo "build=\$\(python -c '(.*)'\)" >> "\$GITHUB_OUTPUT\"""", line)
+    assert script is not None, line
+    done = subprocess.run(
+        [sys.executable, "-c", script[1]], capture_output=True, text=True, check=True
+    )
+    build = done.stdout.strip()
+    assert build == f"{trainc.__version__}-py{platform.python_version()}"
+    assert "," not in build
+
+
+def test_gitlab_job_caches_the_directory_trainc_uses_inside_the_project() -> None:
+    [job] = _load("gitlab-ci.yml").values()
+    cache_dir = job["variables"]["TRAINC_CACHE_DIR"]
+    # GitLab caches only paths inside the project directory.
+    relative = cache_dir.removeprefix("$CI_PROJECT_DIR/")
+    assert relative != cache_dir
+    assert job["cache"]["paths"] == [relative]
+    assert job["cache"]["key"]["files"] == ["trainc.yaml"]
+    (install,) = [line for line in job["before_script"] if line.startswith("pip install")]
+    pinned = re.search(r"@v([\w.]+)\"", install)
+    assert pinned is not None
+    assert job["cache"]["key"]["prefix"] == f"trainc-{pinned[1]}"

@@ -5,9 +5,11 @@ write outside the directory they are asked to write. Problems in the user's repo
 come back as diagnostics; only a bad request (unknown path, unknown environment, an
 unreadable --base revision) raises :class:`~trainc.errors.UsageError`. One module per
 command (:mod:`.validate`, :mod:`.compile`, :mod:`.diff`, :mod:`.explain`,
-:mod:`.migrate`, :mod:`.sources`, :mod:`.schemas`) over what they share (:mod:`.run`).
+:mod:`.migrate`, :mod:`.sources`, :mod:`.schemas`, :mod:`.cache`) over what they share
+(:mod:`.run`).
 """
 
+from trainc.api.cache import CacheLocation, CleanReport, cache_contents, cache_location, clean_cache
 from trainc.api.compile import CompileReport, compile_paths
 from trainc.api.diff import DiffReport, diff_paths
 from trainc.api.explain import ExplainReport, explain_paths
@@ -19,6 +21,8 @@ from trainc.api.validate import validate_paths
 
 __all__ = [
     "MIGRATE_MANAGER",
+    "CacheLocation",
+    "CleanReport",
     "CompileReport",
     "ConfigResult",
     "DiffReport",
@@ -28,7 +32,10 @@ __all__ = [
     "SourcesReport",
     "TrainJobSource",
     "ValidationReport",
+    "cache_contents",
+    "cache_location",
     "check_schemas",
+    "clean_cache",
     "compile_paths",
     "diff_paths",
     "explain_paths",

@@ -24,6 +24,8 @@ from pathlib import Path
 
 #: The layout's version: a change of the entry format changes the directory.
 LAYOUT = "v1"
+#: How the name of a file being written starts, until it is renamed over its entry.
+TEMPORARY_PREFIX = ".tmp-"
 _MAGIC = b"trainc-cache-entry-1\n"
 _DIGEST_SIZE = 32
 
@@ -84,12 +86,12 @@ class Store:
         path = self._path(section, key)
         # One writer per process at a time, so the process id makes the name unique; a
         # name left by a dead process of the same id is simply written over.
-        temporary = path.with_name(f".tmp-{os.getpid()}-{path.name}")
+        temporary = path.with_name(f"{TEMPORARY_PREFIX}{os.getpid()}-{path.name}")
         try:
             try:
                 out = temporary.open("wb")
             except FileNotFoundError:  # the entry's directory is made on first use
-                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                self._make_directories(path.parent)
                 out = temporary.open("wb")
             try:
                 with out:
@@ -102,6 +104,15 @@ class Store:
         except OSError as error:
             reason = error.strerror or str(error)
             self.write_failure = f"cannot write to the cache {self.directory}: {reason}"
+
+    def _make_directories(self, directory: Path) -> None:
+        """``directory`` and those between it and the store's own, each private: the
+        store's too, which a concurrent ``trainc cache clean`` may have removed."""
+        current = self.directory
+        current.mkdir(mode=0o700, exist_ok=True)
+        for part in directory.relative_to(self.directory).parts:
+            current = current / part
+            current.mkdir(mode=0o700, exist_ok=True)
 
     def _path(self, section: str, key: str) -> Path:
         return self.directory / section / key[:2] / key[2:]

@@ -24,6 +24,7 @@ EXIT_USAGE = 2
 #: first looked up, so ``trainc validate`` (the pre-commit hook) loads neither the
 #: compiler and emitter nor the sweeper's Kubernetes client.
 _COMMANDS = {
+    "cache": ("trainc.cli.cache", "cache_command"),
     "compile": ("trainc.cli.compile", "compile_command"),
     "diff": ("trainc.cli.diff", "diff_command"),
     "explain": ("trainc.cli.explain", "explain_command"),

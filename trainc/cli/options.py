@@ -15,7 +15,7 @@ import click
 
 from trainc.api import ValidationReport
 from trainc.argocd import argocd_overrides
-from trainc.cache.location import CACHE_DIR_VARIABLE, NO_CACHE_VARIABLE, cache_root
+from trainc.cache.location import NO_CACHE_VARIABLE, cache_root
 from trainc.cache.store import Store
 from trainc.config import Overrides
 from trainc.diagnostics import Diagnostic
@@ -168,6 +168,17 @@ jobs_option = click.option(
 )
 
 
+#: ``--cache-dir DIR``: the cache directory, over TRAINC_CACHE_DIR and the user's default.
+cache_dir_option = click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
+    help="Where results of unchanged files and TrainJobs are kept between runs (default: "
+    "$TRAINC_CACHE_DIR, else $XDG_CACHE_HOME/trainc, else ~/.cache/trainc; see "
+    "docs/cache.md). Findings and output are the same with or without it.",
+)
+
+
 def cache_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--cache-dir`` and ``--no-cache`` to ``command``, passing the opened cache (or
     None) as one ``cache`` argument.
@@ -196,11 +207,4 @@ def cache_options(command: Callable[..., Any]) -> Callable[..., Any]:
         is_flag=True,
         help=f"Check everything again and keep nothing (also: {NO_CACHE_VARIABLE}=1).",
     )(wrapper)
-    return click.option(
-        "--cache-dir",
-        type=click.Path(path_type=Path, file_okay=False),
-        metavar="DIR",
-        help="Where results of unchanged files and TrainJobs are kept between runs "
-        f"(default: ${CACHE_DIR_VARIABLE}, else $XDG_CACHE_HOME/trainc, else "
-        "~/.cache/trainc). Findings and output are the same with or without it.",
-    )(wrapper)
+    return cache_dir_option(wrapper)
