@@ -57,3 +57,11 @@ def _loopback_only(self: socket.socket, address: object) -> None:
 @pytest.fixture(autouse=True)
 def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket.socket, "connect", _loopback_only)
+
+
+@pytest.fixture(autouse=True)
+def _no_user_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands run without a cache unless a test gives one: a test must neither read
+    results another test (or the developer's own runs) kept in ``~/.cache/trainc``, nor
+    leave any there. Tests of the cache pass ``--cache-dir`` or a store of their own."""
+    monkeypatch.setenv("TRAINC_NO_CACHE", "1")

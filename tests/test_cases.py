@@ -33,6 +33,7 @@ from ruamel.yaml import YAML
 
 from tests.support.compiled import compile_collected
 from trainc.api import ValidationReport, validate_paths
+from trainc.cache.store import Store
 from trainc.diagnostics import CATALOGUE, Severity
 from trainc.model.introspect import ListOf, MapOf, Struct, TypeNode, fields_of, markers_of
 from trainc.model.kinds import INPUT_KINDS
@@ -272,6 +273,23 @@ def test_compile_gives_the_verdict_of_validate(case: Case, tmp_path: Path) -> No
     }
     assert compile_errors == errors
     assert compiled.exit_code == validation.exit_code
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=[case.id for case in ALL_CASES])
+def test_a_cache_changes_no_finding_and_no_byte(case: Case, tmp_path: Path) -> None:
+    """The cache only saves time: a run that fills it and one that reads it report and
+    compile exactly what a run without it does (``--base`` included)."""
+    root = tmp_path / "repo"
+    base = materialise(case, root)
+    store = Store.open(tmp_path / "cache")
+    assert isinstance(store, Store), store
+    runs = [validate_paths([], cwd=root, base=base, cache=cache) for cache in (None, store, store)]
+    assert runs[0].diagnostics == runs[1].diagnostics == runs[2].diagnostics
+    sources = [{path: source.text for path, source in run.sources.items()} for run in runs]
+    assert sources[0] == sources[1] == sources[2]
+    compiled = [compile_collected([], cwd=root, cache=cache) for cache in (None, store, store)]
+    outputs = [(c.diagnostics, c.files, c.stream) for c in compiled]
+    assert outputs[0] == outputs[1] == outputs[2]
 
 
 def test_the_corpus_is_laid_out_as_documented() -> None:

@@ -565,9 +565,10 @@ def _edit_repository(draw: st.DrawFn, files: dict[str, str | bytes]) -> None:
 
 
 @st.composite
-def mutated_repositories(draw: st.DrawFn) -> Repo:
-    """A seed with one to four edits of its documents, files and text."""
-    seed: Seed = draw(st.sampled_from(seeds()))
+def mutated_repositories(draw: st.DrawFn, seed_name: str | None = None) -> Repo:
+    """A seed (the one named, or any) with one to four edits of its documents, files and
+    text."""
+    seed: Seed = draw(st.sampled_from(_seeds(seed_name)))
     mutator = _Mutator(draw)
     trees = {path: file for path, file in seed.files.items() if file.documents}
     files: dict[str, str | bytes] = {path: file.text for path, file in seed.files.items()}
@@ -629,13 +630,19 @@ def _is_trainjob(document: Node) -> bool:
     return isinstance(document, dict) and document.get("kind") == "TrainJob"
 
 
+def _seeds(name: str | None) -> list[Seed]:
+    """The seed named ``name``, or every seed."""
+    return [seed for seed in seeds() if name in (None, seed.name)]
+
+
 @st.composite
-def valid_repositories(draw: st.DrawFn) -> Repo:
-    """A seed rewritten in block YAML, its TrainJobs edited in ways that keep them valid.
+def valid_repositories(draw: st.DrawFn, seed_name: str | None = None) -> Repo:
+    """A seed (the one named, or any) rewritten in block YAML, its TrainJobs edited in
+    ways that keep them valid.
 
     Files holding a TrainJob are rewritten: quoting and flow style change, comments go.
     """
-    seed: Seed = draw(st.sampled_from(seeds()))
+    seed: Seed = draw(st.sampled_from(_seeds(seed_name)))
     files: dict[str, str | bytes] = {path: file.text for path, file in seed.files.items()}
     for path, file in seed.files.items():
         documents: list[Node] = copy.deepcopy(list(file.documents or ()))

@@ -14,6 +14,7 @@ from trainc.errors import CompilerBug
 from trainc.model.json import JsonObject
 
 if TYPE_CHECKING:
+    from trainc.cache.store import Store
     from trainc.compiler.sweeper import SweptJob
     from trainc.emit.sinks import OutputSink
     from trainc.resolve.resolved import ResolvedJob
@@ -56,6 +57,7 @@ def compile_paths(
     overrides: Overrides | None = None,
     progress: Progress | None = None,
     jobs: int | None = None,
+    cache: Store | None = None,
 ) -> CompileReport:
     """Validate and build every TrainJob and the sweeper into ``sink``.
 
@@ -74,7 +76,8 @@ def compile_paths(
     that is trainc's fault, never the user's. ``progress`` hears of every file, object
     and job (see :data:`Progress`). ``jobs`` is how many processes may resolve, check,
     build and render the TrainJobs, as for :func:`validate_paths`: the output, byte for
-    byte, and the diagnostics are the same whatever it is.
+    byte, and the diagnostics are the same whatever it is, and whatever the ``cache``
+    held (see :func:`validate_paths`).
     """
     # What only compile needs (the builders, the emitter, the output check) is imported
     # here and in _Output: validation, the pre-commit hook's command, starts faster.
@@ -101,6 +104,7 @@ def compile_paths(
             stdin=stdin,
             emitter=output,
             jobs=workers,
+            cache=cache,
         )
         if report.exit_code:
             return CompileReport(report, report.diagnostics)
@@ -132,6 +136,11 @@ class _Output:
         self._check = OutputCheck(config.kubernetes_version)
         self._opened = False
         self.swept: list[SweptJob] = []
+
+    @property
+    def cache_key(self) -> str:
+        """The sink's rendering, with what the sweeper needs of each job."""
+        return f"swept-job+{self._sink.render_key}"
 
     def make(self, job: ResolvedJob) -> tuple[SweptJob, object]:
         """Build ``job``, check its objects and render them as the sink keeps them.

@@ -16,14 +16,23 @@ from trainc.config import Overrides, RepoConfig, build_config, find_paths_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import UsageError
 from trainc.load.documents import Document, LoadedObject
-from trainc.load.inputs import load_base, load_context, load_inputs, load_single_file
+from trainc.load.inputs import (
+    gather,
+    load_base,
+    load_context,
+    load_order,
+    load_single_file,
+    read_inputs,
+)
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.json import get_path
 from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
+from trainc.validate.cache import Cache
 from trainc.validate.config_warnings import check_config
 from trainc.validate.defaults import apply_defaults, drop_nulls
+from trainc.validate.files import check_files
 from trainc.validate.policies import load_policies
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
@@ -32,6 +41,7 @@ from trainc.validate.sweeper import check_sweeper_resources
 from trainc.validate.workers import check_jobs, usable_cores
 
 if TYPE_CHECKING:
+    from trainc.cache.store import Store
     from trainc.compiler.run import BuiltJob
     from trainc.resolve.resolved import ResolvedJob
     from trainc.validate.base import BaseRevision
@@ -199,21 +209,28 @@ def run_validation(
     on_resolved: OnResolved | None = None,
     emitter: Emitter[Any] | None = None,
     jobs: int = 1,
+    cache: Store | None = None,
 ) -> ValidationReport:
     """Load ``paths`` (the repository when none, plus ``stdin``) and validate them.
 
     The shared run of every command: the inputs, the context that resolves the named
     paths' runtimes, the policies and the repository settings, then every validation
     layer; ``builds`` builds each sound job once, ``on_resolved`` hears of each resolved
-    TrainJob.
+    TrainJob. With a ``cache``, files and TrainJobs whose inputs did not change since a
+    run that kept them are not checked again (``docs/cache.md``).
     """
     named = bool(paths) or stdin is not None
-    inputs = load_inputs(
-        paths if named else [config.root], config=config, stream=stdin, progress=steps.stage()
+    run_cache = Cache.for_run(cache, config) if cache is not None else None
+    reads = read_inputs(paths if named else [config.root], config=config, stream=stdin)
+    files = check_files(reads.files, config, cache=run_cache, jobs=jobs, progress=steps.stage())
+    inputs = gather((file.load for file in files), reads, config)
+    checked_inputs = sorted(
+        (checked for file in files for checked in file.objects),
+        key=lambda checked: load_order(checked.loaded),
     )
     # Named paths (and the standard input) are the targets; the rest of the repository is
     # only context, so a TrainJob validated alone (pre-commit) still finds its runtime.
-    context = load_context(inputs.sources, config=config) if named else None
+    context = load_context(inputs.sources, config=config, store=cache) if named else None
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     policies = load_policies(config, config_document=loaded_config.document)
     sweeper = check_sweeper_resources(config, loaded_config.document)
@@ -227,7 +244,7 @@ def run_validation(
         *settings.diagnostics,
     )
     outcome = validate_objects(
-        (*inputs.objects, *context_objects),
+        (*checked_inputs, *context_objects),
         config,
         policies,
         base=base,
@@ -240,6 +257,7 @@ def run_validation(
         check_built=builds.check,
         emitter=emitter,
         jobs=jobs,
+        cache=run_cache,
     )
     diagnostics = sort_diagnostics((*before, *outcome.diagnostics))
     shown = {

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from trainc.config import Overrides
 
 if TYPE_CHECKING:
-    pass
+    from trainc.cache.store import Store
 
 from trainc.api.run import (
     Builds,
@@ -35,6 +35,7 @@ def validate_paths(
     base: str | None = None,
     progress: Progress | None = None,
     jobs: int | None = None,
+    cache: Store | None = None,
 ) -> ValidationReport:
     """Validate the given files and directories (the repository root when none).
 
@@ -43,8 +44,10 @@ def validate_paths(
     ``<stdin>`` (``kustomize build DIR | trainc validate -``). ``progress`` hears of every
     file read and object checked (see :data:`Progress`). ``jobs`` is how many processes
     may judge the TrainJobs (default: the usable cores; a small repository stays in one,
-    see :mod:`trainc.validate.workers`); the report is the same whatever it is. Raises
-    UsageError when ``jobs`` is below 1.
+    see :mod:`trainc.validate.workers`); the report is the same whatever it is. With a
+    ``cache``, what did not change since a run that kept it is not checked again
+    (``docs/cache.md``); the report is the same. Raises UsageError when ``jobs`` is
+    below 1.
     """
     workers = worker_count(jobs)
     request = Request(paths, cwd, config_file, environment, overrides)
@@ -61,4 +64,5 @@ def validate_paths(
         builds=Builds(config),
         stdin=stdin,
         jobs=workers,
+        cache=cache,
     )

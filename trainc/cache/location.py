@@ -1,8 +1,8 @@
 """Where the cache lives: an explicit directory, the environment, or the user's cache home.
 
-The order is a command line's: ``--no-cache`` (or ``TRAINC_NO_CACHE``) wins, then
-``--cache-dir``, then ``TRAINC_CACHE_DIR``, then ``$XDG_CACHE_HOME/trainc``, then
-``~/.cache/trainc`` (the XDG default, which pre-commit and pip use on Linux as well).
+Flags before the environment, and within each, off before a directory: ``--no-cache``,
+``--cache-dir``, ``TRAINC_NO_CACHE``, ``TRAINC_CACHE_DIR``, then ``$XDG_CACHE_HOME/trainc``,
+then ``~/.cache/trainc`` (the XDG default, which pre-commit and pip use on Linux too).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ _OFF = frozenset({"", "0", "false", "no", "off"})
 
 def cache_root(explicit: Path | None, *, disabled: bool, environ: Mapping[str, str]) -> Path | None:
     """The cache directory a run uses, or None when it runs without a cache."""
-    if disabled or environ.get(NO_CACHE_VARIABLE, "").strip().lower() not in _OFF:
+    if disabled or explicit is not None:
+        return None if disabled else explicit
+    if environ.get(NO_CACHE_VARIABLE, "").strip().lower() not in _OFF:
         return None
-    if explicit is not None:
-        return explicit
     if environ.get(CACHE_DIR_VARIABLE):
         return Path(environ[CACHE_DIR_VARIABLE])
     home = environ.get("XDG_CACHE_HOME")

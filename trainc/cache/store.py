@@ -19,7 +19,6 @@ import contextlib
 import hashlib
 import os
 import stat
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,21 +73,31 @@ class Store:
             return None
         return payload
 
+    def has(self, section: str, key: str) -> bool:
+        """Whether an entry exists for ``key`` (intact or not: :meth:`get` tells)."""
+        return self._path(section, key).is_file()
+
     def put(self, section: str, key: str, payload: bytes) -> None:
         """Store ``payload`` for ``key``; after a failed write, stop writing."""
         if self.write_failure is not None:
             return
         path = self._path(section, key)
+        # One writer per process at a time, so the process id makes the name unique; a
+        # name left by a dead process of the same id is simply written over.
+        temporary = path.with_name(f".tmp-{os.getpid()}-{path.name}")
         try:
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
             try:
-                with os.fdopen(handle, "wb") as out:
+                out = temporary.open("wb")
+            except FileNotFoundError:  # the entry's directory is made on first use
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                out = temporary.open("wb")
+            try:
+                with out:
                     out.write(_MAGIC + _digest(key, payload) + payload)
-                Path(temporary).replace(path)
+                temporary.replace(path)
             except BaseException:
                 with contextlib.suppress(OSError):
-                    Path(temporary).unlink()
+                    temporary.unlink()
                 raise
         except OSError as error:
             reason = error.strerror or str(error)

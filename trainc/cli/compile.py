@@ -9,7 +9,14 @@ import click
 
 from trainc import __version__
 from trainc.api import compile_paths
-from trainc.cli.options import ReportOptions, jobs_option, report_options, split_inputs
+from trainc.cache.store import Store
+from trainc.cli.options import (
+    ReportOptions,
+    cache_options,
+    jobs_option,
+    report_options,
+    split_inputs,
+)
 from trainc.cli.progress import progress_line
 from trainc.cli.staleness import report_check
 from trainc.diagnostics import counted
@@ -40,6 +47,7 @@ STDOUT = "-"
     "what would be written (for CI and pre-commit).",
 )
 @jobs_option
+@cache_options
 @report_options
 def compile_command(
     paths: tuple[Path, ...],
@@ -47,6 +55,7 @@ def compile_command(
     output: str | None,
     check: bool,
     jobs: int | None,
+    cache: Store | None,
     report: ReportOptions,
 ) -> int:
     """Compile TrainJobs in PATHS (default: the repository) into Kubernetes manifests.
@@ -91,6 +100,7 @@ def compile_command(
             overrides=report.overrides,
             progress=progress,
             jobs=jobs,
+            cache=cache,
         )
     report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     if result.exit_code:

@@ -15,6 +15,8 @@ import click
 
 from trainc.api import ValidationReport
 from trainc.argocd import argocd_overrides
+from trainc.cache.location import CACHE_DIR_VARIABLE, NO_CACHE_VARIABLE, cache_root
+from trainc.cache.store import Store
 from trainc.config import Overrides
 from trainc.diagnostics import Diagnostic
 from trainc.errors import os_errors_as_usage
@@ -164,3 +166,41 @@ jobs_option = click.option(
     "cores). A small repository stays in one process; output and findings are the same "
     "whatever N is.",
 )
+
+
+def cache_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--cache-dir`` and ``--no-cache`` to ``command``, passing the opened cache (or
+    None) as one ``cache`` argument.
+
+    A cache that cannot be used (a read-only home, a directory of another user) is said
+    once on the standard error and the run goes on without it: the cache only saves time.
+    """
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        root = cache_root(
+            kwargs.pop("cache_dir"), disabled=kwargs.pop("no_cache"), environ=os.environ
+        )
+        store = Store.open(root) if root is not None else None
+        if isinstance(store, str):
+            click.echo(f"trainc: {store}; running without a cache", err=True)
+            store = None
+        try:
+            return command(*args, cache=store, **kwargs)
+        finally:
+            if store is not None and store.write_failure is not None:
+                click.echo(f"trainc: {store.write_failure}; later results were not kept", err=True)
+
+    wrapper = click.option(
+        "--no-cache",
+        is_flag=True,
+        help=f"Check everything again and keep nothing (also: {NO_CACHE_VARIABLE}=1).",
+    )(wrapper)
+    return click.option(
+        "--cache-dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        metavar="DIR",
+        help="Where results of unchanged files and TrainJobs are kept between runs "
+        f"(default: ${CACHE_DIR_VARIABLE}, else $XDG_CACHE_HOME/trainc, else "
+        "~/.cache/trainc). Findings and output are the same with or without it.",
+    )(wrapper)

@@ -9,7 +9,14 @@ import click
 
 from trainc import __version__
 from trainc.api import validate_paths
-from trainc.cli.options import ReportOptions, jobs_option, report_options, split_inputs
+from trainc.cache.store import Store
+from trainc.cli.options import (
+    ReportOptions,
+    cache_options,
+    jobs_option,
+    report_options,
+    split_inputs,
+)
 from trainc.cli.progress import progress_line
 
 
@@ -26,9 +33,15 @@ from trainc.cli.progress import progress_line
     "activeDeadlineSeconds, ...) did not change.",
 )
 @jobs_option
+@cache_options
 @report_options
 def validate_command(
-    paths: tuple[Path, ...], *, base: str | None, jobs: int | None, report: ReportOptions
+    paths: tuple[Path, ...],
+    *,
+    base: str | None,
+    jobs: int | None,
+    cache: Store | None,
+    report: ReportOptions,
 ) -> int:
     """Validate TrainJobs and runtimes in PATHS (default: the repository).
 
@@ -62,6 +75,7 @@ def validate_command(
             base=base,
             progress=progress,
             jobs=jobs,
+            cache=cache,
         )
     report.write(result, result.diagnostics, sys.stdout, version=__version__)
     return result.exit_code

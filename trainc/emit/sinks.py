@@ -51,7 +51,13 @@ Document: TypeAlias = tuple[tuple[int, str, str, str, str], str]
 
 
 class OutputSink(Protocol[Rendered]):
-    """Receives a compile's output; see the module docstring for the order of calls."""
+    """Receives a compile's output; see the module docstring for the order of calls.
+
+    ``render_key`` names the form :meth:`render` makes: two sinks with the same key
+    render the same job to equal data, so a cache may keep one's rendering for the other.
+    """
+
+    render_key: str
 
     def open(self, root: Path, default_output: str | None) -> None:
         """Get ready, before the first job; ``default_output`` is relative to ``root``."""
@@ -72,6 +78,8 @@ class OutputSink(Protocol[Rendered]):
 
 class Collected:
     """Keeps the output in memory, in both forms: for the library's callers and tests."""
+
+    render_key = "objects"
 
     def __init__(self) -> None:
         self.jobs: list[JobOutput] = []
@@ -116,6 +124,8 @@ class StreamOutput:
     The stream is in canonical order across all jobs, so it can only be written at the
     end; each object is rendered as it arrives and only its text is kept.
     """
+
+    render_key = "stream-documents"
 
     def __init__(self, out: BinaryIO) -> None:
         self._out = out
@@ -166,6 +176,8 @@ class _DirectorySink(ABC):
 
     #: What the sink does to its directory, as an error message says it ("cannot write").
     _action = "write"
+
+    render_key = "job-file"
 
     def __init__(self, directory: Path | None, inputs: Sequence[Path]) -> None:
         self._given = directory

@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 from types import MappingProxyType
-from typing import BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from trainc.diagnostics import Diagnostic, sort_diagnostics
 from trainc.load.discover import discover_files
@@ -20,12 +19,15 @@ from trainc.load.documents import Document, LoadedObject
 from trainc.load.globs import literal_directory, path_filter
 from trainc.load.limits import Limits
 from trainc.load.objects import classify_documents
-from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import decode_input, read_file, read_input, read_stream
+from trainc.load.runtime_files import runtime_candidates
 from trainc.load.settings import InputSettings
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.kinds import RUNTIME_KINDS
+
+if TYPE_CHECKING:
+    from trainc.cache.store import Store
 
 _TEMPLATE_SUFFIX = ".j2"
 #: ``{{ ... }}`` in a file that is no ``.j2`` template: Helm's or another tool's Go
@@ -69,21 +71,96 @@ def load_inputs(
     ``progress(done, total)`` is called after each file. Raises UsageError for a path
     that does not exist or lies outside ``config.root``.
     """
+    reads = read_inputs(paths, config=config, stream=stream)
+    files = []
+    for done, (path, data) in enumerate(reads.files, 1):
+        files.append(load_file(path, data, config))
+        if progress is not None:
+            progress(done, len(reads.files))
+    return gather(files, reads, config)
+
+
+@dataclass(frozen=True, slots=True)
+class InputReads:
+    """The input files' bytes (or why a file has none), in discovery order, and what
+    discovery found wrong (a path outside the root, an excluded file named)."""
+
+    files: tuple[tuple[str, bytes | Diagnostic], ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def read_inputs(
+    paths: Iterable[str | Path], *, config: InputSettings, stream: BinaryIO | None = None
+) -> InputReads:
+    """Find the input files under ``paths`` and read each within the limits (see
+    :func:`load_inputs`); the standard input, when given, comes first."""
     select = path_filter(config.include, config.exclude)
     found = discover_files(paths, root=config.root, select=select)
+    files: list[tuple[str, bytes | Diagnostic]] = []
+    if stream is not None:
+        files.append((STDIN_NAME, read_stream(stream, STDIN_NAME, config.limits)))
+    files += [(path, read_input(config.root, path, config.limits)) for path in found.files]
+    return InputReads(tuple(files), tuple(found.diagnostics))
+
+
+@dataclass(frozen=True, slots=True)
+class FileLoad:
+    """One file loaded: its source (None when it could not be decoded), the objects its
+    documents hold, and the findings of reading, rendering and parsing it."""
+
+    source: SourceFile | None
+    objects: tuple[LoadedObject, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def load_file(path: str, data: bytes | Diagnostic, config: InputSettings) -> FileLoad:
+    """Decode, render, parse and classify one file's bytes (or say why it has none).
+
+    Depends on nothing but its arguments: a worker process may load a file, and a cache
+    may keep the result under the file's path and bytes and ``config``.
+    """
+    source = _decoded(path, data)
+    if isinstance(source, Diagnostic):
+        return FileLoad(None, (), (source,))
+    if path.endswith(_TEMPLATE_SUFFIX):
+        # jinja2 is imported only when a template is actually read (startup time).
+        from trainc.load.template import render_template  # noqa: PLC0415
+
+        rendered = render_template(path, source.text, config.template_values, config.limits)
+        if isinstance(rendered, Diagnostic):
+            return FileLoad(source, (), (rendered,))
+        source = rendered
+    parsed = parse_documents(source, config.limits)
+    skipped: set[Diagnostic] = set()
+    objects: list[LoadedObject] = []
+    found: list[Diagnostic] = []
+    for document in parsed.documents:
+        classified = classify_documents((document,))
+        objects.extend(classified.objects)
+        found.extend(classified.diagnostics)
+        if not classified.objects and not any(d.is_error for d in classified.diagnostics):
+            # A skipped document (an OpenAPI spec with ``200:`` keys, Helm values) is
+            # not trainc's to judge; only malformed YAML and bounds fail the run.
+            skipped.update(parsed.findings.get(document.index, ()))
+    found.extend(d for d in parsed.diagnostics if d not in skipped)
+    if source.original is None and _TEMPLATE_TEXT.search(source.text):
+        found = [replace(d, hint=_TEMPLATE_HINT) if d.is_error else d for d in found]
+    return FileLoad(source, tuple(objects), tuple(found))
+
+
+def gather(files: Iterable[FileLoad], reads: InputReads, config: InputSettings) -> LoadResult:
+    """The load of the files ``reads`` found, from each file's :func:`load_file`."""
     loader = _Loader(config)
-    loader.diagnostics.extend(found.diagnostics)
-    reads = [(STDIN_NAME, partial(read_stream, stream))] if stream is not None else []
-    reads += [(path, partial(read_input, config.root)) for path in found.files]
-    for done, (path, read) in enumerate(reads, 1):
-        loader.add(path, read(path, config.limits))
-        if progress is not None:
-            progress(done, len(reads))
+    loader.diagnostics.extend(reads.diagnostics)
+    for file in files:
+        loader.keep(file)
     loader.diagnostics.extend(_outside_runtime_globs(loader.objects, config))
-    return loader.result(len(reads))
+    return loader.result(len(reads.files))
 
 
-def load_context(skip: Iterable[str], *, config: InputSettings) -> LoadResult:
+def load_context(
+    skip: Iterable[str], *, config: InputSettings, store: Store | None = None
+) -> LoadResult:
     """The runtimes defined elsewhere in the repository, for references from named paths.
 
     When a user (or pre-commit) validates a few files, a TrainJob among them still needs
@@ -91,19 +168,16 @@ def load_context(skip: Iterable[str], *, config: InputSettings) -> LoadResult:
     which spares reading every file of a large repository). Only files that may define a
     runtime are parsed (reading is cheap, parsing is not: see :mod:`.prefilter`), files in
     ``skip`` (the targets) are left out, and the result holds runtimes only: the context
-    is for lookup, never reported on.
+    is for lookup, never reported on. With a cache ``store``, files unchanged since an
+    earlier run are not even read (:mod:`.runtime_files`).
     """
     select = path_filter(config.runtimes or config.include, config.exclude)
     walked = _glob_directories(config.root, config.runtimes) if config.runtimes else [config.root]
     found = discover_files(walked, root=config.root, select=select)
-    skipped = set(skip)
     loader = _Loader(config)
-    for path in found.files:
-        if path in skipped:
-            continue
-        data = read_input(config.root, path, config.limits)
-        if isinstance(data, bytes) and may_define_runtime(data):
-            loader.add(path, data)
+    candidates = runtime_candidates(found.files, skip=set(skip), config=config, store=store)
+    for path, data in candidates:
+        loader.add(path, data)
     result = loader.result(0)
     runtimes = tuple(obj for obj in result.objects if obj.kind in RUNTIME_KINDS)
     return LoadResult(runtimes, result.sources, (), 0)
@@ -183,6 +257,11 @@ def load_single_file(file: Path, path: str, limits: Limits | None = None) -> Sin
     return SingleFile(source, parsed.documents, parsed.diagnostics)
 
 
+def load_order(obj: LoadedObject) -> tuple[str, int, tuple[int, int]]:
+    """The order of a load's objects: by path, document, then place in a ``List``."""
+    return (obj.path, obj.document.index, obj.document.positions.get((), (0, 0)))
+
+
 class _Loader:
     """Accumulates the sources, objects and findings of one load."""
 
@@ -193,46 +272,18 @@ class _Loader:
         self.diagnostics: list[Diagnostic] = []
 
     def add(self, path: str, data: bytes | Diagnostic) -> None:
-        """Decode, render, parse and classify one file's bytes (or record why it has none)."""
-        source = _decoded(path, data)
-        if isinstance(source, Diagnostic):
-            self.diagnostics.append(source)
-            return
-        self.sources[path] = source
-        if path.endswith(_TEMPLATE_SUFFIX):
-            rendered = self._render(source)
-            if isinstance(rendered, Diagnostic):
-                self.diagnostics.append(rendered)
-                return
-            source = self.sources[path] = rendered
-        parsed = parse_documents(source, self.config.limits)
-        skipped: set[Diagnostic] = set()
-        found: list[Diagnostic] = []
-        for document in parsed.documents:
-            classified = classify_documents((document,))
-            self.objects.extend(classified.objects)
-            found.extend(classified.diagnostics)
-            if not classified.objects and not any(d.is_error for d in classified.diagnostics):
-                # A skipped document (an OpenAPI spec with ``200:`` keys, Helm values) is
-                # not trainc's to judge; only malformed YAML and bounds fail the run.
-                skipped.update(parsed.findings.get(document.index, ()))
-        found.extend(d for d in parsed.diagnostics if d not in skipped)
-        if source.original is None and _TEMPLATE_TEXT.search(source.text):
-            found = [replace(d, hint=_TEMPLATE_HINT) if d.is_error else d for d in found]
-        self.diagnostics.extend(found)
+        """Load one file's bytes (or record why it has none)."""
+        self.keep(load_file(path, data, self.config))
 
-    def _render(self, source: SourceFile) -> SourceFile | Diagnostic:
-        # jinja2 is imported only when a template is actually read (startup time).
-        from trainc.load.template import render_template  # noqa: PLC0415
-
-        config = self.config
-        return render_template(source.path, source.text, config.template_values, config.limits)
+    def keep(self, file: FileLoad) -> None:
+        """Add what loading one file gave."""
+        if file.source is not None:
+            self.sources[file.source.path] = file.source
+        self.objects.extend(file.objects)
+        self.diagnostics.extend(file.diagnostics)
 
     def result(self, files: int) -> LoadResult:
-        objects = sorted(
-            self.objects,
-            key=lambda obj: (obj.path, obj.document.index, obj.document.positions.get((), (0, 0))),
-        )
+        objects = sorted(self.objects, key=load_order)
         return LoadResult(
             objects=tuple(objects),
             sources=MappingProxyType(dict(sorted(self.sources.items()))),

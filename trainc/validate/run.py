@@ -30,9 +30,10 @@ from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import RuntimeSpecs, resolve_job
 from trainc.resolve.objects import DefaultedObject, effective_namespace
 from trainc.resolve.resolved import ResolvedJob
-from trainc.validate.crossobject.run import check_cross_object, document_order
+from trainc.validate.cache import CROSS_CHECKS, TRAINJOBS, Cache, ObjectKeys, policies_digest
+from trainc.validate.crossobject.run import check_cross_object, check_trainjob, document_order
+from trainc.validate.files import CheckedObject, Whole, check_object, whole_object
 from trainc.validate.policies import PolicySet, check_policies
-from trainc.validate.prepare import check_document
 from trainc.validate.resolved.run import Target, check_resolved
 from trainc.validate.sweeper import Enforcement, lifecycle_file
 from trainc.validate.workers import ordered
@@ -62,6 +63,11 @@ class Emitter(Protocol[Made]):
     run's process, in (namespace, name) order, for each job while the run is clean.
     """
 
+    @property
+    def cache_key(self) -> str | None:
+        """What :meth:`make` makes, named for the cache: equal names, equal products of
+        equal jobs. None keeps the jobs of the run out of the cache."""
+
     def make(self, job: ResolvedJob) -> Made:
         """The caller's product of ``job``."""
 
@@ -83,7 +89,7 @@ class ValidationOutcome:
 
 
 def validate_objects(
-    objects: Sequence[LoadedObject],
+    objects: Sequence[LoadedObject | CheckedObject],
     config: RepoConfig,
     policies: PolicySet,
     *,
@@ -97,6 +103,7 @@ def validate_objects(
     check_built: CheckBuilt | None = None,
     emitter: Emitter[Any] | None = None,
     jobs: int = 1,
+    cache: Cache | None = None,
 ) -> ValidationOutcome:
     """Run every validation layer; ``base`` (``--base``) enables the transition rules.
 
@@ -111,21 +118,32 @@ def validate_objects(
     checks (see :data:`CheckBuilt`), and ``emitter`` makes the output of each while the
     run is clean (see :class:`Emitter`). ``jobs`` is how many processes may judge the
     TrainJobs (see :func:`_check_trainjobs`); the outcome is the same whatever it is.
+    ``objects`` already checked on their own (:mod:`trainc.validate.files`) are not
+    checked again. ``cache`` keeps each TrainJob's verdict (:mod:`trainc.validate.cache`):
+    a run takes a job's verdict from there when nothing it depends on changed.
     """
     diagnostics: list[Diagnostic] = []
     checked: list[DefaultedObject] = []
+    behind: dict[int, Whole] = {}
     for done, obj in enumerate(objects, 1):
-        found, defaulted = check_document(obj, config)
-        diagnostics.extend(found)
-        if defaulted is not None:
-            checked.append(defaulted)
+        alone = obj if isinstance(obj, CheckedObject) else check_object(obj, config)
+        diagnostics.extend(alone.findings)
+        if alone.defaulted is not None:
+            checked.append(alone.defaulted)
+            if alone.whole is not None:
+                behind[id(alone.defaulted)] = alone.whole
         if progress is not None:
             progress(done, len(objects))
+    wholes = _Wholes(behind, cache, config)
+    if base is not None:  # the transition rules read every field of every object
+        checked = [wholes(obj) for obj in checked]
+    keys = ObjectKeys()
     index = RuntimeIndex(
         document_order(checked),
         elsewhere=((o.kind, effective_namespace(o, config.namespace), o.name) for o in elsewhere),
     )
-    diagnostics.extend(check_cross_object(checked, index))
+    trainjob_checks = _CrossChecks(cache, keys, wholes) if cache is not None else None
+    diagnostics.extend(check_cross_object(checked, index, trainjob_checks=trainjob_checks))
     for checked_obj in checked:
         if checked_obj.kind != TRAINJOB.kind:
             diagnostics.extend(check_policies(policies, checked_obj))
@@ -143,6 +161,8 @@ def validate_objects(
         progress=job_progress,
         hooks=_Hooks(on_resolved, check_built, emitter),
         jobs=jobs,
+        wholes=wholes,
+        verdicts=_verdicts(cache, keys, policies, base, _Hooks(on_resolved, check_built, emitter)),
     )
     visible += transitions
     if base is not None:
@@ -234,6 +254,8 @@ class _Judge:
     hooks: _Hooks
     target: Target
     specs: RuntimeSpecs
+    wholes: _Wholes
+    verdicts: _Verdicts | None = None
 
     def __call__(self, number: int) -> tuple[_Verdict, ResolvedJob | None]:
         """The verdict on TrainJob ``number``, and the job it resolved to.
@@ -242,7 +264,7 @@ class _Judge:
         when this process last knew: in a worker, the run's state at the fork, so a job
         may be made and then dropped by the run's process after an earlier job's error.
         """
-        trainjob = self.trainjobs[number]
+        trainjob = self.wholes(self.trainjobs[number])
         found = self.index.lookup(trainjob)
         runtime = found if isinstance(found, DefaultedObject) else None
         resolved = None
@@ -266,9 +288,125 @@ class _Judge:
             verdict = replace(verdict, made=emitter.make(resolved))
         return verdict, resolved
 
-    def verdict(self, number: int) -> _Verdict:
-        """The verdict alone: what a worker sends back."""
-        return self(number)[0]
+    def every_verdict(self, jobs: int) -> Iterator[_Verdict]:
+        """The verdict on each job, in order: the cache's when it has one, the others
+        judged by up to ``jobs`` processes (:func:`~trainc.validate.workers.ordered`)."""
+        count = len(self.trainjobs)
+        if self.verdicts is None:
+            yield from ordered(self.verdict, count, jobs=jobs)
+            return
+        keys = [self._key(self.verdicts, number) for number in range(count)]
+        kept = [self.verdicts.cache.store.has(TRAINJOBS, key) for key in keys]
+        missing = [number for number in range(count) if not kept[number]]
+        judged = ordered(
+            lambda item: self.verdict(missing[item], keys[missing[item]]), len(missing), jobs=jobs
+        )
+        for number, key in enumerate(keys):
+            found = self.verdicts.cache.load(TRAINJOBS, key, _Verdict) if kept[number] else None
+            if found is None and kept[number]:  # an entry that would not read back
+                found = self.verdict(number, key)
+            yield found if found is not None else next(judged)
+        judged.close()
+
+    def verdict(self, number: int, key: str | None = None) -> _Verdict:
+        """The verdict alone, what a worker sends back; kept in the cache under ``key``."""
+        verdict = self(number)[0]
+        if self.verdicts is not None and key is not None:
+            self.verdicts.cache.save(TRAINJOBS, key, verdict)
+        return verdict
+
+    def _key(self, verdicts: _Verdicts, number: int) -> str:
+        """The cache key of the verdict on job ``number`` (see :meth:`_Verdicts.key`)."""
+        trainjob = self.trainjobs[number]
+        found = self.index.lookup(trainjob)
+        runtime = found if isinstance(found, DefaultedObject) else None
+        return verdicts.key(
+            trainjob,
+            runtime,
+            blocked=runtime is not None and self.run.blocks(trainjob, runtime),
+            make=self.hooks.emitter is not None and self.run.clean,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Wholes:
+    """The whole objects behind a run's outlines (:mod:`trainc.validate.outlines`), by the
+    outline's identity; any other object is its own whole."""
+
+    behind: dict[int, Whole]
+    cache: Cache | None
+    config: RepoConfig
+
+    def __call__(self, obj: DefaultedObject) -> DefaultedObject:
+        whole = self.behind.get(id(obj))
+        return obj if whole is None else whole_object(whole, self.cache, self.config)
+
+
+@dataclass(frozen=True, slots=True)
+class _CrossChecks:
+    """The webhook checks of a TrainJob on its runtime
+    (:func:`~trainc.validate.crossobject.run.check_trainjob`), kept in the cache."""
+
+    cache: Cache
+    keys: ObjectKeys
+    wholes: _Wholes
+
+    def __call__(self, trainjob: DefaultedObject, runtime: DefaultedObject) -> list[Diagnostic]:
+        key = self.cache.key((self.keys[trainjob.loaded], self.keys[runtime.loaded]))
+        found = self.cache.load(CROSS_CHECKS, key, list)
+        if found is None:
+            found = check_trainjob(self.wholes(trainjob), runtime)
+            self.cache.save(CROSS_CHECKS, key, found)
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Verdicts:
+    """The cache of a run's TrainJob verdicts (see :mod:`trainc.validate.cache`):
+    ``cache`` is narrowed by the policies and what the caller asks of each job."""
+
+    cache: Cache
+    keys: ObjectKeys
+
+    def key(
+        self,
+        trainjob: DefaultedObject,
+        runtime: DefaultedObject | None,
+        *,
+        blocked: bool,
+        make: bool,
+    ) -> str:
+        """The key of the verdict on ``trainjob`` with the ``runtime`` it found:
+        ``blocked`` when an earlier layer refused either, ``make`` when the caller's
+        emitter makes its output."""
+        return self.cache.key(
+            (
+                self.keys[trainjob.loaded],
+                self.keys[runtime.loaded] if runtime is not None else "",
+                "blocked" if blocked else "",
+                "make" if make else "",
+            )
+        )
+
+
+def _verdicts(
+    cache: Cache | None,
+    keys: ObjectKeys,
+    policies: PolicySet,
+    base: BaseRevision | None,
+    hooks: _Hooks,
+) -> _Verdicts | None:
+    """The cache of the run's TrainJob verdicts, or None when a verdict would not be the
+    cache's to give: with ``--base`` (the base revision is part of it), for a caller that
+    needs every resolved job (``on_resolved``), or an emitter that names no product."""
+    if cache is None or base is not None or hooks.on_resolved is not None:
+        return None
+    emitter = hooks.emitter
+    product = "" if emitter is None else emitter.cache_key
+    if product is None:
+        return None
+    built = "built" if hooks.check_built is not None else ""
+    return _Verdicts(cache.narrowed((policies_digest(policies.sources), built, product)), keys)
 
 
 def _check_trainjobs(
@@ -281,6 +419,8 @@ def _check_trainjobs(
     progress: Progress | None,
     hooks: _Hooks,
     jobs: int,
+    wholes: _Wholes,
+    verdicts: _Verdicts | None = None,
 ) -> list[Diagnostic]:
     """Resolve and check each TrainJob, with its policies, in (namespace, name) order.
 
@@ -295,17 +435,21 @@ def _check_trainjobs(
     Without an ``on_resolved`` hook (which needs the resolved job in this process), up
     to ``jobs`` worker processes judge the jobs (:func:`~trainc.validate.workers.ordered`);
     their verdicts are taken here in the same order, so the findings, the clean state
-    and what the emitter is given are those of one process.
+    and what the emitter is given are those of one process. With ``verdicts`` (a cache),
+    a job's verdict is taken from there when it holds one for the job's key, and only
+    the other jobs are judged (``wholes`` gives the whole of an outlined TrainJob).
     """
     trainjobs = sorted(
         (obj for obj in objects if obj.kind == TRAINJOB.kind),
         key=lambda obj: (obj.namespace or "", obj.name),
     )
     target = Target(parse_version(config.kubernetes_version), config.rules)
-    judge = _Judge(trainjobs, index, config, policies, run, hooks, target, RuntimeSpecs())
+    judge = _Judge(
+        trainjobs, index, config, policies, run, hooks, target, RuntimeSpecs(), wholes, verdicts
+    )
     judged: Iterator[tuple[_Verdict, ResolvedJob | None]]
     if hooks.on_resolved is None:
-        judged = ((verdict, None) for verdict in ordered(judge.verdict, len(trainjobs), jobs=jobs))
+        judged = ((verdict, None) for verdict in judge.every_verdict(jobs))
     else:
         judged = (judge(number) for number in range(len(trainjobs)))
     enforcement = Enforcement(config)

@@ -18,10 +18,8 @@ which would re-import and re-prepare everything in every worker).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import itertools
-import multiprocessing
 import os
 import pickle
 import signal
@@ -96,6 +94,10 @@ def ordered(
     if workers == 1:
         yield from (work(item) for item in range(count))
         return
+    # Imported only for a pool: a run that stays in one process (pre-commit's) starts
+    # without multiprocessing and what it brings (sockets, threads, pickling).
+    import multiprocessing  # noqa: PLC0415
+
     token = next(_tokens)
     _WORK[token] = work
     chunk = max(1, min(_MAX_CHUNK, count // (workers * 8)))
@@ -160,6 +162,8 @@ def _start_worker(parent: int) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    import ctypes  # noqa: PLC0415 - only workers call into libc
+
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)

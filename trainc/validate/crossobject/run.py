@@ -75,11 +75,19 @@ def document_order(objects: Sequence[DefaultedObject]) -> list[DefaultedObject]:
     return sorted(objects, key=lambda obj: (obj.loaded.path, obj.loaded.document.index))
 
 
-def check_cross_object(objects: Sequence[DefaultedObject], index: RuntimeIndex) -> list[Diagnostic]:
+def check_cross_object(
+    objects: Sequence[DefaultedObject],
+    index: RuntimeIndex,
+    *,
+    trainjob_checks: TrainJobCheck | None = None,
+) -> list[Diagnostic]:
     """Webhook-equivalent findings across ``objects``, without exact duplicates.
 
     ``index`` is the run's runtime index, built over :func:`document_order`.
+    ``trainjob_checks`` gives the findings of :func:`check_trainjob` for a TrainJob and
+    its runtime by other means (a cache); by default, it runs them.
     """
+    per_trainjob = trainjob_checks or check_trainjob
     ordered = document_order(objects)
     found = check_duplicates(ordered)
     for runtime in (obj for obj in ordered if obj.kind in RUNTIME_KINDS):
@@ -91,12 +99,19 @@ def check_cross_object(objects: Sequence[DefaultedObject], index: RuntimeIndex) 
             found.append(report_lookup_failure(trainjob, resolved))
             continue
         used.setdefault(id(resolved), resolved)
-        for trainjob_check in TRAINJOB_CHECKS:
-            found += trainjob_check(trainjob, resolved)
+        found += per_trainjob(trainjob, resolved)
     for runtime in used.values():
         for runtime_check in USED_RUNTIME_CHECKS:
             found += runtime_check(runtime)
     return list(dict.fromkeys(found))
+
+
+def check_trainjob(trainjob: DefaultedObject, runtime: DefaultedObject) -> list[Diagnostic]:
+    """The checks of :data:`TRAINJOB_CHECKS`, in order, of ``trainjob`` on ``runtime``."""
+    found: list[Diagnostic] = []
+    for check in TRAINJOB_CHECKS:
+        found += check(trainjob, runtime)
+    return found
 
 
 def _check_runtime(runtime: DefaultedObject) -> list[Diagnostic]:

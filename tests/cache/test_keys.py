@@ -1,0 +1,36 @@
+"""Keys tell different inputs apart, and the code fingerprint follows trainc's files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from trainc.cache.keys import _file_stamps, code_fingerprint, digest
+
+
+def test_parts_are_not_confused_by_where_one_ends() -> None:
+    assert digest(["ab", "c"]) != digest(["a", "bc"])
+    assert digest(["a", ""]) != digest(["a"])
+    assert digest(["a", b"b"]) == digest([b"a", "b"])
+
+
+def test_the_fingerprint_is_stable_within_a_run() -> None:
+    assert code_fingerprint() == code_fingerprint()
+
+
+def test_file_stamps_change_with_a_file_s_size_time_or_name(tmp_path: Path) -> None:
+    module = tmp_path / "pkg" / "module.py"
+    module.parent.mkdir()
+    module.write_text("x = 1\n")
+    (tmp_path / "pkg" / "__pycache__").mkdir()
+    (tmp_path / "pkg" / "__pycache__" / "module.pyc").write_bytes(b"ignored")
+    before = list(_file_stamps(tmp_path))
+    assert len(before) == 1
+    os.utime(module, ns=(0, module.stat().st_mtime_ns + 1))
+    touched = list(_file_stamps(tmp_path))
+    module.write_text("x = 10\n")
+    os.utime(module, ns=(0, 0))
+    resized = list(_file_stamps(tmp_path))
+    module.rename(module.with_name("other.py"))
+    renamed = list(_file_stamps(tmp_path))
+    assert len({*before, *touched, *resized, *renamed}) == 4
