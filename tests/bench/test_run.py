@@ -13,25 +13,36 @@ from bench.run import BenchError, main, same_findings, same_trees
 
 
 def test_one_run_measures_every_row_and_judges_every_target(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if executable("check-jsonschema") is None:
         pytest.skip("check-jsonschema is not installed (pip install -r bench/requirements.txt)")
     results = tmp_path / "RESULTS.md"
     results.write_text("# results\n\nwritten by hand\n")
-    argv = ["--sizes", "30", "--runs", "1", "--jobsets", "--work", str(tmp_path / "work")]
+    work, users = tmp_path / "work", tmp_path / "user-cache"
+    # The user's cache settings reach neither the runner's cache nor the user's cache.
+    monkeypatch.setenv("TRAINC_CACHE_DIR", str(users))
+    monkeypatch.setenv("TRAINC_NO_CACHE", "1")
+    argv = ["--sizes", "30", "--runs", "1", "--jobsets", "--work", str(work)]
 
     assert main([*argv, "--out", str(results)]) == 0
 
+    assert not users.exists()
+    assert any((work / "n30/cache/compile").iterdir())
+    assert any((work / "n30/cache/single-file-cold").iterdir())
     block = capsys.readouterr().out
     assert f"<!-- bench:results:begin -->\n{block}<!-- bench:results:end -->" in results.read_text()
     rows = cells(block)
     assert rows["input: TrainJob files, total size"][0].startswith("30, ")
     written = rows["output: files, total size"][0].split(",")[0]
     assert rows["floor: files byte-identical to trainc's"] == [written]
+    warm = [line for line in block.splitlines() if line.startswith("| the same, warm, ")]
+    assert len(warm) == 2  # validate and compile, each measured
+    assert all(" s (" in line for line in warm)
+    assert rows["compile: warm / cold"] != ["-"]
     verdicts = [row[-1] for name, row in rows.items() if name.startswith(TARGET_NAMES)]
     assert len(verdicts) == len(TARGET_NAMES)
-    assert set(verdicts) <= {"met", "**not met**", "not measured"}
+    assert set(verdicts) <= {"met", "**not met**"}  # all measured at N = 30
     assert "sweeper" not in block  # no JobSets asked for
 
 
