@@ -78,6 +78,8 @@ CONFIG: dict[str, Node] = {
         "namespace": "trainc-system",
     },
 }
+#: The line :func:`edit_job` changes.
+DEADLINE_KEY = "activeDeadlineSeconds: "
 CONFIG_COMMENT = "trainc configuration of a synthetic benchmark repository (bench/generate.py)."
 CONFIG_TEXT = render(CONFIG, comment=CONFIG_COMMENT)
 POLICY_TEXT = render(
@@ -136,6 +138,24 @@ def generate(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(text.encode())
     return Repository(root, tuple(job_paths), tuple(runtime.path for runtime in made))
+
+
+def edit_job(text: str, revision: int) -> str:
+    """A TrainJob's ``text`` as a person changes it: its deadline ``revision`` seconds longer.
+
+    A change of meaning, not of a comment alone: validation must judge the TrainJob again
+    and compile must write a different file, so no cache can serve the edited job from an
+    earlier run. Each ``revision`` gives other bytes; the deadline stays within the
+    repository's ``require-active-deadline`` policy (at most 259,200 s; generated ones are at
+    most 172,800 s).
+    """
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        key, _, value = line.partition(DEADLINE_KEY)
+        if not key.strip() and value.strip().isdigit():
+            lines[index] = f"{key}{DEADLINE_KEY}{int(value) + revision}\n"
+            return "".join(lines)
+    raise ValueError("no activeDeadlineSeconds line: not a TrainJob of bench.generate")
 
 
 def _job(index: int, runtime: Runtime, namespace: str, rng: random.Random) -> tuple[str, str]:

@@ -3,9 +3,12 @@
 Wall time runs from just before the process is spawned to its exit, so interpreter start
 and imports count, as they do for a user. Peak memory is the larger of two readings:
 the kernel's ``ru_maxrss`` for the child (``wait4``; exact, but the largest *single*
-process of its tree) and the sum of resident sets over the whole process tree, sampled
-every few milliseconds from /proc (what a process pool really holds at once, though a
-peak shorter than the interval can slip between samples).
+process of its tree) and the sum of proportional set sizes (PSS) over the whole process
+tree, sampled every few milliseconds from /proc (what a process pool really holds at
+once, though a peak shorter than the interval can slip between samples). PSS, not RSS,
+because forked workers share their parent's pages until they write to them: summing
+their resident sets would count every shared page once per process, PSS counts it once
+in all (``/proc/PID/smaps_rollup``, Linux 4.14; without it, the resident set).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ class Sample:
     argv: tuple[str, ...]
     wall: float
     cpu: float  # user + system, the process and the children it waited for
-    peak_rss: int
+    peak_memory: int  # bytes: see the module docstring
     returncode: int
     stdout: str
     stderr: str
@@ -60,7 +63,7 @@ def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None)
             argv=tuple(argv),
             wall=wall,
             cpu=usage.ru_utime + usage.ru_stime,
-            peak_rss=max(usage.ru_maxrss * 1024, sampler.peak),
+            peak_memory=max(usage.ru_maxrss * 1024, sampler.peak),
             returncode=process.returncode,
             stdout=out.read().decode(errors="replace"),
             stderr=err.read().decode(errors="replace"),
@@ -68,7 +71,7 @@ def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None)
 
 
 class _TreeSampler(threading.Thread):
-    """Polls the summed resident set of a process and its descendants until stopped."""
+    """Polls the summed memory (PSS) of a process and its descendants until stopped."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
@@ -78,7 +81,7 @@ class _TreeSampler(threading.Thread):
 
     def run(self) -> None:
         while not self._done.is_set():
-            self.peak = max(self.peak, sum(_rss(pid) for pid in _tree(self._root)))
+            self.peak = max(self.peak, sum(_memory(pid) for pid in _tree(self._root)))
             self._done.wait(_SAMPLE_INTERVAL)
 
     def stop(self) -> None:
@@ -99,6 +102,20 @@ def _tree(root: int) -> list[int]:
         except OSError:  # the process ended between readings
             continue
     return found
+
+
+def _memory(pid: int) -> int:
+    """The process's proportional set size in bytes (its resident set where PSS is unknown)."""
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except FileNotFoundError:  # gone, or a kernel before 4.14
+        return _rss(pid)
+    except OSError:
+        return 0
+    for line in rollup.splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1]) * 1024  # kB
+    return 0  # a zombie: no mappings left
 
 
 def _rss(pid: int) -> int:

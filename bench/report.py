@@ -1,8 +1,10 @@
-"""The results as Markdown: one column per repository size, then the targets of issue 6.
+"""The results as Markdown: one column per repository size, then the targets of issue 16.
 
 Every rate is jobs (or files) divided by the wall time of the whole process, interpreter
-start included; every ratio is a quotient of wall times. Targets are judged at the
-largest size measured; the linearity target compares the largest with the smallest.
+start included; every ratio is a quotient of wall times. The targets are judged at
+N = 10,000 (or the largest size measured, when 10,000 was not), the peak memory also at
+N = 100,000 when it was measured, and the sweeper's at 1,000 JobSets; every verdict is
+computed here from the measurements.
 """
 
 from __future__ import annotations
@@ -11,15 +13,48 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from bench import sweeper
 from bench.measure import Sample
+from bench.targets import Target, table
 
 MB = 1_000_000
-THROUGHPUT_TARGET = 5_000  # TrainJobs per second, compile with validation, at N = 10,000
-LINEARITY_SLACK = 1.1  # 10k/1k <= 11x: time may grow 10 % faster than N
-RSS_TARGET = 300 * MB
-FLOOR_TARGET = 3.0  # trainc compile within 3x of the floor
-CHECK_JSONSCHEMA_TARGET = 3.0  # validation at least 3x faster than check-jsonschema
-SINGLE_FILE_TARGET = 0.250  # seconds, one changed file, interpreter start included
+REFERENCE_JOBS = 10_000  # the size the issue's targets name
+LARGE_JOBS = 100_000
+COMPILE_FLOOR_TARGET = 1.0  # trainc compile at most the floor's time
+VALIDATE_FLOOR_TARGET = 0.4  # trainc validate at most 0.4x the floor's time
+CHECK_JSONSCHEMA_TARGET = 10.0  # check-jsonschema at least 10x slower than trainc validate
+WARM_TARGET = 0.1  # a warm compile after one change at most 0.1x the cold one
+SINGLE_FILE_TARGET = 0.150  # seconds, one changed file, every file read
+SINGLE_FILE_SCOPED_TARGET = 0.120  # seconds, the same with inputs.runtimes
+MEMORY_TARGETS = {REFERENCE_JOBS: 150 * MB, LARGE_JOBS: 200 * MB}  # compile's peak
+
+
+@dataclass(frozen=True, slots=True)
+class Runs:
+    """A whole-repository command: with an empty cache (cold), again after one TrainJob
+    changed (warm), and with ``--no-cache``. Only ``cold`` for a trainc without a cache."""
+
+    cold: Sample
+    warm: Sample | None = None
+    uncached: Sample | None = None
+
+    @property
+    def peak_memory(self) -> int:
+        """The highest peak of the runs, in bytes."""
+        return max(s.peak_memory for s in (self.cold, self.warm, self.uncached) if s is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class SingleFile:
+    """The one-changed-file runs: with the warm cache (none without a cache) and cold."""
+
+    warm: tuple[Sample, ...]
+    cold: tuple[Sample, ...]
+
+    @property
+    def judged(self) -> tuple[str, tuple[Sample, ...]]:
+        """The runs a target judges, and what they are: warm when there is a cache."""
+        return ("warm cache", self.warm) if self.warm else ("no cache", self.cold)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,80 +65,75 @@ class SizeResult:
     input_bytes: int
     output_files: int
     output_bytes: int
-    validate: Sample
-    compile: Sample
+    cache_files: int | None  # compile's cache directory at the end; None without a cache
+    cache_bytes: int | None
+    validate: Runs
+    compile: Runs
     floor_seconds: float  # floor process wall time less its untimed preparation
     floor_identical: int  # output files the floor wrote byte for byte as trainc did
-    check_jsonschema: Sample
-    single_file: tuple[Sample, ...]  # trainc.yaml says where runtimes live
-    single_file_anywhere: tuple[Sample, ...]  # it does not: every file is read
-
-    @property
-    def single_file_median(self) -> float:
-        """Median wall time of the one-changed-file runs, in seconds."""
-        return statistics.median(sample.wall for sample in self.single_file)
-
-    @property
-    def single_file_anywhere_median(self) -> float:
-        """The same without ``inputs.runtimes``, in seconds."""
-        return statistics.median(sample.wall for sample in self.single_file_anywhere)
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """One target of issue 6: what was measured, the goal, and whether it was met."""
-
-    name: str
-    measured: str
-    goal: str
-    met: bool
+    check_jsonschema: Sample | None  # None above the size the runner runs it at
+    single_file: SingleFile  # trainc.yaml says where runtimes live
+    single_file_anywhere: SingleFile  # it does not: every file is read
 
 
 def render(
-    results: Sequence[SizeResult], *, machine: Mapping[str, str], command: str, date: str
+    results: Sequence[SizeResult],
+    passes: Sequence[sweeper.Pass],
+    *,
+    machine: Mapping[str, str],
+    command: str,
+    date: str,
 ) -> str:
-    """The Markdown block RESULTS.md keeps: context, measurements, targets."""
+    """The Markdown block RESULTS.md keeps: context, measurements, sweeper, targets."""
+    cached = all(r.compile.warm is not None for r in results)
+    cache = (
+        "each command names its cache: cold runs start from an empty `--cache-dir`, warm "
+        "runs follow a change of one TrainJob, `--no-cache` runs use none"
+        if cached
+        else "this trainc has no cache: each command ran once, as it is (the cold rows)"
+    )
     lines = [
         f"Measured {date} with `{command}`.",
         "",
         *(f"- **{key}**: {value}" for key, value in machine.items()),
+        f"- **cache**: {cache}",
         "",
-        *_measurements(results),
-        "",
-        "| target (issue 6) | measured | goal | status |",
-        "|---|---|---|---|",
-        *(
-            f"| {t.name} | {t.measured} | {t.goal} | {'met' if t.met else '**not met**'} |"
-            for t in targets(results)
-        ),
     ]
+    if results:
+        lines.extend([*_measurements(results), ""])
+    if passes:
+        lines.extend(["Sweeper, one pass over a TTL wave (stand-in API server):", ""])
+        lines.extend([*sweeper.table(passes), ""])
+    judged = [*(targets(results) if results else []), *sweeper.targets(passes)]
+    lines.extend(table("target (issue 16)", judged))
     return "\n".join(lines) + "\n"
 
 
 def _measurements(results: Sequence[SizeResult]) -> list[str]:
     rows: list[tuple[str, Callable[[SizeResult], str]]] = [
         ("input: TrainJob files, total size", lambda r: f"{r.jobs:,}, {_mb(r.input_bytes)}"),
-        ("`trainc validate`: wall (jobs/s)", lambda r: _rate(r.validate.wall, r.jobs)),
-        ("`trainc validate`: CPU, peak RSS", lambda r: _cpu_rss(r.validate)),
-        ("`trainc compile -o DIR`: wall (jobs/s)", lambda r: _rate(r.compile.wall, r.jobs)),
-        ("`trainc compile -o DIR`: CPU, peak RSS", lambda r: _cpu_rss(r.compile)),
+        *_runs_rows("validate", lambda r: r.validate),
+        *_runs_rows("compile -o DIR", lambda r: r.compile),
         ("output: files, total size", lambda r: f"{r.output_files:,}, {_mb(r.output_bytes)}"),
+        ("compile's cache directory at the end: files, size", _cache),
         ("floor, PyYAML C load + dump: wall (jobs/s)", lambda r: _rate(r.floor_seconds, r.jobs)),
         ("floor: files byte-identical to trainc's", lambda r: f"{r.floor_identical:,}"),
-        ("compile / floor", lambda r: f"{r.compile.wall / r.floor_seconds:.1f}x"),
-        ("check-jsonschema: wall (files/s)", lambda r: _rate(r.check_jsonschema.wall, r.jobs)),
+        ("compile (cold) / floor", lambda r: _ratio(r.compile.cold.wall, r.floor_seconds)),
+        ("validate (cold) / floor", lambda r: _ratio(r.validate.cold.wall, r.floor_seconds)),
+        ("compile: warm / cold", lambda r: _warm_ratio(r.compile)),
+        ("validate: warm / cold", lambda r: _warm_ratio(r.validate)),
+        ("check-jsonschema: wall (files/s)", _check_jsonschema),
+        ("check-jsonschema / validate (cold)", _check_jsonschema_ratio),
         (
-            "check-jsonschema / validate",
-            lambda r: f"{r.check_jsonschema.wall / r.validate.wall:.2f}x",
+            "`trainc validate FILE`, `inputs.runtimes` set, warm: median [min-max]",
+            lambda r: _spread(r.single_file.warm),
         ),
+        ("the same, cold", lambda r: _spread(r.single_file.cold)),
         (
-            "`trainc validate FILE`, one changed file: median [min-max]",
-            lambda r: _spread(r.single_file),
+            "`trainc validate FILE`, no `inputs.runtimes` (every file read), warm",
+            lambda r: _spread(r.single_file_anywhere.warm),
         ),
-        (
-            "the same without `inputs.runtimes` (every file read)",
-            lambda r: _spread(r.single_file_anywhere),
-        ),
+        ("the same, cold", lambda r: _spread(r.single_file_anywhere.cold)),
     ]
     header = "| | " + " | ".join(f"N = {r.jobs:,}" for r in results) + " |"
     lines = [header, "|---" * (len(results) + 1) + "|"]
@@ -113,98 +143,123 @@ def _measurements(results: Sequence[SizeResult]) -> list[str]:
     return lines
 
 
-def targets(results: Sequence[SizeResult]) -> list[Target]:
-    """The targets of issue 6, judged at the largest N (linearity: largest vs smallest)."""
-    big = max(results, key=lambda r: r.jobs)
-    n = f"N = {big.jobs:,}"
-    found = [
-        _at_least(
-            f"`trainc compile` (validation included), {n}",
-            big.jobs / big.compile.wall,
-            THROUGHPUT_TARGET,
-            "jobs/s",
-        ),
-        _at_least(
-            f"`trainc validate`, {n}", big.jobs / big.validate.wall, THROUGHPUT_TARGET, "jobs/s"
-        ),
+def _runs_rows(
+    command: str, pick: Callable[[SizeResult], Runs]
+) -> list[tuple[str, Callable[[SizeResult], str]]]:
+    """Wall (jobs/s), CPU and peak memory of a command's cold, warm and uncached runs."""
+    what = "wall (jobs/s), CPU, peak memory"
+    return [
+        (f"`trainc {command}`, cold: {what}", lambda r: _run(pick(r).cold, r.jobs)),
+        ("the same, warm, one TrainJob changed", lambda r: _run(pick(r).warm, r.jobs)),
+        ("the same, `--no-cache`", lambda r: _run(pick(r).uncached, r.jobs)),
     ]
-    small = min(results, key=lambda r: r.jobs)
-    if small.jobs < big.jobs:
-        limit = LINEARITY_SLACK * big.jobs / small.jobs
-        label = f"{big.jobs:,}/{small.jobs:,} time ratio"
-        for command, pick in (("compile", _compile_wall), ("validate", _validate_wall)):
-            ratio = pick(big) / pick(small)
+
+
+def targets(results: Sequence[SizeResult]) -> list[Target]:
+    """The targets of issue 16 for trainc's commands, judged on ``results`` (not empty)."""
+    ref = next((r for r in results if r.jobs == REFERENCE_JOBS), None)
+    ref = ref or max(results, key=lambda r: r.jobs)
+    n = f"N = {ref.jobs:,}"
+    floor = ref.floor_seconds
+    found = [
+        _at_most(
+            f"`trainc compile` / floor, {n}", ref.compile.cold.wall / floor, COMPILE_FLOOR_TARGET
+        ),
+        _at_most(
+            f"`trainc validate` / floor, {n}", ref.validate.cold.wall / floor, VALIDATE_FLOOR_TARGET
+        ),
+        _check_jsonschema_target(ref, n),
+        _warm_target(ref, n),
+    ]
+    for name, runs, goal in (
+        ("no `inputs.runtimes`", ref.single_file_anywhere, SINGLE_FILE_TARGET),
+        ("with `inputs.runtimes`", ref.single_file, SINGLE_FILE_SCOPED_TARGET),
+    ):
+        how, samples = runs.judged
+        median = statistics.median(s.wall for s in samples)
+        found.append(
+            Target(
+                f"one changed file, {n}, {name}: median",
+                f"{_ms(median)} ({how})",
+                f"<= {_ms(goal)}",
+                median <= goal,
+            )
+        )
+    for result in results:
+        if result is ref or result.jobs == LARGE_JOBS:
+            goal = MEMORY_TARGETS.get(result.jobs, MEMORY_TARGETS[REFERENCE_JOBS])
+            peak = result.compile.peak_memory
             found.append(
                 Target(
-                    f"`trainc {command}`: {label}",
-                    f"{ratio:.1f}x",
-                    f"<= {limit:.1f}x",
-                    ratio <= limit,
+                    f"`trainc compile` peak memory, N = {result.jobs:,}",
+                    _mb(peak),
+                    f"<= {_mb(goal)}",
+                    peak <= goal,
                 )
             )
-    for command, sample in (("compile", big.compile), ("validate", big.validate)):
-        found.append(
-            Target(
-                f"`trainc {command}` peak RSS, {n}",
-                _mb(sample.peak_rss),
-                f"<= {_mb(RSS_TARGET)}",
-                sample.peak_rss <= RSS_TARGET,
-            )
-        )
-    floor_ratio = big.compile.wall / big.floor_seconds
-    found.append(
-        Target(
-            f"`trainc compile` / floor, {n}",
-            f"{floor_ratio:.1f}x",
-            f"<= {FLOOR_TARGET:.0f}x",
-            floor_ratio <= FLOOR_TARGET,
-        )
-    )
-    speedup = big.check_jsonschema.wall / big.validate.wall
-    found.append(
-        Target(
-            f"check-jsonschema / `trainc validate`, {n}",
-            f"{speedup:.2f}x",
-            f">= {CHECK_JSONSCHEMA_TARGET:.0f}x",
-            speedup >= CHECK_JSONSCHEMA_TARGET,
-        )
-    )
-    for how, single in (
-        ("`inputs.runtimes` set", big.single_file_median),
-        ("every file read", big.single_file_anywhere_median),
-    ):
-        found.append(
-            Target(
-                f"`trainc validate FILE`, one changed file, {how}, {n}",
-                _ms(single),
-                f"<= {_ms(SINGLE_FILE_TARGET)}",
-                single <= SINGLE_FILE_TARGET,
-            )
-        )
     return found
 
 
-def _at_least(name: str, value: float, goal: float, unit: str) -> Target:
-    return Target(name, f"{value:,.0f} {unit}", f">= {goal:,} {unit}", value >= goal)
+def _at_most(name: str, ratio: float, goal: float) -> Target:
+    return Target(name, f"{ratio:.2f}x", f"<= {goal:.1f}x", ratio <= goal)
 
 
-def _compile_wall(result: SizeResult) -> float:
-    return result.compile.wall
+def _check_jsonschema_target(ref: SizeResult, n: str) -> Target:
+    name, goal = f"check-jsonschema / `trainc validate`, {n}", f">= {CHECK_JSONSCHEMA_TARGET:.0f}x"
+    if ref.check_jsonschema is None:
+        return Target(name, "not run at this size", goal, None)
+    ratio = ref.check_jsonschema.wall / ref.validate.cold.wall
+    return Target(name, f"{ratio:.2f}x", goal, ratio >= CHECK_JSONSCHEMA_TARGET)
 
 
-def _validate_wall(result: SizeResult) -> float:
-    return result.validate.wall
+def _warm_target(ref: SizeResult, n: str) -> Target:
+    name = f"compile again after changing one file (warm cache) / cold, {n}"
+    goal = f"<= {WARM_TARGET:.1f}x, output byte-identical"
+    warm = ref.compile.warm
+    if warm is None:
+        return Target(name, "this trainc has no cache", goal, None)
+    ratio = warm.wall / ref.compile.cold.wall
+    # The runner stops when the warm output differs from the uncached compile's.
+    return Target(name, f"{ratio:.2f}x, byte-identical", goal, ratio <= WARM_TARGET)
+
+
+def _run(sample: Sample | None, jobs: int) -> str:
+    if sample is None:
+        return "-"
+    return f"{_rate(sample.wall, jobs)}, {sample.cpu:.2f} s, {_mb(sample.peak_memory)}"
+
+
+def _cache(result: SizeResult) -> str:
+    if result.cache_files is None or result.cache_bytes is None:
+        return "-"
+    return f"{result.cache_files:,}, {_mb(result.cache_bytes)}"
+
+
+def _warm_ratio(runs: Runs) -> str:
+    return "-" if runs.warm is None else _ratio(runs.warm.wall, runs.cold.wall)
+
+
+def _check_jsonschema(result: SizeResult) -> str:
+    sample = result.check_jsonschema
+    return "skipped at this size" if sample is None else _rate(sample.wall, result.jobs)
+
+
+def _check_jsonschema_ratio(result: SizeResult) -> str:
+    sample = result.check_jsonschema
+    return "-" if sample is None else _ratio(sample.wall, result.validate.cold.wall)
+
+
+def _ratio(numerator: float, denominator: float) -> str:
+    return f"{numerator / denominator:.2f}x"
 
 
 def _rate(seconds: float, count: int) -> str:
     return f"{seconds:.2f} s ({count / seconds:,.0f}/s)"
 
 
-def _cpu_rss(sample: Sample) -> str:
-    return f"{sample.cpu:.2f} s, {_mb(sample.peak_rss)}"
-
-
 def _spread(samples: Sequence[Sample]) -> str:
+    if not samples:
+        return "-"
     walls = [sample.wall for sample in samples]
     return f"{_ms(statistics.median(walls))} [{_ms(min(walls))}-{_ms(max(walls))}]"
 

@@ -1,16 +1,28 @@
-"""The benchmark runner: measures trainc against the targets of issue 6 and writes RESULTS.md.
+"""The benchmark runner: measures trainc against the targets of issue 16 and writes RESULTS.md.
 
 For each size N it generates a repository (bench.generate), then times, each in a fresh
-process: ``trainc validate``, ``trainc compile -o DIR``, the floor (bench/floor.py),
-check-jsonschema on the same TrainJob files against trainc's generated TrainJob schema,
-and ``trainc validate FILE`` on one changed file (the pre-commit case; the median of
-several runs, each after a fresh edit, one warm-up run first). Every command must succeed:
-a failing run measures nothing, so the runner stops and shows its output.
+process (bench/README.md says exactly how):
 
-Usage, from the repository root (bench/README.md explains the columns)::
+- ``trainc validate`` and ``trainc compile -o DIR`` three ways: with an empty cache
+  directory (cold), again after one TrainJob changed (warm), and with ``--no-cache``; the
+  warm compile's output must equal the uncached compile's byte for byte, and the warm
+  validation's findings the uncached one's, or the runner stops;
+- the floor (bench/floor.py), and check-jsonschema on the same TrainJob files against
+  trainc's generated TrainJob schema (up to N = 10,000);
+- ``trainc validate FILE`` on one changed file (the pre-commit case), with and without
+  ``inputs.runtimes``, warm and cold: the median of several runs, each after a fresh
+  edit, one warm-up run first;
+
+then one sweeper pass, dry and real, over TTL waves of 1,000 and 10,000 JobSets held by
+the stand-in API server (bench.sweeper). Every command must succeed: a failing run
+measures nothing, so the runner stops and shows its output. Caches live in the work
+directory, never in the user's cache.
+
+Usage, from the repository root (bench/README.md explains the rows)::
 
     pip install -r bench/requirements.txt
     python -m bench.run --sizes 1000 10000 --out bench/RESULTS.md
+    python -m bench.run --large ...     # N = 100,000 as well (about an hour)
 """
 
 from __future__ import annotations
@@ -20,19 +32,22 @@ import compileall
 import dataclasses
 import datetime
 import importlib.util
+import itertools
 import json
 import os
 import shlex
 import shutil
+import statistics
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from bench.generate import CONFIG, CONFIG_COMMENT, CONFIG_TEXT, generate
+from bench import sweeper
+from bench.generate import CONFIG, CONFIG_COMMENT, CONFIG_TEXT, edit_job, generate
 from bench.measure import Sample, executable, machine, run
-from bench.report import SizeResult, render
+from bench.report import Runs, SingleFile, SizeResult, render
 from bench.results import say, store
 from bench.yamltext import render as render_yaml
 
@@ -40,11 +55,19 @@ REPO = Path(__file__).resolve().parents[1]
 SCHEMA = "schemas/jsonschema/trainer.kubeflow.org/trainjob_v1alpha1.json"
 FLOOR = REPO / "bench/floor.py"
 REQUIREMENTS = "pip install -r bench/requirements.txt"
+#: The size ``--large`` adds: opt-in, an hour of the machine and about 2 GB of disk.
+LARGE = 100_000
+#: check-jsonschema runs up to this size: beyond, its file list outgrows the command
+#: line's limit and its run would take about 20 minutes at N = 100,000.
+CHECK_JSONSCHEMA_MAX = 10_000
+#: The environment a measured process must not inherit: it would pick or disable a cache
+#: behind the runner's back (each command names its cache on the command line).
+CACHE_VARIABLES = ("TRAINC_CACHE_DIR", "TRAINC_NO_CACHE")
 _T = TypeVar("_T")
 
 
 class BenchError(Exception):
-    """A missing tool or a failed run: the message says what to do."""
+    """A missing tool, a failed run or outputs that differ: the message says what."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,25 +78,26 @@ class Setup:
     check_jsonschema: str
     source: Path  # the trainc checkout measured: its schemas, and its code when not REPO
     env: Mapping[str, str]  # for the measured processes
+    cached: bool  # the measured trainc has --cache-dir and --no-cache
     seed: int
     runs: int
     repeat: int
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: measure every size, print the block, and store it in ``--out``."""
+    """Command line: measure every size and the sweeper, print the block, store it."""
     options = _parser().parse_args(argv)
+    sizes = sorted(set(options.sizes) | ({LARGE} if options.large else set()))
     try:
         setup = _setup(options)
-        results = [
-            _measure_size(n, options.work / f"n{n}", setup) for n in sorted(set(options.sizes))
-        ]
+        results = [_measure_size(n, options.work / f"n{n}", setup) for n in sizes]
     except BenchError as error:
         sys.stderr.write(f"bench: {error}\n")
         return 1
+    passes = [found for n in sorted(set(options.jobsets)) for found in sweeper.measure(n)]
     command = "python -m bench.run " + shlex.join(sys.argv[1:] if argv is None else argv)
     date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    block = render(results, machine=machine(setup.source), command=command, date=date)
+    block = render(results, passes, machine=machine(setup.source), command=command, date=date)
     sys.stdout.write(block)
     if options.out is not None:
         store(options.out, options.section, block)
@@ -88,9 +112,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     add = parser.add_argument
     add("--sizes", type=int, nargs="+", default=[1000, 10000], help="numbers of TrainJobs")
+    add("--large", action="store_true", help=f"measure N = {LARGE:,} as well (opt-in: slow)")
+    add(
+        "--jobsets",
+        type=int,
+        nargs="*",
+        default=[1000, 10000],
+        help="JobSets of the sweeper's TTL waves (none: no sweeper pass)",
+    )
     add("--out", type=Path, help="Markdown file to store the results in (e.g. bench/RESULTS.md)")
     add("--section", default="results", help="name of the block replaced in --out")
-    add("--runs", type=int, default=7, help="timed runs of the one-changed-file case")
+    add("--runs", type=int, default=7, help="timed runs of each one-changed-file case")
     add("--repeat", type=int, default=1, help="runs of each whole-repository command (median)")
     add("--work", type=Path, default=REPO / "bench/.work", help="scratch directory")
     add("--seed", type=int, default=0, help="generator seed")
@@ -115,26 +147,35 @@ def _setup(options: argparse.Namespace) -> Setup:
     source: Path | None = options.trainc_source
     if source is not None and not (source / "trainc/__init__.py").is_file():
         raise BenchError(f"--trainc-source {source}: no trainc package there")
+    env = _measured_environment(source, options.work.resolve())
+    cached = _has_cache(trainc, env)
+    if not cached:
+        say("this trainc has no --cache-dir: measuring it without a cache, no warm runs")
     return Setup(
         trainc=trainc,
         check_jsonschema=check,
         source=(source or REPO).resolve(),
-        env=_measured_environment(source),
+        env=env,
+        cached=cached,
         seed=options.seed,
         runs=options.runs,
         repeat=options.repeat,
     )
 
 
-def _measured_environment(source: Path | None) -> dict[str, str]:
+def _measured_environment(source: Path | None, work: Path) -> dict[str, str]:
     """The environment of the measured processes: trainc as an installed tool runs.
 
     pip writes the bytecode of the packages it installs, so a user's pre-commit hook never
     compiles trainc's modules; an editable checkout, or an environment that sets
     PYTHONDONTWRITEBYTECODE, would recompile all of them at every start and measure that
-    instead. The bytecode is written here, once, before anything is timed.
+    instead. The bytecode is written here, once, before anything is timed. The user's
+    cache settings are dropped and the default cache home points into ``work``: a run
+    that names no cache still never reads or fills the user's.
     """
-    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    dropped = {"PYTHONDONTWRITEBYTECODE", *CACHE_VARIABLES}
+    env = {name: value for name, value in os.environ.items() if name not in dropped}
+    env["XDG_CACHE_HOME"] = str(work / "xdg-cache")
     if source is not None:
         env["PYTHONPATH"] = str(source.resolve())
         package = source / "trainc"
@@ -147,45 +188,53 @@ def _measured_environment(source: Path | None) -> dict[str, str]:
     return env
 
 
+def _has_cache(trainc: str, env: Mapping[str, str]) -> bool:
+    """Whether the measured trainc's compile has the cache options (older commits do not)."""
+    helped = _checked(run([trainc, "compile", "--help"], cwd=REPO, env=env), "trainc --help")
+    return "--cache-dir" in helped.stdout and "--no-cache" in helped.stdout
+
+
 def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
-    repo, output, scratch = work / "repo", work / "compiled", work / "floor"
+    repo, output, reference = work / "repo", work / "compiled", work / "compiled-without-cache"
     shutil.rmtree(work, ignore_errors=True)
     say(f"N={jobs}: generating {repo}")
     generated = generate(repo, jobs=jobs, seed=setup.seed)
-    trainc, repeat, env = setup.trainc, setup.repeat, setup.env
-    validate = _timed("trainc validate", [trainc, "validate"], repo, repeat, env=env)
-    compiled = _timed(
-        "trainc compile",
-        [trainc, "compile", "-o", str(output)],
-        repo,
-        repeat,
-        env=env,
-        before=lambda: shutil.rmtree(output, ignore_errors=True),
+    bench = _Repository(repo, repo / generated.jobs[len(generated.jobs) // 2], setup)
+    trainc, caches = setup.trainc, work / "cache"
+    validate = bench.whole(
+        "trainc validate", [trainc, "validate", "--format", "json"], cache=caches / "validate"
     )
-    floor, identical = _floor(repo, output, scratch, repeat)
-    schema = str(setup.source / SCHEMA)
-    check = _timed(
-        "check-jsonschema",
-        [setup.check_jsonschema, "--schemafile", schema, *generated.jobs],
-        repo,
-        repeat,
-        env=env,
+    same_findings(validate)
+    compiled = bench.whole(
+        "trainc compile", [trainc, "compile"], cache=caches / "compile", outputs=(output, reference)
     )
-    changed = repo / generated.jobs[len(generated.jobs) // 2]
-    argv = [trainc, "validate", changed.relative_to(repo).as_posix()]
-    single = _single_file(argv, repo, changed, setup)
+    if setup.cached:
+        same_trees(output, reference)
+    floor, identical = _floor(repo, output, work / "floor", setup.repeat)
+    check = None
+    if jobs <= CHECK_JSONSCHEMA_MAX:
+        schema = str(setup.source / SCHEMA)
+        check_argv = [setup.check_jsonschema, "--schemafile", schema, *generated.jobs]
+        check = bench.timed("check-jsonschema", check_argv, _emptied())
+    else:
+        say(f"  check-jsonschema: skipped above N = {CHECK_JSONSCHEMA_MAX:,}")
+    # Warm: the cache the whole-repository validations filled, as a developer's would be.
+    single = bench.single_file(caches, label="`inputs.runtimes` set")
     # The same run where trainc.yaml does not say where runtimes live: all files are read.
     config = repo / "trainc.yaml"
     unscoped = {key: value for key, value in CONFIG.items() if key != "inputs"}
     config.write_text(render_yaml(unscoped, comment=CONFIG_COMMENT))
-    anywhere = _single_file(argv, repo, changed, setup, label="no inputs.runtimes")
+    anywhere = bench.single_file(caches, label="no `inputs.runtimes`")
     config.write_text(CONFIG_TEXT)
-    outputs = [path for path in output.rglob("*") if path.is_file()]
+    outputs = _files(output)
+    cache = _files(caches / "compile") if setup.cached else None
     return SizeResult(
         jobs=jobs,
         input_bytes=sum((repo / path).stat().st_size for path in generated.jobs),
         output_files=len(outputs),
         output_bytes=sum(path.stat().st_size for path in outputs),
+        cache_files=None if cache is None else len(cache),
+        cache_bytes=None if cache is None else sum(path.stat().st_size for path in cache),
         validate=validate,
         compile=compiled,
         floor_seconds=floor,
@@ -196,25 +245,142 @@ def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
     )
 
 
-def _timed(
-    label: str,
-    argv: list[str],
-    cwd: Path,
-    repeat: int,
-    *,
-    env: Mapping[str, str] | None = None,
-    before: Callable[[], object] | None = None,
-) -> Sample:
-    """The median (by wall time) of ``repeat`` runs, with the highest peak RSS of them."""
-    samples = []
-    for _ in range(max(repeat, 1)):
-        if before is not None:
+class _Repository:
+    """One generated repository, the TrainJob the runs change, and how commands are timed."""
+
+    def __init__(self, root: Path, changed: Path, setup: Setup) -> None:
+        self.root, self.changed, self.setup = root, changed, setup
+        self._original = changed.read_text()
+        self._revisions = itertools.count(1)
+
+    def edit(self) -> None:
+        """Change the TrainJob's meaning again: no cache holds the new version."""
+        self.changed.write_text(edit_job(self._original, next(self._revisions)))
+
+    def timed(self, label: str, argv: list[str], before: Callable[[], object]) -> Sample:
+        """The median (by wall time) of ``repeat`` runs, each after ``before``, with the
+        highest peak memory of them."""
+        samples = []
+        for _ in range(max(self.setup.repeat, 1)):
             before()
-        sample = _checked(run(argv, cwd=cwd, env=env), label)
-        say(f"  {label}: {sample.wall:.2f} s, {sample.peak_rss / 1e6:.0f} MB")
-        samples.append(sample)
-    median = _middle(samples, key=lambda s: s.wall)
-    return dataclasses.replace(median, peak_rss=max(s.peak_rss for s in samples))
+            sample = _checked(run(argv, cwd=self.root, env=self.setup.env), label)
+            say(f"  {label}: {sample.wall:.2f} s, {sample.peak_memory / 1e6:.0f} MB")
+            samples.append(sample)
+        median = _middle(samples, key=lambda s: s.wall)
+        return dataclasses.replace(median, peak_memory=max(s.peak_memory for s in samples))
+
+    def whole(
+        self,
+        label: str,
+        argv: list[str],
+        *,
+        cache: Path,
+        outputs: tuple[Path, Path] | None = None,
+    ) -> Runs:
+        """A whole-repository command: cold, then warm after an edit, then without a cache.
+
+        Cold runs start from an empty cache directory (and compile into an empty output
+        directory); each warm run follows a fresh edit of one TrainJob and finds the cache
+        and the output the runs before left; the uncached run sees the tree the last warm
+        run saw and compiles into the second of ``outputs``, so the two can be compared.
+        A trainc without a cache is measured once, as it is.
+        """
+        output, reference = outputs if outputs is not None else (None, None)
+
+        def command(into: Path | None, *options: str) -> list[str]:
+            return [*argv, *(["-o", str(into)] if into is not None else []), *options]
+
+        if not self.setup.cached:
+            return Runs(cold=self.timed(label, command(output), _emptied(output)))
+        cached = command(output, "--cache-dir", str(cache))
+        return Runs(
+            cold=self.timed(f"{label}, empty cache", cached, _emptied(cache, output)),
+            warm=self.timed(f"{label}, warm, one TrainJob changed", cached, self.edit),
+            uncached=self.timed(
+                f"{label}, --no-cache", command(reference, "--no-cache"), _emptied(reference)
+            ),
+        )
+
+    def single_file(self, caches: Path, *, label: str) -> SingleFile:
+        """``trainc validate FILE`` as the pre-commit hook runs it: ``runs`` timed runs
+        after one warm-up, each after a fresh edit of the file.
+
+        Warm runs use the cache of the whole-repository validations (``caches/validate``);
+        cold runs, alternating with them, start from an empty cache each time. A trainc
+        without a cache gives cold runs only.
+        """
+        argv = [self.setup.trainc, "validate", self.changed.relative_to(self.root).as_posix()]
+        warm_cache, cold_cache = caches / "validate", caches / "single-file-cold"
+        ways = [(argv, _emptied())]
+        if self.setup.cached:
+            ways = [
+                ([*argv, "--cache-dir", str(warm_cache)], _emptied()),
+                ([*argv, "--cache-dir", str(cold_cache)], _emptied(cold_cache)),
+            ]
+        samples: list[list[Sample]] = [[] for _ in ways]
+        for attempt in range(self.setup.runs + 1):
+            for (command, before), found in zip(ways, samples, strict=True):
+                before()
+                self.edit()
+                sample = _checked(run(command, cwd=self.root, env=self.setup.env), label)
+                if attempt:
+                    found.append(sample)
+        *warm, cold = (tuple(found) for found in samples)
+        result = SingleFile(warm=warm[0] if warm else (), cold=cold)
+        for way, runs in (("warm", result.warm), ("cold", result.cold)):
+            if runs:
+                median = statistics.median(sample.wall for sample in runs)
+                say(f"  trainc validate FILE, {label}, {way}: median {median:.3f} s")
+        return result
+
+
+def _emptied(*directories: Path | None) -> Callable[[], None]:
+    """What empties ``directories`` (the ones that are not None) before a run."""
+
+    def empty() -> None:
+        for directory in directories:
+            if directory is not None:
+                shutil.rmtree(directory, ignore_errors=True)
+
+    return empty
+
+
+def same_findings(validate: Runs) -> None:
+    """The warm validation reports what the uncached one reports, or the bench stops."""
+    if validate.warm is None or validate.uncached is None:
+        return
+    warm, uncached = (_findings(sample) for sample in (validate.warm, validate.uncached))
+    if warm != uncached:
+        raise BenchError(
+            "the warm validation's findings differ from the uncached one's on the same tree:\n"
+            f"warm: {warm}\nwithout cache: {uncached}"
+        )
+
+
+def _findings(sample: Sample) -> tuple[int, object]:
+    """The exit code and the diagnostics of a ``--format json`` validation."""
+    report = json.loads(sample.stdout)
+    return sample.returncode, report.get("diagnostics") if isinstance(report, dict) else report
+
+
+def same_trees(warm: Path, uncached: Path) -> None:
+    """The warm compile wrote exactly the uncached compile's files, or the bench stops."""
+    mine, theirs = _contents(warm), _contents(uncached)
+    if mine != theirs:
+        differ = sorted(p for p in mine.keys() | theirs.keys() if mine.get(p) != theirs.get(p))
+        raise BenchError(
+            f"the warm compile's output ({warm}) is not byte-identical to the uncached "
+            f"compile's ({uncached}) of the same tree: {len(differ)} files differ, e.g. "
+            + ", ".join(differ[:5])
+        )
+
+
+def _contents(root: Path) -> dict[str, bytes]:
+    return {path.relative_to(root).as_posix(): path.read_bytes() for path in _files(root)}
+
+
+def _files(root: Path) -> list[Path]:
+    return [path for path in root.rglob("*") if path.is_file()]
 
 
 def _floor(repo: Path, output: Path, scratch: Path, repeat: int) -> tuple[float, int]:
@@ -230,27 +396,6 @@ def _floor(repo: Path, output: Path, scratch: Path, repeat: int) -> tuple[float,
         runs.append((sample.wall - float(summary["prepare_seconds"]), int(summary["identical"])))
         say(f"  floor: {runs[-1][0]:.2f} s")
     return _middle(runs, key=lambda r: r[0])
-
-
-def _single_file(
-    argv: list[str], repo: Path, changed: Path, setup: Setup, *, label: str = ""
-) -> tuple[Sample, ...]:
-    """``runs`` timed runs after one warm-up, each after a fresh edit of ``changed``.
-
-    The edit rewrites a comment line: the file's bytes and mtime change, its meaning
-    does not, so no run can be served from an unchanged-file cache.
-    """
-    original = changed.read_text()
-    samples = []
-    for attempt in range(setup.runs + 1):
-        changed.write_text(f"# bench: edit {attempt}\n{original}")
-        sample = _checked(run(argv, cwd=repo, env=setup.env), "trainc validate FILE")
-        if attempt:
-            samples.append(sample)
-    changed.write_text(original)
-    median = _middle(samples, key=lambda s: s.wall).wall
-    say(f"  trainc validate FILE{f' ({label})' if label else ''}: median {median:.3f} s")
-    return tuple(samples)
 
 
 def _middle(items: Sequence[_T], *, key: Callable[[_T], float]) -> _T:

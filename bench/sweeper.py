@@ -31,6 +31,8 @@ from typing import Any
 from kubernetes import client as k8s
 
 from bench.results import say, store
+from bench.targets import Target
+from bench.targets import table as target_table
 from tests.support.cluster import NS, at, ttl_wave
 from tests.support.fakeapi import FakeApiServer
 from trainc.sweep.calls import Limits
@@ -39,6 +41,8 @@ from trainc.sweep.run import ActionRecord, sweep
 
 NOW = at(1000)
 #: Issue 16's targets at 1,000 JobSets, 500 expired.
+TARGET_JOBSETS = 1000
+TARGET_WAVE = "1,000 JobSets, 500 expired"
 DRY_RUN_CALLS = 20
 CALLS_PER_ACTION = 3
 REAL_RUN_SECONDS = 30.0
@@ -83,9 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     add("--out", type=Path, help="Markdown file to store the results in")
     add("--section", default="sweeper", help="name of the block replaced in --out")
     options = parser.parse_args(argv)
-    passes = [
-        measured for jobsets in sorted(set(options.jobsets)) for measured in _measure(jobsets)
-    ]
+    passes = [measured for jobsets in sorted(set(options.jobsets)) for measured in measure(jobsets)]
     command = "python -m bench.sweeper " + shlex.join(sys.argv[1:] if argv is None else argv)
     block = render(passes, command)
     sys.stdout.write(block)
@@ -94,7 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _measure(jobsets: int) -> list[Pass]:
+def measure(jobsets: int) -> list[Pass]:
+    """A dry pass, then a real one, over a fresh server holding a wave of ``jobsets``."""
     with FakeApiServer() as server:
         say(f"{jobsets} JobSets: filling the server")
         expired = len(ttl_wave(server, jobsets))
@@ -139,9 +142,16 @@ def render(passes: Sequence[Pass], command: str) -> str:
     """The Markdown block: one row per pass, then the targets at 1,000 JobSets."""
     date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    lines = [f"Measured {date} with `{command}` (load average {load}).", "", *table(passes)]
+    judged = targets(passes)
+    if judged:
+        lines.extend(["", *target_table(f"target (issue 16), {TARGET_WAVE}", judged)])
+    return "\n".join(lines) + "\n"
+
+
+def table(passes: Sequence[Pass]) -> list[str]:
+    """One Markdown row per pass: calls by kind, outcomes, calls per action, time."""
     lines = [
-        f"Measured {date} with `{command}` (load average {load}).",
-        "",
         "| JobSets (expired) | pass | calls: total (lists, gets, deletes, patches, events) "
         "| actions: outcomes | calls besides lists per action done | wall time |",
         "|---|---|---|---|---|---|",
@@ -161,38 +171,34 @@ def render(passes: Sequence[Pass], command: str) -> str:
             f"| {measured.total:,} ({split}) | {outcomes} | {per_action} "
             f"| {measured.seconds:.2f} s |"
         )
-    lines.extend(["", *_targets(passes)])
-    return "\n".join(lines) + "\n"
+    return lines
 
 
-def _targets(passes: Sequence[Pass]) -> list[str]:
-    """Issue 16's targets, judged on the 1,000-JobSet passes when they were measured."""
-    dry = next((p for p in passes if p.jobsets == 1000 and p.dry_run), None)  # noqa: PLR2004
-    real = next((p for p in passes if p.jobsets == 1000 and not p.dry_run), None)  # noqa: PLR2004
+def targets(passes: Sequence[Pass]) -> list[Target]:
+    """Issue 16's targets, judged on the 1,000-JobSet passes (none when they were not run)."""
+    dry = next((p for p in passes if p.jobsets == TARGET_JOBSETS and p.dry_run), None)
+    real = next((p for p in passes if p.jobsets == TARGET_JOBSETS and not p.dry_run), None)
     if dry is None or real is None:
         return []
     allowed = DRY_RUN_CALLS + CALLS_PER_ACTION * real.changes
-    rows = [
-        ("dry run: calls", f"{dry.total:,}", f"<= {DRY_RUN_CALLS}", dry.total <= DRY_RUN_CALLS),
-        (
-            "real run: calls",
+    return [
+        Target(
+            f"sweeper, {TARGET_WAVE}: dry run, calls",
+            f"{dry.total:,}",
+            f"<= {DRY_RUN_CALLS}",
+            dry.total <= DRY_RUN_CALLS,
+        ),
+        Target(
+            f"sweeper, {TARGET_WAVE}: real run, calls",
             f"{real.total:,}",
             f"<= {DRY_RUN_CALLS} + {CALLS_PER_ACTION} x {real.changes:,} actions = {allowed:,}",
             real.total <= allowed,
         ),
-        (
-            "real run: wall time",
+        Target(
+            f"sweeper, {TARGET_WAVE}: real run, wall time",
             f"{real.seconds:.2f} s",
             f"<= {REAL_RUN_SECONDS:.0f} s",
             real.seconds <= REAL_RUN_SECONDS,
-        ),
-    ]
-    return [
-        "| target (issue 16), 1,000 JobSets, 500 expired | measured | goal | status |",
-        "|---|---|---|---|",
-        *(
-            f"| {name} | {value} | {goal} | {'met' if met else '**not met**'} |"
-            for name, value, goal, met in rows
         ),
     ]
 

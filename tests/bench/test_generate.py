@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.generate import generate
+from bench.generate import edit_job, generate
 from bench.runtimes import FAMILIES
 from tests.support.compiled import compile_collected
 from trainc.api import load_config, validate_paths
@@ -73,3 +73,27 @@ def test_refuses_a_non_empty_directory(tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("mine")
     with pytest.raises(FileExistsError):
         generate(tmp_path, jobs=1)
+
+
+def test_an_edit_changes_the_deadline_only_and_keeps_the_job_valid(tmp_path: Path) -> None:
+    generated = generate(tmp_path, jobs=3, seed=2)
+    path = tmp_path / generated.jobs[1]
+    original = path.read_text()
+    first, second = edit_job(original, 1), edit_job(original, 2)
+    assert len({original, first, second}) == 3
+    changed = [
+        (before, after)
+        for before, after in zip(original.splitlines(), first.splitlines(), strict=True)
+        if before != after
+    ]
+    ((before, after),) = changed
+    assert int(after.split(": ")[1]) == int(before.split(": ")[1]) + 1
+    assert before.strip().startswith("activeDeadlineSeconds:")
+    path.write_text(second)
+    report = validate_paths([], cwd=tmp_path)
+    assert [(d.code, d.file) for d in report.diagnostics] == []
+
+
+def test_an_edit_refuses_text_without_a_deadline() -> None:
+    with pytest.raises(ValueError, match="activeDeadlineSeconds"):
+        edit_job("kind: TrainJob\n", 1)
