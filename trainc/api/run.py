@@ -17,12 +17,12 @@ from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import UsageError
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.inputs import (
+    find_inputs,
     gather,
     load_base,
     load_context,
     load_order,
     load_single_file,
-    read_inputs,
 )
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
@@ -221,9 +221,9 @@ def run_validation(
     """
     named = bool(paths) or stdin is not None
     run_cache = Cache.for_run(cache, config) if cache is not None else None
-    reads = read_inputs(paths if named else [config.root], config=config, stream=stdin)
-    files = check_files(reads.files, config, cache=run_cache, jobs=jobs, progress=steps.stage())
-    inputs = gather((file.load for file in files), reads, config)
+    found = find_inputs(paths if named else [config.root], config=config, stream=stdin)
+    files = check_files(found, config, cache=run_cache, jobs=jobs, progress=steps.stage())
+    inputs = gather((file.load for file in files), found, config)
     checked_inputs = sorted(
         (checked for file in files for checked in file.objects),
         key=lambda checked: load_order(checked.loaded),

@@ -71,36 +71,47 @@ def load_inputs(
     ``progress(done, total)`` is called after each file. Raises UsageError for a path
     that does not exist or lies outside ``config.root``.
     """
-    reads = read_inputs(paths, config=config, stream=stream)
+    found = find_inputs(paths, config=config, stream=stream)
     files = []
-    for done, (path, data) in enumerate(reads.files, 1):
-        files.append(load_file(path, data, config))
+    for done, path in enumerate(found.paths, 1):
+        files.append(load_file(path, found.read(path), config))
         if progress is not None:
-            progress(done, len(reads.files))
-    return gather(files, reads, config)
+            progress(done, len(found.paths))
+    return gather(files, found, config)
 
 
 @dataclass(frozen=True, slots=True)
-class InputReads:
-    """The input files' bytes (or why a file has none), in discovery order, and what
-    discovery found wrong (a path outside the root, an excluded file named)."""
+class InputFiles:
+    """The input files found, in discovery order (the standard input first), and what
+    discovery found wrong (a path outside the root, an excluded file named).
 
-    files: tuple[tuple[str, bytes | Diagnostic], ...]
+    A file is read when asked (:meth:`read`), so a run need not hold every file's bytes
+    at once; the standard input, which cannot be read twice, is held.
+    """
+
+    paths: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
+    settings: InputSettings
+    stdin: bytes | Diagnostic | None = None
+
+    def read(self, path: str) -> bytes | Diagnostic:
+        """The bytes of ``path`` within the limits, or why there are none."""
+        if path == STDIN_NAME and self.stdin is not None:
+            return self.stdin
+        return read_input(self.settings.root, path, self.settings.limits)
 
 
-def read_inputs(
+def find_inputs(
     paths: Iterable[str | Path], *, config: InputSettings, stream: BinaryIO | None = None
-) -> InputReads:
-    """Find the input files under ``paths`` and read each within the limits (see
-    :func:`load_inputs`); the standard input, when given, comes first."""
+) -> InputFiles:
+    """Find the input files under ``paths`` (see :func:`load_inputs`); the standard
+    input, when given, is read to its end and comes first."""
     select = path_filter(config.include, config.exclude)
     found = discover_files(paths, root=config.root, select=select)
-    files: list[tuple[str, bytes | Diagnostic]] = []
-    if stream is not None:
-        files.append((STDIN_NAME, read_stream(stream, STDIN_NAME, config.limits)))
-    files += [(path, read_input(config.root, path, config.limits)) for path in found.files]
-    return InputReads(tuple(files), tuple(found.diagnostics))
+    if stream is None:
+        return InputFiles(tuple(found.files), tuple(found.diagnostics), config)
+    stdin = read_stream(stream, STDIN_NAME, config.limits)
+    return InputFiles((STDIN_NAME, *found.files), tuple(found.diagnostics), config, stdin)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,14 +159,14 @@ def load_file(path: str, data: bytes | Diagnostic, config: InputSettings) -> Fil
     return FileLoad(source, tuple(objects), tuple(found))
 
 
-def gather(files: Iterable[FileLoad], reads: InputReads, config: InputSettings) -> LoadResult:
-    """The load of the files ``reads`` found, from each file's :func:`load_file`."""
+def gather(files: Iterable[FileLoad], found: InputFiles, config: InputSettings) -> LoadResult:
+    """The load of the files ``found``, from each file's :func:`load_file`."""
     loader = _Loader(config)
-    loader.diagnostics.extend(reads.diagnostics)
+    loader.diagnostics.extend(found.diagnostics)
     for file in files:
         loader.keep(file)
     loader.diagnostics.extend(_outside_runtime_globs(loader.objects, config))
-    return loader.result(len(reads.files))
+    return loader.result(len(found.paths))
 
 
 def load_context(

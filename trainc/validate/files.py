@@ -9,6 +9,7 @@ Results come back in the files' order: the run is the one a single process makes
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -16,10 +17,11 @@ from typing import TypeAlias
 
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic
-from trainc.errors import CompilerBug
+from trainc.errors import CompilerBug, UsageError
 from trainc.load.documents import LoadedObject
-from trainc.load.inputs import FileLoad, load_file
+from trainc.load.inputs import STDIN_NAME, FileLoad, InputFiles, load_file
 from trainc.load.prefilter import may_define_runtime
+from trainc.load.reader import read_input
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
@@ -36,13 +38,38 @@ Progress = Callable[[int, int], None]
 class Whole:
     """Where the whole of an outlined object is: the pickle of its file's check when no
     cache keeps it (``pickled``), else the cache entry ``key``; and the file itself (its
-    path and bytes), checked again when neither is there."""
+    path, and the digest of the bytes checked), read and checked again when neither is
+    there. ``data`` holds the bytes of a file that cannot be read again (the standard
+    input)."""
 
     path: str
-    data: bytes | Diagnostic
+    digest: str
     ordinal: int
     key: str | None = None
     pickled: bytes | None = None
+    data: bytes | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """A file as the first pass over the inputs read it: the digest of its bytes, and
+    the bytes themselves while the run needs them (or why there are none)."""
+
+    path: str
+    data: bytes | Diagnostic | None
+    digest: str | None
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+def _read_again(path: str, digest: str, read: Callable[[str], bytes | Diagnostic]) -> bytes:
+    """The bytes of ``path`` read again, which must be the bytes read first."""
+    data = read(path)
+    if not isinstance(data, bytes) or _digest(data) != digest:
+        raise UsageError(f"{path}: the file changed while trainc was reading it; run again")
+    return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +136,10 @@ def whole_object(whole: Whole, cache: Cache | None, config: RepoConfig) -> Defau
         pickled = entry.whole if entry is not None else None
     checked = pickle.loads(pickled) if pickled is not None else None  # noqa: S301
     if not isinstance(checked, CheckedFile):
-        checked = check_file(whole.path, whole.data, config)
+        data = whole.data or _read_again(
+            whole.path, whole.digest, lambda path: read_input(config.root, path, config.limits)
+        )
+        checked = check_file(whole.path, data, config)
     found = checked.objects[whole.ordinal].defaulted
     if found is None:
         raise CompilerBug(f"{whole.path}: the object outlined as #{whole.ordinal} is gone")
@@ -131,14 +161,14 @@ def _outlined_object(obj: CheckedObject) -> CheckedObject:
 
 
 def check_files(
-    files: Sequence[tuple[str, bytes | Diagnostic]],
+    files: InputFiles,
     config: RepoConfig,
     *,
     cache: Cache | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
 ) -> list[CheckedFile]:
-    """Each of ``files`` (path and bytes, or why there are none) checked, in their order.
+    """Each of ``files`` checked, in their order.
 
     The files that may define a runtime (:func:`~trainc.load.prefilter.may_define_runtime`)
     are checked first; the others, most of a repository's, then know every runtime.
@@ -146,33 +176,40 @@ def check_files(
     checked by up to ``jobs`` processes and kept in the cache, with each of their
     TrainJobs' webhook checks on its runtime (:class:`CrossChecked`). TrainJobs come
     back as outlines (see :class:`CheckedObject`), their whole objects kept in the cache
-    (or, without one, as pickles) until a TrainJob is judged: a run holds little of
-    each. ``progress(done, total)`` is called after each file.
+    (or, without one, as pickles) until a TrainJob is judged; the bytes of the second
+    group of files are read again when they are checked. A run so holds little of each
+    file. ``progress(done, total)`` is called after each file. Raises UsageError when a
+    file changes between its two reads.
     """
-    runtimes_first = [
-        number
-        for number, (_, data) in enumerate(files)
-        if not isinstance(data, bytes) or may_define_runtime(data)
-    ]
-    first = set(runtimes_first)
+    reads: list[_Read] = []
+    runtimes_first: list[int] = []
+    for number, path in enumerate(files.paths):
+        data = files.read(path)
+        digest = _digest(data) if isinstance(data, bytes) else None
+        first = not isinstance(data, bytes) or may_define_runtime(data)
+        if first:
+            runtimes_first.append(number)
+        # The others are read again when checked: the run does not hold every file.
+        reads.append(_Read(path, data if first or path == STDIN_NAME else None, digest))
+    before = set(runtimes_first)
     checked: dict[int, CheckedFile] = {}
-    for number, found in _FileWork(files, runtimes_first, config, cache).run(jobs):
+    for number, found in _FileWork(files, reads, runtimes_first, config, cache).run(jobs):
         checked[number] = found
         if progress is not None:
-            progress(len(checked), len(files))
+            progress(len(checked), len(reads))
     runtimes = [
         obj.defaulted
         for number in runtimes_first
         for obj in checked[number].objects
         if obj.defaulted is not None and obj.defaulted.kind in RUNTIME_KINDS
     ]
-    rest = [number for number in range(len(files)) if number not in first]
+    rest = [number for number in range(len(reads)) if number not in before]
     index = RuntimeIndex(document_order(runtimes))
-    for number, found in _FileWork(files, rest, config, cache, index).run(jobs):
+    for number, found in _FileWork(files, reads, rest, config, cache, index).run(jobs):
         checked[number] = found
         if progress is not None:
-            progress(len(checked), len(files))
-    return [checked[number] for number in range(len(files))]
+            progress(len(checked), len(reads))
+    return [checked[number] for number in range(len(reads))]
 
 
 #: A file's check with its TrainJobs outlined, and the pickle of the whole check when no
@@ -189,15 +226,17 @@ class _FileWork:
     hand (:class:`CrossChecked`).
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 - one call site, in check_files
         self,
-        files: Sequence[tuple[str, bytes | Diagnostic]],
+        files: InputFiles,
+        reads: Sequence[_Read],
         numbers: Sequence[int],
         config: RepoConfig,
         cache: Cache | None,
         index: RuntimeIndex | None = None,
     ) -> None:
         self._files = files
+        self._reads = reads
         self._config = config
         self._cache = cache
         self._index = index
@@ -207,16 +246,16 @@ class _FileWork:
         self._found: dict[int, CheckedFile] = {}
         self._missing: list[int] = []
         for number in numbers:
-            path, data = files[number]
-            if cache is None or not isinstance(data, bytes):
+            read = reads[number]
+            if cache is None or read.digest is None:
                 self._missing.append(number)
                 continue
-            key = self._keys[number] = cache.key((path, data))
+            key = self._keys[number] = cache.key((read.path, read.digest))
             entry = cache.load(FILES, key, _Entry)
             if entry is None:
                 self._missing.append(number)
             else:
-                self._found[number] = _with_wholes(entry.outlined, Whole(path, data, 0, key))
+                self._found[number] = _with_wholes(entry.outlined, self._whole(number))
 
     def run(self, jobs: int) -> Iterator[tuple[int, CheckedFile]]:
         """Each file's check, in the order of the numbers given."""
@@ -228,8 +267,7 @@ class _FileWork:
             if found is None:
                 result = next(made)
                 outlined, whole = result if isinstance(result, tuple) else pickle.loads(result)  # noqa: S301
-                path, data = self._files[number]
-                found = _with_wholes(outlined, Whole(path, data, 0, self._keys.get(number), whole))
+                found = _with_wholes(outlined, self._whole(number, whole))
             yield number, found
         made.close()
 
@@ -241,8 +279,11 @@ class _FileWork:
         """The check of the ``item``-th missing file, outlined, and the pickle of the whole
         check when no cache keeps it."""
         number = self._missing[item]
-        path, data = self._files[number]
-        result = check_file(path, data, self._config)
+        read = self._reads[number]
+        data = read.data
+        if data is None:  # dropped after the first read: bytes, so with a digest
+            data = _read_again(read.path, read.digest or "", self._files.read)
+        result = check_file(read.path, data, self._config)
         if self._index is not None:
             result = self._cross_checked(result, self._index)
         outlined = _outlined(result)
@@ -252,6 +293,12 @@ class _FileWork:
             return outlined, whole
         self._cache.save(FILES, key, _Entry(outlined, whole))
         return outlined, whole if self._cache.store.write_failure is not None else None
+
+    def _whole(self, number: int, pickled: bytes | None = None) -> Whole:
+        """Where the whole objects of file ``number`` are (at ordinal 0)."""
+        read = self._reads[number]
+        kept = read.data if read.path == STDIN_NAME and isinstance(read.data, bytes) else None
+        return Whole(read.path, read.digest or "", 0, self._keys.get(number), pickled, kept)
 
     def _cross_checked(self, checked: CheckedFile, index: RuntimeIndex) -> CheckedFile:
         """``checked`` with each TrainJob's webhook checks on its runtime."""
