@@ -104,14 +104,22 @@ def ordered(
     # Objects made before the fork are only read by the workers: out of the collector's
     # sight, a collection in a worker does not copy every page it visits.
     gc.freeze()
+    # Ctrl-C waits while the pool starts: one arriving before the pool is whole would
+    # leave its workers to no one, and one reaching a worker before it ignores interrupts
+    # would kill it mid-start. It is taken below, where the pool is ended.
+    interrupts = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         pool = multiprocessing.get_context("fork").Pool(
             workers, initializer=_start_worker, initargs=(os.getpid(),)
         )
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
+        raise
     finally:
         gc.unfreeze()
         del _WORK[token]
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
         pending: deque[ApplyResult[tuple[list[object], Exception | None]]] = deque()
         chunks = ((start, min(start + chunk, count)) for start in range(0, count, chunk))
         for bounds in itertools.islice(chunks, workers * _CHUNKS_IN_FLIGHT_PER_WORKER):
@@ -161,6 +169,7 @@ def _start_worker(parent: int) -> None:
     workers, so none is left behind waiting for work.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked while forked
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     import ctypes  # noqa: PLC0415 - only workers call into libc
 
