@@ -14,6 +14,11 @@ checked, and neither command holds every resolved job at once. A run without tha
 (validate, compile with its :class:`Emitter`) judges them in worker processes
 (:mod:`trainc.validate.workers`) and takes their verdicts in the same order, so its
 findings and output are those of one process.
+
+Objects come checked on their own (:mod:`trainc.validate.files`), TrainJobs as outlines
+(:mod:`trainc.validate.outlines`) whose whole objects are read back only to judge them;
+with a cache (:mod:`trainc.validate.cache`), a TrainJob whose inputs did not change is
+not judged again.
 """
 
 from __future__ import annotations
@@ -125,11 +130,13 @@ def validate_objects(
     run is clean (see :class:`Emitter`). ``jobs`` is how many processes may judge the
     TrainJobs (see :func:`_check_trainjobs`); the outcome is the same whatever it is.
     ``objects`` already checked on their own (:mod:`trainc.validate.files`) are not
-    checked again. ``cache`` keeps each TrainJob's verdict (:mod:`trainc.validate.cache`):
-    a run takes a job's verdict from there when nothing it depends on changed.
+    checked again. ``cache`` keeps each TrainJob's verdict and cross-object checks
+    (:mod:`trainc.validate.cache`): a run takes them from there when nothing they depend
+    on changed.
     """
     diagnostics: list[Diagnostic] = []
     checked: list[DefaultedObject] = []
+    # By the outline's identity: ``objects`` keeps every outline alive for the whole call.
     behind: dict[int, Whole] = {}
     crossed: dict[int, CrossChecked] = {}
     for done, obj in enumerate(objects, 1):
