@@ -1,6 +1,6 @@
 """What validation keeps in the cache, and under which keys (``docs/cache.md``).
 
-Two kinds of entries, both pickles of trainc's own data:
+Three kinds of entries, all pickles of trainc's own data:
 
 - ``files``: one input file read and each of its objects checked on its own (loading,
   schema, defaults, CEL; :mod:`trainc.validate.files`), keyed by the file's path and
@@ -66,16 +66,14 @@ class Cache:
     def load(self, section: str, key: str, kind: type[Stored]) -> Stored | None:
         """The ``kind`` stored under ``key``, or None (no entry, or not one of ours)."""
         payload = self.store.get(section, key)
-        return None if payload is None else unpickled(payload, kind)
+        return None if payload is None else _unpickled(payload, kind)
 
-    def save(self, section: str, key: str, value: object) -> bytes:
-        """Keep ``value`` under ``key``; its pickle, for a caller that sends it on."""
-        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        self.store.put(section, key, payload)
-        return payload
+    def save(self, section: str, key: str, value: object) -> None:
+        """Keep ``value`` under ``key``."""
+        self.store.put(section, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-def unpickled(payload: bytes, kind: type[Stored]) -> Stored | None:
+def _unpickled(payload: bytes, kind: type[Stored]) -> Stored | None:
     """``payload`` read back as a ``kind``, or None when it is not one.
 
     The store only hands out entries intact and written by trainc into the user's own
