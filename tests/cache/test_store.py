@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,26 @@ def test_a_write_leaves_no_temporary_file(tmp_path: Path) -> None:
     store.put("files", KEY, b"payload")
     store.put("files", KEY, b"payload")
     assert [path.name for path in _entry(tmp_path).parent.iterdir()] == [KEY[2:]]
+
+
+def test_a_pickled_entry_reads_back_only_as_the_kind_stored(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    store.save("files", KEY, {"a": 1})
+    assert store.load("files", KEY, dict) == {"a": 1}
+    assert store.load("files", KEY, list) is None  # another kind than the caller's
+    store.put("files", OTHER, b"not a pickle")
+    assert store.load("files", OTHER, dict) is None
+
+
+def test_a_layout_removed_under_a_running_store_comes_back_private(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    shutil.rmtree(tmp_path / LAYOUT)  # a concurrent `trainc cache clean`
+    previous = os.umask(0o002)
+    try:
+        store.put("files", KEY, b"payload")
+    finally:
+        os.umask(previous)
+    assert store.get("files", KEY) == b"payload"
+    for path in (tmp_path / LAYOUT, _entry(tmp_path).parent.parent, _entry(tmp_path).parent):
+        assert path.stat().st_mode & 0o077 == 0, (path, oct(path.stat().st_mode))
+    assert isinstance(Store.open(tmp_path), Store)

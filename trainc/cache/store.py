@@ -18,9 +18,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import pickle
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
+
+Stored = TypeVar("Stored")
 
 #: The layout's version: a change of the entry format changes the directory.
 LAYOUT = "v1"
@@ -75,6 +79,22 @@ class Store:
         if data[len(_MAGIC) : start] != _digest(key, payload):
             return None
         return payload
+
+    def load(self, section: str, key: str, kind: type[Stored]) -> Stored | None:
+        """The ``kind`` pickled under ``key``, or None: no intact entry, or one that does
+        not read back as a ``kind`` (another trainc's classes, say)."""
+        payload = self.get(section, key)
+        if payload is None:
+            return None
+        try:
+            value = pickle.loads(payload)  # noqa: S301 - the user's own entries (module docstring)
+        except Exception:  # noqa: BLE001 - any undecodable entry is a miss
+            return None
+        return value if isinstance(value, kind) else None
+
+    def save(self, section: str, key: str, value: object) -> None:
+        """Keep ``value`` pickled under ``key`` (see :meth:`put`)."""
+        self.put(section, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
     def has(self, section: str, key: str) -> bool:
         """Whether an entry exists for ``key`` (intact or not: :meth:`get` tells)."""

@@ -19,7 +19,6 @@ thus the one reading every file gives; the index only spares the reads.
 from __future__ import annotations
 
 import os
-import pickle
 import time
 from collections.abc import Iterable, Iterator, Set
 from pathlib import Path
@@ -56,7 +55,7 @@ def runtime_candidates(
     kept as they were.
     """
     key = _index_key(config) if store is not None else ""
-    known = _decode(store.get(SECTION, key)) if store is not None else {}
+    known = (store.load(SECTION, key, dict) if store is not None else None) or {}
     entries: _Entries = {}
     directory = os.path.join(config.root, "")  # noqa: PTH118  # a str prefix: no Path per file
     for path in files:
@@ -80,7 +79,7 @@ def runtime_candidates(
     if store is not None:
         trusted = _settled(entries, now=time.time_ns())
         if trusted != known:
-            store.put(SECTION, key, pickle.dumps(trusted, protocol=pickle.HIGHEST_PROTOCOL))
+            store.save(SECTION, key, trusted)
 
 
 def _index_key(config: InputSettings) -> str:
@@ -106,14 +105,3 @@ def _settled(entries: _Entries, *, now: int) -> _Entries:
     return {
         path: entry for path, entry in entries.items() if max(entry[0][1], entry[0][2]) < horizon
     }
-
-
-def _decode(payload: bytes | None) -> _Entries:
-    """The stored index, or an empty one (no entry, or one this code cannot read)."""
-    if payload is None:
-        return {}
-    try:
-        entries = pickle.loads(payload)  # noqa: S301  # the store's own private entries
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
-        return {}
-    return entries if isinstance(entries, dict) else {}

@@ -17,26 +17,22 @@ Three kinds of entries, all pickles of trainc's own data:
 The scope covers everything else a result can depend on: trainc's code and libraries
 (:func:`~trainc.cache.keys.code_fingerprint`) and the effective settings of trainc.yaml
 (environment values, ``kubernetesVersion``, rule severities, limits, compile settings,
-the root). A result read back is of the type stored or it is a miss.
+the root). A result read back is of the type stored or it is a miss (:meth:`Store.load`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import pickle
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 from trainc.cache.keys import code_fingerprint, digest
-from trainc.cache.store import Store
+from trainc.cache.store import Store, Stored
 from trainc.config import RepoConfig
 from trainc.load.documents import LoadedObject
 from trainc.load.source import SourceFile
-
-Stored = TypeVar("Stored")
 
 FILES = "files"
 CROSS_CHECKS = "cross-checks"
@@ -64,26 +60,12 @@ class Cache:
         return digest((self.scope, *parts))
 
     def load(self, section: str, key: str, kind: type[Stored]) -> Stored | None:
-        """The ``kind`` stored under ``key``, or None (no entry, or not one of ours)."""
-        payload = self.store.get(section, key)
-        return None if payload is None else _unpickled(payload, kind)
+        """The ``kind`` stored under ``key``, or None (see :meth:`Store.load`)."""
+        return self.store.load(section, key, kind)
 
     def save(self, section: str, key: str, value: object) -> None:
         """Keep ``value`` under ``key``."""
-        self.store.put(section, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-
-
-def _unpickled(payload: bytes, kind: type[Stored]) -> Stored | None:
-    """``payload`` read back as a ``kind``, or None when it is not one.
-
-    The store only hands out entries intact and written by trainc into the user's own
-    directory; an entry from another trainc whose classes changed is still possible.
-    """
-    try:
-        value = pickle.loads(payload)  # noqa: S301 - the user's own entries, see docstring
-    except Exception:  # noqa: BLE001 - any undecodable entry is a miss
-        return None
-    return value if isinstance(value, kind) else None
+        self.store.save(section, key, value)
 
 
 def settings_digest(config: RepoConfig) -> str:
