@@ -176,3 +176,15 @@ def test_concurrent_runs_sharing_a_cache_write_the_same_output(repo: Path, tmp_p
     assert outputs == [plain] * 3
     warm = subprocess.run(command, cwd=repo, env=env, capture_output=True, check=True)
     assert warm.stdout == plain
+
+
+def test_a_cache_that_stops_taking_writes_changes_nothing(
+    repo: Path, store: Store, work: Counter[str], tmp_path: Path
+) -> None:
+    """A full disk mid-run: entries are no longer written, so each whole TrainJob is
+    made again from its file when it is judged (:func:`whole_object`'s last resort)."""
+    plain = _validate(repo, None, work)
+    (tmp_path / "cache" / LAYOUT / "files").write_text("in the way")  # as a full disk would
+    assert _validate(repo, store, work).diagnostics == plain.diagnostics
+    assert store.write_failure is not None
+    assert work == {"files": plain.files + JOBS, "trainjobs": JOBS}

@@ -9,12 +9,12 @@ Results come back in the files' order: the run is the one a single process makes
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
+from trainc.cache.keys import digest as content_digest
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.errors import CompilerBug, UsageError
@@ -60,14 +60,10 @@ class _Read:
     digest: str | None
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
-
-
 def _read_again(path: str, digest: str, read: Callable[[str], bytes | Diagnostic]) -> bytes:
     """The bytes of ``path`` read again, which must be the bytes read first."""
     data = read(path)
-    if not isinstance(data, bytes) or _digest(data) != digest:
+    if not isinstance(data, bytes) or content_digest((data,)) != digest:
         raise UsageError(f"{path}: the file changed while trainc was reading it; run again")
     return data
 
@@ -185,7 +181,7 @@ def check_files(
     runtimes_first: list[int] = []
     for number, path in enumerate(files.paths):
         data = files.read(path)
-        digest = _digest(data) if isinstance(data, bytes) else None
+        digest = content_digest((data,)) if isinstance(data, bytes) else None
         first = not isinstance(data, bytes) or may_define_runtime(data)
         if first:
             runtimes_first.append(number)
@@ -292,7 +288,7 @@ class _FileWork:
         if self._cache is None or key is None:
             return outlined, whole
         self._cache.save(FILES, key, _Entry(outlined, whole))
-        return outlined, whole if self._cache.store.write_failure is not None else None
+        return outlined, None
 
     def _whole(self, number: int, pickled: bytes | None = None) -> Whole:
         """Where the whole objects of file ``number`` are (at ordinal 0)."""
