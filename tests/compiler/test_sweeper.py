@@ -297,7 +297,7 @@ def test_objects_pass_output_validation(settings: dict[str, Any], kubernetes_ver
 
 def test_configured_sweeper_covers_the_namespaces_of_the_compiled_jobs() -> None:
     jobs = [built_job("a", "team-b"), built_job("b", "team-a"), built_job("c", "team-b")]
-    built = build_sweeper(config(SweeperSettings(image=IMAGE)), jobs)
+    built = build_sweeper(config(SweeperSettings(image=IMAGE)), {job.namespace for job in jobs})
 
     assert [(k, ns) for k, ns, _ in ids(built) if k == "Role"] == [
         ("Role", "team-a"),
@@ -307,20 +307,20 @@ def test_configured_sweeper_covers_the_namespaces_of_the_compiled_jobs() -> None
 
 def test_build_sweeper_is_sweeper_objects_for_the_config() -> None:
     settings = SweeperSettings(image=IMAGE, scope="Cluster")
-    built = build_sweeper(config(settings), [built_job("a", "team-b")])
+    built = build_sweeper(config(settings), {"team-b"})
 
     assert built == sweeper_objects(settings, ["team-b"], source="trainc.yaml")
 
 
 def test_without_jobs_the_sweeper_watches_the_default_namespace() -> None:
-    built = build_sweeper(config(SweeperSettings(image=IMAGE), namespace="ml-team"), [])
+    built = build_sweeper(config(SweeperSettings(image=IMAGE), namespace="ml-team"), set())
 
     assert [ns for k, ns, _ in ids(built) if k == "Role"] == ["ml-team"]
 
 
 def test_no_sweeper_builds_nothing() -> None:
-    assert build_sweeper(config(), [built_job("a")]) == ()
-    assert build_sweeper(config(), []) == ()
+    assert build_sweeper(config(), {"team-a"}) == ()
+    assert build_sweeper(config(), set()) == ()
 
 
 @pytest.mark.parametrize(
@@ -334,7 +334,7 @@ def test_no_sweeper_builds_nothing() -> None:
 def test_lifecycle_settings_without_a_sweeper_build_nothing(annotation: str) -> None:
     jobs = [built_job(name, **{annotation: "60"}) for name in ("a", "b", "c", "d", "e")]
 
-    assert build_sweeper(config(), [*jobs, built_job("plain")]) == ()
+    assert build_sweeper(config(), {job.namespace for job in [*jobs, built_job("plain")]}) == ()
 
 
 @pytest.mark.parametrize(

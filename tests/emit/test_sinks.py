@@ -10,6 +10,7 @@ import pytest
 
 from tests.emit.trees import file_contents, snapshot
 from trainc.emit.layout import JobOutput, layout, render_stream
+from trainc.emit.selection import Selection
 from trainc.emit.sinks import Collected, DirectoryCheck, DirectoryOutput, OutputSink, StreamOutput
 from trainc.emit.writer import NEW_SUFFIX, OWNERSHIP_FILE, check_tree
 from trainc.errors import UsageError
@@ -34,7 +35,7 @@ SHARED = (_obj("ServiceAccount", "sweeper", "trainc-system"), _obj("CronJob", "s
 
 def _run(sink: OutputSink[Any], root: Path, *, finish: bool = True) -> None:
     """Drive ``sink`` as a compile does."""
-    sink.open(root, "rendered")
+    sink.open(root, "rendered", Selection())
     try:
         for job in JOBS:
             sink.add(sink.render(job))
@@ -64,7 +65,7 @@ def test_nothing_is_visible_before_finish_and_nothing_stays_without_it(tmp_path:
     before = snapshot(out)
 
     sink = DirectoryOutput(out, [])
-    sink.open(tmp_path, None)
+    sink.open(tmp_path, None, Selection())
     sink.add(sink.render(JobOutput("team-c", "delta", (_obj("JobSet", "delta", "team-c"),))))
     assert snapshot(out) == before  # staged beside it, not in it
     assert (tmp_path / f".out{NEW_SUFFIX}").is_dir()
@@ -128,18 +129,60 @@ def test_a_directory_must_be_chosen_and_may_not_overlap_the_inputs(
     tmp_path: Path, sink_type: type[DirectoryOutput] | type[DirectoryCheck]
 ) -> None:
     with pytest.raises(UsageError, match="choose where the manifests go"):
-        sink_type(None, []).open(tmp_path, None)
+        sink_type(None, []).open(tmp_path, None, Selection())
     (tmp_path / "jobs").mkdir()
     with pytest.raises(UsageError, match="is inside the input"):
-        sink_type(tmp_path / "jobs" / "out", [tmp_path / "jobs"]).open(tmp_path, None)
+        sink_type(tmp_path / "jobs" / "out", [tmp_path / "jobs"]).open(tmp_path, None, Selection())
 
 
 def test_a_compile_without_objects_still_writes_its_empty_kustomization(tmp_path: Path) -> None:
     sink = DirectoryOutput(tmp_path / "out", [])
-    sink.open(tmp_path, None)
+    sink.open(tmp_path, None, Selection())
     sink.finish(())
     sink.close()
     assert file_contents(tmp_path / "out") == {
         "kustomization.yaml": layout((), ())["kustomization.yaml"],
         OWNERSHIP_FILE: b"kustomization.yaml\n",
     }
+
+
+@pytest.mark.parametrize("given", [None, Path("rendered")])
+def test_a_selection_into_the_configured_directory_keeps_the_other_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: Path | None
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    whole = DirectoryOutput(None, [])
+    whole.open(tmp_path, "rendered", Selection())
+    for job in JOBS:  # one source a file, as every TrainJob's output has
+        whole.add(whole.render(JobOutput(job.namespace, job.name, job.objects[:1])))
+    whole.finish(SHARED)
+    whole.close()
+    before = file_contents(tmp_path / "rendered")
+    alpha = JobOutput("team-a", "alpha", (_obj("JobSet", "alpha", "team-a", changed="yes"),))
+    selection = Selection(("jobs/alpha",))
+
+    check = DirectoryCheck(given, [tmp_path / "jobs"])
+    check.open(tmp_path, "rendered", selection)
+    check.add(check.render(alpha))
+    check.finish(SHARED)
+    sink = DirectoryOutput(given, [tmp_path / "jobs"])
+    sink.open(tmp_path, "rendered", selection)
+    assert sink.kept_namespaces() == {"team-a", "team-b"}
+    sink.add(sink.render(alpha))
+    sink.finish(SHARED)
+    sink.close()
+
+    assert check.problems == ["stale team-a/alpha.yaml"]
+    after = file_contents(tmp_path / "rendered")
+    assert {path for path in after if after[path] != before.get(path)} == {"team-a/alpha.yaml"}
+    assert after == {**before, "team-a/alpha.yaml": layout([alpha], ())["team-a/alpha.yaml"]}
+
+
+def test_a_selection_elsewhere_is_the_whole_output(tmp_path: Path) -> None:
+    _run(DirectoryOutput(None, []), tmp_path)
+    sink = DirectoryOutput(tmp_path / "out", [])
+    sink.open(tmp_path, "rendered", Selection(("jobs/alpha",)))
+    assert sink.kept_namespaces() == frozenset()
+    sink.finish(())
+    sink.close()
+    assert set(file_contents(tmp_path / "out")) == {"kustomization.yaml", OWNERSHIP_FILE}

@@ -11,11 +11,14 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from trainc.config import Overrides, RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.errors import CompilerBug
+from trainc.load.inputs import STDIN_NAME
+from trainc.load.pathnames import text_name
 from trainc.model.json import JsonObject
 
 if TYPE_CHECKING:
     from trainc.cache.store import Store
     from trainc.compiler.sweeper import SweptJob
+    from trainc.emit.selection import Selection
     from trainc.emit.sinks import OutputSink
     from trainc.resolve.resolved import ResolvedJob
     from trainc.validate.output import OutputCheck
@@ -28,6 +31,7 @@ from trainc.api.run import (
     Steps,
     ValidationReport,
     config_failure,
+    named_paths,
     run_validation,
     worker_count,
 )
@@ -58,6 +62,7 @@ def compile_paths(
     progress: Progress | None = None,
     jobs: int | None = None,
     cache: Store | None = None,
+    untracked: bool = False,
 ) -> CompileReport:
     """Validate and build every TrainJob and the sweeper into ``sink``.
 
@@ -77,7 +82,9 @@ def compile_paths(
     and job (see :data:`Progress`). ``jobs`` is how many processes may resolve, check,
     build and render the TrainJobs, as for :func:`validate_paths`: the output, byte for
     byte, and the diagnostics are the same whatever it is, and whatever the ``cache``
-    held (see :func:`validate_paths`).
+    held (see :func:`validate_paths`, also for ``untracked``). With ``paths``, the
+    repository's own output directory is updated, not replaced
+    (:mod:`trainc.emit.selection`).
     """
     # What only compile needs (the builders, the emitter, the output check) is imported
     # here and in _Output: validation, the pre-commit hook's command, starts faster.
@@ -92,7 +99,7 @@ def compile_paths(
         report = config_failure(loaded_config)
         return CompileReport(report, report.diagnostics)
     builds = Builds(config)
-    output = _Output(sink, config, builds)
+    output = _Output(sink, config, builds, _selection(request.targets, stdin, root=config.root))
     try:
         report = run_validation(
             request.targets,
@@ -105,11 +112,13 @@ def compile_paths(
             emitter=output,
             jobs=workers,
             cache=cache,
+            untracked=untracked,
         )
         if report.exit_code:
             return CompileReport(report, report.diagnostics)
-        sweeper = build_sweeper(config, output.swept)
-        output.finish((*build_namespaces(config, output.swept, sweeper), *sweeper))
+        namespaces = output.namespaces()
+        sweeper = build_sweeper(config, namespaces)
+        output.finish((*build_namespaces(config, namespaces, sweeper), *sweeper))
         return CompileReport(report, report.diagnostics, len(output.swept))
     finally:
         output.close()
@@ -127,11 +136,14 @@ class _Output:
     throws away what it staged.
     """
 
-    def __init__(self, sink: OutputSink[Any], config: RepoConfig, builds: Builds) -> None:
+    def __init__(
+        self, sink: OutputSink[Any], config: RepoConfig, builds: Builds, selection: Selection
+    ) -> None:
         from trainc.validate.output import OutputCheck  # noqa: PLC0415 - compile only
 
         self._sink = sink
         self._config = config
+        self._selection = selection
         self._builds = builds
         self._check = OutputCheck(config.kubernetes_version)
         self._opened = False
@@ -165,6 +177,12 @@ class _Output:
         self._open()
         self._sink.add(rendered)
 
+    def namespaces(self) -> set[str]:
+        """The namespaces the shared objects serve: those of the jobs compiled and of the
+        jobs whose earlier output the sink keeps."""
+        self._open()
+        return {job.namespace for job in self.swept} | self._sink.kept_namespaces()
+
     def finish(self, shared: Sequence[JsonObject]) -> None:
         """Check the shared objects and make the output visible."""
         _check_built(self._check, shared)
@@ -178,8 +196,16 @@ class _Output:
 
     def _open(self) -> None:
         if not self._opened:
-            self._sink.open(self._config.root, self._config.compile.output)
+            self._sink.open(self._config.root, self._config.compile.output, self._selection)
             self._opened = True
+
+
+def _selection(paths: Sequence[Path], stdin: BinaryIO | None, *, root: Path) -> Selection:
+    """The paths compiled, named as the headers of TrainJob files in the output name them."""
+    from trainc.emit.selection import Selection  # noqa: PLC0415 - compile only
+
+    named = (text_name(path) for path in named_paths(paths, root=root))
+    return Selection((*named, *([STDIN_NAME] if stdin is not None else ())))
 
 
 def _check_built(check: OutputCheck, objects: Sequence[JsonObject], *, jobs: bool = True) -> None:

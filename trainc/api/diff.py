@@ -3,7 +3,7 @@ tree, compared."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +24,7 @@ from trainc.api.run import (
     ValidationReport,
     base_revision,
     config_failure,
+    named_paths,
     run_validation,
 )
 
@@ -62,6 +63,7 @@ def diff_paths(
     on every job of the repository) are left out.
     """
     from trainc.compiler.run import build_job  # noqa: PLC0415 - compile only
+    from trainc.emit.selection import Selection  # noqa: PLC0415 - compile only
     from trainc.review.changes import compare  # noqa: PLC0415 - diff only
 
     request = Request(paths, cwd, config_file, environment, overrides)
@@ -82,9 +84,9 @@ def diff_paths(
     )
     if any(d.is_error and not revision.reported(d) for d in report.diagnostics):
         return DiffReport(report, report.diagnostics, ())
-    selected = _under(request.targets, root=config.root)
+    selected = Selection(named_paths(request.targets, root=config.root))
     deployed = revision.deployed_jobs()
-    before = [build_job(job) for job in deployed if selected(job.trainjob.loaded.path)]
+    before = [build_job(job) for job in deployed if selected.covers(job.trainjob.loaded.path)]
     changes = compare(
         _emitted(config, before, shared=not paths),
         _emitted(config, [built for _, built in builds.kept], shared=not paths),
@@ -102,22 +104,8 @@ def _reason(refusal: Diagnostic) -> str:
 
 def _emitted(config: RepoConfig, jobs: Sequence[BuiltJob], *, shared: bool) -> Emitted:
     """What compile emits for ``jobs``: their objects and, with ``shared``, the sweeper's."""
-    from trainc.compiler.sweeper import SweptJob, build_sweeper  # noqa: PLC0415 - compile only
+    from trainc.compiler.sweeper import build_sweeper  # noqa: PLC0415 - compile only
     from trainc.review.changes import Emitted  # noqa: PLC0415 - diff only
 
-    sweeper = build_sweeper(config, [SweptJob.of(job) for job in jobs]) if shared else ()
+    sweeper = build_sweeper(config, {job.namespace for job in jobs}) if shared else ()
     return Emitted({f"{job.namespace}/{job.name}": job.objects for job in jobs}, sweeper)
-
-
-def _under(targets: Sequence[Path], *, root: Path) -> Callable[[str], bool]:
-    """Whether a repository-relative file lies under one of ``targets`` (all, with none)."""
-    if not targets:
-        return lambda source: True
-    # Reading the working tree refused paths outside the root before this is asked.
-    absolute = [path.resolve() for path in targets]
-    prefixes = [path.relative_to(root).as_posix() for path in absolute if path.is_relative_to(root)]
-    if "." in prefixes:
-        return lambda source: True
-    return lambda source: any(
-        source == prefix or source.startswith(prefix + "/") for prefix in prefixes
-    )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
 from trainc.config import Overrides, RepoConfig, build_config, find_paths_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import UsageError
+from trainc.load.discover import repo_path
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.inputs import (
     find_inputs,
@@ -102,6 +103,8 @@ class ValidationReport(Judged):
     sources: Mapping[str, SourceFile]
     files: int
     objects: int
+    untracked: tuple[str, ...] = ()
+    """Input files of the repository left out because git does not track them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +213,7 @@ def run_validation(
     emitter: Emitter[Any] | None = None,
     jobs: int = 1,
     cache: Store | None = None,
+    untracked: bool = True,
 ) -> ValidationReport:
     """Load ``paths`` (the repository when none, plus ``stdin``) and validate them.
 
@@ -217,11 +221,19 @@ def run_validation(
     paths' runtimes, the policies and the repository settings, then every validation
     layer; ``builds`` builds each sound job once, ``on_resolved`` hears of each resolved
     TrainJob. With a ``cache``, files and TrainJobs whose inputs did not change since a
-    run that kept them are not checked again (``docs/cache.md``).
+    run that kept them are not checked again (``docs/cache.md``). Without ``untracked``,
+    a run over the whole repository in a git work tree reads only the files git tracks
+    (its index): what a commit holds, not a work-in-progress file beside it. Named paths
+    are read as named.
     """
-    named = bool(paths) or stdin is not None
+    # The repository's root named (pre-commit's ``args: [ml]`` for a repository in ml/)
+    # is the whole repository.
+    named = stdin is not None or any(repo_path(path, config.root) != "" for path in paths)
     run_cache = Cache.for_run(cache, config) if cache is not None else None
-    found = find_inputs(paths if named else [config.root], config=config, stream=stdin)
+    tracked = None if named or untracked else _tracked_files(config.root)
+    found = find_inputs(
+        paths if named else [config.root], config=config, stream=stdin, tracked=tracked
+    )
     files = check_files(found, config, cache=run_cache, jobs=jobs, progress=steps.stage())
     inputs = gather((file.load for file in files), found, config)
     checked_inputs = sorted(
@@ -272,7 +284,16 @@ def run_validation(
         **shown,
         **inputs.sources,
     }
-    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
+    read = (inputs.files, len(inputs.objects))
+    return ValidationReport(diagnostics, sources, *read, untracked=found.untracked)
+
+
+def _tracked_files(root: Path) -> frozenset[str] | None:
+    """What git tracks under ``root`` (:func:`~trainc.load.gitref.tracked_files`)."""
+    # Only whole-repository runs ask git: a pre-commit run on named files starts faster.
+    from trainc.load.gitref import tracked_files  # noqa: PLC0415
+
+    return tracked_files(root)
 
 
 def base_revision(ref: str, config: RepoConfig) -> BaseRevision:
@@ -294,6 +315,14 @@ def _named_runtimes(
     named = (get_path(obj.data, ("spec", "runtimeRef", "name")) for obj in targets)
     names = {name for name in named if isinstance(name, str)}
     return tuple(runtime for runtime in runtimes if runtime.name in names)
+
+
+def named_paths(targets: Sequence[Path], *, root: Path) -> tuple[str, ...]:
+    """The command line's ``targets`` in repository form, as TrainJob files are named
+    (``""`` for the root); none: the whole repository. Reading the inputs refused any
+    path outside ``root`` before this is asked."""
+    named = (repo_path(path, root) for path in targets)
+    return tuple(path for path in named if path is not None)
 
 
 def config_failure(loaded_config: ConfigResult) -> ValidationReport:

@@ -15,7 +15,9 @@ from trainc.cli.options import (
     cache_options,
     jobs_option,
     report_options,
+    say_untracked,
     split_inputs,
+    untracked_option,
 )
 from trainc.cli.progress import progress_line
 from trainc.cli.staleness import report_check
@@ -46,6 +48,7 @@ STDOUT = "-"
     help="Write nothing; exit 1 when DIR differs from "
     "what would be written (for CI and pre-commit).",
 )
+@untracked_option
 @jobs_option
 @cache_options
 @report_options
@@ -54,6 +57,7 @@ def compile_command(
     *,
     output: str | None,
     check: bool,
+    untracked: bool,
     jobs: int | None,
     cache: Store | None,
     report: ReportOptions,
@@ -101,17 +105,31 @@ def compile_command(
             progress=progress,
             jobs=jobs,
             cache=cache,
+            untracked=untracked,
         )
     report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
+    say_untracked(result.validation, report)
     if result.exit_code:
         return result.exit_code
     if isinstance(sink, DirectoryCheck):
+        kept = f"; {_kept(sink)} were not compared" if sink.kept else ""
         return report_check(
             sink.directory or Path(),
             sink.problems or [],
-            fix="trainc compile",
-            current=None if report.quiet else f" ({counted(result.jobs, 'TrainJob')})",
+            fix=" ".join(("trainc compile", *map(str, paths))),
+            current=None if report.quiet else f" ({counted(result.jobs, 'TrainJob')}{kept})",
         )
     if isinstance(sink, DirectoryOutput) and not report.quiet:
-        click.echo(f"Compiled {counted(result.jobs, 'TrainJob')} into {sink.directory}.", err=True)
+        kept = f"; {_kept(sink)} were kept as they were ({_WHOLE})" if sink.kept else ""
+        click.echo(
+            f"Compiled {counted(result.jobs, 'TrainJob')} into {sink.directory}{kept}.", err=True
+        )
     return 0
+
+
+#: How to compile what a compile of some paths left alone.
+_WHOLE = "`trainc compile` without paths compiles every TrainJob"
+
+
+def _kept(sink: DirectoryCheck | DirectoryOutput) -> str:
+    return f"the files of {counted(len(sink.kept), 'other TrainJob')}"

@@ -18,7 +18,7 @@ from trainc.argocd import argocd_overrides
 from trainc.cache.location import NO_CACHE_VARIABLE, cache_root
 from trainc.cache.store import Store
 from trainc.config import Overrides
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, counted
 from trainc.errors import os_errors_as_usage
 from trainc.report.base import REPORTERS, ReporterOptions, ReportInput, make_reporter
 
@@ -154,6 +154,35 @@ def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(_OPTIONS):
         wrapper = option(wrapper)
     return wrapper
+
+
+#: ``--untracked``: read the work-in-progress files git does not track, too.
+untracked_option = click.option(
+    "--untracked",
+    is_flag=True,
+    help="In a git work tree, also read input files git does not track. Without PATHS "
+    "only tracked and staged files are read, as a commit holds them (pre-commit); "
+    "named PATHS are always read.",
+)
+
+
+def say_untracked(run: ValidationReport, report: ReportOptions) -> None:
+    """Say on stderr which untracked input files a run left out, and how to read them."""
+    skipped = run.untracked
+    if not skipped or report.quiet:
+        return
+    shown = ", ".join(skipped[:_LISTED_UNTRACKED])
+    more = len(skipped) - _LISTED_UNTRACKED
+    shown += f" and {more} more" if more > 0 else ""
+    them = "it" if len(skipped) == 1 else "them"
+    click.echo(
+        f"trainc: skipped {counted(len(skipped), 'input file')} git does not track ({shown}); "
+        f"`git add` {them} or pass --untracked to read {them}",
+        err=True,
+    )
+
+
+_LISTED_UNTRACKED = 3
 
 
 #: ``--jobs N``: how many processes judge (and compile) the TrainJobs.

@@ -15,7 +15,9 @@ from trainc.cli.options import (
     cache_options,
     jobs_option,
     report_options,
+    say_untracked,
     split_inputs,
+    untracked_option,
 )
 from trainc.cli.progress import progress_line
 
@@ -32,6 +34,7 @@ from trainc.cli.progress import progress_line
     help="Git revision to compare with: checks that immutable fields (runtimeRef, trainer, "
     "activeDeadlineSeconds, ...) did not change.",
 )
+@untracked_option
 @jobs_option
 @cache_options
 @report_options
@@ -39,6 +42,7 @@ def validate_command(
     paths: tuple[Path, ...],
     *,
     base: str | None,
+    untracked: bool,
     jobs: int | None,
     cache: Store | None,
     report: ReportOptions,
@@ -76,6 +80,8 @@ def validate_command(
             progress=progress,
             jobs=jobs,
             cache=cache,
+            untracked=untracked,
         )
     report.write(result, result.diagnostics, sys.stdout, version=__version__)
+    say_untracked(result, report)
     return result.exit_code

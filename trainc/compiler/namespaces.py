@@ -14,9 +14,8 @@ carries the prune opt-outs of Argo CD (``Prune=false``) and Flux (``prune: disab
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from trainc.compiler.sweeper import SweptJob
 from trainc.config import RepoConfig
 from trainc.model.json import JsonObject, as_object
 from trainc.model.labels import (
@@ -31,15 +30,16 @@ from trainc.model.labels import (
 
 
 def build_namespaces(
-    config: RepoConfig, jobs: Sequence[SweptJob], shared: Iterable[JsonObject]
+    config: RepoConfig, namespaces: Iterable[str], shared: Iterable[JsonObject]
 ) -> tuple[JsonObject, ...]:
-    """A Namespace for each namespace of ``jobs`` and ``shared``, sorted by name.
+    """A Namespace for each of ``namespaces`` (those of the compiled jobs) and of ``shared``,
+    sorted by name.
 
     Nothing unless trainc.yaml sets ``compile.namespaces: Emit``.
     """
     if not config.compile.emit_namespaces:
         return ()
-    names = {job.namespace for job in jobs}
+    names = set(namespaces)
     for obj in shared:
         namespace = as_object(obj.get("metadata")).get("namespace")
         if isinstance(namespace, str):

@@ -26,7 +26,7 @@ the header of its generated file names trainc.yaml as the place to change it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, assert_never
 
@@ -105,18 +105,18 @@ class SweptJob:
         return cls(job.namespace, job.source, _has_lifecycle(job.objects))
 
 
-def build_sweeper(config: RepoConfig, jobs: Sequence[SweptJob]) -> tuple[JsonObject, ...]:
-    """The sweeper for the compiled ``jobs``; nothing when trainc.yaml configures none.
+def build_sweeper(config: RepoConfig, namespaces: Collection[str]) -> tuple[JsonObject, ...]:
+    """The sweeper for compiled jobs in ``namespaces``; nothing when trainc.yaml configures
+    none.
 
-    Namespaced scope covers the namespaces of ``jobs``, or the configured default
-    namespace when there are none (the jobs to come will land there). Validation already
-    judged the sweeper's settings (:mod:`trainc.validate.sweeper`).
+    Namespaced scope covers ``namespaces``, or the configured default namespace when there
+    are none (the jobs to come will land there). Validation already judged the sweeper's
+    settings (:mod:`trainc.validate.sweeper`).
     """
     settings = config.sweeper
     if settings is None:
         return ()
-    namespaces = {job.namespace for job in jobs} or {config.namespace}
-    return sweeper_objects(settings, namespaces, source=config.config_file)
+    return sweeper_objects(settings, namespaces or {config.namespace}, source=config.config_file)
 
 
 def sweeper_objects(

@@ -9,20 +9,24 @@ keeps only what it must.
 The protocol, driven by :func:`trainc.api.compile_paths`:
 
 1. :meth:`~OutputSink.open` once the input validated without errors, with the
-   repository root and trainc.yaml's ``compile.output``: a sink that needs a place
-   decides it then, and refuses a bad one (UsageError) before any job is built;
+   repository root, trainc.yaml's ``compile.output`` and the paths compiled: a sink that
+   needs a place decides it then, and refuses a bad one (UsageError) before any job is
+   built;
 2. :meth:`~OutputSink.add` for each job, in (namespace, name) order, with what
    :meth:`~OutputSink.render` made of it: rendering is pure (it reads only the job and
    touches no state), so a compile runs it in its worker processes and only the
    rendered form, text, crosses back to the process that writes;
 3. :meth:`~OutputSink.finish` with the objects that belong to no job (the sweeper's),
-   only when the whole compile had no error: that is when output becomes visible;
+   only when the whole compile had no error: that is when output becomes visible. They
+   cover the namespaces of the jobs added and of those :meth:`~OutputSink.kept_namespaces`
+   names (:mod:`trainc.emit.selection`);
 4. :meth:`~OutputSink.close`, always: without a finish, whatever was staged is thrown
    away, so an error halfway through writes nothing.
 """
 
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -39,6 +43,7 @@ from trainc.emit.layout import (
     shared_files,
 )
 from trainc.emit.order import sort_key
+from trainc.emit.selection import KeptFile, Selection, kept_files
 from trainc.emit.writer import TreeCheck, TreeWriter, WriteResult, validate_output_location
 from trainc.emit.yamlout import dump_yaml
 from trainc.errors import CompilerBug, UsageError, os_errors_as_usage
@@ -59,8 +64,12 @@ class OutputSink(Protocol[Rendered]):
 
     render_key: str
 
-    def open(self, root: Path, default_output: str | None) -> None:
+    def open(self, root: Path, default_output: str | None, selection: Selection) -> None:
         """Get ready, before the first job; ``default_output`` is relative to ``root``."""
+
+    def kept_namespaces(self) -> frozenset[str]:
+        """The namespaces of TrainJobs outside the selection whose earlier output the sink
+        keeps (after :meth:`open`): the shared objects must still cover them."""
 
     def render(self, job: JobOutput) -> Rendered:
         """One TrainJob's objects, already checked, in the form this sink keeps:
@@ -86,8 +95,12 @@ class Collected:
         self.shared: tuple[JsonObject, ...] = ()
         self._finished = False
 
-    def open(self, root: Path, default_output: str | None) -> None:
+    def open(self, root: Path, default_output: str | None, selection: Selection) -> None:
         """Nothing to prepare."""
+
+    def kept_namespaces(self) -> frozenset[str]:
+        """None: the output is what this compile made."""
+        return frozenset()
 
     def render(self, job: JobOutput) -> JobOutput:
         """The objects as they are: this sink keeps them."""
@@ -131,8 +144,12 @@ class StreamOutput:
         self._out = out
         self._documents: list[Document] = []
 
-    def open(self, root: Path, default_output: str | None) -> None:
+    def open(self, root: Path, default_output: str | None, selection: Selection) -> None:
         """Nothing to prepare: the stream goes where it was told."""
+
+    def kept_namespaces(self) -> frozenset[str]:
+        """None: the stream holds only the selection (``-o -`` with paths)."""
+        return frozenset()
 
     def render(self, job: JobOutput) -> list[Document]:
         """Each of the job's objects as one document, with its place in the order."""
@@ -165,13 +182,22 @@ class _Tree(Protocol):
 
     def add(self, path: str, data: bytes) -> None: ...
 
+    def previous(self) -> list[str]: ...
+
+    def first_line(self, path: str) -> str: ...
+
+    def carry(self, path: str) -> None: ...
+
 
 class _DirectorySink(ABC):
     """Lays jobs out as the files of :mod:`trainc.emit.layout`, each handed on as it comes.
 
     ``directory`` is ``-o DIR`` (relative to the working directory); None means
     trainc.yaml's ``compile.output`` (relative to the repository root). ``inputs`` are
-    the paths compiled: the directory may not overlap them.
+    the paths compiled: the directory may not overlap them. A compile of some paths into
+    ``compile.output`` (``-o`` naming it included) keeps the files of every other
+    TrainJob (:mod:`trainc.emit.selection`); into another directory it writes the
+    selection alone.
     """
 
     #: What the sink does to its directory, as an error message says it ("cannot write").
@@ -186,6 +212,8 @@ class _DirectorySink(ABC):
         self._tree: _Tree | None = None
         self.directory: Path | None = None
         """Where the output goes, once :meth:`open` decided it."""
+        self.kept: dict[str, KeptFile] = {}
+        """The files of TrainJobs outside the selection that stay, by path (once opened)."""
 
     @abstractmethod
     def _start(self, directory: Path) -> _Tree:
@@ -195,16 +223,22 @@ class _DirectorySink(ABC):
     def _complete(self) -> None:
         """Every file was added: write or compare what remains."""
 
-    def open(self, root: Path, default_output: str | None) -> None:
-        directory = self._given
-        if directory is None and default_output is not None:
-            directory = root / default_output
+    def open(self, root: Path, default_output: str | None, selection: Selection) -> None:
+        configured = None if default_output is None else root / default_output
+        directory = self._given or configured
         if directory is None:
             raise UsageError("choose where the manifests go: -o DIR, or -o - for stdout")
         self.directory = directory
         with self._os_errors():
             validate_output_location(directory, list(self._inputs) or [root], root)
-            self._tree = self._start(directory)
+            tree = self._start(directory)
+            self._tree = tree
+            if not selection.whole and _same_directory(directory, configured):
+                self.kept = kept_files(tree.previous(), tree.first_line, selection)
+
+    def kept_namespaces(self) -> frozenset[str]:
+        """The namespaces of the TrainJob files kept from before."""
+        return frozenset(file.namespace for file in self.kept.values())
 
     def _os_errors(self) -> AbstractContextManager[None]:
         """A failing system call (no such parent, read-only, disk full) as a usage error."""
@@ -222,10 +256,26 @@ class _DirectorySink(ABC):
         return job_file(job)
 
     def add(self, rendered: tuple[str, bytes]) -> None:
-        """Hand the job's file to the tree."""
-        self._add(*rendered)
+        """Hand the job's file to the tree; UsageError when it would replace a kept file."""
+        path, data = rendered
+        kept = self.kept.get(path)
+        if kept is not None:
+            owner = "a file trainc cannot attribute" if kept.source is None else kept.source
+            raise UsageError(
+                f"refusing to replace {path} in {self.directory}: it was compiled from "
+                f"{owner}, which is not among the paths compiled; a TrainJob of the same "
+                "namespace and name is in both (rename one), or it moved (compile the whole "
+                "repository: `trainc compile` without paths)"
+            )
+        self._add(path, data)
 
     def finish(self, shared: Sequence[JsonObject]) -> None:
+        if self._tree is None:
+            raise CompilerBug("output was finished before the sink was opened")
+        for path in self.kept:
+            with self._os_errors():
+                self._tree.carry(path)
+            self._paths.append(path)
         for path, data in shared_files(shared):
             self._add(path, data)
         self._add(KUSTOMIZATION, kustomization(self._paths))
@@ -235,6 +285,11 @@ class _DirectorySink(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release the tree; without a finish, what was staged is gone."""
+
+
+def _same_directory(directory: Path, configured: Path | None) -> bool:
+    """Whether ``directory`` is the ``configured`` one, however either is spelled."""
+    return configured is not None and os.path.realpath(directory) == os.path.realpath(configured)
 
 
 class DirectoryOutput(_DirectorySink):

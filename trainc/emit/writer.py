@@ -66,6 +66,8 @@ _FILE_MODE: Final = 0o644
 _DIR_MODE: Final = 0o755
 _FORBIDDEN_IN_PATHS: Final = ("\\", "\n", "\r", "\0")
 _LISTED_FOREIGN_FILES: Final = 5
+#: Bytes read of a file's first line: a generated header names one path, well within it.
+_HEADER_BYTES: Final = 65536
 
 Difference: TypeAlias = tuple[Literal["missing", "stale", "extra"], str]
 
@@ -151,6 +153,17 @@ def _same_file(directory: Path, present: Mapping[str, bool], path: str, data: by
     return (directory / path).read_bytes() == data
 
 
+def _first_line(directory: Path, path: str) -> str:
+    """The first line of ``directory/path``, without reading the rest of the file."""
+    with (directory / path).open("rb") as file:
+        return file.readline(_HEADER_BYTES).decode("utf-8", "replace")
+
+
+def _previous_files(present: Mapping[str, bool]) -> list[str]:
+    """The regular files a tree holds besides its manifest, sorted."""
+    return sorted(path for path, regular in present.items() if regular and path != OWNERSHIP_FILE)
+
+
 def _check_owned(directory: Path, target: Path, present: Mapping[str, bool]) -> None:
     """Raise UsageError unless every file in ``target`` is one trainc wrote there."""
     if not present:
@@ -201,6 +214,18 @@ class TreeCheck:
         """Compare one file of the expected tree with what the directory holds."""
         self._paths.add(path)
         self._compare(path, data)
+
+    def previous(self) -> list[str]:
+        """The files the directory holds now (its manifest aside), sorted."""
+        return _previous_files(self._listing())
+
+    def first_line(self, path: str) -> str:
+        """The first line of one of :meth:`previous`."""
+        return _first_line(self._directory, path)
+
+    def carry(self, path: str) -> None:
+        """Expect one of :meth:`previous` to stay as it is."""
+        self._paths.add(path)
 
     def finish(self) -> list[str]:
         """Every difference, ``"<missing|stale|extra> <path>"``, sorted by path; empty: current."""
@@ -379,6 +404,19 @@ class TreeWriter:
         """Write one file (relative POSIX path) into the new tree."""
         directories = self._paths.add(path)
         self._open().write(path, data, directories)
+
+    def previous(self) -> list[str]:
+        """The files of the tree being replaced (its manifest aside), sorted; opens the
+        write, so they are vetted as trainc's."""
+        return _previous_files(self._open().present)
+
+    def first_line(self, path: str) -> str:
+        """The first line of one of :meth:`previous`."""
+        return _first_line(self._open().target, path)
+
+    def carry(self, path: str) -> None:
+        """Keep one of :meth:`previous` as it is in the new tree."""
+        self.add(path, (self._open().target / path).read_bytes())
 
     def commit(self) -> WriteResult:
         """Write the manifest, make the new tree durable and swap it in; release the lock."""

@@ -48,12 +48,9 @@ def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilte
     of it is a ``load.symlink-escape`` finding instead.
     """
     walk = _Walk(Path(os.path.realpath(root)), select)
-    # Lexical absolute paths (no link resolution), so a link named on the command line
-    # is judged as a link rather than as its target.
-    roots = (Path(os.path.abspath(root)), walk.root)  # noqa: PTH100  # lexical on purpose
     for given in paths:
         absolute = Path(os.path.abspath(given))  # noqa: PTH100  # lexical on purpose
-        relative = _relative_to_any(absolute, roots)
+        relative = repo_path(given, root)
         if relative is None:
             raise UsageError(f"{given}: outside the repository root {root}")
         if not os.path.lexists(absolute):
@@ -73,11 +70,18 @@ def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilte
     return Discovery(tuple(sorted(walk.files)), tuple(walk.diagnostics))
 
 
-def _relative_to_any(path: Path, roots: tuple[Path, ...]) -> str | None:
-    """``path`` relative to the first root holding it lexically ("" for the root itself)."""
-    for root in roots:
-        if path.is_relative_to(root):
-            relative = path.relative_to(root).as_posix()
+def repo_path(given: str | Path, root: Path) -> str | None:
+    """The repository form of the command-line path ``given`` ("" for the root itself),
+    None when it lies outside ``root``.
+
+    Lexical absolute paths (no link resolution), so a link named on the command line is
+    judged as a link rather than as its target; the root is also tried resolved, for a
+    root reached through a link.
+    """
+    path = Path(os.path.abspath(given))  # noqa: PTH100  # lexical on purpose
+    for candidate in (Path(os.path.abspath(root)), Path(os.path.realpath(root))):  # noqa: PTH100
+        if path.is_relative_to(candidate):
+            relative = path.relative_to(candidate).as_posix()
             return "" if relative == "." else repo_name(relative)
     return None
 

@@ -1,8 +1,10 @@
-"""Reading the repository's input files as they were at a git revision (``--base REF``).
+"""What git knows of the repository: its input files as they were at a git revision
+(``--base REF``), and which files of the working tree it tracks.
 
 The only module that runs a subprocess: ``git``, with argument lists and no shell. Three
-processes per run whatever the repository size: ``rev-parse``, ``ls-tree`` (which also
-gives sizes, so oversized blobs are never read) and one ``cat-file --batch``.
+processes per ``--base`` run whatever the repository size: ``rev-parse``, ``ls-tree``
+(which also gives sizes, so oversized blobs are never read) and one ``cat-file --batch``;
+one ``ls-files`` for the tracked files.
 """
 
 from __future__ import annotations
@@ -102,12 +104,35 @@ def _cat_blobs(root: Path, object_ids: list[bytes], *, what: str) -> dict[bytes,
     return blobs
 
 
+def tracked_files(root: Path) -> frozenset[str] | None:
+    """The files under ``root`` that git's index holds (tracked, or staged to be), as
+    repository-relative paths; None when ``root`` is in no git work tree or git is not
+    installed.
+
+    The index, not the last commit: what ``git commit`` would record, which is what the
+    pre-commit hooks judge (https://git-scm.com/docs/git-ls-files: ``--cached``, the
+    default, lists the index).
+    """
+    try:
+        completed = _run(root, "ls-files", "-z", "--cached")
+    except FileNotFoundError:
+        return None
+    if completed.returncode != 0:  # not a work tree: a plain directory, a bare repository
+        return None
+    return frozenset(
+        path.decode("utf-8", "surrogateescape") for path in completed.stdout.split(b"\0") if path
+    )
+
+
+def _run(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """git ``args`` in ``root``; FileNotFoundError when git is not installed."""
+    return subprocess.run(["git", *args], cwd=root, input=stdin, capture_output=True, check=False)
+
+
 def _git(root: Path, *args: str, what: str, stdin: bytes | None = None) -> bytes:
     """Run git in ``root``; a failure is a UsageError quoting git's own message."""
     try:
-        completed = subprocess.run(
-            ["git", *args], cwd=root, input=stdin, capture_output=True, check=False
-        )
+        completed = _run(root, *args, stdin=stdin)
     except FileNotFoundError as error:
         raise UsageError(f"--base {what}: git is not installed") from error
     if completed.returncode != 0:

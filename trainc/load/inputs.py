@@ -7,7 +7,7 @@ UTF-8, Jinja2 for ``.j2`` files, YAML with positions, then classification.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -93,6 +93,8 @@ class InputFiles:
     diagnostics: tuple[Diagnostic, ...]
     settings: InputSettings
     stdin: bytes | Diagnostic | None = None
+    untracked: tuple[str, ...] = ()
+    """Input files left out because git does not track them (see :func:`find_inputs`)."""
 
     def read(self, path: str) -> bytes | Diagnostic:
         """The bytes of ``path`` within the limits, or why there are none."""
@@ -102,16 +104,34 @@ class InputFiles:
 
 
 def find_inputs(
-    paths: Iterable[str | Path], *, config: InputSettings, stream: BinaryIO | None = None
+    paths: Iterable[str | Path],
+    *,
+    config: InputSettings,
+    stream: BinaryIO | None = None,
+    tracked: Collection[str] | None = None,
 ) -> InputFiles:
     """Find the input files under ``paths`` (see :func:`load_inputs`); the standard
-    input, when given, is read to its end and comes first."""
+    input, when given, is read to its end and comes first.
+
+    With ``tracked`` (the files git's index holds, :func:`~.gitref.tracked_files`), a
+    file found is an input only when it or a directory above it (a tracked link) is
+    tracked: a work-in-progress file nobody added is not part of what a commit judges.
+    """
     select = path_filter(config.include, config.exclude)
     found = discover_files(paths, root=config.root, select=select)
-    if stream is None:
-        return InputFiles(tuple(found.files), tuple(found.diagnostics), config)
-    stdin = read_stream(stream, STDIN_NAME, config.limits)
-    return InputFiles((STDIN_NAME, *found.files), tuple(found.diagnostics), config, stdin)
+    files: list[str] = []
+    untracked: list[str] = []
+    for path in found.files:
+        (files if tracked is None or _tracked(path, tracked) else untracked).append(path)
+    head = (STDIN_NAME,) if stream is not None else ()
+    stdin = None if stream is None else read_stream(stream, STDIN_NAME, config.limits)
+    return InputFiles((*head, *files), tuple(found.diagnostics), config, stdin, tuple(untracked))
+
+
+def _tracked(path: str, tracked: Collection[str]) -> bool:
+    """Whether git tracks ``path`` or a directory above it (a link into the repository)."""
+    parts = path.split("/")
+    return any("/".join(parts[:depth]) in tracked for depth in range(len(parts), 0, -1))
 
 
 @dataclass(frozen=True, slots=True)
