@@ -137,7 +137,7 @@ def test_the_emit_snippet_turns_namespaces_on(tmp_path: Path) -> None:
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 #: Guides whose local links are checked besides this one and the README.
-_LINKED_GUIDES = ("rules.md", "argocd.md", "cache.md", "ci.md", "pre-commit.md")
+_LINKED_GUIDES = ("rules.md", "argocd.md", "cache.md", "ci.md", "pre-commit.md", "compile-paths.md")
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.emit.trees import snapshot
 from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.emit.writer import check_tree, write_tree
@@ -214,6 +215,30 @@ def test_compile_rewrites_stale_output_and_fails_the_commit(
     assert "- files were modified by this hook" in run.stdout
     compiled = compile_collected([], cwd=repo)
     assert check_tree(repo / "rendered", compiled.files) == []
+
+
+def test_an_untracked_work_in_progress_trainjob_does_not_fail_an_unrelated_commit(
+    repo: Path, env: dict[str, str], config: Path
+) -> None:
+    """Issue 21, item 14: the compile hooks judge what the commit holds (git's index); a
+    TrainJob nobody added neither fails them nor gets compiled output."""
+    write(repo, "jobs/bad.yaml", BAD_TRAINJOB)  # work in progress, never added
+    write(repo, "notes.md", "what we tried this week\n")
+    git(repo, env, "add", "notes.md")
+    before = snapshot(repo / "rendered")
+
+    run = pre_commit(repo, env, "run", "--config", str(config), "--color", "never", "--verbose")
+
+    assert run.returncode == 0, run.stdout
+    assert outcome(run, "trainc compile --check") == "Passed"
+    assert outcome(run, "trainc compile") == "Passed"
+    skipped = "skipped 1 input file git does not track (jobs/bad.yaml)"
+    assert run.stdout.count(skipped) == 2
+    assert snapshot(repo / "rendered") == before
+    git(repo, env, "add", "jobs/bad.yaml")
+    staged = run_hook(repo, env, config, "trainc-compile-check")
+    assert staged.returncode == 1, staged.stdout
+    assert BAD_DIAGNOSTIC in staged.stdout
 
 
 def test_try_repo_runs_every_hook_and_reports_only_the_bad_trainjob(

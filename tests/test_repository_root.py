@@ -60,6 +60,7 @@ def monorepo(tmp_path: Path) -> Path:
     write(top, "ml/runtimes/torch.yaml", TORCH_RUNTIME)
     write(top, "ml/jobs/a.yaml", trainjob_yaml("alpha", deadline=3600))
     write(top, "docs/notes.yaml", "title: not trainc's\n")
+    git(top, "add", "-A")  # whole-repository runs read what git tracks
     return top
 
 

@@ -72,9 +72,17 @@ def compile_command(
     repository is found from PATHS as by validate, and - reads a YAML stream from the
     standard input.
 
+    With PATHS, only their TrainJobs are compiled. Into the repository's compile.output
+    that is an update: their files are replaced, every other TrainJob's file is kept as
+    it is, and the sweeper still covers every namespace the directory deploys (--check
+    compares the same way). Into another -o DIR, or -o -, the output is those TrainJobs
+    alone. Without PATHS, in a git work tree, only the files git tracks are read (see
+    --untracked).
+
     \b
     Examples:
       trainc compile -o rendered/             # write the tree, atomically
+      trainc compile jobs/vision/yolo.yaml    # update one file's jobs in compile.output
       trainc compile -o rendered/ --check     # CI: fail when rendered/ is stale
       trainc compile -o -                     # Argo CD config-management plugin
       helm template x charts/x | trainc compile - -o -

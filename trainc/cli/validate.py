@@ -56,7 +56,8 @@ def validate_command(
     against the generated CRD schema and its CEL rules, the checks Trainer's admission
     webhooks make, and the organisation policies of the repository. The repository (its
     trainc.yaml, policies and runtimes) is the one PATHS are in: the nearest directory
-    above them holding trainc.yaml or .git.
+    above them holding trainc.yaml or .git. Without PATHS, in a git work tree, only the
+    files git tracks (committed or staged) are read: see --untracked.
 
     \b
     Examples:
