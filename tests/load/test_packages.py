@@ -192,9 +192,7 @@ def test_base_compares_with_the_jobs_not_with_patches_of_the_same_name(repo: Pat
         subprocess.run([*git, *args], cwd=repo, check=True, capture_output=True)
     # A new job, nothing to compare it with: no "runtimeRef is immutable" against the patch.
     write(repo, "jobs/job.yaml", trainjob_yaml())
-    subprocess.run([*git, "add", "jobs/job.yaml"], cwd=repo, check=True, capture_output=True)
     report = validate_paths([], cwd=repo, base="HEAD")
-    assert report.untracked == ()
     assert report.exit_code == 0, found(report)
 
 

@@ -62,7 +62,7 @@ def compile_paths(
     progress: Progress | None = None,
     jobs: int | None = None,
     cache: Store | None = None,
-    untracked: bool = False,
+    untracked: bool = True,
 ) -> CompileReport:
     """Validate and build every TrainJob and the sweeper into ``sink``.
 

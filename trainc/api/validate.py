@@ -36,7 +36,7 @@ def validate_paths(
     progress: Progress | None = None,
     jobs: int | None = None,
     cache: Store | None = None,
-    untracked: bool = False,
+    untracked: bool = True,
 ) -> ValidationReport:
     """Validate the given files and directories (the repository root when none).
 
@@ -47,10 +47,10 @@ def validate_paths(
     may judge the TrainJobs (default: the usable cores; a small repository stays in one,
     see :mod:`trainc.validate.workers`); the report is the same whatever it is. With a
     ``cache``, what did not change since a run that kept it is not checked again
-    (``docs/cache.md``); the report is the same. Without ``untracked``, a run over the
-    whole repository in a git work tree leaves out the input files git does not track,
-    and says which (:attr:`ValidationReport.untracked`). Raises UsageError when ``jobs``
-    is below 1.
+    (``docs/cache.md``); the report is the same. With ``untracked`` False (the command
+    line's default, ``--untracked`` turns it on), a run over the whole repository in a
+    git work tree leaves out the input files git does not track, and says which
+    (:attr:`ValidationReport.untracked`). Raises UsageError when ``jobs`` is below 1.
     """
     workers = worker_count(jobs)
     request = Request(paths, cwd, config_file, environment, overrides)
