@@ -10,6 +10,7 @@ import pytest
 from tests.emit.trees import NEW, OLD, expected_files, file_contents, snapshot
 from trainc.emit.writer import (
     OWNERSHIP_FILE,
+    TreeCheck,
     TreeWriter,
     check_tree,
     validate_output_location,
@@ -257,3 +258,28 @@ def test_a_path_added_twice_is_a_compiler_bug_and_nothing_is_written(out: Path) 
         with pytest.raises(CompilerBug, match="two outputs would both be written to team-a/a"):
             writer.add("team-a/a.yaml", b"two\n")
     assert sorted(path.name for path in out.parent.iterdir()) == []
+
+
+def test_carried_files_stay_byte_for_byte_and_the_check_agrees(out: Path) -> None:
+    write_tree(out, OLD)
+    check = TreeCheck(out)
+    assert check.previous() == sorted(OLD)
+    check.carry("team-a/b.yaml")
+    check.add("team-a/a.yaml", NEW["team-a/a.yaml"])
+    assert check.finish() == [
+        "stale .trainc-owned",
+        "extra kustomization.yaml",
+        "stale team-a/a.yaml",
+    ]
+
+    with TreeWriter(out) as writer:
+        assert writer.previous() == sorted(OLD)
+        assert writer.first_line("team-a/b.yaml") == "kind: JobSet\n"
+        writer.carry("team-a/b.yaml")
+        writer.add("team-a/a.yaml", NEW["team-a/a.yaml"])
+        result = writer.commit()
+
+    kept = {"team-a/a.yaml": NEW["team-a/a.yaml"], "team-a/b.yaml": OLD["team-a/b.yaml"]}
+    assert file_contents(out) == expected_files(kept)
+    assert result.changed == (OWNERSHIP_FILE, "team-a/a.yaml")
+    assert result.removed == ("kustomization.yaml",)

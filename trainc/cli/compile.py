@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -124,7 +125,7 @@ def compile_command(
         return report_check(
             sink.directory or Path(),
             sink.problems or [],
-            fix=" ".join(("trainc compile", *map(str, paths))),
+            fix=shlex.join(["trainc", "compile", *map(str, paths)]),
             current=None if report.quiet else f" ({counted(result.jobs, 'TrainJob')}{kept})",
         )
     if isinstance(sink, DirectoryOutput) and not report.quiet:

@@ -32,7 +32,9 @@ certainly dead runs', never a concurrent writer's; the kernel drops it when its 
 dies. It needs ``fcntl``, so the writer is POSIX-only, as the rename protocol is.
 
 The new tree is exactly the given files plus the manifest: files of jobs that no longer
-exist disappear, and nothing else of the old tree survives. Files get mode 0644 and
+exist disappear, and nothing else of the old tree survives unless given again
+(:meth:`TreeWriter.carry` gives a file of the old tree as it is: a compile of some paths
+keeps the other TrainJobs' files, :mod:`trainc.emit.selection`). Files get mode 0644 and
 directories 0755 whatever the umask, bytes are written as given. Modification times are
 real: faking them would let rsync-like tools skip changed files of equal size.
 
