@@ -113,3 +113,21 @@ def test_quiet_says_nothing_and_outside_git_nothing_changes(repo: Path, invoke: 
     assert result.code == 1
     assert "jobs/wip.yaml:4:3: error[cel.trainjob.name-format]" in result.out
     assert "skipped" not in result.err
+
+
+def test_a_fresh_scaffold_in_a_git_repository_is_read_once_added(
+    tmp_path: Path, invoke: Invoke
+) -> None:
+    git(tmp_path, "init", "-q")
+    scaffolded = invoke(tmp_path, "init")
+    assert "in a git repository, `git add` the new files first" in scaffolded.err
+
+    before = invoke(tmp_path, "validate")
+    assert "in 0 files (0 objects checked)" in before.out
+    assert "(jobs/example.yaml, runtimes/torch-distributed.yaml); `git add` them" in before.err
+
+    git(tmp_path, "add", "-A")
+    after = invoke(tmp_path, "validate")
+    assert after.code == 0, after.out
+    assert "in 2 files (2 objects checked)" in after.out
+    assert after.err == ""

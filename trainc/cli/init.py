@@ -53,8 +53,9 @@ def init_command(*, directory: Path, force: bool) -> int:
         verb = "replaced" if path in existing else "created"
         click.echo(f"{verb} {target}", err=True)
     click.echo(
-        f"Next: cd {directory} && trainc validate && trainc compile "
-        "(and replace the sweeper image in trainc.yaml before deploying).",
+        f"Next: cd {directory} && trainc validate && trainc compile (in a git repository, "
+        "`git add` the new files first: without paths trainc reads what git tracks; and "
+        "replace the sweeper image in trainc.yaml before deploying).",
         err=True,
     )
     return 0
