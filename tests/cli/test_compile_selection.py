@@ -206,3 +206,15 @@ def test_naming_the_configured_directory_with_o_is_the_same_update(
     assert invoke(repo / "jobs", "compile", "vision/yolo.yaml", "-o", "../rendered/").code == 0
 
     assert snapshot(repo / "rendered") == before
+
+
+def test_emitted_namespaces_cover_the_kept_jobs_too(repo: Path, invoke: Invoke) -> None:
+    emit = CONFIG.replace("  output: rendered\n", "  output: rendered\n  namespaces: Emit\n")
+    write(repo, "trainc.yaml", emit)
+    assert invoke(repo, "compile").code == 0
+    before = snapshot(repo / "rendered")
+    assert "_shared/namespace-audio.yaml" in before
+
+    assert invoke(repo, "compile", YOLO).code == 0
+
+    assert snapshot(repo / "rendered") == before
