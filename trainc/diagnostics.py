@@ -401,6 +401,11 @@ _ENTRIES: tuple[Rule, ...] = (
     Rule("compile.volcano-scheduler", _W, "no pod template sets schedulerName: volcano"),
     Rule("compile.podgroup-empty", _E, "the Coscheduling PodGroup would have no members"),
     Rule(
+        "compile.metadata-clash",
+        _W,
+        "a TrainJob label or annotation does not reach the JobSet, which sets another value",
+    ),
+    Rule(
         "compile.no-containers",
         _E,
         "a replicated job's pod template has no containers, so its JobSet would be refused",
