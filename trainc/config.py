@@ -38,6 +38,12 @@ DEFAULT_KUBERNETES_VERSION = "1.33"
 
 SweeperScope = Literal["Namespaced", "Cluster"]
 
+#: trainc.yaml's ``deploy``: what reaches the cluster. trainc's compiled JobSets (the
+#: default), or the TrainJobs themselves, to the Trainer controller (validate-only).
+Deploy = Literal["JobSet", "TrainJob"]
+DEPLOY_JOBSET: Final[Deploy] = "JobSet"
+DEPLOY_TRAINJOB: Final[Deploy] = "TrainJob"
+
 #: The sweeper's defaults: every five minutes, namespaced RBAC, and ten minutes' grace for
 #: companions a GitOps sync applied ahead of their JobSet.
 DEFAULT_SWEEPER_NAMESPACE: Final = "trainc-system"
@@ -133,10 +139,12 @@ class RepoConfig:
 
     ``overridden_destination`` is the Argo CD Application's destination namespace when
     trainc.yaml's ``namespace`` won over it with another name (validation warns).
+    ``deploy`` is :data:`DEPLOY_TRAINJOB` when the repository is only validated.
     """
 
     root: Path
     config_file: str | None = None
+    deploy: Deploy = DEPLOY_JOBSET
     include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = ()
     runtimes: tuple[str, ...] = ()
@@ -268,6 +276,7 @@ def build_config(
     return RepoConfig(
         root=root,
         config_file=config_file,
+        deploy=file.deploy or DEPLOY_JOBSET,
         include=tuple(inputs.include) if inputs and inputs.include else DEFAULT_INCLUDE,
         exclude=exclude,
         runtimes=tuple(inputs.runtimes) if inputs and inputs.runtimes else (),
@@ -296,7 +305,9 @@ def build_config(
             max_documents=(limits and limits.max_documents) or defaults.max_documents,
         ),
         compile=compile_settings,
-        sweeper=_sweeper_settings(file.sweeper),
+        # Validate-only: the Trainer controller enforces deadlines and TTLs, nothing is
+        # compiled, so no sweeper is run whatever the section says.
+        sweeper=_sweeper_settings(file.sweeper) if file.deploy != DEPLOY_TRAINJOB else None,
         rules=dict(file.rules or {}),
     )
 

@@ -32,6 +32,7 @@ from trainc.model.schematree import load_kind_schema
 from trainc.validate.cache import Cache
 from trainc.validate.config_warnings import check_config
 from trainc.validate.defaults import apply_defaults, drop_nulls
+from trainc.validate.deploy import in_force
 from trainc.validate.files import check_files
 from trainc.validate.policies import load_policies
 from trainc.validate.rule_settings import check_rule_settings
@@ -236,12 +237,9 @@ def run_validation(
     sweeper = check_sweeper_resources(config, loaded_config.document)
     rules = check_rule_settings(config, loaded_config.document)
     settings = check_config(config, loaded_config.document)
-    before = (
-        *inputs.diagnostics,
-        *policies.diagnostics,
-        *sweeper,
-        *rules,
-        *settings.diagnostics,
+    before = in_force(
+        (*inputs.diagnostics, *policies.diagnostics, *sweeper, *rules, *settings.diagnostics),
+        config.deploy,
     )
     outcome = validate_objects(
         (*checked_inputs, *context_objects),
@@ -259,7 +257,7 @@ def run_validation(
         jobs=jobs,
         cache=run_cache,
     )
-    diagnostics = sort_diagnostics((*before, *outcome.diagnostics))
+    diagnostics = sort_diagnostics((*before, *in_force(outcome.diagnostics, config.deploy)))
     shown = {
         path: src
         for path, src in (context.sources if context else {}).items()
