@@ -265,7 +265,7 @@ def build_config(
     limits = file.limits
     defaults = Limits()
     policy_paths = tuple(policies.paths) if policies and policies.paths else DEFAULT_POLICY_PATHS
-    compile_settings = _compile_settings(file.compile)
+    compile_settings = _compile_settings(file.compile, file.deploy or DEPLOY_JOBSET)
     # Policy files and compiled output are YAML too, but never inputs: they would only
     # be skipped, noisily (and compiled JobSets are not trainer objects).
     generated = (compile_settings.output,) if compile_settings.output else ()
@@ -341,7 +341,16 @@ def _template_values(
     return merge_values(values, environments[environment].values or {})
 
 
-def _compile_settings(section: CompileConfig | None) -> CompileSettings:
+def _compile_settings(section: CompileConfig | None, deploy: Deploy) -> CompileSettings:
+    """The ``compile`` section with its defaults; in validate-only mode, none of it.
+
+    Nothing is compiled then: the Trainer controller copies the runtime's
+    ``volumeClaimPolicies`` into the JobSet it builds
+    (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/builder.go),
+    for the JobSet controller to create the claims, so the jobs resolve as ``Native``.
+    """
+    if deploy == DEPLOY_TRAINJOB:
+        return CompileSettings(native_volume_claims=True)
     if section is None:
         return CompileSettings()
     return CompileSettings(
