@@ -417,7 +417,7 @@ _ENTRIES: tuple[Rule, ...] = (
     ),
     Rule(
         "compile.plaintext-credential",
-        _W,
+        _E,
         "an env var named like a credential has a literal value, which compile writes to git",
         configurable=True,
         sensitive=True,
