@@ -23,6 +23,8 @@ from trainc.load.inputs import (
     load_context,
     load_order,
     load_single_file,
+    require_inputs,
+    require_stream_documents,
 )
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
@@ -222,7 +224,10 @@ def run_validation(
     named = bool(paths) or stdin is not None
     run_cache = Cache.for_run(cache, config) if cache is not None else None
     found = find_inputs(paths if named else [config.root], config=config, stream=stdin)
+    require_inputs(paths, found)
     files = check_files(found, config, cache=run_cache, jobs=jobs, progress=steps.stage())
+    if stdin is not None:
+        require_stream_documents(file.load for file in files)
     inputs = gather((file.load for file in files), found, config)
     checked_inputs = sorted(
         (checked for file in files for checked in file.objects),
