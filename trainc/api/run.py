@@ -35,6 +35,7 @@ from trainc.validate.cache import Cache
 from trainc.validate.config_warnings import check_config
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.files import check_files
+from trainc.validate.kubernetes_version import check_kubernetes_version
 from trainc.validate.policies import load_policies
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
@@ -240,12 +241,14 @@ def run_validation(
     policies = load_policies(config, config_document=loaded_config.document)
     sweeper = check_sweeper_resources(config, loaded_config.document)
     rules = check_rule_settings(config, loaded_config.document)
+    version = check_kubernetes_version(loaded_config.document)
     settings = check_config(config, loaded_config.document)
     before = (
         *inputs.diagnostics,
         *policies.diagnostics,
         *sweeper,
         *rules,
+        *version,
         *settings.diagnostics,
     )
     outcome = validate_objects(
