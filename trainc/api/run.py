@@ -36,6 +36,7 @@ from trainc.validate.config_warnings import check_config
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.files import check_files
 from trainc.validate.kubernetes_version import check_kubernetes_version
+from trainc.validate.left_out import explain_missing_runtimes
 from trainc.validate.policies import load_policies
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
@@ -267,7 +268,8 @@ def run_validation(
         jobs=jobs,
         cache=run_cache,
     )
-    diagnostics = sort_diagnostics((*before, *outcome.diagnostics))
+    found_all = (*before, *outcome.diagnostics)
+    diagnostics = sort_diagnostics(explain_missing_runtimes(found_all, inputs.objects, config))
     shown = {
         path: src
         for path, src in (context.sources if context else {}).items()
