@@ -27,7 +27,7 @@ from trainc.validate.rewrites import AddEntry, Delete, Edit, Ref, Rename, Set, T
 #: Draft apiVersions of the API that users meet in the KEP, and where they come from.
 #: KEP-2170 wrote its kinds in Kubeflow's shared group, ``kubeflow.org/v2alpha1``
 #: (https://github.com/kubeflow/trainer/blob/master/proposals/2170-kubeflow-trainer-v2/README.md);
-#: Trainer's own group took the draft version over in pages written since.
+#: the draft version is also met under Trainer's own group.
 DRAFT_API_VERSIONS = {
     "kubeflow.org/v2alpha1": "the KEP-2170 draft",
     f"{GROUP}/v2alpha1": "the KEP-2170 draft",
