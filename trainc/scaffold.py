@@ -71,6 +71,12 @@ policies:
   # Parameters per policy, e.g. `max-gpus-per-job: {{maxGPUs: 16}}`.
   params: {{}}
 
+# Severity of trainc's own judgements: error, warning or "off" (quoted), per rule code.
+# A literal credential in an env var (compile.plaintext-credential) is an error, since
+# pre-commit hides the warnings of a hook that passes.
+rules: {{}}
+#   compile.plaintext-credential: warning
+
 # Bounds on reading input, against hostile or runaway files.
 limits:
   maxFileBytes: 4194304   # 4 MiB
