@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.emit.trees import snapshot
 from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.emit.writer import check_tree, write_tree
@@ -265,3 +266,21 @@ def test_a_trainc_repository_in_a_subdirectory_as_the_guide_configures_it(
     run = pre_commit(tmp_path, env, "run", "--color", "never")
     assert run.returncode == 1, run.stdout
     assert BAD_DIAGNOSTIC in run.stdout  # reported relative to ml/, the repository
+
+
+def test_a_literal_token_fails_the_commit_instead_of_reaching_the_rendered_tree(
+    repo: Path, env: dict[str, str], config: Path
+) -> None:
+    """Issue 21: an HF_TOKEN literal reached rendered/ with every commit green, because a
+    warning is invisible in a hook that passes."""
+    token = trainjob_yaml("train") + "  trainer:\n    env:\n      - {name: HF_TOKEN, value: hf_x}\n"
+    write(repo, "jobs/train.yaml", token)
+    git(repo, env, "add", "jobs/train.yaml")
+    before = snapshot(repo / "rendered")
+    validate = run_hook(repo, env, config, "trainc-validate")
+    assert outcome(validate, "trainc validate") == "Failed"
+    assert "error[compile.plaintext-credential]" in validate.stdout
+    assert "hf_x" not in validate.stdout
+    rewrite = run_hook(repo, env, config, "trainc-compile")
+    assert outcome(rewrite, "trainc compile") == "Failed"
+    assert snapshot(repo / "rendered") == before

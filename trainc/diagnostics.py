@@ -376,6 +376,11 @@ _ENTRIES: tuple[Rule, ...] = (
     # --- policy: organisation policies (violations are policy.<policy ------------------------
     Rule("policy.invalid", _E, "a policy file is malformed"),
     Rule("policy.eval-error", _E, "a policy expression could not be evaluated"),
+    Rule(
+        "policy.not-evaluated",
+        _W,
+        "policies reading runtime or resolved were skipped: the TrainJob's runtime is unusable",
+    ),
     # --- migrate: spellings from older API revisions and the KEP draft -----------------------
     Rule("migrate.api-version", _E, "the apiVersion belongs to an older draft of the API"),
     Rule("migrate.initializer", _E, "datasetConfig/modelConfig moved to spec.initializer"),
@@ -437,7 +442,7 @@ _ENTRIES: tuple[Rule, ...] = (
     ),
     Rule(
         "compile.plaintext-credential",
-        _W,
+        _E,
         "an env var named like a credential has a literal value, which compile writes to git",
         configurable=True,
         sensitive=True,

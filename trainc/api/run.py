@@ -23,6 +23,8 @@ from trainc.load.inputs import (
     load_context,
     load_order,
     load_single_file,
+    require_inputs,
+    require_stream_documents,
 )
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
@@ -34,6 +36,8 @@ from trainc.validate.config_warnings import check_config
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.deploy import in_force
 from trainc.validate.files import check_files
+from trainc.validate.kubernetes_version import check_kubernetes_version
+from trainc.validate.left_out import explain_missing_runtimes
 from trainc.validate.policies import load_policies
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
@@ -223,7 +227,10 @@ def run_validation(
     named = bool(paths) or stdin is not None
     run_cache = Cache.for_run(cache, config) if cache is not None else None
     found = find_inputs(paths if named else [config.root], config=config, stream=stdin)
+    require_inputs(paths, found)
     files = check_files(found, config, cache=run_cache, jobs=jobs, progress=steps.stage())
+    if stdin is not None:
+        require_stream_documents(file.load for file in files)
     inputs = gather((file.load for file in files), found, config)
     checked_inputs = sorted(
         (checked for file in files for checked in file.objects),
@@ -236,9 +243,17 @@ def run_validation(
     policies = load_policies(config, config_document=loaded_config.document)
     sweeper = check_sweeper_resources(config, loaded_config.document)
     rules = check_rule_settings(config, loaded_config.document)
+    version = check_kubernetes_version(loaded_config.document)
     settings = check_config(config, loaded_config.document)
     before = in_force(
-        (*inputs.diagnostics, *policies.diagnostics, *sweeper, *rules, *settings.diagnostics),
+        (
+            *inputs.diagnostics,
+            *policies.diagnostics,
+            *sweeper,
+            *rules,
+            *version,
+            *settings.diagnostics,
+        ),
         config.deploy,
     )
     outcome = validate_objects(
@@ -257,7 +272,8 @@ def run_validation(
         jobs=jobs,
         cache=run_cache,
     )
-    diagnostics = sort_diagnostics((*before, *in_force(outcome.diagnostics, config.deploy)))
+    found_all = (*before, *in_force(outcome.diagnostics, config.deploy))
+    diagnostics = sort_diagnostics(explain_missing_runtimes(found_all, inputs.objects, config))
     shown = {
         path: src
         for path, src in (context.sources if context else {}).items()

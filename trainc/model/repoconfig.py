@@ -220,7 +220,10 @@ class RepoConfigFile:
     ``trainc compile`` is not used."""
 
     kubernetes_version: Annotated[str | None, Pattern(patterns.KUBERNETES_MINOR.anchored)] = None
-    """Kubernetes minor version the cluster runs, e.g. ``1.33``; selects core schemas."""
+    """Kubernetes minor version the cluster runs, from ``1.29`` to ``1.36`` (the releases
+    trainc knows the rules of); selects the rules and core schemas Jobs and Pods are judged
+    by. Default: under Argo CD the destination cluster's (``KUBE_VERSION``), else ``1.33``;
+    set, it wins over Argo CD's."""
 
     values: Values | None = None
     """Values available to ``*.j2`` templates."""
@@ -242,5 +245,5 @@ class RepoConfigFile:
 
     rules: dict[str, Literal["error", "warning", "off"]] | None = None
     """Severity of trainc's configurable rules by code (``error``, ``warning`` or ``off``),
-    e.g. ``compile.plaintext-credential: error``; docs/rules.md lists which rules are
+    e.g. ``compile.plaintext-credential: warning``; docs/rules.md lists which rules are
     configurable. The cluster's own rules are not."""
