@@ -310,6 +310,11 @@ _ENTRIES: tuple[Rule, ...] = (
     Rule("xobj.torchtune", _E, "a TorchTune TrainJob breaks the TorchTune runtime contract"),
     Rule("xobj.ttl-short", _W, "ttlSecondsAfterFinished is under 60 seconds"),
     Rule("xobj.runtime-deprecated", _W, "the referenced runtime is marked deprecated"),
+    Rule(
+        "xobj.not-fully-checked",
+        _W,
+        "the runtime's errors stopped the checks of the JobSet, Jobs and pods of a TrainJob",
+    ),
     # --- pod: the API server's rules for the pods of the Jobs a JobSet creates ---------------
     Rule("pod.containers", _E, "the pod template has no containers, or ephemeral containers"),
     Rule("pod.container-name", _E, "a container name is missing, no DNS label, or used twice"),

@@ -35,6 +35,7 @@ from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import RuntimeSpecs, resolve_job
 from trainc.resolve.objects import DefaultedObject, effective_namespace
 from trainc.resolve.resolved import ResolvedJob
+from trainc.validate.blocking import stopped_by_runtime, stops_later_checks
 from trainc.validate.cache import CROSS_CHECKS, TRAINJOBS, Cache, ObjectKeys, policies_digest
 from trainc.validate.crossobject.run import check_cross_object, check_trainjob, document_order
 from trainc.validate.files import (
@@ -166,7 +167,7 @@ def validate_objects(
     hidden = context_files - _used_runtime_files(checked, index)
     visible = [d for d in diagnostics if d.file not in hidden]
     clean = clean and not exit_code(visible)
-    erroneous = {_origin_key(d) for d in visible if d.is_error}
+    erroneous = {_origin_key(d) for d in visible if stops_later_checks(d)}
     transitions = base.check_transitions(checked) if base is not None else []
     visible += _check_trainjobs(
         checked,
@@ -210,8 +211,15 @@ class _Run:
     base: BaseRevision | None = None
 
     def blocks(self, *objects: DefaultedObject) -> bool:
-        """Whether one of ``objects`` already has an error."""
-        return any(_object_key(obj) in self.erroneous for obj in objects)
+        """Whether one of ``objects`` already has an error that stops the resolved checks
+        (:func:`~trainc.validate.blocking.stops_later_checks`)."""
+        return any(key in self.erroneous for obj in objects for key in _object_keys(obj))
+
+    def stopped_by_runtime(self, trainjob: DefaultedObject, runtime: DefaultedObject) -> bool:
+        """Whether only ``runtime`` keeps ``trainjob``, sound itself, from being judged."""
+        if not trainjob.schema_valid or self.blocks(trainjob):
+            return False
+        return not runtime.schema_valid or self.blocks(runtime)
 
 
 def _origin_key(
@@ -220,8 +228,14 @@ def _origin_key(
     return (diagnostic.file, diagnostic.kind, diagnostic.namespace, diagnostic.name)
 
 
-def _object_key(obj: DefaultedObject) -> tuple[str | None, str | None, str | None, str | None]:
-    return (obj.loaded.path, obj.kind, obj.namespace, obj.name)
+def _object_keys(
+    obj: DefaultedObject,
+) -> tuple[tuple[str | None, str | None, str | None, str | None], ...]:
+    """The :func:`_origin_key` of findings about ``obj``: those made on the loaded object
+    name the namespace it was written with (None when it names none), the others its
+    effective namespace."""
+    path, kind, name = obj.loaded.path, obj.kind, obj.name
+    return ((path, kind, obj.namespace, name), (path, kind, obj.loaded.namespace, name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +311,8 @@ class _Judge:
             lifecycle = lifecycle_file(resolved)
             if self.run.base is not None:
                 updates = self.run.base.update_refusals(resolved)
+        elif runtime is not None and self.run.stopped_by_runtime(trainjob, runtime):
+            findings.append(stopped_by_runtime(trainjob, runtime))
         findings += check_policies(self.policies, trainjob, runtime=runtime, resolved=resolved)
         verdict = _Verdict(tuple(findings), resolved is not None, lifecycle, tuple(updates))
         emitter = self.hooks.emitter
@@ -339,7 +355,7 @@ class _Judge:
         return verdicts.key(
             trainjob,
             runtime,
-            blocked=runtime is not None and self.run.blocks(trainjob, runtime),
+            blocked=_blocked_by(self.run, trainjob, runtime),
             make=self.hooks.emitter is not None and self.run.clean,
         )
 
@@ -398,20 +414,31 @@ class _Verdicts:
         trainjob: DefaultedObject,
         runtime: DefaultedObject | None,
         *,
-        blocked: bool,
+        blocked: str,
         make: bool,
     ) -> str:
         """The key of the verdict on ``trainjob`` with the ``runtime`` it found:
-        ``blocked`` when an earlier layer refused either, ``make`` when the caller's
+        ``blocked`` names which of them an earlier layer refused (see
+        :func:`_blocked_by`), ``make`` is set when the caller's
         emitter makes its output."""
         return self.cache.key(
             (
                 self.keys[trainjob.loaded],
                 self.keys[runtime.loaded] if runtime is not None else "",
-                "blocked" if blocked else "",
+                blocked,
                 "make" if make else "",
             )
         )
+
+
+def _blocked_by(run: _Run, trainjob: DefaultedObject, runtime: DefaultedObject | None) -> str:
+    """What stops the resolved checks of ``trainjob`` on ``runtime``, for its verdict's
+    cache key: the job itself, the runtime alone (the verdict then says so), or nothing."""
+    if runtime is None:
+        return ""
+    if run.stopped_by_runtime(trainjob, runtime):
+        return "runtime"
+    return "blocked" if run.blocks(trainjob, runtime) else ""
 
 
 def _verdicts(
@@ -453,9 +480,10 @@ def _check_trainjobs(
     With a base revision, each JobSet is also compared with the one its TrainJob
     deployed (the findings come from :meth:`BaseRevision.update_findings` once every job
     is checked). A TrainJob is still resolved when it or its runtime has errors
-    (policies read what it resolves to), but not judged further: the API server would
-    refuse the object with the error before any JobSet or Job existed, and the findings
-    about those would only repeat the first mistake.
+    (policies read what it resolves to), but not judged further when the cluster would
+    refuse either (:mod:`trainc.validate.blocking`): no JobSet or Job would exist, and
+    the findings about those would only repeat the first mistake. A job stopped by its
+    runtime alone says so; an organisation policy's violation stops nothing.
 
     Without an ``on_resolved`` hook (which needs the resolved job in this process), up
     to ``jobs`` worker processes judge the jobs (:func:`~trainc.validate.workers.ordered`);
