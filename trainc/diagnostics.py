@@ -284,6 +284,7 @@ _ENTRIES: tuple[Rule, ...] = (
     ),
     Rule("xobj.volume-claim-no-mount", _E, "no container mounts a volumeClaimPolicies template"),
     Rule("xobj.volume-claim-volume-conflict", _E, "a pod volume has a volumeClaimPolicies name"),
+    Rule("xobj.volume-claim-clash", _E, "two TrainJobs' volume claims get the same PVC name"),
     Rule("xobj.jobset-name-budget", _E, "generated Job or Pod names would exceed 63 characters"),
     Rule("xobj.jobset-job-name", _E, "a replicatedJob name makes the generated Job names invalid"),
     Rule("xobj.jobset-managed-by", _E, "the JobSet managedBy is not a short domain-prefixed path"),

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic, exit_code
+from trainc.load.declared import Declared
 from trainc.load.documents import LoadedObject
 from trainc.model.kinds import TRAINJOB
 from trainc.resolve.index import RuntimeIndex
@@ -37,6 +38,7 @@ from trainc.resolve.objects import DefaultedObject, effective_namespace
 from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.blocking import stopped_by_runtime, stops_later_checks
 from trainc.validate.cache import CROSS_CHECKS, TRAINJOBS, Cache, ObjectKeys, policies_digest
+from trainc.validate.crossobject.elsewhere import rest_of_repository
 from trainc.validate.crossobject.run import check_cross_object, check_trainjob, document_order
 from trainc.validate.files import (
     CheckedObject,
@@ -108,6 +110,7 @@ def validate_objects(
     base: BaseRevision | None = None,
     context_files: frozenset[str] = frozenset(),
     elsewhere: Sequence[LoadedObject] = (),
+    declared: Sequence[Declared] | None = None,
     clean: bool = True,
     progress: Progress | None = None,
     job_progress: Progress | None = None,
@@ -122,7 +125,12 @@ def validate_objects(
     ``context_files`` are files read only to find the targets' runtimes (every TrainJob
     is a target): findings in those that no target uses are left out. ``elsewhere`` are
     runtimes of the repository that are not checked, named to a TrainJob whose runtime is
-    not found (a suggestion of the right name). ``clean`` says
+    not found (a suggestion of the right name); ``declared`` are the TrainJobs of the
+    files a run on named files does not check, given when the checked objects must not
+    clash with the rest of the repository: a checked object whose name clashes with one
+    of those or of ``elsewhere`` is the one reported
+    (:mod:`trainc.validate.crossobject.elsewhere`).
+    ``clean`` says
     whether the caller found no error before (loading, policies). ``progress(done,
     total)`` is called after each object's own checks and ``job_progress`` after each
     TrainJob is resolved and checked; ``on_resolved`` gets each resolved TrainJob (see
@@ -160,7 +168,14 @@ def validate_objects(
         elsewhere=((o.kind, effective_namespace(o, config.namespace), o.name) for o in elsewhere),
     )
     trainjob_checks = _CrossChecks(crossed, keys, wholes, cache)
-    diagnostics.extend(check_cross_object(checked, index, trainjob_checks=trainjob_checks))
+    rest = (
+        rest_of_repository(elsewhere, declared, checked, config.namespace)
+        if declared is not None
+        else None
+    )
+    diagnostics.extend(
+        check_cross_object(checked, index, trainjob_checks=trainjob_checks, elsewhere=rest)
+    )
     for checked_obj in checked:
         if checked_obj.kind != TRAINJOB.kind:
             diagnostics.extend(check_policies(policies, checked_obj))
