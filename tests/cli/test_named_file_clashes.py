@@ -14,25 +14,9 @@ import sys
 from pathlib import Path
 
 from tests.cli.conftest import Invoke
+from tests.support.manifests import RESNET_DDP as RESNET
 from tests.support.manifests import TORCH_RUNTIME, write
 
-RESNET = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: resnet-ddp
-  namespace: vision
-  labels:
-    team: vision
-spec:
-  runtimeRef:
-    name: torch-distributed
-  trainer:
-    numNodes: 2
-    resourcesPerNode:
-      limits:
-        nvidia.com/gpu: 1
-"""
 ORIGINAL = "jobs/vision/resnet-ddp.yaml"
 COPY = "jobs/vision/resnet-ddp-v2.yaml"
 

@@ -15,24 +15,10 @@ import shutil
 from pathlib import Path
 
 from tests.cli.conftest import Invoke
-from tests.support.manifests import write
+from tests.support.manifests import RESNET_DDP, write
 
-#: A TrainJob as data scientists write it: GPUs requested without a limit.
-GPU_WITHOUT_LIMIT = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: resnet-ddp
-  namespace: vision
-spec:
-  runtimeRef:
-    name: torch-distributed
-  trainer:
-    numNodes: 2
-    resourcesPerNode:
-      requests:
-        nvidia.com/gpu: 2
-"""
+#: The team's TrainJob with GPUs requested without a limit.
+GPU_WITHOUT_LIMIT = RESNET_DDP.replace("limits:", "requests:")
 #: A name too long for the pod names JobSet generates from it.
 LONG_NAME = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -118,7 +104,7 @@ def test_a_job_on_a_runtime_the_cluster_refuses_says_it_was_not_fully_checked(
     assert result.code == 1
     assert "pod.resource-limits" not in result.out
     assert (
-        "jobs/resnet.yaml:8:5: warning[xobj.not-fully-checked]: TrainJob vision/resnet-ddp was "
+        "jobs/resnet.yaml:10:5: warning[xobj.not-fully-checked]: TrainJob vision/resnet-ddp was "
         "not fully checked: its runtime ClusterTrainingRuntime torch-distributed "
         "(runtimes/torch_distributed.yaml:18) has errors the cluster would refuse it with, so "
         "the checks of the JobSet, Jobs and pods this TrainJob becomes did not run"
@@ -131,6 +117,6 @@ def test_a_job_on_a_runtime_the_cluster_refuses_says_it_was_not_fully_checked(
     assert re.findall(r"^(\S+): warning\[xobj.not-fully-checked\]", whole, re.MULTILINE) == [
         "jobs/bert.yaml:10:5",
         "jobs/llama.yaml:8:5",
-        "jobs/resnet.yaml:8:5",
+        "jobs/resnet.yaml:10:5",
     ]
-    assert "jobs/typo.yaml:14:3: error[schema.unknown-field]" in whole
+    assert "jobs/typo.yaml:16:3: error[schema.unknown-field]" in whole
