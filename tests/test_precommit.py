@@ -265,3 +265,15 @@ def test_a_trainc_repository_in_a_subdirectory_as_the_guide_configures_it(
     run = pre_commit(tmp_path, env, "run", "--color", "never")
     assert run.returncode == 1, run.stdout
     assert BAD_DIAGNOSTIC in run.stdout  # reported relative to ml/, the repository
+
+
+def test_validate_fails_a_staged_copy_that_kept_the_name_on_the_copy(
+    repo: Path, env: dict[str, str], config: Path
+) -> None:
+    shutil.copy(repo / "jobs/train.yaml", repo / "jobs/train-v2.yaml")
+    git(repo, env, "add", "jobs/train-v2.yaml")
+    run = run_hook(repo, env, config, "trainc-validate")
+    assert run.returncode == 1, run.stdout
+    assert outcome(run, "trainc validate") == "Failed"
+    assert "jobs/train-v2.yaml:4:3: error[xobj.duplicate-object]: TrainJob " in run.stdout
+    assert "/train is already declared at jobs/train.yaml:4" in run.stdout
