@@ -66,3 +66,26 @@ def test_lists_templates_and_runtime_kinds_are_read_as_the_loader_reads_them(
         ("jobs/job.yaml.j2", 4, "resnet", "TrainingRuntime"),
         ("jobs/list.yaml", 7, "resnet", None),
     ]
+
+
+def test_a_whole_directory_of_names_is_matched_word_by_word(
+    tmp_path: Path, parsed: list[str]
+) -> None:
+    write(tmp_path, "jobs/a.yaml", TRAINJOB.format(name="resnet"))
+    write(tmp_path, "jobs/b.yaml", TRAINJOB.format(name="resnet-v2"))
+    write(tmp_path, "jobs/c.yaml", TRAINJOB.format(name="gpt"))
+    write(
+        tmp_path,
+        "jobs/d.json",
+        '{"kind": "TrainJob", "metadata": {"name": "job-7"},\n'
+        ' "apiVersion": "trainer.kubeflow.org/v1alpha1", "spec": {}}\n',
+    )
+    named = {f"job-{number}" for number in range(100)} | {"resnet"}
+
+    found = declared_trainjobs(named, skip=(), config=config(tmp_path))
+
+    assert [(d.path, d.name) for d in found] == [
+        ("jobs/a.yaml", "resnet"),
+        ("jobs/d.json", "job-7"),
+    ]
+    assert parsed == ["jobs/a.yaml", "jobs/d.json"]  # resnet-v2 is another name

@@ -12,11 +12,13 @@ only hold a clashing TrainJob if its bytes name it: the caller gives the names a
 needs (``needles``: the named TrainJobs' names, and the names a claim clash needs), and
 only the files that contain one are parsed. Reading is cheap, parsing is not (see
 :mod:`.prefilter`). Of each TrainJob found only what names it is kept (:class:`Declared`).
-A name that only a template renders, or written with YAML escapes, is not found.
+A name that only a template renders, or written with YAML escapes, is not found; nor,
+when a whole directory is named, one behind an anchor or a tag.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -28,6 +30,17 @@ from trainc.load.reader import read_input
 from trainc.load.settings import InputSettings
 from trainc.model.json import get_path
 from trainc.model.kinds import TRAINJOB
+
+#: Up to this many needles, each is searched for (a fast scan of the bytes); beyond, the
+#: values of the file's ``name`` keys are taken out once, which costs about as much as
+#: this many searches.
+_FEW_NEEDLES = 16
+#: The value of a ``name`` key as YAML (block or flow) or JSON writes it, plain or quoted:
+#: a word that may be an object name (a DNS label or subdomain, upper case included, so
+#: that a name the API server refuses is found as well).
+_NAME_VALUE = re.compile(
+    rb"""name["']?[ \t]*:\s*["']?([A-Za-z0-9](?:[-A-Za-z0-9.]*[A-Za-z0-9])?)"""
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +70,7 @@ def declared_trainjobs(
 
     A file that cannot be read declares nothing here: a run on it reports why.
     """
-    wanted = sorted({needle.encode() for needle in needles if needle})
+    wanted = frozenset(needle.encode() for needle in needles if needle)
     if not wanted:
         return ()
     skipped = set(skip)
@@ -68,10 +81,20 @@ def declared_trainjobs(
         if path in skipped:
             continue
         data = read_input(config.root, path, config.limits)
-        if isinstance(data, bytes) and any(needle in data for needle in wanted):
+        if isinstance(data, bytes) and _names_one(data, wanted):
             objects = load_file(path, data, config).objects
             declared += (_declared(obj) for obj in objects if obj.kind == TRAINJOB.kind)
     return tuple(declared)
+
+
+def _names_one(data: bytes, needles: frozenset[bytes]) -> bool:
+    """Whether ``data`` may name one of ``needles``: a search for each of a few, else one
+    pass over the values of its ``name`` keys (a whole directory named has thousands of
+    names, and a search for each in every file would cost more than the parsing it
+    spares)."""
+    if len(needles) <= _FEW_NEEDLES:
+        return any(needle in data for needle in needles)
+    return not needles.isdisjoint(_NAME_VALUE.findall(data))
 
 
 def _declared(obj: LoadedObject) -> Declared:
