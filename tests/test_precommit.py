@@ -284,3 +284,15 @@ def test_a_literal_token_fails_the_commit_instead_of_reaching_the_rendered_tree(
     rewrite = run_hook(repo, env, config, "trainc-compile")
     assert outcome(rewrite, "trainc compile") == "Failed"
     assert snapshot(repo / "rendered") == before
+
+
+def test_validate_fails_a_staged_copy_that_kept_the_name_on_the_copy(
+    repo: Path, env: dict[str, str], config: Path
+) -> None:
+    shutil.copy(repo / "jobs/train.yaml", repo / "jobs/train-v2.yaml")
+    git(repo, env, "add", "jobs/train-v2.yaml")
+    run = run_hook(repo, env, config, "trainc-validate")
+    assert run.returncode == 1, run.stdout
+    assert outcome(run, "trainc validate") == "Failed"
+    assert "jobs/train-v2.yaml:4:3: error[xobj.duplicate-object]: TrainJob " in run.stdout
+    assert "/train is already declared at jobs/train.yaml:4" in run.stdout

@@ -293,6 +293,7 @@ _ENTRIES: tuple[Rule, ...] = (
     ),
     Rule("xobj.volume-claim-no-mount", _E, "no container mounts a volumeClaimPolicies template"),
     Rule("xobj.volume-claim-volume-conflict", _E, "a pod volume has a volumeClaimPolicies name"),
+    Rule("xobj.volume-claim-clash", _E, "two TrainJobs' volume claims get the same PVC name"),
     Rule("xobj.jobset-name-budget", _E, "generated Job or Pod names would exceed 63 characters"),
     Rule("xobj.jobset-job-name", _E, "a replicatedJob name makes the generated Job names invalid"),
     Rule("xobj.jobset-managed-by", _E, "the JobSet managedBy is not a short domain-prefixed path"),
@@ -319,6 +320,11 @@ _ENTRIES: tuple[Rule, ...] = (
     Rule("xobj.torchtune", _E, "a TorchTune TrainJob breaks the TorchTune runtime contract"),
     Rule("xobj.ttl-short", _W, "ttlSecondsAfterFinished is under 60 seconds"),
     Rule("xobj.runtime-deprecated", _W, "the referenced runtime is marked deprecated"),
+    Rule(
+        "xobj.not-fully-checked",
+        _W,
+        "the runtime's errors stopped the checks of the JobSet, Jobs and pods of a TrainJob",
+    ),
     # --- pod: the API server's rules for the pods of the Jobs a JobSet creates ---------------
     Rule("pod.containers", _E, "the pod template has no containers, or ephemeral containers"),
     Rule("pod.container-name", _E, "a container name is missing, no DNS label, or used twice"),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
 from trainc.config import Overrides, RepoConfig, build_config, find_paths_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import UsageError
+from trainc.load.declared import declared_trainjobs
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.inputs import (
     find_inputs,
@@ -33,6 +34,7 @@ from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
 from trainc.validate.cache import Cache
 from trainc.validate.config_warnings import check_config
+from trainc.validate.crossobject.elsewhere import clash_needles
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.deploy import in_force
 from trainc.validate.files import check_files
@@ -240,6 +242,13 @@ def run_validation(
     # only context, so a TrainJob validated alone (pre-commit) still finds its runtime.
     context = load_context(inputs.sources, config=config, store=cache) if named else None
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
+    # Named files' objects still clash with every object of the repository's other files;
+    # a stream on the standard input is most often the rendering of those very files.
+    declared = None
+    if context is not None and stdin is None:
+        runtimes = (*context.objects, *inputs.objects)
+        needles = clash_needles(inputs.objects, runtimes)
+        declared = declared_trainjobs(needles, skip=inputs.sources, config=config)
     policies = load_policies(config, config_document=loaded_config.document)
     sweeper = check_sweeper_resources(config, loaded_config.document)
     rules = check_rule_settings(config, loaded_config.document)
@@ -263,6 +272,7 @@ def run_validation(
         base=base,
         context_files=frozenset(context.sources) if context else frozenset(),
         elsewhere=context.objects if context else (),
+        declared=declared,
         clean=not exit_code(before),
         progress=steps.stage(),
         job_progress=steps.stage(),
