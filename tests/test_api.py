@@ -128,11 +128,13 @@ def test_named_paths_are_targets_and_the_repository_is_context(tmp_path: Path) -
     assert [(d.code, d.file) for d in bad.diagnostics] == [
         ("cel.trainjob.name-format", "jobs/bad.yaml")
     ]
-    # Errors in a runtime a named TrainJob uses are reported, in the runtime's file.
+    # Errors in a runtime a named TrainJob uses are reported, in the runtime's file, and
+    # the TrainJob says it was not fully checked.
     write(tmp_path, "runtimes/torch.yaml", RUNTIME.replace("torch: {}", "torch: {}\n    mpi: {}"))
     broken = validate_paths([tmp_path / "jobs/good.yaml"], cwd=tmp_path)
     assert [(d.code, d.file) for d in broken.diagnostics] == [
-        ("cel.runtime.one-ml-policy", "runtimes/torch.yaml")
+        ("xobj.not-fully-checked", "jobs/good.yaml"),
+        ("cel.runtime.one-ml-policy", "runtimes/torch.yaml"),
     ]
 
 

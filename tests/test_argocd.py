@@ -565,8 +565,10 @@ def test_every_input_and_its_precedence() -> None:
         ("v1.29.3k3s1", "1.29"),
         ("1.30.2", "1.30"),
         ("v1.31", "1.31"),
-        ("v1.28.15-gke.1020000", "1.28"),
-        ("v1.310.0", "1.310"),
+        # Outside the releases trainc models: judged by the nearest one.
+        ("v1.28.15-gke.1020000", "1.29"),
+        ("v1.310.0", "1.36"),
+        ("v1.37.0", "1.36"),
         ("latest", None),
         ("v1", None),
     ],

@@ -290,3 +290,33 @@ def test_a_trainc_repository_in_a_subdirectory_as_the_guide_configures_it(
     run = pre_commit(tmp_path, env, "run", "--color", "never")
     assert run.returncode == 1, run.stdout
     assert BAD_DIAGNOSTIC in run.stdout  # reported relative to ml/, the repository
+
+
+def test_a_literal_token_fails_the_commit_instead_of_reaching_the_rendered_tree(
+    repo: Path, env: dict[str, str], config: Path
+) -> None:
+    """Issue 21: an HF_TOKEN literal reached rendered/ with every commit green, because a
+    warning is invisible in a hook that passes."""
+    token = trainjob_yaml("train") + "  trainer:\n    env:\n      - {name: HF_TOKEN, value: hf_x}\n"
+    write(repo, "jobs/train.yaml", token)
+    git(repo, env, "add", "jobs/train.yaml")
+    before = snapshot(repo / "rendered")
+    validate = run_hook(repo, env, config, "trainc-validate")
+    assert outcome(validate, "trainc validate") == "Failed"
+    assert "error[compile.plaintext-credential]" in validate.stdout
+    assert "hf_x" not in validate.stdout
+    rewrite = run_hook(repo, env, config, "trainc-compile")
+    assert outcome(rewrite, "trainc compile") == "Failed"
+    assert snapshot(repo / "rendered") == before
+
+
+def test_validate_fails_a_staged_copy_that_kept_the_name_on_the_copy(
+    repo: Path, env: dict[str, str], config: Path
+) -> None:
+    shutil.copy(repo / "jobs/train.yaml", repo / "jobs/train-v2.yaml")
+    git(repo, env, "add", "jobs/train-v2.yaml")
+    run = run_hook(repo, env, config, "trainc-validate")
+    assert run.returncode == 1, run.stdout
+    assert outcome(run, "trainc validate") == "Failed"
+    assert "jobs/train-v2.yaml:4:3: error[xobj.duplicate-object]: TrainJob " in run.stdout
+    assert "/train is already declared at jobs/train.yaml:4" in run.stdout

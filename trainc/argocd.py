@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from trainc.config import Overrides
 from trainc.errors import UsageError
 from trainc.validate.metadata import dns1123_label_errors
+from trainc.validate.workload.version import nearest_release, release_text
 
 #: Set by the CMP server for every command it runs: its presence means "under Argo CD".
 _APP_NAME = "ARGOCD_APP_NAME"
@@ -50,7 +51,10 @@ def argocd_overrides(environ: Mapping[str, str]) -> Overrides:
       destination namespace ``ARGOCD_APP_NAMESPACE``, ``default``. trainc.yaml winning
       over a different destination is reported (``config.namespace-overrides-destination``).
     - **kubernetesVersion**: trainc.yaml's, then MAJOR.MINOR of ``KUBE_VERSION`` (the
-      destination cluster's), then trainc's default.
+      destination cluster's), then trainc's default. A repository that pins a release
+      says so on purpose (``trainc init`` pins none); a cluster older or newer than the
+      releases trainc models (:data:`~trainc.validate.workload.version.KNOWN_RELEASES`)
+      is judged by the nearest of them.
 
     Outside Argo CD (no ``ARGOCD_APP_NAME``) nothing is read, so a stray ``PARAM_ENV`` in
     a shell never changes what ``trainc compile`` writes. Empty values count as unset, as
@@ -88,5 +92,8 @@ def _namespace(setting: tuple[str, str] | None) -> str | None:
 
 
 def _minor_version(value: str) -> str | None:
+    """MAJOR.MINOR of a cluster's version, within the releases trainc models."""
     match = _MINOR_VERSION.match(value)
-    return f"{match.group(1)}.{match.group(2)}" if match else None
+    if match is None:
+        return None
+    return release_text(nearest_release((int(match.group(1)), int(match.group(2)))))

@@ -14,13 +14,20 @@ from types import MappingProxyType
 from typing import Final
 
 from trainc import __version__
-from trainc.config import PLACEHOLDER_IMAGE_REPOSITORY, PLACEHOLDER_PROJECT_URL
+from trainc.config import (
+    DEFAULT_KUBERNETES_VERSION,
+    PLACEHOLDER_IMAGE_REPOSITORY,
+    PLACEHOLDER_PROJECT_URL,
+)
+from trainc.validate.workload.version import KNOWN_RELEASES, NEWEST_RELEASE, release_text
 
 #: Placeholder for where users get trainc (its git repository and the sweeper's image):
 #: a scaffold cannot know the fork or registry a team uses, so it says so in a comment,
 #: and validation warns until they are replaced (``config.placeholder``).
 PROJECT_URL: Final = PLACEHOLDER_PROJECT_URL
 IMAGE: Final = f"{PLACEHOLDER_IMAGE_REPOSITORY}:{__version__}"
+#: The release the commented-out ``kubernetesVersion`` suggests: the newest trainc knows.
+NEWEST: Final = release_text(NEWEST_RELEASE)
 
 _CONFIG = f"""\
 # trainc configuration. Every key shows its default, except where a comment says the
@@ -41,9 +48,11 @@ inputs:
 # place jobs elsewhere than the destination on purpose.
 # namespace: ml-team
 
-# Kubernetes minor version of the target cluster; compiled objects are checked against
-# its schemas.
-kubernetesVersion: "1.33"
+# Kubernetes minor version of the target cluster ({KNOWN_RELEASES}): Jobs and Pods are
+# judged by that release's rules. Unset: under Argo CD the destination cluster's
+# (KUBE_VERSION), else {DEFAULT_KUBERNETES_VERSION}. Set, it wins over Argo CD's: set it only
+# when every cluster the repository deploys to runs that release.
+# kubernetesVersion: "{NEWEST}"
 
 # Values for *.j2 templates, and per-environment overrides chosen with `--env NAME`.
 values: {{}}
@@ -61,6 +70,12 @@ policies:
   disable: []
   # Parameters per policy, e.g. `max-gpus-per-job: {{maxGPUs: 16}}`.
   params: {{}}
+
+# Severity of trainc's own judgements: error, warning or "off" (quoted), per rule code.
+# A literal credential in an env var (compile.plaintext-credential) is an error, since
+# pre-commit hides the warnings of a hook that passes.
+rules: {{}}
+#   compile.plaintext-credential: warning
 
 # Bounds on reading input, against hostile or runaway files.
 limits:

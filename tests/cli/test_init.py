@@ -12,6 +12,7 @@ from ruamel.yaml import YAML
 from tests.cli.conftest import Invoke
 from trainc import __version__
 from trainc.api import load_config
+from trainc.argocd import argocd_overrides
 from trainc.config import SweeperSettings, build_config
 from trainc.resources import data_dir
 from trainc.scaffold import FILES, IMAGE
@@ -115,3 +116,38 @@ def test_the_pre_commit_config_uses_hooks_this_repository_defines() -> None:
     [repo] = config["repos"]
     assert repo["rev"] == f"v{__version__}"
     assert {hook["id"] for hook in repo["hooks"]} <= {hook["id"] for hook in hooks}
+
+
+def test_the_scaffolds_team_label_reaches_the_jobset_its_policy_asks_for(
+    tmp_path: Path, run
+) -> None:
+    """The team-label policy enforces a label on TrainJobs: the JobSet, which stands for
+    the TrainJob in the cluster, carries it, so ``kubectl get jobsets -l team=vision``
+    finds the job."""
+    run(tmp_path, "init")
+    job = tmp_path / "jobs" / "example.yaml"
+    job.write_text(job.read_text(encoding="utf-8").replace("team: my-team", "team: vision"))
+    compiled = run(tmp_path, "compile", "-o", "-")
+    assert compiled.code == 0, compiled.err
+    (jobset,) = [d for d in YAML(typ="safe").load_all(compiled.out) if d["kind"] == "JobSet"]
+    assert jobset["metadata"]["labels"]["team"] == "vision"
+    assert "metadata-clash" not in compiled.err
+
+
+def test_the_cluster_release_applies_under_argo_cd_as_the_config_says(tmp_path: Path, run) -> None:
+    """Issue 21: init pinned 1.33, so Argo CD's KUBE_VERSION never applied. Now it pins
+    none: the destination cluster's release applies, and a pin, once made, wins."""
+    run(tmp_path, "init")
+    assert "\nkubernetesVersion:" not in FILES["trainc.yaml"]
+    argo = argocd_overrides({"ARGOCD_APP_NAME": "training", "KUBE_VERSION": "v1.35.2+k3s1"})
+    under_argo = load_config(cwd=tmp_path, overrides=argo).config
+    assert under_argo is not None
+    assert under_argo.kubernetes_version == "1.35"
+    config = tmp_path / "trainc.yaml"
+    pinned = config.read_text(encoding="utf-8").replace(
+        '# kubernetesVersion: "1.36"', 'kubernetesVersion: "1.34"'
+    )
+    config.write_text(pinned, encoding="utf-8")
+    pinned_config = load_config(cwd=tmp_path, overrides=argo).config
+    assert pinned_config is not None
+    assert pinned_config.kubernetes_version == "1.34"

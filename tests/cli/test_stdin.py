@@ -18,6 +18,7 @@ from ruamel.yaml import YAML
 
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.cli.main import cli
+from trainc.errors import UsageError
 
 #: Two TrainJobs as ``kustomize build`` prints them: one stream, ``---`` between them.
 #: The second has a name the API server refuses, at line 12 of the stream.
@@ -133,3 +134,37 @@ def test_a_real_pipe(repo: Path) -> None:
         12,
         "cel.trainjob.name-format",
     )
+
+
+@pytest.mark.parametrize("printed", ["", "# kustomize printed a comment only\n---\n"])
+@pytest.mark.parametrize("command", [["validate", "-"], ["compile", "-", "-o", "-"]])
+def test_a_producer_that_printed_nothing_fails_the_pipe(
+    repo: Path, printed: str, command: list[str]
+) -> None:
+    """Issue 21: ``kustomize build overlays/prod | trainc validate -`` passed CI when
+    kustomize failed, as a pipe reports the exit code of trainc alone."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "trainc", *command],
+        cwd=repo / "jobs",
+        input=printed.encode(),
+        capture_output=True,
+        check=False,
+        timeout=300,
+    )
+    assert completed.returncode == 2
+    assert completed.stdout == b""
+    assert b"the standard input (-) holds no Kubernetes objects" in completed.stderr
+    assert b"set -o pipefail" in completed.stderr
+
+
+def test_an_empty_list_on_the_stream_fails_too(repo: Path) -> None:
+    """``kubectl get trainjobs -o yaml`` with none: a List of nothing is nothing to check."""
+    result = invoke("validate", "-", stream="apiVersion: v1\nkind: List\nitems: []\n")
+    assert isinstance(result.exception, UsageError)
+    assert "holds no Kubernetes objects" in str(result.exception)
+
+
+def test_a_stream_of_other_kinds_is_checked_and_passes(repo: Path) -> None:
+    """Objects trainc skips (a kustomization's ConfigMap) are something on the stream."""
+    configmap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
+    assert invoke("validate", "-", stream=configmap).return_value == 0

@@ -32,6 +32,27 @@ spec:
 """A ClusterTrainingRuntime ``torch`` in torch-distributed's shape (one ``node`` job)."""
 
 
+RESNET_DDP = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: resnet-ddp
+  namespace: vision
+  labels:
+    team: vision
+spec:
+  runtimeRef:
+    name: torch-distributed
+  trainer:
+    numNodes: 2
+    resourcesPerNode:
+      limits:
+        nvidia.com/gpu: 1
+"""
+"""A team's TrainJob as data scientists write it, on upstream's ``torch-distributed``
+(as ``trainc init`` scaffolds it): its name on line 4, its runtime's on line 10."""
+
+
 def trainjob_yaml(name: str = "job", *, runtime: str = "torch", deadline: object = None) -> str:
     """A TrainJob on ``runtime``; ``spec.activeDeadlineSeconds`` is on line 6 when given."""
     lines = [

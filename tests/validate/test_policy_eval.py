@@ -343,3 +343,62 @@ def test_a_runtime_with_schema_errors_resolves_to_null(tmp_path: Path) -> None:
     spec = "validations:\n  - expression: resolved == null && runtime == null\n"
     policies = load(tmp_path, policy(spec))
     assert policy_findings(policies, objects) == []
+
+
+UNGUARDED_NODES = """\
+validations:
+  - expression: resolved.numNodes <= 2
+    message: too many nodes
+"""
+UNGUARDED_TORCH = """\
+validations:
+  - expression: has(runtime.spec.mlPolicy.torch)
+    message: torch only
+"""
+
+
+def test_policies_reading_a_missing_runtime_are_skipped_and_said_once(tmp_path: Path) -> None:
+    """Issue 21: `resolved.*` on a TrainJob whose runtime is missing gave CEL's "Applying
+    SELECT to non-message type" at the data scientist's spec."""
+    policies = load(tmp_path, policy(UNGUARDED_NODES, "nodes"), policy(UNGUARDED_TORCH, "torch"))
+    diagnostics = check(policies)
+    assert [(d.code, d.name) for d in diagnostics] == [
+        ("policy.nodes", "big"),
+        ("policy.not-evaluated", "orphan"),
+    ]
+    skipped = diagnostics[1]
+    assert skipped.severity is Severity.WARNING
+    assert skipped.field_path == "spec.runtimeRef"
+    assert skipped.message == (
+        "policies nodes, torch were not evaluated on this TrainJob: they read `runtime` or "
+        "`resolved`, which are null because the TrainJob's runtime was not found"
+    )
+    assert "`resolved != null`" in (skipped.hint or "")
+    assert not any("non-message" in d.message for d in diagnostics)
+
+
+def test_a_runtime_with_errors_is_named_as_the_cause(tmp_path: Path) -> None:
+    runtime, *trainjobs = defaulted_objects(OBJECTS)
+    broken = dataclasses.replace(runtime, schema_valid=False)
+    policies = load(tmp_path, policy(UNGUARDED_NODES, "nodes"))
+    diagnostics = policy_findings(policies, [broken, *trainjobs])
+    assert [(d.code, d.name) for d in diagnostics] == [
+        ("policy.not-evaluated", "big"),
+        ("policy.not-evaluated", "small"),
+        ("policy.not-evaluated", "orphan"),
+    ]
+    assert diagnostics[0].message.startswith("policy nodes was not evaluated on this TrainJob")
+    assert diagnostics[0].message.endswith("because the TrainJob's runtime has errors")
+    assert diagnostics[2].message.endswith("because the TrainJob's runtime was not found")
+
+
+def test_a_guarded_policy_is_evaluated_as_written(tmp_path: Path) -> None:
+    guarded = "matchConditions:\n  - name: resolves\n    expression: resolved != null\n"
+    demanding = "validations:\n  - expression: resolved != null\n    message: needs a runtime\n"
+    policies = load(
+        tmp_path, policy(guarded + UNGUARDED_NODES, "nodes"), policy(demanding, "resolves")
+    )
+    assert [(d.code, d.name) for d in check(policies)] == [
+        ("policy.nodes", "big"),
+        ("policy.resolves", "orphan"),
+    ]

@@ -51,7 +51,7 @@ def test_a_policy_is_pointed_at_policies_disable(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("rules", "severity", "exit_code"),
     [
-        (None, Severity.WARNING, 0),
+        (None, Severity.ERROR, 1),
         (f"  {CODE}: warning\n", Severity.WARNING, 0),
         (f"  {CODE}: error\n", Severity.ERROR, 1),
         (f"  {CODE}: 'off'\n", None, 0),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
 from trainc.config import Overrides, RepoConfig, build_config, find_paths_root
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import UsageError
+from trainc.load.declared import declared_trainjobs
 from trainc.load.discover import repo_path
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.inputs import (
@@ -24,6 +25,8 @@ from trainc.load.inputs import (
     load_context,
     load_order,
     load_single_file,
+    require_inputs,
+    require_stream_documents,
 )
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
@@ -32,8 +35,12 @@ from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
 from trainc.validate.cache import Cache
 from trainc.validate.config_warnings import check_config
+from trainc.validate.crossobject.elsewhere import clash_needles
 from trainc.validate.defaults import apply_defaults, drop_nulls
+from trainc.validate.deploy import in_force
 from trainc.validate.files import check_files
+from trainc.validate.kubernetes_version import check_kubernetes_version
+from trainc.validate.left_out import explain_missing_runtimes
 from trainc.validate.policies import load_policies
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
@@ -234,7 +241,10 @@ def run_validation(
     found = find_inputs(
         paths if named else [config.root], config=config, stream=stdin, tracked=tracked
     )
+    require_inputs(paths, found)
     files = check_files(found, config, cache=run_cache, jobs=jobs, progress=steps.stage())
+    if stdin is not None:
+        require_stream_documents(file.load for file in files)
     inputs = gather((file.load for file in files), found, config)
     checked_inputs = sorted(
         (checked for file in files for checked in file.objects),
@@ -244,16 +254,28 @@ def run_validation(
     # only context, so a TrainJob validated alone (pre-commit) still finds its runtime.
     context = load_context(inputs.sources, config=config, store=cache) if named else None
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
+    # Named files' objects still clash with every object of the repository's other files;
+    # a stream on the standard input is most often the rendering of those very files.
+    declared = None
+    if context is not None and stdin is None:
+        runtimes = (*context.objects, *inputs.objects)
+        needles = clash_needles(inputs.objects, runtimes)
+        declared = declared_trainjobs(needles, skip=inputs.sources, config=config)
     policies = load_policies(config, config_document=loaded_config.document)
     sweeper = check_sweeper_resources(config, loaded_config.document)
     rules = check_rule_settings(config, loaded_config.document)
+    version = check_kubernetes_version(loaded_config.document)
     settings = check_config(config, loaded_config.document)
-    before = (
-        *inputs.diagnostics,
-        *policies.diagnostics,
-        *sweeper,
-        *rules,
-        *settings.diagnostics,
+    before = in_force(
+        (
+            *inputs.diagnostics,
+            *policies.diagnostics,
+            *sweeper,
+            *rules,
+            *version,
+            *settings.diagnostics,
+        ),
+        config.deploy,
     )
     outcome = validate_objects(
         (*checked_inputs, *context_objects),
@@ -262,6 +284,7 @@ def run_validation(
         base=base,
         context_files=frozenset(context.sources) if context else frozenset(),
         elsewhere=context.objects if context else (),
+        declared=declared,
         clean=not exit_code(before),
         progress=steps.stage(),
         job_progress=steps.stage(),
@@ -271,7 +294,8 @@ def run_validation(
         jobs=jobs,
         cache=run_cache,
     )
-    diagnostics = sort_diagnostics((*before, *outcome.diagnostics))
+    found_all = (*before, *in_force(outcome.diagnostics, config.deploy))
+    diagnostics = sort_diagnostics(explain_missing_runtimes(found_all, inputs.objects, config))
     shown = {
         path: src
         for path, src in (context.sources if context else {}).items()

@@ -75,7 +75,9 @@ class Parsed:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class LoadedObject:
-    """A trainer.kubeflow.org object found in a document."""
+    """A trainer.kubeflow.org object found in a document, or an object of a Trainer kind
+    under another apiVersion (``api_version`` is empty when the document has none), which
+    validation reports and judges no further."""
 
     document: Document
     api_version: str

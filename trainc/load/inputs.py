@@ -7,13 +7,14 @@ UTF-8, Jinja2 for ``.j2`` files, YAML with positions, then classification.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from trainc.diagnostics import Diagnostic, sort_diagnostics
+from trainc.errors import UsageError
 from trainc.load.discover import discover_files
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.globs import literal_directory, path_filter
@@ -177,6 +178,56 @@ def load_file(path: str, data: bytes | Diagnostic, config: InputSettings) -> Fil
     if source.original is None and _TEMPLATE_TEXT.search(source.text):
         found = [replace(d, hint=_TEMPLATE_HINT) if d.is_error else d for d in found]
     return FileLoad(source, tuple(objects), tuple(found))
+
+
+def require_stream_documents(files: Iterable[FileLoad]) -> None:
+    """Raise UsageError when the standard input held no document at all.
+
+    In ``kustomize build DIR | trainc validate -`` a failed producer prints nothing, and
+    a shell pipe reports the exit code of its last command only: an empty stream that
+    passed would hide the failure and pass CI having checked nothing. As ``kubectl apply
+    -f -`` refuses an empty stream, so does trainc. A stream whose documents are all
+    skipped (other kinds) has findings, and is not empty.
+    """
+    for file in files:
+        source = file.source
+        if source is None or source.path != STDIN_NAME or file.objects or file.diagnostics:
+            continue
+        raise UsageError(
+            "the standard input (-) holds no Kubernetes objects: when a command feeds it "
+            "(kustomize build DIR | trainc validate -), that command printed none, most "
+            "likely because it failed, which a shell pipe hides (run it on its own, or "
+            "with `set -o pipefail`, to see its error)"
+        )
+
+
+def require_inputs(paths: Sequence[str | Path], found: InputFiles) -> None:
+    """Raise UsageError when directories were named and none holds an input file.
+
+    ``trainc validate jobs/`` that finds nothing to read (a typo in ``inputs.include``, a
+    directory of ``.yml`` files when only ``.yaml`` is included) would otherwise pass
+    CI having checked nothing. A named file that ``inputs.exclude`` leaves out is no
+    error: pre-commit names every changed YAML file, CI workflows included. Nor is the
+    repository root, named or not: a new repository may hold nothing yet. A run with
+    findings about what it left out (a kustomize directory, a link out of the
+    repository) reports those instead.
+    """
+    if not paths or found.paths or found.diagnostics:
+        return
+    root = found.settings.root
+    if any(Path(path).absolute() == root or not Path(path).is_dir() for path in paths):
+        return  # the repository named, as when no path is: a new one may hold nothing yet
+    named = ", ".join(_shown(Path(path), root) for path in paths)
+    raise UsageError(
+        f"{named}: no input files, so nothing to check (a directory is searched for files "
+        f"matching inputs.include: {', '.join(found.settings.include)})"
+    )
+
+
+def _shown(path: Path, root: Path) -> str:
+    """``path`` as the repository names it, or as given when it lies elsewhere."""
+    absolute = path.absolute()
+    return absolute.relative_to(root).as_posix() if absolute.is_relative_to(root) else str(path)
 
 
 def gather(files: Iterable[FileLoad], found: InputFiles, config: InputSettings) -> LoadResult:

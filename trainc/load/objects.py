@@ -1,8 +1,9 @@
 """Picking the trainer.kubeflow.org objects out of parsed documents.
 
 A repository holds more than trainc's kinds (ConfigMaps, kustomizations, Helm values),
-so any other document is skipped with an INFO finding that ``-v`` can show. ``List``
-documents are expanded the way kubectl expands them.
+so any other document is skipped with an INFO finding that ``-v`` can show. A document of
+a Trainer kind is kept whatever its apiVersion says, for validation to name the one to
+write. ``List`` documents are expanded the way kubectl expands them.
 """
 
 from __future__ import annotations
@@ -44,9 +45,18 @@ def classify_documents(documents: Iterable[Document]) -> Classified:
     return Classified(tuple(objects), tuple(diagnostics))
 
 
-def _is_trainer(api_version: JsonValue) -> bool:
-    """True for ``trainer.kubeflow.org/<any version>``; versions are checked later."""
-    return isinstance(api_version, str) and api_version.split("/", 1)[0] == GROUP
+def _is_trainer(data: JsonObject) -> bool:
+    """True for ``trainer.kubeflow.org/<any version>``, and for a Trainer kind under any
+    apiVersion or none.
+
+    A TrainJob written as ``kubeflow.org/v2alpha1`` (KEP-2170's spelling) or with a
+    misspelt group was meant for Trainer: skipping it as another API's object would let
+    the run pass having checked nothing, so the migrations layer judges its apiVersion.
+    """
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    if isinstance(api_version, str) and api_version.split("/", 1)[0] == GROUP:
+        return True
+    return isinstance(kind, str) and kind in KINDS_BY_NAME
 
 
 def _classify(
@@ -62,7 +72,7 @@ def _classify(
         for item in _list_items(document, items):  # v1 List, or <Kind>List of any group
             _classify(item, objects, diagnostics)
         return
-    if _is_trainer(api_version):
+    if _is_trainer(data):
         found = _trainer_object(document, data)
         if isinstance(found, LoadedObject):
             objects.append(found)
@@ -89,7 +99,7 @@ def _classify(
 def _not_a_mapping(document: Document, data: JsonValue) -> Diagnostic:
     """A list of trainer objects is a mistake worth an error; any other value is skipped."""
     if isinstance(data, list) and any(
-        isinstance(item, dict) and _is_trainer(item.get("apiVersion")) for item in data
+        isinstance(item, dict) and _is_trainer(item) for item in data
     ):
         return document.finding(
             (),
@@ -126,9 +136,10 @@ def _trainer_object(document: Document, data: JsonObject) -> LoadedObject | Diag
             f"the {kind} has no metadata.name",
             hint="GitOps tools apply objects by name; generateName cannot be used",
         )
+    api_version = data.get("apiVersion")
     return LoadedObject(
         document=document,
-        api_version=str(data["apiVersion"]),
+        api_version=api_version if isinstance(api_version, str) else "",
         kind=kind,
         name=name,
         namespace=namespace if isinstance(namespace, str) and namespace else None,

@@ -212,8 +212,18 @@ class RepoConfigFile:
     """Namespace of namespaced objects that set none. Default: under Argo CD the
     Application's destination namespace, else ``default``; set it only to override that."""
 
+    deploy: Literal["JobSet", "TrainJob"] | None = None
+    """What reaches the cluster. ``JobSet`` (default): the manifests ``trainc compile``
+    writes, with no Trainer controller in the cluster. ``TrainJob``: validate-only, for
+    teams whose TrainJobs go to the Trainer controller as they are; ``trainc validate`` and
+    its hook judge them, the rules about compiled JobSets and the sweeper are off, and
+    ``trainc compile`` is not used."""
+
     kubernetes_version: Annotated[str | None, Pattern(patterns.KUBERNETES_MINOR.anchored)] = None
-    """Kubernetes minor version the cluster runs, e.g. ``1.33``; selects core schemas."""
+    """Kubernetes minor version the cluster runs, from ``1.29`` to ``1.36`` (the releases
+    trainc knows the rules of); selects the rules and core schemas Jobs and Pods are judged
+    by. Default: under Argo CD the destination cluster's (``KUBE_VERSION``), else ``1.33``;
+    set, it wins over Argo CD's."""
 
     values: Values | None = None
     """Values available to ``*.j2`` templates."""
@@ -235,5 +245,5 @@ class RepoConfigFile:
 
     rules: dict[str, Literal["error", "warning", "off"]] | None = None
     """Severity of trainc's configurable rules by code (``error``, ``warning`` or ``off``),
-    e.g. ``compile.plaintext-credential: error``; docs/rules.md lists which rules are
+    e.g. ``compile.plaintext-credential: warning``; docs/rules.md lists which rules are
     configurable. The cluster's own rules are not."""

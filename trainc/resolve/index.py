@@ -29,6 +29,12 @@ _SUPPORTED = {
 RuntimeAddress: TypeAlias = tuple[str, str | None, str]
 
 
+def runtime_address(kind: str, name: str, trainjob_namespace: str | None) -> RuntimeAddress:
+    """Where a runtimeRef to runtime ``kind`` and ``name`` looks: a TrainingRuntime in the
+    TrainJob's namespace, a ClusterTrainingRuntime in none."""
+    return (kind, trainjob_namespace if kind == TRAINING_RUNTIME.kind else None, name)
+
+
 @dataclass(frozen=True, slots=True)
 class LookupFailure:
     """Why a runtimeRef does not resolve: a rule code, upstream's message, a hint."""
@@ -71,11 +77,11 @@ class RuntimeIndex:
                 f"unsupported runtime: {qualified}",
                 hint=f"use kind ClusterTrainingRuntime or TrainingRuntime in apiGroup {GROUP}",
             )
-        resolved_kind = _SUPPORTED[qualified]
-        namespace = trainjob.namespace if resolved_kind == TRAINING_RUNTIME.kind else None
-        found = self._runtimes.get((resolved_kind, namespace, name))
+        address = runtime_address(_SUPPORTED[qualified], name, trainjob.namespace)
+        found = self._runtimes.get(address)
         if found is not None:
             return found
+        resolved_kind, namespace, _ = address
         return LookupFailure(
             "xobj.runtime-not-found",
             self._not_found_message(resolved_kind, namespace, name),

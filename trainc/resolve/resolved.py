@@ -43,8 +43,14 @@ class Claim:
     retain: bool
 
     def claim_name(self, jobset: str) -> str:
-        """Name of the PVC, as the JobSet controller derives it: ``<template>-<jobset>``."""
-        return f"{self.name}-{jobset}"
+        """Name of the PVC (see :func:`claim_name`)."""
+        return claim_name(self.name, jobset)
+
+
+def claim_name(template: str, jobset: str) -> str:
+    """Name of the PVC of claim template ``template`` of JobSet ``jobset``, as the JobSet
+    controller derives it: ``<template>-<jobset>``."""
+    return f"{template}-{jobset}"
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -24,8 +24,14 @@ from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.model.labels import API_VERSION, GROUP, VERSION
 from trainc.validate.rewrites import AddEntry, Delete, Edit, Ref, Rename, Set, Template, describe
 
-#: Draft versions of the group that users meet in the KEP, and where they come from.
-DRAFT_VERSIONS = {"v2alpha1": "the KEP-2170 draft"}
+#: Draft apiVersions of the API that users meet in the KEP, and where they come from.
+#: KEP-2170 wrote its kinds in Kubeflow's shared group, ``kubeflow.org/v2alpha1``
+#: (https://github.com/kubeflow/trainer/blob/master/proposals/2170-kubeflow-trainer-v2/README.md);
+#: the draft version is also met under Trainer's own group.
+DRAFT_API_VERSIONS = {
+    "kubeflow.org/v2alpha1": "the KEP-2170 draft",
+    f"{GROUP}/v2alpha1": "the KEP-2170 draft",
+}
 #: Placeholder manager shown in hints; any domain-prefixed path the user owns works.
 EXAMPLE_MANAGER = "example.com/my-team"
 _MLPOLICY: FieldPath = ("spec", "mlPolicy")
@@ -96,30 +102,43 @@ def _migration(obj: LoadedObject, found: _Found) -> Migration:
 
 
 def _check_api_version(obj: LoadedObject, _manager: str) -> list[_Found]:
+    """The apiVersion to write instead of a draft, unknown or missing one.
+
+    Only a draft's fields are known (the other migrations name them); any other version
+    is no release of the Trainer API, so setting the apiVersion alone may not be enough.
+    """
     if obj.api_version == API_VERSION:
         return []
-    group, _, version = obj.api_version.rpartition("/")
     edits = (Set(("apiVersion",), API_VERSION),)
-    if group == GROUP and version in DRAFT_VERSIONS:
+    draft = DRAFT_API_VERSIONS.get(obj.api_version)
+    if draft is not None:
         return [
             _Found(
                 ("apiVersion",),
                 "migrate.api-version",
-                f"apiVersion {obj.api_version} is {DRAFT_VERSIONS[version]} of the Trainer API; "
+                f"apiVersion {obj.api_version} is {draft} of the Trainer API; "
                 f"Trainer serves only {API_VERSION}",
                 edits,
                 "; the other findings on this object name the fields that changed",
             )
         ]
-    return [
-        _Found(
-            ("apiVersion",),
-            "load.unknown-version",
-            f"apiVersion {obj.api_version!r} is not served: {GROUP} has only version {VERSION}",
-            edits,
-            manual=f"{version!r} is no release of the Trainer API, so its fields are unknown",
+    if not obj.api_version:
+        message = f"the {obj.kind} has no apiVersion, which the API server requires"
+        return [_Found(("kind",), "load.unknown-version", message, edits)]
+    group = obj.api_version.rpartition("/")[0]
+    message = f"apiVersion {obj.api_version!r} is not served: {GROUP} has only version {VERSION}"
+    note = ""
+    if group != GROUP:
+        message = (
+            f"apiVersion {obj.api_version!r} is not Kubeflow Trainer's: a {obj.kind} is "
+            f"served only as {API_VERSION}"
         )
-    ]
+        note = (
+            "; if the object belongs to another API than Trainer's, leave its file out "
+            "with inputs.exclude in trainc.yaml"
+        )
+    manual = f"{obj.api_version!r} is no release of the Trainer API, so its fields are unknown"
+    return [_Found(("apiVersion",), "load.unknown-version", message, edits, note, manual)]
 
 
 def _check_initializer(obj: LoadedObject, _manager: str) -> list[_Found]:

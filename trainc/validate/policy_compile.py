@@ -40,6 +40,10 @@ _DEFAULT_VIOLATION_PATH: FieldPath = ("spec",)
 # with an optional `(` telling that the last segment is a method call such as size().
 _OBJECT_REFERENCE = re.compile(r"(?<![\w.])object((?:\.[A-Za-z_][A-Za-z0-9_]*)+)(\()?")
 
+#: The prefix of every finding about organisation policies: their violations
+#: (``policy.<name>``), and the policies that do not load or evaluate.
+POLICY_CODES = "policy."
+
 
 @dataclass(frozen=True, slots=True)
 class NamedProgram:
@@ -84,7 +88,7 @@ class CompiledPolicy:
     @property
     def code(self) -> str:
         """Rule code of this policy's violations."""
-        return f"policy.{self.name}"
+        return f"{POLICY_CODES}{self.name}"
 
 
 def compile_policy(

@@ -5,6 +5,13 @@ matchCondition, then variables in order, then each validation. A false validatio
 a violation (``policy.<name>``); an expression that errors or returns a non-bool is
 ``policy.eval-error``. With the default failurePolicy ``Fail`` a VAP enforces errors
 through the same validationActions as violations, so both take the policy's severity.
+
+A TrainJob whose runtime is not found (or has errors) has null ``runtime`` and
+``resolved``. A policy that reads them unguarded would fail with CEL's words about a
+null (``Applying SELECT to non-message type``) at a TrainJob that is not at fault: its
+errors are dropped, and one ``policy.not-evaluated`` warning per TrainJob names the
+policies left out and why. The runtime's own finding fails the run; a policy that
+guards itself (``resolved != null``) is evaluated as written.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonObject
+from trainc.model.kinds import TRAINJOB
 from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.resolved import ResolvedJob
 from trainc.resolve.summary import ResolvedSummary, summarize
@@ -21,6 +29,7 @@ from trainc.validate.cel.reads import Reads, is_read, project
 from trainc.validate.policy_compile import CompiledPolicy, CompiledValidation, NamedProgram
 
 Activation = dict[str, object]
+_EVAL_ERROR = "policy.eval-error"
 #: A matchCondition that errored or returned a non-bool, with what it returned.
 _Failure = tuple[NamedProgram, EvalResult]
 
@@ -42,10 +51,39 @@ def evaluate_policies(
         return []
     usable = runtime if runtime is not None and runtime.schema_valid else None
     variables = _Variables(obj, usable, resolved)
+    without_runtime = obj.kind == TRAINJOB.kind and usable is None
     diagnostics: list[Diagnostic] = []
+    skipped: list[str] = []
     for policy in matching:
-        diagnostics.extend(_check(policy, obj, variables.activation(policy.reads)))
+        found = list(_check(policy, obj, variables.activation(policy.reads)))
+        if without_runtime and _reads_runtime(policy) and any(d.code == _EVAL_ERROR for d in found):
+            skipped.append(policy.name)
+            found = [d for d in found if d.code != _EVAL_ERROR]
+        diagnostics.extend(found)
+    if skipped:
+        diagnostics.append(_not_evaluated(obj, skipped, found=runtime is not None))
     return diagnostics
+
+
+def _reads_runtime(policy: CompiledPolicy) -> bool:
+    """Whether an expression of ``policy`` reads ``runtime`` or ``resolved``."""
+    return is_read(policy.reads["runtime"]) or is_read(policy.reads["resolved"])
+
+
+def _not_evaluated(obj: DefaultedObject, names: Sequence[str], *, found: bool) -> Diagnostic:
+    """The one finding that says which policies a runtime-less TrainJob was spared."""
+    why = "has errors" if found else "was not found"
+    if len(names) == 1:
+        which = f"policy {names[0]} was not evaluated on this TrainJob: it reads"
+    else:
+        which = f"policies {', '.join(names)} were not evaluated on this TrainJob: they read"
+    return obj.finding(
+        ("spec", "runtimeRef"),
+        "policy.not-evaluated",
+        f"{which} `runtime` or `resolved`, which are null because the TrainJob's runtime {why}",
+        hint="fix the runtime as its own finding says; a policy meant to skip TrainJobs "
+        "without a runtime guards itself with the matchCondition `resolved != null`",
+    )
 
 
 class _Variables:
@@ -170,7 +208,7 @@ def _eval_error(
         problem = f"returned {type(result).__name__} {result!r} instead of a bool"
     return obj.finding(
         path,
-        "policy.eval-error",
+        _EVAL_ERROR,
         f"policy {policy.name}: {what} `{source.program.expression}` {problem}",
         severity=policy.severity,
     )

@@ -29,13 +29,16 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic, exit_code
+from trainc.load.declared import Declared
 from trainc.load.documents import LoadedObject
 from trainc.model.kinds import TRAINJOB
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import RuntimeSpecs, resolve_job
 from trainc.resolve.objects import DefaultedObject, effective_namespace
 from trainc.resolve.resolved import ResolvedJob
+from trainc.validate.blocking import stopped_by_runtime, stops_later_checks
 from trainc.validate.cache import CROSS_CHECKS, TRAINJOBS, Cache, ObjectKeys, policies_digest
+from trainc.validate.crossobject.elsewhere import rest_of_repository
 from trainc.validate.crossobject.run import check_cross_object, check_trainjob, document_order
 from trainc.validate.files import (
     CheckedObject,
@@ -107,6 +110,7 @@ def validate_objects(
     base: BaseRevision | None = None,
     context_files: frozenset[str] = frozenset(),
     elsewhere: Sequence[LoadedObject] = (),
+    declared: Sequence[Declared] | None = None,
     clean: bool = True,
     progress: Progress | None = None,
     job_progress: Progress | None = None,
@@ -121,7 +125,12 @@ def validate_objects(
     ``context_files`` are files read only to find the targets' runtimes (every TrainJob
     is a target): findings in those that no target uses are left out. ``elsewhere`` are
     runtimes of the repository that are not checked, named to a TrainJob whose runtime is
-    not found (a suggestion of the right name). ``clean`` says
+    not found (a suggestion of the right name); ``declared`` are the TrainJobs of the
+    files a run on named files does not check, given when the checked objects must not
+    clash with the rest of the repository: a checked object whose name clashes with one
+    of those or of ``elsewhere`` is the one reported
+    (:mod:`trainc.validate.crossobject.elsewhere`).
+    ``clean`` says
     whether the caller found no error before (loading, policies). ``progress(done,
     total)`` is called after each object's own checks and ``job_progress`` after each
     TrainJob is resolved and checked; ``on_resolved`` gets each resolved TrainJob (see
@@ -159,14 +168,21 @@ def validate_objects(
         elsewhere=((o.kind, effective_namespace(o, config.namespace), o.name) for o in elsewhere),
     )
     trainjob_checks = _CrossChecks(crossed, keys, wholes, cache)
-    diagnostics.extend(check_cross_object(checked, index, trainjob_checks=trainjob_checks))
+    rest = (
+        rest_of_repository(elsewhere, declared, checked, config.namespace)
+        if declared is not None
+        else None
+    )
+    diagnostics.extend(
+        check_cross_object(checked, index, trainjob_checks=trainjob_checks, elsewhere=rest)
+    )
     for checked_obj in checked:
         if checked_obj.kind != TRAINJOB.kind:
             diagnostics.extend(check_policies(policies, checked_obj))
     hidden = context_files - _used_runtime_files(checked, index)
     visible = [d for d in diagnostics if d.file not in hidden]
     clean = clean and not exit_code(visible)
-    erroneous = {_origin_key(d) for d in visible if d.is_error}
+    erroneous = {_origin_key(d) for d in visible if stops_later_checks(d)}
     transitions = base.check_transitions(checked) if base is not None else []
     visible += _check_trainjobs(
         checked,
@@ -210,8 +226,15 @@ class _Run:
     base: BaseRevision | None = None
 
     def blocks(self, *objects: DefaultedObject) -> bool:
-        """Whether one of ``objects`` already has an error."""
-        return any(_object_key(obj) in self.erroneous for obj in objects)
+        """Whether one of ``objects`` already has an error that stops the resolved checks
+        (:func:`~trainc.validate.blocking.stops_later_checks`)."""
+        return any(key in self.erroneous for obj in objects for key in _object_keys(obj))
+
+    def stopped_by_runtime(self, trainjob: DefaultedObject, runtime: DefaultedObject) -> bool:
+        """Whether only ``runtime`` keeps ``trainjob``, sound itself, from being judged."""
+        if not trainjob.schema_valid or self.blocks(trainjob):
+            return False
+        return not runtime.schema_valid or self.blocks(runtime)
 
 
 def _origin_key(
@@ -220,8 +243,14 @@ def _origin_key(
     return (diagnostic.file, diagnostic.kind, diagnostic.namespace, diagnostic.name)
 
 
-def _object_key(obj: DefaultedObject) -> tuple[str | None, str | None, str | None, str | None]:
-    return (obj.loaded.path, obj.kind, obj.namespace, obj.name)
+def _object_keys(
+    obj: DefaultedObject,
+) -> tuple[tuple[str | None, str | None, str | None, str | None], ...]:
+    """The :func:`_origin_key` of findings about ``obj``: those made on the loaded object
+    name the namespace it was written with (None when it names none), the others its
+    effective namespace."""
+    path, kind, name = obj.loaded.path, obj.kind, obj.name
+    return ((path, kind, obj.namespace, name), (path, kind, obj.loaded.namespace, name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +326,8 @@ class _Judge:
             lifecycle = lifecycle_file(resolved)
             if self.run.base is not None:
                 updates = self.run.base.update_refusals(resolved)
+        elif runtime is not None and self.run.stopped_by_runtime(trainjob, runtime):
+            findings.append(stopped_by_runtime(trainjob, runtime))
         findings += check_policies(self.policies, trainjob, runtime=runtime, resolved=resolved)
         verdict = _Verdict(tuple(findings), resolved is not None, lifecycle, tuple(updates))
         emitter = self.hooks.emitter
@@ -339,7 +370,7 @@ class _Judge:
         return verdicts.key(
             trainjob,
             runtime,
-            blocked=runtime is not None and self.run.blocks(trainjob, runtime),
+            blocked=_blocked_by(self.run, trainjob, runtime),
             make=self.hooks.emitter is not None and self.run.clean,
         )
 
@@ -398,20 +429,31 @@ class _Verdicts:
         trainjob: DefaultedObject,
         runtime: DefaultedObject | None,
         *,
-        blocked: bool,
+        blocked: str,
         make: bool,
     ) -> str:
         """The key of the verdict on ``trainjob`` with the ``runtime`` it found:
-        ``blocked`` when an earlier layer refused either, ``make`` when the caller's
+        ``blocked`` names which of them an earlier layer refused (see
+        :func:`_blocked_by`), ``make`` is set when the caller's
         emitter makes its output."""
         return self.cache.key(
             (
                 self.keys[trainjob.loaded],
                 self.keys[runtime.loaded] if runtime is not None else "",
-                "blocked" if blocked else "",
+                blocked,
                 "make" if make else "",
             )
         )
+
+
+def _blocked_by(run: _Run, trainjob: DefaultedObject, runtime: DefaultedObject | None) -> str:
+    """What stops the resolved checks of ``trainjob`` on ``runtime``, for its verdict's
+    cache key: the job itself, the runtime alone (the verdict then says so), or nothing."""
+    if runtime is None:
+        return ""
+    if run.stopped_by_runtime(trainjob, runtime):
+        return "runtime"
+    return "blocked" if run.blocks(trainjob, runtime) else ""
 
 
 def _verdicts(
@@ -453,9 +495,10 @@ def _check_trainjobs(
     With a base revision, each JobSet is also compared with the one its TrainJob
     deployed (the findings come from :meth:`BaseRevision.update_findings` once every job
     is checked). A TrainJob is still resolved when it or its runtime has errors
-    (policies read what it resolves to), but not judged further: the API server would
-    refuse the object with the error before any JobSet or Job existed, and the findings
-    about those would only repeat the first mistake.
+    (policies read what it resolves to), but not judged further when the cluster would
+    refuse either (:mod:`trainc.validate.blocking`): no JobSet or Job would exist, and
+    the findings about those would only repeat the first mistake. A job stopped by its
+    runtime alone says so; an organisation policy's violation stops nothing.
 
     Without an ``on_resolved`` hook (which needs the resolved job in this process), up
     to ``jobs`` worker processes judge the jobs (:func:`~trainc.validate.workers.ordered`);
@@ -468,7 +511,7 @@ def _check_trainjobs(
         (obj for obj in objects if obj.kind == TRAINJOB.kind),
         key=lambda obj: (obj.namespace or "", obj.name),
     )
-    target = Target(parse_version(config.kubernetes_version), config.rules)
+    target = Target(parse_version(config.kubernetes_version), config.rules, config.deploy)
     judge = _Judge(
         trainjobs, index, config, policies, run, hooks, target, RuntimeSpecs(), wholes, verdicts
     )

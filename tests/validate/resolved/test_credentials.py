@@ -151,11 +151,11 @@ def test_off_reports_nothing() -> None:
     assert check_plaintext_credentials(resolved(trainjob, _runtime()), None) == []
 
 
-def test_the_rule_is_a_sensitive_configurable_warning() -> None:
+def test_the_rule_is_a_sensitive_configurable_error() -> None:
     rule = rule_for(CODE)
-    assert (rule.severity, rule.configurable, rule.sensitive) == (Severity.WARNING, True, True)
-    assert configured_severity(CODE, {}) is Severity.WARNING
-    assert configured_severity(CODE, {CODE: "error"}) is Severity.ERROR
+    assert (rule.severity, rule.configurable, rule.sensitive) == (Severity.ERROR, True, True)
+    assert configured_severity(CODE, {}) is Severity.ERROR
+    assert configured_severity(CODE, {CODE: "warning"}) is Severity.WARNING
     assert configured_severity(CODE, {CODE: "off"}) is None
     # The cluster's rules keep their severity whatever the settings say.
     assert configured_severity("pod.env", {"pod.env": "off"}) is Severity.ERROR

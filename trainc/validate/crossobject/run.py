@@ -25,8 +25,10 @@ from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.model.labels import WEBHOOK_VALIDATION_DISABLED, WEBHOOK_VALIDATION_LABEL
 from trainc.resolve.index import LookupFailure, RuntimeIndex
 from trainc.resolve.objects import DefaultedObject
+from trainc.validate.crossobject.claim_clashes import check_claim_clashes
 from trainc.validate.crossobject.coordinator import check_coordinator
 from trainc.validate.crossobject.duplicates import check_duplicates
+from trainc.validate.crossobject.elsewhere import Elsewhere, claim_user
 from trainc.validate.crossobject.frameworks import (
     check_flux_init_containers,
     check_reserved_env,
@@ -80,19 +82,24 @@ def check_cross_object(
     index: RuntimeIndex,
     *,
     trainjob_checks: TrainJobCheck | None = None,
+    elsewhere: Elsewhere | None = None,
 ) -> list[Diagnostic]:
     """Webhook-equivalent findings across ``objects``, without exact duplicates.
 
     ``index`` is the run's runtime index, built over :func:`document_order`.
     ``trainjob_checks`` gives the findings of :func:`check_trainjob` for a TrainJob and
-    its runtime by other means (a cache); by default, it runs them.
+    its runtime by other means (a cache); by default, it runs them. ``elsewhere`` is the
+    rest of the repository in a run on named files: names that clash with it are
+    reported on the checked objects.
     """
     per_trainjob = trainjob_checks or check_trainjob
+    rest = elsewhere or Elsewhere()
     ordered = document_order(objects)
-    found = check_duplicates(ordered)
+    found = check_duplicates(ordered, rest.declared)
     for runtime in (obj for obj in ordered if obj.kind in RUNTIME_KINDS):
         found += _check_runtime(runtime)
     used: dict[int, DefaultedObject] = {}
+    claim_users = list(rest.claim_users)
     for trainjob in (obj for obj in ordered if obj.kind == TRAINJOB.kind):
         resolved = index.lookup(trainjob)
         if isinstance(resolved, LookupFailure):
@@ -100,9 +107,13 @@ def check_cross_object(
             continue
         used.setdefault(id(resolved), resolved)
         found += per_trainjob(trainjob, resolved)
+        user = claim_user(trainjob, resolved)
+        if user is not None:
+            claim_users.append(user)
     for runtime in used.values():
         for runtime_check in USED_RUNTIME_CHECKS:
             found += runtime_check(runtime)
+    found += check_claim_clashes(claim_users)
     return list(dict.fromkeys(found))
 
 

@@ -12,6 +12,7 @@ need the live cluster (an existing PVC's spec and retention) cannot run offline.
 from __future__ import annotations
 
 from trainc.diagnostics import Diagnostic, counted
+from trainc.model.json import JsonObject
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.crossobject.template import (
     Node,
@@ -28,15 +29,17 @@ from trainc.validate.crossobject.template import (
 from trainc.validate.metadata import LABEL_MAX, dns1123_subdomain_errors
 
 
-def _templates(runtime: DefaultedObject) -> list[Node]:
+def _templates(runtime: JsonObject) -> list[Node]:
     return [
         template
-        for policy in children(jobset_spec(runtime.data), "volumeClaimPolicies")
+        for policy in children(jobset_spec(runtime), "volumeClaimPolicies")
         for template in children(policy, "templates")
     ]
 
 
-def _claim_names(runtime: DefaultedObject) -> set[str]:
+def claim_template_names(runtime: JsonObject) -> set[str]:
+    """The names of a runtime's claim templates (``runtime`` is its data, defaulted or not:
+    nothing defaults a template's name)."""
     return {name for t in _templates(runtime) if (name := str_value(t.get("metadata", "name")))}
 
 
@@ -51,7 +54,7 @@ def check_volume_claims(runtime: DefaultedObject) -> list[Diagnostic]:
     }
     found: list[Diagnostic] = []
     seen: set[str] = set()
-    for template in _templates(runtime):
+    for template in _templates(runtime.data):
         name = str_value(template.get("metadata", "name")) or ""
         found += _check_template_name(runtime, template, name, seen)
         seen.add(name)
@@ -114,7 +117,7 @@ def check_volume_claim_names(
     trainjob: DefaultedObject, runtime: DefaultedObject
 ) -> list[Diagnostic]:
     """PVC names ``<template>-<trainjob>`` within 63 characters; no patch volume shadows a claim."""
-    claims = _claim_names(runtime)
+    claims = claim_template_names(runtime.data)
     found = [
         trainjob.finding(
             ("metadata", "name"),

@@ -17,6 +17,23 @@ from trainc.errors import UsageError
 
 KubeVersion = tuple[int, int]
 
+#: The releases whose rules trainc models, oldest and newest: the default of every gate
+#: its rules read was taken for them from upstream's feature-gate table
+#: (https://github.com/kubernetes/kubernetes/blob/master/pkg/features/kube_features.go).
+#: Outside them trainc would guess at the API server's rules, so trainc.yaml may not name
+#: another release, and a cluster's own version is judged by the nearest of these.
+OLDEST_RELEASE: KubeVersion = (1, 29)
+NEWEST_RELEASE: KubeVersion = (1, 36)
+
+
+def release_text(version: KubeVersion) -> str:
+    """``1.33``: a release as trainc.yaml spells it."""
+    return f"{version[0]}.{version[1]}"
+
+
+#: The range in words, for messages and the docs.
+KNOWN_RELEASES = f"{release_text(OLDEST_RELEASE)} to {release_text(NEWEST_RELEASE)}"
+
 _VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.\d+)?")
 
 
@@ -32,6 +49,11 @@ def read_version(text: str) -> KubeVersion | None:
     """(major, minor) of ``1.33``, ``v1.33`` or ``1.33.0``; None for anything else."""
     match = _VERSION.fullmatch(text)
     return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def nearest_release(version: KubeVersion) -> KubeVersion:
+    """``version`` if trainc models it, else the oldest or newest release it does."""
+    return min(max(version, OLDEST_RELEASE), NEWEST_RELEASE)
 
 
 @dataclass(frozen=True, slots=True)
