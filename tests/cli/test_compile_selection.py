@@ -151,13 +151,26 @@ def test_a_copy_that_keeps_the_name_is_refused_not_written_over_the_original(
     before = snapshot(repo / "rendered")
     write(repo, "jobs/vision/yolo-v2.yaml", trainjob("vision", "yolo", deadline=60))
 
-    result = invoke(repo, "compile", "jobs/vision/yolo-v2.yaml")
+    copied = invoke(repo, "compile", "jobs/vision/yolo-v2.yaml")
 
-    assert result.code == 2
-    assert "refusing to replace vision/yolo.yaml" in result.err
-    assert "it was compiled from jobs/vision/yolo.yaml" in result.err
-    assert "Traceback" not in result.err
+    assert copied.code == 1
+    assert "jobs/vision/yolo-v2.yaml:4:3: error[xobj.duplicate-object]" in copied.err
     assert snapshot(repo / "rendered") == before
+
+
+def test_a_job_moved_to_a_file_compiled_alone_is_refused(repo: Path, invoke: Invoke) -> None:
+    before = snapshot(repo / "rendered")
+    (repo / YOLO).rename(repo / "jobs/vision/yolo-v8.yaml")
+
+    moved = invoke(repo, "compile", "jobs/vision/yolo-v8.yaml")
+
+    assert moved.code == 2
+    assert "refusing to replace vision/yolo.yaml" in moved.err
+    assert "it was compiled from jobs/vision/yolo.yaml" in moved.err
+    assert "Traceback" not in moved.err
+    assert snapshot(repo / "rendered") == before
+    assert invoke(repo, "compile", "jobs/vision/").code == 0
+    assert invoke(repo, "compile", "--check").code == 0
 
 
 def test_check_with_paths_compares_the_selection_and_the_shared_objects(
