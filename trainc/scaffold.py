@@ -41,6 +41,10 @@ inputs:
 # place jobs elsewhere than the destination on purpose.
 # namespace: ml-team
 
+# The namespaces TrainJobs may name; another one (a typo such as `reserch`) is then a
+# compile.unknown-namespace warning. Unset: not checked.
+# namespaces: [ml-team]
+
 # Kubernetes minor version of the target cluster; compiled objects are checked against
 # its schemas.
 kubernetesVersion: "1.33"

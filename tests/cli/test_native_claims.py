@@ -55,9 +55,9 @@ def native_repo(tmp_path: Path, shared_dir: Path) -> Path:
 def test_validate_accepts_the_upstream_torchtune_runtime(native_repo: Path, invoke: Invoke) -> None:
     outcome = invoke(native_repo, "validate")
 
+    # Upstream's images carry no tag: warnings (compile.image-tag), and no error.
     assert outcome.code == 0, outcome.out + outcome.err
-    assert "pod.volume-mount" not in outcome.out + outcome.err
-    assert "All checks passed" in outcome.out + outcome.err
+    assert "error" not in outcome.out + outcome.err
 
 
 def test_compile_leaves_the_claims_to_the_jobset_controller(

@@ -33,6 +33,7 @@ from trainc.validate.cache import Cache
 from trainc.validate.config_warnings import check_config
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.files import check_files
+from trainc.validate.namespaces import check_namespaces, known_namespaces
 from trainc.validate.policies import load_policies
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
@@ -259,7 +260,9 @@ def run_validation(
         jobs=jobs,
         cache=run_cache,
     )
-    diagnostics = sort_diagnostics((*before, *outcome.diagnostics))
+    known = known_namespaces(config, inputs.namespaces, whole_repository=not named)
+    namespaces = check_namespaces(outcome.objects, known, config)
+    diagnostics = sort_diagnostics((*before, *outcome.diagnostics, *namespaces))
     shown = {
         path: src
         for path, src in (context.sources if context else {}).items()
