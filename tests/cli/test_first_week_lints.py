@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.conftest import Invoke
-from tests.support.manifests import TORCH_RUNTIME, write
+from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 
 _CONFIG = """\
 apiVersion: trainc.dev/v1alpha1
@@ -24,33 +24,13 @@ compile:
     sshAuthSecret: mpi-ssh
 """
 
-_DEEPSPEED_JOB = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: bert
-  namespace: research
-spec:
-  runtimeRef:
-    name: deepspeed-distributed
-  trainer:
-    image: registry.example.com/research/deepspeed:1.4.0
-    numNodes: 2
-"""
+_DEEPSPEED_JOB = trainjob_yaml("bert", runtime="deepspeed-distributed", namespace="research") + (
+    "  trainer:\n    image: registry.example.com/research/deepspeed:1.4.0\n    numNodes: 2\n"
+)
 
 
 def _job(namespace: str, *, deadline: int | None = None) -> str:
-    text = f"""\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: resnet
-  namespace: {namespace}
-spec:
-  runtimeRef:
-    name: torch
-"""
-    return text + (f"  activeDeadlineSeconds: {deadline}\n" if deadline is not None else "")
+    return trainjob_yaml("resnet", namespace=namespace, deadline=deadline)
 
 
 @pytest.fixture
@@ -107,7 +87,7 @@ def test_a_deadline_shorter_than_the_sweepers_period(
     assert outcome.code == 0
     report = outcome.out + outcome.err
     expected = (
-        "jobs/a.yaml:9:3: warning[compile.deadline-sweep-period]: activeDeadlineSeconds is "
+        "jobs/a.yaml:7:3: warning[compile.deadline-sweep-period]: activeDeadlineSeconds is "
         "120 s, shorter than the up to 300 s the sweeper that enforces it waits between runs"
     )
     assert (expected in report) is warned, report

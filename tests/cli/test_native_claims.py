@@ -16,7 +16,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.cli.conftest import Invoke
-from tests.support.manifests import write
+from tests.support.manifests import trainjob_yaml, write
 from trainc.model.json import JsonObject, as_object, get_path
 from trainc.resolve.childjobs import child_jobs
 
@@ -29,16 +29,7 @@ compile:
   volumeClaimPolicies: Native
 """
 
-_TRAINJOB = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: tune
-  namespace: research
-spec:
-  runtimeRef:
-    name: torchtune-llama3.2-1b
-"""
+_TRAINJOB = trainjob_yaml("tune", runtime="torchtune-llama3.2-1b", namespace="research")
 
 
 @pytest.fixture

@@ -32,13 +32,17 @@ spec:
 """A ClusterTrainingRuntime ``torch`` in torch-distributed's shape (one ``node`` job)."""
 
 
-def trainjob_yaml(name: str = "job", *, runtime: str = "torch", deadline: object = None) -> str:
-    """A TrainJob on ``runtime``; ``spec.activeDeadlineSeconds`` is on line 6 when given."""
+def trainjob_yaml(
+    name: str = "job", *, runtime: str = "torch", deadline: object = None, namespace: str = ""
+) -> str:
+    """A TrainJob on ``runtime``; ``spec.activeDeadlineSeconds`` is on line 6 when given
+    (7 with a ``namespace``, which is on line 5)."""
     lines = [
         "apiVersion: trainer.kubeflow.org/v1alpha1",
         "kind: TrainJob",
         "metadata:",
         f"  name: {name}",
+        *([f"  namespace: {namespace}"] if namespace else []),
         "spec:",
     ]
     if deadline is not None:
