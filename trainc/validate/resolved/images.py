@@ -8,9 +8,10 @@ with ``imagePullPolicy`` defaulting to ``Always`` for them, every pod start depe
 registry. A digest (``@sha256:...``) pins an image whatever its tag says.
 
 Which pods run an image is not always what the TrainJob suggests: ``trainer.image``
-reaches only the containers Trainer's plugins give it to (the trainer step), so the other
-replicatedJobs keep the runtime's image (upstream's DeepSpeed runtime: the launcher gets
-``trainer.image``, the ``node`` workers keep ``deepspeed-runtime``). One finding per
+replaces only the ``node`` container of the replicatedJobs labelled as the trainer step
+(:mod:`trainc.resolve.plugins.jobset`), so the others keep the runtime's image (upstream's
+DeepSpeed runtime: the launcher gets ``trainer.image``, the ``node`` workers keep
+``deepspeed-runtime``). One finding per
 written image value therefore names the replicatedJobs and containers that run it, and
 sits at the line it came from: the runtime, the TrainJob or a runtime patch.
 """
