@@ -169,3 +169,31 @@ def test_an_unknown_environment_names_where_it_came_from(tmp_path: Path) -> None
         configured(tmp_path, ENVIRONMENTS, unknown)
     with pytest.raises(UsageError, match=r"^--env staging: no such environment"):
         configured(tmp_path, ENVIRONMENTS, Overrides(), environment="staging")
+
+
+def test_validate_only_runs_no_sweeper_and_resolves_claims_as_trainer_does(
+    tmp_path: Path,
+) -> None:
+    """With ``deploy: TrainJob`` the Trainer controller builds the JobSets: it copies the
+    runtime's volumeClaimPolicies for the JobSet controller, and enforces deadlines."""
+    text = (
+        "compile:\n"
+        "  volumeClaimPolicies: Emit\n"
+        "  mpi: {sshAuthSecret: keys}\n"
+        "sweeper:\n"
+        "  image: registry.example.com/ml/trainc:0.1.0\n"
+    )
+    write(tmp_path, "trainc.yaml", text)
+    deploying = load_config(cwd=tmp_path).config
+    assert deploying is not None
+    assert deploying.deploy == "JobSet"
+    assert deploying.sweeper is not None
+    assert not deploying.compile.native_volume_claims
+    assert deploying.compile.mpi_ssh_secret == "keys"  # noqa: S105 - a Secret's name
+    write(tmp_path, "trainc.yaml", "deploy: TrainJob\n" + text)
+    validating = load_config(cwd=tmp_path).config
+    assert validating is not None
+    assert validating.deploy == "TrainJob"
+    assert validating.sweeper is None
+    assert validating.compile.native_volume_claims
+    assert validating.compile.mpi_ssh_secret is None

@@ -38,6 +38,12 @@ DEFAULT_KUBERNETES_VERSION = "1.33"
 
 SweeperScope = Literal["Namespaced", "Cluster"]
 
+#: trainc.yaml's ``deploy``: what reaches the cluster. trainc's compiled JobSets (the
+#: default), or the TrainJobs themselves, to the Trainer controller (validate-only).
+Deploy = Literal["JobSet", "TrainJob"]
+DEPLOY_JOBSET: Final[Deploy] = "JobSet"
+DEPLOY_TRAINJOB: Final[Deploy] = "TrainJob"
+
 #: The sweeper's defaults: every five minutes, namespaced RBAC, and ten minutes' grace for
 #: companions a GitOps sync applied ahead of their JobSet.
 DEFAULT_SWEEPER_NAMESPACE: Final = "trainc-system"
@@ -135,10 +141,12 @@ class RepoConfig:
     trainc.yaml's ``namespace`` won over it with another name (validation warns).
     ``namespaces`` is trainc.yaml's list of the namespaces TrainJobs may use (None: the
     repository names none, and TrainJob namespaces are not checked against it).
+    ``deploy`` is :data:`DEPLOY_TRAINJOB` when the repository is only validated.
     """
 
     root: Path
     config_file: str | None = None
+    deploy: Deploy = DEPLOY_JOBSET
     include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = ()
     runtimes: tuple[str, ...] = ()
@@ -260,7 +268,7 @@ def build_config(
     limits = file.limits
     defaults = Limits()
     policy_paths = tuple(policies.paths) if policies and policies.paths else DEFAULT_POLICY_PATHS
-    compile_settings = _compile_settings(file.compile)
+    compile_settings = _compile_settings(file.compile, file.deploy or DEPLOY_JOBSET)
     # Policy files and compiled output are YAML too, but never inputs: they would only
     # be skipped, noisily (and compiled JobSets are not trainer objects).
     generated = (compile_settings.output,) if compile_settings.output else ()
@@ -271,6 +279,7 @@ def build_config(
     return RepoConfig(
         root=root,
         config_file=config_file,
+        deploy=file.deploy or DEPLOY_JOBSET,
         include=tuple(inputs.include) if inputs and inputs.include else DEFAULT_INCLUDE,
         exclude=exclude,
         runtimes=tuple(inputs.runtimes) if inputs and inputs.runtimes else (),
@@ -300,7 +309,9 @@ def build_config(
             max_documents=(limits and limits.max_documents) or defaults.max_documents,
         ),
         compile=compile_settings,
-        sweeper=_sweeper_settings(file.sweeper),
+        # Validate-only: the Trainer controller enforces deadlines and TTLs, nothing is
+        # compiled, so no sweeper is run whatever the section says.
+        sweeper=_sweeper_settings(file.sweeper) if file.deploy != DEPLOY_TRAINJOB else None,
         rules=dict(file.rules or {}),
     )
 
@@ -334,7 +345,16 @@ def _template_values(
     return merge_values(values, environments[environment].values or {})
 
 
-def _compile_settings(section: CompileConfig | None) -> CompileSettings:
+def _compile_settings(section: CompileConfig | None, deploy: Deploy) -> CompileSettings:
+    """The ``compile`` section with its defaults; in validate-only mode, none of it.
+
+    Nothing is compiled then: the Trainer controller copies the runtime's
+    ``volumeClaimPolicies`` into the JobSet it builds
+    (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/builder.go),
+    for the JobSet controller to create the claims, so the jobs resolve as ``Native``.
+    """
+    if deploy == DEPLOY_TRAINJOB:
+        return CompileSettings(native_volume_claims=True)
     if section is None:
         return CompileSettings()
     return CompileSettings(

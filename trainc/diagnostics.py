@@ -131,7 +131,10 @@ class Rule:
     (:func:`configured_severity`). The cluster's own rules are never configurable, since
     downgrading one would not make the cluster accept the object. A ``sensitive`` rule's
     findings sit on lines that may hold secret text: reporters never quote those lines,
-    so a CI log does not spread what the finding warns about.
+    so a CI log does not spread what the finding warns about. A ``compiled`` rule is about
+    what only trainc's own deployment has: the compiled JobSet and its companions as
+    trainc builds them, and the sweeper. It is off when trainc.yaml says ``deploy:
+    TrainJob``, where the Trainer controller builds the JobSets (``docs/deploy.md``).
     """
 
     code: str
@@ -139,6 +142,7 @@ class Rule:
     summary: str
     configurable: bool = False
     sensitive: bool = False
+    compiled: bool = False
 
 
 _E, _W, _I = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -211,6 +215,11 @@ _ENTRIES: tuple[Rule, ...] = (
         "config.placeholder",
         _W,
         "the sweeper image or pre-commit's trainc repository is still trainc init's placeholder",
+    ),
+    Rule(
+        "config.not-deployed",
+        _W,
+        "with deploy: TrainJob, trainc.yaml's compile or sweeper section is not used",
     ),
     # --- schema: structural validation against the generated CRD -----------------------------
     Rule("schema.unknown-field", _E, "the field is not part of the API"),
@@ -382,16 +391,19 @@ _ENTRIES: tuple[Rule, ...] = (
         "compile.progress-deadline",
         _E,
         "the progress-deadline annotation is not a positive integer",
+        compiled=True,
     ),
     Rule(
         "compile.mpi-ssh-secret",
         _E,
         "an MPI runtime names no valid SSH Secret, which trainc never generates",
+        compiled=True,
     ),
     Rule(
         "compile.flux-curve-secret",
         _E,
         "a Flux runtime names no valid CURVE certificate Secret, which trainc never generates",
+        compiled=True,
     ),
     Rule(
         "compile.coscheduling-scheduler",
@@ -401,6 +413,12 @@ _ENTRIES: tuple[Rule, ...] = (
     Rule("compile.volcano-scheduler", _W, "no pod template sets schedulerName: volcano"),
     Rule("compile.podgroup-empty", _E, "the Coscheduling PodGroup would have no members"),
     Rule(
+        "compile.metadata-clash",
+        _W,
+        "a TrainJob label or annotation does not reach the JobSet, which sets another value",
+        compiled=True,
+    ),
+    Rule(
         "compile.no-containers",
         _E,
         "a replicated job's pod template has no containers, so its JobSet would be refused",
@@ -409,11 +427,13 @@ _ENTRIES: tuple[Rule, ...] = (
         "compile.no-sweeper",
         _W,
         "jobs set deadlines or TTLs, but no sweeper is configured to enforce them",
+        compiled=True,
     ),
     Rule(
         "compile.sweeper-resources",
         _E,
         "a request of the sweeper's container exceeds its limit",
+        compiled=True,
     ),
     Rule(
         "compile.plaintext-credential",
@@ -433,6 +453,7 @@ _ENTRIES: tuple[Rule, ...] = (
         _W,
         "activeDeadlineSeconds is shorter than the sweeper's period, so it cannot hold on time",
         configurable=True,
+        compiled=True,
     ),
     Rule(
         "compile.unknown-namespace",
@@ -445,6 +466,7 @@ _ENTRIES: tuple[Rule, ...] = (
         "kueue.suspend-in-git",
         _E,
         "a queued job sets suspend: true, a field Kueue owns and GitOps would force back",
+        compiled=True,
     ),
     Rule(
         "kueue.multikueue-without-queue",
@@ -467,16 +489,35 @@ _ENTRIES: tuple[Rule, ...] = (
         "apply.last-applied-too-large",
         _E,
         "with client-side apply, the last-applied-configuration copy breaks the annotation limit",
+        compiled=True,
     ),
     Rule(
         "apply.last-applied-near-limit",
         _W,
         "with client-side apply, the last-applied-configuration copy nears the annotation limit",
+        compiled=True,
     ),
-    Rule("apply.annotations-near-limit", _W, "an emitted object's annotations near 256 KiB"),
-    Rule("apply.object-too-large", _E, "an emitted object exceeds etcd's 1.5 MiB request limit"),
-    Rule("apply.object-near-limit", _W, "an emitted object nears etcd's 1.5 MiB request limit"),
-    Rule("apply.config-map-too-large", _E, "an emitted ConfigMap's data exceeds 1 MiB"),
+    Rule(
+        "apply.annotations-near-limit",
+        _W,
+        "an emitted object's annotations near 256 KiB",
+        compiled=True,
+    ),
+    Rule(
+        "apply.object-too-large",
+        _E,
+        "an emitted object exceeds etcd's 1.5 MiB request limit",
+        compiled=True,
+    ),
+    Rule(
+        "apply.object-near-limit",
+        _W,
+        "an emitted object nears etcd's 1.5 MiB request limit",
+        compiled=True,
+    ),
+    Rule(
+        "apply.config-map-too-large", _E, "an emitted ConfigMap's data exceeds 1 MiB", compiled=True
+    ),
 )
 
 CATALOGUE: dict[str, Rule] = {rule.code: rule for rule in _ENTRIES}

@@ -149,3 +149,19 @@ rules:
 
     assert outcome.code == 0
     assert "warning" not in outcome.out + outcome.err
+
+
+def test_validate_only_repositories_have_no_sweeper_to_wait_for(repo: Path, invoke: Invoke) -> None:
+    # With deploy: TrainJob the Trainer controller holds deadlines itself.
+    write(
+        repo,
+        "trainc.yaml",
+        "apiVersion: trainc.dev/v1alpha1\nkind: Config\ndeploy: TrainJob\n"
+        "sweeper:\n  image: registry.example.com/trainc:0.1.0\n",
+    )
+    write(repo, "jobs/a.yaml", _job("research", deadline=120))
+
+    outcome = invoke(repo, "validate")
+
+    assert outcome.code == 0
+    assert "compile.deadline-sweep-period" not in outcome.out + outcome.err

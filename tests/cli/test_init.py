@@ -115,3 +115,19 @@ def test_the_pre_commit_config_uses_hooks_this_repository_defines() -> None:
     [repo] = config["repos"]
     assert repo["rev"] == f"v{__version__}"
     assert {hook["id"] for hook in repo["hooks"]} <= {hook["id"] for hook in hooks}
+
+
+def test_the_scaffolds_team_label_reaches_the_jobset_its_policy_asks_for(
+    tmp_path: Path, run
+) -> None:
+    """The team-label policy enforces a label on TrainJobs: the JobSet, which stands for
+    the TrainJob in the cluster, carries it, so ``kubectl get jobsets -l team=vision``
+    finds the job."""
+    run(tmp_path, "init")
+    job = tmp_path / "jobs" / "example.yaml"
+    job.write_text(job.read_text(encoding="utf-8").replace("team: my-team", "team: vision"))
+    compiled = run(tmp_path, "compile", "-o", "-")
+    assert compiled.code == 0, compiled.err
+    (jobset,) = [d for d in YAML(typ="safe").load_all(compiled.out) if d["kind"] == "JobSet"]
+    assert jobset["metadata"]["labels"]["team"] == "vision"
+    assert "metadata-clash" not in compiled.err

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Final
 
-from trainc.config import Overrides, RepoConfig
+from trainc.config import DEPLOY_TRAINJOB, Overrides, RepoConfig
 from trainc.diagnostics import Diagnostic
-from trainc.errors import CompilerBug
+from trainc.errors import CompilerBug, UsageError
 from trainc.model.json import JsonObject
+from trainc.model.repoconfig import CONFIG_FILE_NAME
 
 if TYPE_CHECKING:
     from trainc.cache.store import Store
@@ -30,6 +31,15 @@ from trainc.api.run import (
     config_failure,
     run_validation,
     worker_count,
+)
+
+#: Why compile refuses a validate-only repository, and what to run instead.
+_VALIDATE_ONLY: Final = (
+    "{config} sets deploy: TrainJob: the TrainJobs go to the Trainer controller, which "
+    "builds their JobSets in the cluster, so trainc compiles nothing here. Run `trainc "
+    "validate` (the trainc-validate pre-commit hook runs it) and apply the TrainJobs as "
+    "they are; to deploy trainc's JobSets instead, remove `deploy` from {config} "
+    '(docs/deploy.md, "Two ways to adopt trainc")'
 )
 
 
@@ -73,7 +83,8 @@ def compile_paths(
     nothing. The sweeper's objects (trainc.yaml's ``sweeper`` section) and the Namespaces
     (``compile.namespaces: Emit``) belong to no one job: they are the sink's shared objects.
     Raises CompilerBug when an object trainc built fails its own output validation:
-    that is trainc's fault, never the user's. ``progress`` hears of every file, object
+    that is trainc's fault, never the user's; UsageError when trainc.yaml says ``deploy:
+    TrainJob``, where nothing is compiled. ``progress`` hears of every file, object
     and job (see :data:`Progress`). ``jobs`` is how many processes may resolve, check,
     build and render the TrainJobs, as for :func:`validate_paths`: the output, byte for
     byte, and the diagnostics are the same whatever it is, and whatever the ``cache``
@@ -91,6 +102,8 @@ def compile_paths(
     if config is None:
         report = config_failure(loaded_config)
         return CompileReport(report, report.diagnostics)
+    if config.deploy == DEPLOY_TRAINJOB:
+        raise UsageError(_VALIDATE_ONLY.format(config=config.config_file or CONFIG_FILE_NAME))
     builds = Builds(config)
     output = _Output(sink, config, builds)
     try:

@@ -32,6 +32,7 @@ from trainc.model.schematree import load_kind_schema
 from trainc.validate.cache import Cache
 from trainc.validate.config_warnings import check_config
 from trainc.validate.defaults import apply_defaults, drop_nulls
+from trainc.validate.deploy import in_force
 from trainc.validate.files import check_files
 from trainc.validate.namespaces import check_namespaces, known_namespaces
 from trainc.validate.policies import load_policies
@@ -237,12 +238,9 @@ def run_validation(
     sweeper = check_sweeper_resources(config, loaded_config.document)
     rules = check_rule_settings(config, loaded_config.document)
     settings = check_config(config, loaded_config.document)
-    before = (
-        *inputs.diagnostics,
-        *policies.diagnostics,
-        *sweeper,
-        *rules,
-        *settings.diagnostics,
+    before = in_force(
+        (*inputs.diagnostics, *policies.diagnostics, *sweeper, *rules, *settings.diagnostics),
+        config.deploy,
     )
     outcome = validate_objects(
         (*checked_inputs, *context_objects),
@@ -262,7 +260,9 @@ def run_validation(
     )
     known = known_namespaces(config, inputs.namespaces, whole_repository=not named)
     namespaces = check_namespaces(outcome.objects, known, config)
-    diagnostics = sort_diagnostics((*before, *outcome.diagnostics, *namespaces))
+    diagnostics = sort_diagnostics(
+        (*before, *in_force((*outcome.diagnostics, *namespaces), config.deploy))
+    )
     shown = {
         path: src
         for path, src in (context.sources if context else {}).items()

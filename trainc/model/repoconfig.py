@@ -219,6 +219,13 @@ class RepoConfigFile:
     add to the list (in a run over the whole repository). Without either, namespaces are
     not checked."""
 
+    deploy: Literal["JobSet", "TrainJob"] | None = None
+    """What reaches the cluster. ``JobSet`` (default): the manifests ``trainc compile``
+    writes, with no Trainer controller in the cluster. ``TrainJob``: validate-only, for
+    teams whose TrainJobs go to the Trainer controller as they are; ``trainc validate`` and
+    its hook judge them, the rules about compiled JobSets and the sweeper are off, and
+    ``trainc compile`` is not used."""
+
     kubernetes_version: Annotated[str | None, Pattern(patterns.KUBERNETES_MINOR.anchored)] = None
     """Kubernetes minor version the cluster runs, e.g. ``1.33``; selects core schemas."""
 

@@ -14,6 +14,7 @@ from trainc.resolve.plugins.jax import JAXPlugin
 from trainc.resolve.plugins.jobset import JobSetPlugin
 from trainc.resolve.plugins.kueue import KueuePlugin
 from trainc.resolve.plugins.lifecycle import LifecyclePlugin
+from trainc.resolve.plugins.metadata import TrainJobMetadataPlugin
 from trainc.resolve.plugins.mpi import MPIPlugin
 from trainc.resolve.plugins.plainml import PlainMLPlugin
 from trainc.resolve.plugins.torch import TorchPlugin
@@ -34,4 +35,5 @@ PLUGINS: tuple[object, ...] = (
     VolumesPlugin(),  # KEP-572 claims: volumes into pods, claims as objects
     KueuePlugin(),  # Kueue's labels and MultiKueue's managedBy on the JobSet
     LifecyclePlugin(),  # trainc's labels and the sweeper's annotations on the JobSet
+    TrainJobMetadataPlugin(),  # the TrainJob's other labels and annotations, where free
 )

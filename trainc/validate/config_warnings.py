@@ -8,6 +8,9 @@
 - ``config.placeholder``: the sweeper image, or the repository ``.pre-commit-config.yaml``
   fetches trainc from, is still the placeholder ``trainc init`` wrote: the CronJob could
   not pull its image, and pre-commit could not install its hooks.
+- ``config.not-deployed``: trainc.yaml says ``deploy: TrainJob`` (validate-only) and yet
+  has a ``compile`` or ``sweeper`` section, which nothing uses then: no output is
+  compiled and no sweeper runs (the Trainer controller enforces deadlines and TTLs).
 
 They are warnings: the output is valid Kubernetes either way.
 """
@@ -18,7 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from trainc.config import PLACEHOLDER_IMAGE_REPOSITORY, PLACEHOLDER_PROJECT_URL, RepoConfig
+from trainc.config import (
+    DEPLOY_TRAINJOB,
+    PLACEHOLDER_IMAGE_REPOSITORY,
+    PLACEHOLDER_PROJECT_URL,
+    RepoConfig,
+)
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import Document
 from trainc.load.inputs import load_single_file
@@ -27,6 +35,8 @@ from trainc.model.json import as_list, as_object
 
 #: pre-commit's configuration file, at the repository root.
 PRE_COMMIT_CONFIG: Final = ".pre-commit-config.yaml"
+#: trainc.yaml's sections that only a compile (and the sweeper it emits) reads.
+_COMPILED_SECTIONS: Final = ("compile", "sweeper")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +73,8 @@ def _in_trainc_yaml(config: RepoConfig, document: Document) -> list[Diagnostic]:
                 "the plugin parameter `namespace` to make the choice in the Application",
             )
         )
+    if config.deploy == DEPLOY_TRAINJOB:
+        found += _not_deployed(document)
     if config.sweeper is not None and _is_placeholder_image(config.sweeper.image):
         found.append(
             document.finding(
@@ -75,6 +87,22 @@ def _in_trainc_yaml(config: RepoConfig, document: Document) -> list[Diagnostic]:
             )
         )
     return found
+
+
+def _not_deployed(document: Document) -> list[Diagnostic]:
+    """The sections of trainc.yaml that validate-only mode leaves unused."""
+    return [
+        document.finding(
+            (section,),
+            "config.not-deployed",
+            f"trainc.yaml sets deploy: TrainJob, so its `{section}` section is not used: "
+            "trainc compiles nothing and runs no sweeper when the Trainer controller "
+            "deploys the TrainJobs",
+            hint=f"remove `{section}`, or remove `deploy` to deploy trainc's JobSets",
+        )
+        for section in _COMPILED_SECTIONS
+        if section in as_object(document.data)
+    ]
 
 
 def _is_placeholder_image(image: str) -> bool:

@@ -471,6 +471,7 @@ def _check_trainjobs(
     target = Target(
         parse_version(config.kubernetes_version),
         config.rules,
+        config.deploy,
         config.sweeper.schedule if config.sweeper is not None else None,
     )
     judge = _Judge(

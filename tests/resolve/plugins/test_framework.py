@@ -81,7 +81,12 @@ def test_phases_run_in_order_and_plugins_in_registry_order_within_each() -> None
 
 def test_settle_is_the_last_phase_of_the_registry() -> None:
     settling = [type(plugin).__name__ for plugin in PLUGINS if hasattr(plugin, "settle")]
-    assert settling == ["JobSetPlugin", "KueuePlugin", "LifecyclePlugin"]
+    assert settling == [
+        "JobSetPlugin",
+        "KueuePlugin",
+        "LifecyclePlugin",
+        "TrainJobMetadataPlugin",
+    ]
     assert not any(hasattr(plugin, "build") or hasattr(plugin, "finalize") for plugin in PLUGINS)
 
 

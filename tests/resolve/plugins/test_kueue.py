@@ -33,8 +33,6 @@ def test_kueues_labels_go_from_the_trainjob_to_the_jobset() -> None:
     trainjob = make_trainjob(labels={**KUEUE_LABELS, "team": "vision"})
     labels = _jobset(trainjob)["metadata"]["labels"]
     assert {key: labels[key] for key in KUEUE_LABELS} == KUEUE_LABELS
-    # Only Kueue's keys: upstream copies no other TrainJob label to the JobSet.
-    assert "team" not in labels
 
 
 @pytest.mark.parametrize("key", sorted(KUEUE_LABELS))
@@ -53,10 +51,11 @@ def test_the_trainjobs_queue_wins_over_the_runtime_templates() -> None:
     assert default[KUEUE_QUEUE_NAME] == "default-queue"
 
 
-def test_the_queue_annotation_kueue_no_longer_reads_is_not_carried() -> None:
+def test_the_queue_annotation_kueue_no_longer_reads_is_not_made_a_label() -> None:
     trainjob = make_trainjob(annotations={KUEUE_QUEUE_NAME: "team-a-gpu"})
     metadata = _jobset(trainjob)["metadata"]
-    assert KUEUE_QUEUE_NAME not in metadata["annotations"]
+    # Carried as it is, like every annotation of the TrainJob; Kueue ignores it.
+    assert metadata["annotations"][KUEUE_QUEUE_NAME] == "team-a-gpu"
     assert KUEUE_QUEUE_NAME not in metadata["labels"]
 
 

@@ -5,12 +5,13 @@ one: Kueue queues the JobSet, through its JobSet integration, and reads everythi
 the JobSet's own labels (``QueueNameForObject`` and the label lookups in
 https://github.com/kubernetes-sigs/kueue/blob/main/pkg/controller/jobframework/utils.go).
 Upstream Trainer copies none of a TrainJob's labels to its JobSet (Kueue reads them off the
-TrainJob there), so this plugin carries Kueue's own keys, and nothing else (Kueue at HEAD
-reads no annotation: a queue name written as one is reported, not carried):
+TrainJob there). trainc carries them all (:mod:`.metadata`); this plugin settles the two
+things where Kueue's keys differ from any other:
 
 - the labels ``kueue.x-k8s.io/queue-name``, ``priority-class`` and
   ``max-exec-time-seconds`` of the TrainJob become the JobSet's labels, over any value the
-  runtime template gives (a runtime may name a default queue; the job chooses);
+  runtime template gives (a runtime may name a default queue; the job chooses), where
+  any other key keeps the runtime's value;
 - ``spec.managedBy: kueue.x-k8s.io/multikueue`` on the TrainJob becomes the JobSet's
   ``spec.managedBy``, so the management cluster's JobSet controller leaves the JobSet
   alone and MultiKueue dispatches it to a worker cluster (the adapter in

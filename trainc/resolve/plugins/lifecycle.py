@@ -72,7 +72,8 @@ class LifecyclePlugin:
         return "lifecycle"
 
     def settle(self, context: Resolution) -> None:
-        """Label and annotate the JobSet; runs after every other plugin."""
+        """Label and annotate the JobSet; runs after every plugin that shapes the JobSet (only
+        the TrainJob's own metadata comes later, to see trainc's keys and report a clash)."""
         labels = ownership_labels(context.job.name, context.trainjob_at("metadata", "name"))
         annotations = _jobset_annotations(context)
         set_labels(context.trace, context.jobset_metadata, labels)

@@ -111,14 +111,17 @@ def _max_exec_time_errors(job: ResolvedJob) -> list[Diagnostic]:
 
 def _queue_annotations(job: ResolvedJob) -> list[Diagnostic]:
     """The queue name written as an annotation (the TrainJob's, or the runtime template's
-    that the JobSet takes), which Kueue no longer reads, on a job with no queue label."""
+    that the JobSet keeps), which Kueue no longer reads, on a job with no queue label."""
     if queue_name(job.jobset_metadata):
         return []
     origins: list[Origin] = []
     if _has_queue_annotation(as_object(job.trainjob.data.get("metadata"))):
         origins.append(Written(job.trainjob, ("metadata", "annotations", KUEUE_QUEUE_NAME)))
-    if _has_queue_annotation(job.jobset_metadata):
-        origins.append(_origin(job, "annotations", KUEUE_QUEUE_NAME))
+    carried = _origin(job, "annotations", KUEUE_QUEUE_NAME)
+    # The JobSet carries the TrainJob's annotation (one line, said once), unless its
+    # runtime template sets the key too.
+    if _has_queue_annotation(job.jobset_metadata) and carried not in origins:
+        origins.append(carried)
     return [
         locate(
             origin,

@@ -19,8 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from trainc.config import DEPLOY_JOBSET, Deploy
 from trainc.diagnostics import Diagnostic, Severity, configured_severity, exit_code
 from trainc.resolve.resolved import ResolvedJob
+from trainc.validate.deploy import in_force
 from trainc.validate.resolved.childjobs import check_child_jobs
 from trainc.validate.resolved.coordinator import check_coordinator_pod
 from trainc.validate.resolved.credentials import CODE as PLAINTEXT_CREDENTIAL
@@ -38,11 +40,13 @@ from trainc.validate.workload.version import KubeVersion
 @dataclass(frozen=True, slots=True)
 class Target:
     """What a run judges for: the Kubernetes version whose rules apply, trainc.yaml's
-    ``rules`` (the levels of trainc's configurable rules, by code) and the sweeper's
-    ``schedule`` (None without a sweeper)."""
+    ``rules`` (the levels of trainc's configurable rules, by code), what it deploys
+    (``deploy``: with TrainJobs, the rules about compiled JobSets are off) and the
+    sweeper's ``schedule`` (None without a sweeper)."""
 
     version: KubeVersion
     rules: Mapping[str, str] = field(default_factory=dict)
+    deploy: Deploy = DEPLOY_JOBSET
     sweeper_schedule: str | None = None
 
 
@@ -69,16 +73,17 @@ def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
     trainc's own judgements about the repository (:func:`check_repository_lints`).
 
     The Jobs are judged only when the JobSet itself would be created: after an error
-    above, the JobSet controller never gets to create them, and their findings would
-    only repeat that error. The lints are judged whatever else is wrong: they concern
-    the repository, not the cluster.
+    above (of a rule in force for ``target.deploy``), the JobSet controller never gets to
+    create them, and their findings would only repeat that error. The lints are judged
+    whatever else is wrong: they concern the repository, not the cluster.
     """
     found: list[Diagnostic] = []
     for check in JOB_CHECKS:
         found += check(job)
+    found = in_force(found, target.deploy)
     if not exit_code(found):
         found += check_child_jobs(job, target.version)
-    return found + check_repository_lints(job, target)
+    return found + in_force(check_repository_lints(job, target), target.deploy)
 
 
 def check_repository_lints(job: ResolvedJob, target: Target) -> list[Diagnostic]:
