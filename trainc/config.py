@@ -139,6 +139,8 @@ class RepoConfig:
 
     ``overridden_destination`` is the Argo CD Application's destination namespace when
     trainc.yaml's ``namespace`` won over it with another name (validation warns).
+    ``namespaces`` is trainc.yaml's list of the namespaces TrainJobs may use (None: the
+    repository names none, and TrainJob namespaces are not checked against it).
     ``deploy`` is :data:`DEPLOY_TRAINJOB` when the repository is only validated.
     """
 
@@ -158,6 +160,7 @@ class RepoConfig:
     sweeper: SweeperSettings | None = None
     rules: Mapping[str, str] = field(default_factory=dict)
     overridden_destination: str | None = None
+    namespaces: frozenset[str] | None = None
 
 
 def find_repo_root(start: Path) -> Path:
@@ -287,6 +290,7 @@ def build_config(
             or DEFAULT_NAMESPACE
         ),
         overridden_destination=_overridden_destination(file, overrides),
+        namespaces=frozenset(file.namespaces) if file.namespaces is not None else None,
         kubernetes_version=(
             file.kubernetes_version or overrides.kubernetes_version or DEFAULT_KUBERNETES_VERSION
         ),

@@ -453,6 +453,25 @@ _ENTRIES: tuple[Rule, ...] = (
         configurable=True,
         sensitive=True,
     ),
+    Rule(
+        "compile.image-tag",
+        _W,
+        "a pod runs an image without a tag or with the tag latest: what runs changes unseen",
+        configurable=True,
+    ),
+    Rule(
+        "compile.deadline-sweep-period",
+        _W,
+        "activeDeadlineSeconds is shorter than the sweeper's period, so it cannot hold on time",
+        configurable=True,
+        compiled=True,
+    ),
+    Rule(
+        "compile.unknown-namespace",
+        _W,
+        "a TrainJob's namespace is not in trainc.yaml's namespaces (a typo gets its own Role)",
+        configurable=True,
+    ),
     # --- kueue: what Kueue makes of the JobSet (docs/kueue.md) -------------------------------
     Rule(
         "kueue.suspend-in-git",

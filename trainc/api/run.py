@@ -40,6 +40,7 @@ from trainc.validate.deploy import in_force
 from trainc.validate.files import check_files
 from trainc.validate.kubernetes_version import check_kubernetes_version
 from trainc.validate.left_out import explain_missing_runtimes
+from trainc.validate.namespaces import check_namespaces, known_namespaces
 from trainc.validate.policies import load_policies
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
@@ -282,7 +283,9 @@ def run_validation(
         jobs=jobs,
         cache=run_cache,
     )
-    found_all = (*before, *in_force(outcome.diagnostics, config.deploy))
+    known = known_namespaces(config, inputs.namespaces, whole_repository=not named)
+    namespaces = check_namespaces(outcome.objects, known, config)
+    found_all = (*before, *in_force((*outcome.diagnostics, *namespaces), config.deploy))
     diagnostics = sort_diagnostics(explain_missing_runtimes(found_all, inputs.objects, config))
     shown = {
         path: src

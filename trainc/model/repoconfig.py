@@ -212,6 +212,13 @@ class RepoConfigFile:
     """Namespace of namespaced objects that set none. Default: under Argo CD the
     Application's destination namespace, else ``default``; set it only to override that."""
 
+    namespaces: list[Annotated[str, MaxLength(63), _NAMESPACE]] | None = None
+    """The namespaces TrainJobs may run in, e.g. ``[research, vision]``. A TrainJob that
+    names another one (a typo such as ``reserch``, which would get its own sweeper Role)
+    gets the warning ``compile.unknown-namespace``. Namespace manifests in the repository
+    add to the list (in a run over the whole repository). Without either, namespaces are
+    not checked."""
+
     deploy: Literal["JobSet", "TrainJob"] | None = None
     """What reaches the cluster. ``JobSet`` (default): the manifests ``trainc compile``
     writes, with no Trainer controller in the cluster. ``TrainJob``: validate-only, for

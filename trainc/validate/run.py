@@ -511,7 +511,12 @@ def _check_trainjobs(
         (obj for obj in objects if obj.kind == TRAINJOB.kind),
         key=lambda obj: (obj.namespace or "", obj.name),
     )
-    target = Target(parse_version(config.kubernetes_version), config.rules, config.deploy)
+    target = Target(
+        parse_version(config.kubernetes_version),
+        config.rules,
+        config.deploy,
+        config.sweeper.schedule if config.sweeper is not None else None,
+    )
     judge = _Judge(
         trainjobs, index, config, policies, run, hooks, target, RuntimeSpecs(), wholes, verdicts
     )
