@@ -34,6 +34,7 @@ from trainc.validate.config_warnings import check_config
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.files import check_files
 from trainc.validate.policies import load_policies
+from trainc.validate.policy_files import named_policy_files
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
 from trainc.validate.structural import check_schema
@@ -96,12 +97,17 @@ class Judged:
 
 @dataclass(frozen=True, slots=True)
 class ValidationReport(Judged):
-    """The outcome of ``trainc validate``: sorted diagnostics and what was read."""
+    """The outcome of ``trainc validate``: sorted diagnostics and what was read.
+
+    ``policy_files`` counts the policy files among the named paths, which are checked
+    but are no input files.
+    """
 
     diagnostics: tuple[Diagnostic, ...]
     sources: Mapping[str, SourceFile]
     files: int
     objects: int
+    policy_files: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +278,8 @@ def run_validation(
         **shown,
         **inputs.sources,
     }
-    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
+    policy_files = named_policy_files(paths, config, policies.sources) if paths else 0
+    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects), policy_files)
 
 
 def base_revision(ref: str, config: RepoConfig) -> BaseRevision:

@@ -7,8 +7,9 @@ hostile policy file is refused the same way, and its findings carry file and lin
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from trainc.config import DEFAULT_POLICY_PATHS, RepoConfig
 from trainc.diagnostics import Diagnostic, finding
@@ -95,6 +96,17 @@ def _repository_files(config: RepoConfig, diagnostics: list[Diagnostic]) -> list
         found.update(discovery.files)
         diagnostics.extend(discovery.diagnostics)
     return sorted(found)
+
+
+def named_policy_files(paths: Sequence[Path], config: RepoConfig, read: Collection[str]) -> int:
+    """How many of the policy files ``read`` lie under the named ``paths``.
+
+    Inputs leave policy directories out, so ``trainc validate policies/`` reads no input
+    file, yet it checks every policy there: the summary counts those files rather than
+    say that nothing was read.
+    """
+    discovery = discover_files(paths, root=config.root, select=_POLICY_FILES)
+    return len(set(discovery.files) & set(read))
 
 
 def _missing_path(config: RepoConfig, path: str) -> Diagnostic:
