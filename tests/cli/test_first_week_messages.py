@@ -198,3 +198,40 @@ def test_a_mis_indented_field_is_pointed_to_where_it_belongs(
     )
     assert deep["fieldPath"] == "spec.trainer.runtimeRef"
     assert str(deep["hint"]).startswith("did you mean 'spec.runtimeRef'?")
+
+
+#: The scaffold's policy with a typo in its expression: on one line, then folded.
+BROKEN_POLICY = """\
+apiVersion: trainc.dev/v1alpha1
+kind: ValidationPolicy
+metadata:
+  name: team-label
+spec:
+  matchConstraints:
+    resourceRules:
+      - resources: [trainjobs]
+  validations:
+    - expression: "has(object.metadata.labels) &&& 'team' in object.metadata.labels"
+      message: "TrainJobs must carry a `team` label"
+    - expression: >-
+        has(object.metadata.labels) &&
+        object.metadata.labels.team ==== 'vision'
+      message: "only vision"
+"""
+
+
+def test_a_cel_compile_error_points_at_its_column_in_the_policy_file(
+    scaffold: Path, invoke: Invoke
+) -> None:
+    write(scaffold, "policies/team-label.yaml", BROKEN_POLICY)
+    result = invoke(scaffold, "validate", "--format", "json", "policies/")
+    assert result.code == 1
+    one_line, folded = _findings(result.out, "policy.invalid")
+    # The third `&`, in the double-quoted string on line 10.
+    assert (one_line["line"], one_line["column"]) == (10, 50)
+    assert str(one_line["message"]).startswith("expression does not compile: <input>:1:31:")
+    # The second `==`, on the folded block's second line, not its first.
+    assert (folded["line"], folded["column"]) == (14, 39)
+    text = invoke(scaffold, "validate", "policies/").out
+    assert "14 |         object.metadata.labels.team ==== 'vision'\n" in text
+    assert "   |                                       ^\n" in text
