@@ -235,3 +235,27 @@ def test_a_cel_compile_error_points_at_its_column_in_the_policy_file(
     text = invoke(scaffold, "validate", "policies/").out
     assert "14 |         object.metadata.labels.team ==== 'vision'\n" in text
     assert "   |                                       ^\n" in text
+
+
+def test_explain_credits_each_torchrun_variable_to_its_cause(
+    scaffold: Path, invoke: Invoke
+) -> None:
+    gpus = "    resourcesPerNode:\n      limits:\n        nvidia.com/gpu: 1\n"
+    write(scaffold, "jobs/a.yaml", _job("a", gpus))
+
+    def explained(variable: str) -> str:
+        result = invoke(scaffold, "explain", "jobs/a.yaml", "--field", f"env[{variable}]")
+        assert result.code == 0, result.err
+        return result.out
+
+    # numNodes is line 11 of the TrainJob, resourcesPerNode line 13, its name line 4;
+    # the runtime's `torch: {}` is line 14 of runtimes/torch-distributed.yaml.
+    assert "torch plugin: torchrun environment (from jobs/a.yaml:11)" in explained("PET_NNODES")
+    assert "(from jobs/a.yaml:13)" in explained("PET_NPROC_PER_NODE")
+    assert "(from jobs/a.yaml:4)" in explained("PET_MASTER_ADDR")
+    rank = explained("PET_NODE_RANK")
+    assert "(from runtimes/torch-distributed.yaml:14)" in rank
+
+    # Without numNodes in the TrainJob, the count is the runtime's mlPolicy.numNodes.
+    write(scaffold, "jobs/a.yaml", _job("a", gpus).replace("    numNodes: 4\n", ""))
+    assert "(from runtimes/torch-distributed.yaml:13)" in explained("PET_NNODES")
