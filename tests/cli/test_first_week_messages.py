@@ -99,7 +99,7 @@ def test_a_fraction_of_a_gpu_is_named_as_a_quantity_with_the_whole_number_fix(
     assert "error[schema.type]" in first.out
     # Quoting would only trade this error for the next: the hint says what is valid.
     assert 'write the quantity as a string: "0.5"' not in first.out
-    assert "help: nvidia.com/gpu is counted in whole units (500m is 0.5 of one)" in first.out
+    assert "help: nvidia.com/gpu is counted in whole units, and 500m is 0.5:" in first.out
     assert "write a whole number such as 1" in first.out
 
     write(scaffold, "jobs/half.yaml", _job("half", unquoted.replace("0.5", '"0.5"')))

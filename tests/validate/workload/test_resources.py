@@ -328,3 +328,21 @@ def test_overhead_is_judged_as_container_limits():
     assert (
         check_pod_resources({"overhead": {"cpu": "250m", "memory": "120Mi"}}, ("spec",), V33) == []
     )
+
+
+def test_the_advice_names_the_resource_and_the_amount_to_write():
+    errors = check_container_resources(
+        {"requests": {GPU: "2", "example.com/fpga": "1.5"}}, CTR, V33, pod_claims=()
+    )
+    missing = next(error for error in errors if error.code == "pod.resource-limits")
+    fraction = next(error for error in errors if error.code == "pod.resource-quantity")
+    assert (missing.code, missing.hint) == (
+        "pod.resource-limits",
+        f"{GPU} is requested (2) without a limit, and it cannot be overcommitted: set "
+        f"limits: {{{GPU}: 2}} beside the request, or the limit alone (the request defaults "
+        "to it)",
+    )
+    assert str(fraction.hint).startswith(
+        "example.com/fpga is counted in whole units, and 1500m is 1.5: write a whole number "
+        "such as 2; "
+    )

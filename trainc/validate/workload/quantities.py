@@ -206,11 +206,17 @@ def whole_units_hint(name: str, value: Decimal) -> str:
     plugin offers (MIG slices, time-slicing replicas), never a fraction of the device.
     """
     whole = max(1, int(value.to_integral_value(rounding=ROUND_UP)))
-    return (
-        f"{name} is counted in whole units ({format_quantity(value, binary=False)} is "
-        f"{value.normalize():f} of one): write a whole number such as {whole}; a share of a "
-        "device is a resource name of its own that the device plugin offers (MIG, time-slicing)"
+    written = format_quantity(value, binary=False)
+    hint = (
+        f"{name} is counted in whole units, and {written} is {value.normalize():f}: "
+        f"write a whole number such as {whole}"
     )
+    if _is_extended(name):
+        hint += (
+            "; a share of a device is a resource name of its own that the device plugin "
+            "offers (MIG, time-slicing)"
+        )
+    return hint
 
 
 def hugepage_amount_errors(name: str, amount: Amount, path: FieldPath) -> list[FieldError]:
