@@ -30,49 +30,6 @@ spec:
     image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime
 {resources}"""
 
-#: An MPI runtime in the shape of upstream's deepspeed-distributed: with
-#: ``runLauncherAsNode`` the TrainJob's ``resourcesPerNode`` reaches both of its Jobs.
-LAUNCHER_AS_NODE_RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: deepspeed-distributed
-spec:
-  ttlSecondsAfterFinished: 86400
-  mlPolicy:
-    numNodes: 1
-    mpi:
-      numProcPerNode: 1
-      mpiImplementation: OpenMPI
-      sshAuthMountPath: /home/mpiuser/.ssh
-      runLauncherAsNode: true
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.1.0
-        - name: launcher
-          dependsOn:
-            - name: node
-              status: Ready
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.1.0
-"""
-
 
 @pytest.fixture
 def scaffold(tmp_path: Path, invoke: Invoke) -> Path:
@@ -114,9 +71,12 @@ def test_a_fraction_of_a_gpu_is_named_as_a_quantity_with_the_whole_number_fix(
 
 
 def test_a_gpu_request_without_a_limit_is_one_finding_naming_the_resource_and_the_jobs(
-    scaffold: Path, invoke: Invoke
+    scaffold: Path, invoke: Invoke, shared_dir: Path
 ) -> None:
-    write(scaffold, "runtimes/deepspeed.yaml", LAUNCHER_AS_NODE_RUNTIME)
+    # Upstream's deepspeed runtime: with runLauncherAsNode, the TrainJob's
+    # resourcesPerNode reaches both its launcher and its nodes.
+    upstream = shared_dir / "upstream" / "trainer-examples" / "deepspeed_distributed.yaml"
+    write(scaffold, "runtimes/deepspeed.yaml", upstream.read_text())
     config = scaffold / "trainc.yaml"
     config.write_text(
         config.read_text().replace("  # mpi:\n  #   sshAuthSecret", "  mpi:\n    sshAuthSecret")
@@ -200,40 +160,33 @@ def test_a_mis_indented_field_is_pointed_to_where_it_belongs(
     assert str(deep["hint"]).startswith("did you mean 'spec.runtimeRef'?")
 
 
-#: The scaffold's policy with a typo in its expression: on one line, then folded.
-BROKEN_POLICY = """\
-apiVersion: trainc.dev/v1alpha1
-kind: ValidationPolicy
-metadata:
-  name: team-label
-spec:
-  matchConstraints:
-    resourceRules:
-      - resources: [trainjobs]
-  validations:
-    - expression: "has(object.metadata.labels) &&& 'team' in object.metadata.labels"
-      message: "TrainJobs must carry a `team` label"
-    - expression: >-
-        has(object.metadata.labels) &&
-        object.metadata.labels.team ==== 'vision'
-      message: "only vision"
-"""
-
-
 def test_a_cel_compile_error_points_at_its_column_in_the_policy_file(
     scaffold: Path, invoke: Invoke
 ) -> None:
-    write(scaffold, "policies/team-label.yaml", BROKEN_POLICY)
+    # The scaffold's policy, a typo put in its expression and a rule added, folded.
+    policy = scaffold / "policies" / "team-label.yaml"
+    folded = (
+        "    - expression: >-\n"
+        "        has(object.metadata.labels) &&\n"
+        "        object.metadata.labels.team ==== 'vision'\n"
+        '      message: "only vision"\n'
+        "  validationActions:"
+    )
+    policy.write_text(
+        policy.read_text()
+        .replace("labels) && 'team'", "labels) &&& 'team'")
+        .replace("  validationActions:", folded)
+    )
     result = invoke(scaffold, "validate", "--format", "json", "policies/")
     assert result.code == 1
-    one_line, folded = _findings(result.out, "policy.invalid")
-    # The third `&`, in the double-quoted string on line 10.
-    assert (one_line["line"], one_line["column"]) == (10, 50)
+    one_line, second = _findings(result.out, "policy.invalid")
+    # The third `&`, in the double-quoted string on line 12.
+    assert (one_line["line"], one_line["column"]) == (12, 50)
     assert str(one_line["message"]).startswith("expression does not compile: <input>:1:31:")
     # The second `==`, on the folded block's second line, not its first.
-    assert (folded["line"], folded["column"]) == (14, 39)
+    assert (second["line"], second["column"]) == (16, 39)
     text = invoke(scaffold, "validate", "policies/").out
-    assert "14 |         object.metadata.labels.team ==== 'vision'\n" in text
+    assert "16 |         object.metadata.labels.team ==== 'vision'\n" in text
     assert "   |                                       ^\n" in text
 
 
