@@ -126,11 +126,10 @@ def test_validating_the_policies_directory_counts_its_policy_files(
     assert both.out.endswith("in 1 file and 1 policy file (1 object checked).\n")
     summary = json.loads(invoke(scaffold, "validate", "--format", "json", "policies").out)
     assert (summary["summary"]["files"], summary["summary"]["policyFiles"]) == (0, 1)
-    # The whole repository's count is of its input files, as before.
-    assert (
-        json.loads(invoke(scaffold, "validate", "--format", "json").out)["summary"]["policyFiles"]
-        == 0
-    )
+    # The whole repository's count is of its input files, as before, named or not.
+    for whole in ((), (".",)):
+        run = json.loads(invoke(scaffold, "validate", "--format", "json", *whole).out)
+        assert (run["summary"]["files"], run["summary"]["policyFiles"]) == (2, 0)
 
 
 def test_a_mis_indented_field_is_pointed_to_where_it_belongs(

@@ -99,13 +99,24 @@ def _repository_files(config: RepoConfig, diagnostics: list[Diagnostic]) -> list
 
 
 def named_policy_files(paths: Sequence[Path], config: RepoConfig, read: Collection[str]) -> int:
-    """How many of the policy files ``read`` lie under the named ``paths``.
+    """How many of the policy files ``read`` the ``paths`` name: those paths that lie in
+    a policy directory (``policies/``, ``policies/team-label.yaml``).
 
     Inputs leave policy directories out, so ``trainc validate policies/`` reads no input
     file, yet it checks every policy there: the summary counts those files rather than
-    say that nothing was read.
+    say that nothing was read. A path that merely holds a policy directory (the
+    repository's root) names the repository's inputs, and its summary stays theirs.
     """
-    discovery = discover_files(paths, root=config.root, select=_POLICY_FILES)
+    root = config.root.resolve()
+    policy_dirs = [root / path for path in config.policies.paths]
+    named = [
+        path
+        for path in paths
+        if any(path.resolve().is_relative_to(directory) for directory in policy_dirs)
+    ]
+    if not named:
+        return 0
+    discovery = discover_files(named, root=config.root, select=_POLICY_FILES)
     return len(set(discovery.files) & set(read))
 
 
