@@ -42,6 +42,7 @@ from trainc.validate.kubernetes_version import check_kubernetes_version
 from trainc.validate.left_out import explain_missing_runtimes
 from trainc.validate.namespaces import check_namespaces, known_namespaces
 from trainc.validate.policies import load_policies
+from trainc.validate.policy_files import named_policy_files
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
 from trainc.validate.structural import check_schema
@@ -104,12 +105,17 @@ class Judged:
 
 @dataclass(frozen=True, slots=True)
 class ValidationReport(Judged):
-    """The outcome of ``trainc validate``: sorted diagnostics and what was read."""
+    """The outcome of ``trainc validate``: sorted diagnostics and what was read.
+
+    ``policy_files`` counts the policy files among the named paths, which are checked
+    but are no input files.
+    """
 
     diagnostics: tuple[Diagnostic, ...]
     sources: Mapping[str, SourceFile]
     files: int
     objects: int
+    policy_files: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,7 +305,8 @@ def run_validation(
         **shown,
         **inputs.sources,
     }
-    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
+    policy_files = named_policy_files(paths, config, policies.sources) if paths else 0
+    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects), policy_files)
 
 
 def base_revision(ref: str, config: RepoConfig) -> BaseRevision:

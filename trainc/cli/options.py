@@ -65,6 +65,7 @@ class ReportOptions:
             sources=run.sources,
             files_checked=run.files,
             objects_checked=run.objects,
+            policy_files_checked=run.policy_files,
             version=version,
         )
         with os_errors_as_usage("write to", getattr(stream, "name", "the report stream")):

@@ -26,13 +26,15 @@ class ReportInput:
     ``diagnostics`` come in canonical order (:func:`trainc.diagnostics.sort_key`) and
     reporters keep that order, so all formats list findings alike. ``sources`` maps each
     repo-relative path trainc read to its :class:`SourceFile`, for quoting lines; a path
-    missing from it is reported without a quote.
+    missing from it is reported without a quote. ``policy_files_checked`` counts the
+    policy files the command was named (they are no input files).
     """
 
     diagnostics: tuple[Diagnostic, ...]
     sources: Mapping[str, SourceFile]
     files_checked: int
     objects_checked: int
+    policy_files_checked: int = 0
     version: str
     tool: str = "trainc"
 

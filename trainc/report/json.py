@@ -43,6 +43,7 @@ def _document(report: ReportInput, diagnostics: tuple[Diagnostic, ...]) -> JsonO
             "infos": summary.infos,
             "files": report.files_checked,
             "objects": report.objects_checked,
+            "policyFiles": report.policy_files_checked,
             "exitCode": exit_code(diagnostics),
         },
     }

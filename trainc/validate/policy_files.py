@@ -7,8 +7,9 @@ hostile policy file is refused the same way, and its findings carry file and lin
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from trainc.config import DEFAULT_POLICY_PATHS, RepoConfig
 from trainc.diagnostics import Diagnostic, finding
@@ -95,6 +96,28 @@ def _repository_files(config: RepoConfig, diagnostics: list[Diagnostic]) -> list
         found.update(discovery.files)
         diagnostics.extend(discovery.diagnostics)
     return sorted(found)
+
+
+def named_policy_files(paths: Sequence[Path], config: RepoConfig, read: Collection[str]) -> int:
+    """How many of the policy files ``read`` the ``paths`` name: those paths that lie in
+    a policy directory (``policies/``, ``policies/team-label.yaml``).
+
+    Inputs leave policy directories out, so ``trainc validate policies/`` reads no input
+    file, yet it checks every policy there: the summary counts those files rather than
+    say that nothing was read. A path that merely holds a policy directory (the
+    repository's root) names the repository's inputs, and its summary stays theirs.
+    """
+    root = config.root.resolve()
+    policy_dirs = [root / path for path in config.policies.paths]
+    named = [
+        path
+        for path in paths
+        if any(path.resolve().is_relative_to(directory) for directory in policy_dirs)
+    ]
+    if not named:
+        return 0
+    discovery = discover_files(named, root=config.root, select=_POLICY_FILES)
+    return len(set(discovery.files) & set(read))
 
 
 def _missing_path(config: RepoConfig, path: str) -> Diagnostic:
