@@ -171,6 +171,23 @@ def _marked_root(start: Path) -> Path | None:
     return None
 
 
+def path_from_git_top(root: Path) -> str:
+    """``root``'s path from the top of the git repository holding it, ``""`` at the top or
+    outside git.
+
+    Findings name files relative to ``root`` (trainc.yaml's directory); the machine
+    formats prefix this, since GitHub places annotations and code-scanning alerts by a
+    path from the top of the checkout, which with ``ml/trainc.yaml`` is ``ml/jobs/a.yaml``.
+    A ``.git`` file (a worktree, a submodule) marks a top as well as a directory does.
+    """
+    resolved = root.resolve()
+    for directory in (resolved, *resolved.parents):
+        if (directory / ".git").exists():
+            relative = resolved.relative_to(directory).as_posix()
+            return "" if relative == "." else relative
+    return ""
+
+
 def find_paths_root(paths: Sequence[Path], cwd: Path) -> Path:
     """The repository the command-line ``paths`` (relative to ``cwd``) belong to.
 

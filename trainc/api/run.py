@@ -102,6 +102,8 @@ class ValidationReport(Judged):
     sources: Mapping[str, SourceFile]
     files: int
     objects: int
+    root: Path | None = None
+    """The repository root the findings' paths are relative to (where trainc.yaml is)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,13 +111,15 @@ class ConfigResult:
     """The repository config, or the diagnostics that prevented reading it.
 
     ``document`` is the parsed trainc.yaml, so later findings about its entries (an
-    unknown policy name) can point at the line.
+    unknown policy name) can point at the line; ``root`` is the repository root, which
+    the findings' paths are relative to.
     """
 
     config: RepoConfig | None
     diagnostics: tuple[Diagnostic, ...]
     sources: Mapping[str, SourceFile]
     document: Document | None = None
+    root: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,12 +178,12 @@ def load_config(
             config = build_config(
                 root, None, config_file=None, environment=environment, overrides=overrides
             )
-            return ConfigResult(config, (), {})
+            return ConfigResult(config, (), {}, root=root)
     relative = path.relative_to(root).as_posix()
     source, documents, diagnostics = load_single_file(path, relative)
     sources = {relative: source} if source is not None else {}
     if diagnostics:
-        return ConfigResult(None, tuple(diagnostics), sources)
+        return ConfigResult(None, tuple(diagnostics), sources, root=root)
     data = documents[0].data if documents else {}
     schema = load_kind_schema("Config")
     cleaned = drop_nulls(data if data is not None else {})
@@ -189,12 +193,12 @@ def load_config(
         located = tuple(
             document.finding(f.path, "config.invalid", f.message, hint=f.hint) for f in findings
         )
-        return ConfigResult(None, located, sources)
+        return ConfigResult(None, located, sources, root=root)
     file = decode(RepoConfigFile, apply_defaults(cleaned, schema))
     config = build_config(
         root, file, config_file=relative, environment=environment, overrides=overrides
     )
-    return ConfigResult(config, (), sources, documents[0] if documents else None)
+    return ConfigResult(config, (), sources, documents[0] if documents else None, root)
 
 
 def run_validation(
@@ -272,7 +276,7 @@ def run_validation(
         **shown,
         **inputs.sources,
     }
-    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects))
+    return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects), config.root)
 
 
 def base_revision(ref: str, config: RepoConfig) -> BaseRevision:
@@ -299,7 +303,11 @@ def _named_runtimes(
 def config_failure(loaded_config: ConfigResult) -> ValidationReport:
     """The report of a run that could not read its trainc.yaml."""
     return ValidationReport(
-        sort_diagnostics(loaded_config.diagnostics), loaded_config.sources, 1, 0
+        sort_diagnostics(loaded_config.diagnostics),
+        loaded_config.sources,
+        1,
+        0,
+        loaded_config.root,
     )
 
 
