@@ -127,10 +127,21 @@ class Overrides:
     kubernetes_version: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class PathRules:
+    """Rule levels (by code: ``error``, ``warning`` or ``off``) for the files that
+    ``paths``, root-relative globs, match."""
+
+    paths: tuple[str, ...]
+    rules: Mapping[str, str]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RepoConfig:
     """Everything a run needs to know about the repository, resolved and immutable.
 
+    ``rules`` and ``path_rules`` are the rule levels of trainc.yaml's ``rules`` and
+    ``perPathRules`` (applied by :mod:`trainc.validate.judgement`).
     ``overridden_destination`` is the Argo CD Application's destination namespace when
     trainc.yaml's ``namespace`` won over it with another name (validation warns).
     """
@@ -149,6 +160,7 @@ class RepoConfig:
     compile: CompileSettings = field(default_factory=CompileSettings)
     sweeper: SweeperSettings | None = None
     rules: Mapping[str, str] = field(default_factory=dict)
+    path_rules: tuple[PathRules, ...] = ()
     overridden_destination: str | None = None
 
 
@@ -315,6 +327,9 @@ def build_config(
         compile=compile_settings,
         sweeper=_sweeper_settings(file.sweeper),
         rules=dict(file.rules or {}),
+        path_rules=tuple(
+            PathRules(tuple(entry.paths), dict(entry.rules)) for entry in file.per_path_rules or ()
+        ),
     )
 
 

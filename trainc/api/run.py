@@ -17,6 +17,7 @@ from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.errors import UsageError
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.inputs import (
+    LoadResult,
     find_inputs,
     gather,
     load_base,
@@ -27,12 +28,14 @@ from trainc.load.inputs import (
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.json import get_path
+from trainc.model.kinds import RUNTIME_KINDS
 from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
 from trainc.validate.cache import Cache
 from trainc.validate.config_warnings import check_config
 from trainc.validate.defaults import apply_defaults, drop_nulls
 from trainc.validate.files import check_files
+from trainc.validate.judgement import Judgement
 from trainc.validate.policies import load_policies
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
@@ -240,12 +243,22 @@ def run_validation(
     sweeper = check_sweeper_resources(config, loaded_config.document)
     rules = check_rule_settings(config, loaded_config.document)
     settings = check_config(config, loaded_config.document)
-    before = (
-        *inputs.diagnostics,
-        *policies.diagnostics,
-        *sweeper,
-        *rules,
-        *settings.diagnostics,
+    sources = {
+        **loaded_config.sources,
+        **settings.sources,
+        **policies.sources,
+        **(context.sources if context else {}),
+        **inputs.sources,
+    }
+    judgement = Judgement.for_run(config, sources.values())
+    before = judgement(
+        (
+            *inputs.diagnostics,
+            *policies.diagnostics,
+            *sweeper,
+            *rules,
+            *settings.diagnostics,
+        )
     )
     outcome = validate_objects(
         (*checked_inputs, *context_objects),
@@ -262,21 +275,24 @@ def run_validation(
         emitter=emitter,
         jobs=jobs,
         cache=run_cache,
+        judgement=judgement,
     )
-    diagnostics = sort_diagnostics((*before, *outcome.diagnostics))
-    shown = {
-        path: src
-        for path, src in (context.sources if context else {}).items()
-        if path not in outcome.hidden
-    }
-    sources = {
-        **loaded_config.sources,
-        **settings.sources,
-        **policies.sources,
-        **shown,
-        **inputs.sources,
-    }
+    targets = inputs.sources if named else sources
+    problems = judgement.problems(targets, _answerable(targets, inputs, named=named))
+    diagnostics = sort_diagnostics((*before, *outcome.diagnostics, *problems))
+    sources = {path: src for path, src in sources.items() if path not in outcome.hidden}
     return ValidationReport(diagnostics, sources, inputs.files, len(inputs.objects), config.root)
+
+
+def _answerable(targets: Mapping[str, SourceFile], inputs: LoadResult, *, named: bool) -> set[str]:
+    """The target files whose unused suppressions the run can tell: every one when it
+    covers the whole repository. A run on named paths judges only their TrainJobs, so a
+    suppression in a runtime may serve a TrainJob it never saw: only the named files
+    that define no runtime are answered for."""
+    if not named:
+        return set(targets)
+    runtimes = {obj.path for obj in inputs.objects if obj.kind in RUNTIME_KINDS}
+    return set(targets) - runtimes
 
 
 def base_revision(ref: str, config: RepoConfig) -> BaseRevision:

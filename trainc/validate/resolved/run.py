@@ -16,14 +16,14 @@ Compile builds from the same resolved job, so whatever it could find, this finds
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from trainc.diagnostics import Diagnostic, configured_severity, exit_code
+from trainc.diagnostics import Diagnostic
 from trainc.resolve.resolved import ResolvedJob
+from trainc.validate.judgement import Judgement
 from trainc.validate.resolved.childjobs import check_child_jobs
 from trainc.validate.resolved.coordinator import check_coordinator_pod
-from trainc.validate.resolved.credentials import CODE as PLAINTEXT_CREDENTIAL
 from trainc.validate.resolved.credentials import check_plaintext_credentials
 from trainc.validate.resolved.jobset import check_replicas_parallelism
 from trainc.validate.resolved.kueue import check_kueue
@@ -34,11 +34,11 @@ from trainc.validate.workload.version import KubeVersion
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """What a run judges for: the Kubernetes version whose rules apply, and trainc.yaml's
-    ``rules`` (the levels of trainc's configurable rules, by code)."""
+    """What a run judges for: the Kubernetes version whose rules apply, and what the
+    repository's rule levels and suppressions make of a finding."""
 
     version: KubeVersion
-    rules: Mapping[str, str] = field(default_factory=dict)
+    judgement: Judgement = field(default_factory=Judgement)
 
 
 JobCheck = Callable[[ResolvedJob], list[Diagnostic]]
@@ -64,14 +64,14 @@ def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
     credentials its pods would carry in plain text.
 
     The Jobs are judged only when the JobSet itself would be created: after an error
-    above, the JobSet controller never gets to create them, and their findings would
-    only repeat that error. The credentials are judged whatever else is wrong: they
-    concern the repository, not the cluster.
+    above (one that is not turned off or suppressed), the JobSet controller never gets
+    to create them, and their findings would only repeat that error. The credentials are
+    judged whatever else is wrong: they concern the repository, not the cluster. The
+    findings are returned as found: the run judges them (``target.judgement``).
     """
     found: list[Diagnostic] = []
     for check in JOB_CHECKS:
         found += check(job)
-    if not exit_code(found):
+    if not target.judgement.fails(found):
         found += check_child_jobs(job, target.version)
-    severity = configured_severity(PLAINTEXT_CREDENTIAL, target.rules)
-    return found + check_plaintext_credentials(job, severity)
+    return found + check_plaintext_credentials(job)
