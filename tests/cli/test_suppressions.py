@@ -11,40 +11,21 @@ from pathlib import Path
 import pytest
 
 from tests.cli.conftest import Invoke
-from tests.support.manifests import write
+from tests.support.manifests import TORCH_RUNTIME, write
 from trainc.diagnostics import rule_for
 
 CREDENTIAL = "compile.plaintext-credential"
 #: The rule's default level (a warning, or an error where the lead made it one).
 CREDENTIAL_LEVEL = rule_for(CREDENTIAL).severity.value
 
-RUNTIME = """\
-# A legacy runtime, kept for the jobs that still use it.
-# trainc: ignore[compile.plaintext-credential]
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch
-spec:
-  mlPolicy:
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.13.0
-                      env:
-                        - {name: GIT_PASSWORD, value: hunter2}
-"""
+#: upstream's torch runtime, with a literal credential on line 27 its heading silences.
+RUNTIME = (
+    "# A legacy runtime, kept for the jobs that still use it.\n"
+    "# trainc: ignore[compile.plaintext-credential]\n"
+    + TORCH_RUNTIME
+    + "                      env:\n"
+    + "                        - {name: GIT_PASSWORD, value: hunter2}\n"
+)
 
 #: Line 10 asks for a GPU without a limit (``pod.resource-limits``, an error); line 13
 #: holds a literal token (``compile.plaintext-credential``).
@@ -118,7 +99,7 @@ def test_a_runtime_s_finding_is_suppressed_where_it_points(repo: Path, invoke: I
     runtime's line: the comment heading the runtime's document silences it there."""
     write(repo, "runtimes/torch.yaml", RUNTIME.replace("# trainc: ignore", "# ignore"))
     found = _codes(invoke(repo, "validate", "--format", "json").out)
-    assert (CREDENTIAL, CREDENTIAL_LEVEL, "runtimes/torch.yaml", 25) in found
+    assert (CREDENTIAL, CREDENTIAL_LEVEL, "runtimes/torch.yaml", 27) in found
     write(repo, "runtimes/torch.yaml", RUNTIME)
     found = _codes(invoke(repo, "validate", "--format", "json").out)
     assert [f for f in found if f[2] == "runtimes/torch.yaml"] == []
@@ -188,7 +169,7 @@ def test_rules_set_any_rule_and_per_path_rules_win_in_their_files(
         ("pod.resource-limits", "warning", "experiments/resnet.yaml", 10),
         ("pod.resource-limits", "error", "jobs/resnet.yaml", 10),
         ("compile.plaintext-credential", "error", "jobs/resnet.yaml", 13),
-        ("compile.plaintext-credential", "warning", "runtimes/torch.yaml", 25),
+        ("compile.plaintext-credential", "warning", "runtimes/torch.yaml", 27),
     ]
 
 
