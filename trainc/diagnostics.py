@@ -210,8 +210,15 @@ _ENTRIES: tuple[Rule, ...] = (
         "the sweeper image or pre-commit's trainc repository is still trainc init's placeholder",
     ),
     # --- suppression: inline ``# trainc: ignore[CODE]`` comments ------------------------------
-    Rule("suppression.invalid", _E, "a suppression comment names no rule, or cannot apply"),
-    Rule("suppression.unused", _W, "a suppression comment silences no finding"),
+    # Sensitive: the comment sits on the line it silences, which may hold a literal
+    # credential (``compile.plaintext-credential``); the message names the codes.
+    Rule(
+        "suppression.invalid",
+        _E,
+        "a suppression comment names no rule, or cannot apply",
+        sensitive=True,
+    ),
+    Rule("suppression.unused", _W, "a suppression comment silences no finding", sensitive=True),
     # --- schema: structural validation against the generated CRD -----------------------------
     Rule("schema.unknown-field", _E, "the field is not part of the API"),
     Rule("schema.type", _E, "the value has the wrong type"),

@@ -142,6 +142,7 @@ def test_a_suppression_that_cannot_work_is_an_error(repo: Path, invoke: Invoke) 
         "write the codes it is for, `# trainc: ignore[CODE, ...]`"
     ) in outcome.out
     assert "names 'compile.plaintext-credentail', which is no rule code" in outcome.out
+    assert "hf_public_readonly" not in outcome.out  # the line is not quoted
     assert "help: did you mean 'compile.plaintext-credential'?" in outcome.out
     write(repo, "runtimes/torch.yaml", RUNTIME.replace("]", ", pod.imgae]", 1))
     outcome = invoke(repo, "validate", "runtimes/torch.yaml")
