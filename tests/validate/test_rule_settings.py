@@ -61,3 +61,11 @@ def test_the_configured_level_applies(
     assert report.exit_code == exit_code
     compiled = compile_collected([], cwd=root)
     assert compiled.exit_code == exit_code
+
+
+def test_a_code_like_no_rule_says_what_a_code_is(tmp_path: Path) -> None:
+    loaded = load_config(cwd=_repo(tmp_path, "  E501: 'off'\n"))
+    assert loaded.config is not None
+    (unknown,) = check_rule_settings(loaded.config, loaded.document)
+    assert unknown.hint is not None
+    assert "`error[pod.image]`" in unknown.hint

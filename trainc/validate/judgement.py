@@ -38,10 +38,9 @@ def is_rule_code(code: str) -> bool:
 
 
 def unknown_code_hint(code: str) -> str:
-    """The hint for a code that is no rule: the closest one, or where they are listed."""
-    return (
-        did_you_mean(code, CATALOGUE)
-        or "docs/rules.md and `trainc validate --format json` name the codes"
+    """The hint for a code that is no rule: the closest one, or where codes are seen."""
+    return did_you_mean(code, CATALOGUE) or (
+        "a rule code is what a finding names in brackets, as `pod.image` in `error[pod.image]`"
     )
 
 
