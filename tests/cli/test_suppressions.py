@@ -183,3 +183,21 @@ def test_turning_a_suppression_rule_off_hides_its_findings(repo: Path, invoke: I
         RUNTIME.replace("plaintext-credential]", "plaintext-credential, xobj.ttl-short]"),
     )
     assert _codes(invoke(repo, "validate", "--format", "json").out) == []
+
+
+def test_a_template_s_finding_is_suppressed_on_the_template_s_line(
+    repo: Path, invoke: Invoke
+) -> None:
+    (repo / "jobs/resnet.yaml").unlink()
+    template = _trainjob(limits=LIMITS).replace(
+        "{nvidia.com/gpu: 1}", "{nvidia.com/gpu: {{ gpus }}}"
+    )
+    template = "{# one file per team #}\n" + template.replace(
+        "hf_public_readonly}", "hf_public_readonly}" + CREDENTIAL_SUPPRESSED
+    )
+    write(repo, "jobs/resnet.yaml.j2", template)
+    write(repo, "trainc.yaml", "namespace: vision\nvalues: {gpus: 2}\n")
+    assert _codes(invoke(repo, "validate", "--format", "json").out) == []
+    write(repo, "jobs/resnet.yaml.j2", template.replace(LIMITS, ""))
+    found = _codes(invoke(repo, "validate", "--format", "json").out)
+    assert found == [("pod.resource-limits", "error", "jobs/resnet.yaml.j2", 11)]
