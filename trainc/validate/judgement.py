@@ -95,7 +95,8 @@ class Judgement:
 
     def problems(self, targets: Iterable[str], answerable: Iterable[str]) -> list[Diagnostic]:
         """The invalid suppressions of ``targets`` and the unused ones of ``answerable``
-        (the files every finding could come from was judged), at their configured levels.
+        (the files whose every possible finding the run judged), at their configured
+        levels.
 
         Call it once every finding of the run was judged.
         """
