@@ -17,7 +17,7 @@ from trainc.api import ValidationReport
 from trainc.argocd import argocd_overrides
 from trainc.cache.location import NO_CACHE_VARIABLE, cache_root
 from trainc.cache.store import Store
-from trainc.config import Overrides
+from trainc.config import Overrides, path_from_git_top
 from trainc.diagnostics import Diagnostic
 from trainc.errors import os_errors_as_usage
 from trainc.report.base import REPORTERS, ReporterOptions, ReportInput, make_reporter
@@ -49,6 +49,9 @@ class ReportOptions:
     ) -> None:
         """Render ``diagnostics`` (errors only, and no all-clear, with ``-q``) to ``stream``.
 
+        The machine formats name files from the top of the git checkout, the text format
+        as the findings do, from the repository root (:class:`ReportInput`).
+
         A character the stream's encoding (the locale's, or ``PYTHONIOENCODING``) cannot
         carry, such as a file name's ``ü`` under an ASCII locale or the lone surrogate of
         a name that is not UTF-8, is written as a backslash escape rather than failing.
@@ -67,6 +70,7 @@ class ReportOptions:
             objects_checked=run.objects,
             policy_files_checked=run.policy_files,
             version=version,
+            root_from_top=path_from_git_top(run.root) if run.root is not None else "",
         )
         with os_errors_as_usage("write to", getattr(stream, "name", "the report stream")):
             reporter.write(report, stream)

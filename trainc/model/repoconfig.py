@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from trainc.model import patterns
 from trainc.model.json import JsonObject
-from trainc.model.markers import FreeForm, MaxLength, Minimum, MinLength, Pattern
+from trainc.model.markers import FreeForm, MaxLength, Minimum, MinItems, MinLength, Pattern
 from trainc.model.scalars import Int64, Quantity
 
 CONFIG_API_VERSION = "trainc.dev/v1alpha1"
@@ -195,6 +195,21 @@ class SweeperConfig:
     """Secrets in the sweeper's namespace for pulling a private ``image``."""
 
 
+RuleLevel = Literal["error", "warning", "off"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PathRulesConfig:
+    """Rule severities for some files only, as ruff's ``per-file-ignores``."""
+
+    paths: Annotated[list[Annotated[str, MinLength(1)]], MinItems(1)]
+    """Glob patterns relative to the repository root, as in ``inputs``, e.g.
+    ``experiments/**``; a finding in a file one of them matches takes ``rules``."""
+
+    rules: dict[str, RuleLevel]
+    """Severity by rule code, over the top-level ``rules``."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RepoConfigFile:
     """``trainc.yaml`` at the repository root; every field is optional."""
@@ -250,7 +265,11 @@ class RepoConfigFile:
     sweeper: SweeperConfig | None = None
     """The in-cluster sweeper ``trainc compile`` emits; without this section, none."""
 
-    rules: dict[str, Literal["error", "warning", "off"]] | None = None
-    """Severity of trainc's configurable rules by code (``error``, ``warning`` or ``off``),
-    e.g. ``compile.plaintext-credential: warning``; docs/rules.md lists which rules are
-    configurable. The cluster's own rules are not."""
+    rules: dict[str, RuleLevel] | None = None
+    """Severity of any rule by code (``error``, ``warning`` or ``off``), e.g.
+    ``compile.plaintext-credential: error``. A rule the cluster enforces may be turned
+    off too: trainc then passes what the cluster refuses (docs/suppressions.md)."""
+
+    per_path_rules: list[PathRulesConfig] | None = None
+    """Severities for the files some globs match, over ``rules``; of the entries that
+    match a file and set a code, the last wins."""

@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable
 from typing import Final
 
 from trainc.config import RepoConfig
-from trainc.diagnostics import Diagnostic, configured_severity, did_you_mean
+from trainc.diagnostics import Diagnostic, did_you_mean
 from trainc.model.kinds import TRAINJOB
 from trainc.resolve.objects import DefaultedObject
 
@@ -38,11 +38,10 @@ def known_namespaces(
 
 
 def check_namespaces(
-    objects: Iterable[DefaultedObject], known: Collection[str] | None, config: RepoConfig
+    objects: Iterable[DefaultedObject], known: Collection[str] | None
 ) -> list[Diagnostic]:
     """A warning for each TrainJob whose own ``metadata.namespace`` is not ``known``."""
-    severity = configured_severity(CODE, config.rules)
-    if known is None or severity is None:
+    if known is None:
         return []
     listed = ", ".join(sorted(known)) or "none"
     found = []
@@ -61,7 +60,6 @@ def check_namespaces(
                 hint=(f"{guess} " if guess else "")
                 + "if the namespace is new, declare it: list it in `namespaces` in "
                 "trainc.yaml, or add its Namespace manifest to the repository",
-                severity=severity,
             )
         )
     return found

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Final
 
 from trainc.config import RepoConfig
-from trainc.diagnostics import Diagnostic, Severity, counted, finding
+from trainc.diagnostics import Diagnostic, counted, finding
 from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject, as_object
 from trainc.model.labels import (
@@ -127,13 +127,10 @@ class Enforcement:
         ]
 
 
-def check_deadline_period(
-    job: ResolvedJob, schedule: str | None, severity: Severity | None
-) -> list[Diagnostic]:
-    """The TrainJob's deadline against the sweeper's ``schedule`` (None: no sweeper, or
-    the rule is off)."""
+def check_deadline_period(job: ResolvedJob, schedule: str | None) -> list[Diagnostic]:
+    """The TrainJob's deadline against the sweeper's ``schedule`` (None: no sweeper)."""
     deadline = job.spec.active_deadline_seconds
-    if schedule is None or severity is None or deadline is None:
+    if schedule is None or deadline is None:
         return []
     period = longest_gap_seconds(schedule)
     if period is None or deadline >= period:
@@ -147,6 +144,5 @@ def check_deadline_period(
             f"the job can run up to {deadline + period} s before it is stopped",
             hint=f"allow the job at least {period} s, or run the sweeper more often "
             "(sweeper.schedule in trainc.yaml)",
-            severity=severity,
         )
     ]

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, as_list, as_object, get_path
 from trainc.resolve.provenance import Derived, Origin, Written
 from trainc.resolve.resolved import ResolvedJob
@@ -57,10 +57,8 @@ class _Use:
     containers: list[str] = field(default_factory=list)
 
 
-def check_image_tags(job: ResolvedJob, severity: Severity | None) -> list[Diagnostic]:
-    """A finding per unpinned image value, naming the pods that run it (None: rule off)."""
-    if severity is None:
-        return []
+def check_image_tags(job: ResolvedJob) -> list[Diagnostic]:
+    """A finding per unpinned image value, naming the pods that run it."""
     uses: dict[tuple[str, FieldPath, str], _Use] = {}
     trainer_jobs: list[str] = []
     for path, image, where, rjob in _images(job):
@@ -77,7 +75,6 @@ def check_image_tags(job: ResolvedJob, severity: Severity | None) -> list[Diagno
             CODE,
             _message(job, use, trainer_jobs),
             hint="pin it: a version tag (`:v1.2.3`) or a digest (`@sha256:...`)",
-            severity=severity,
         )
         for use in uses.values()
     ]
