@@ -124,8 +124,9 @@ def test_a_run_on_a_named_job_does_not_judge_the_runtime_s_suppressions(
     every TrainJob can say it serves none."""
     write(repo, "jobs/resnet.yaml", _trainjob(limits=LIMITS, env=CREDENTIAL_SUPPRESSED))
     write(repo, "runtimes/torch.yaml", RUNTIME.replace("compile.plaintext-credential", "pod.image"))
-    assert invoke(repo, "validate", "jobs/resnet.yaml").code == 0
-    assert "suppression.unused" not in invoke(repo, "validate", "jobs/resnet.yaml").out
+    named = invoke(repo, "validate", "jobs/resnet.yaml").out
+    assert f"runtimes/torch.yaml:27:48: {CREDENTIAL_LEVEL}[{CREDENTIAL}]" in named
+    assert "suppression.unused" not in named
     assert invoke(repo, "validate", "runtimes/torch.yaml").out.startswith("All checks passed")
     assert "suppression.unused" in invoke(repo, "validate").out
 

@@ -44,7 +44,7 @@ from trainc.validate.kubernetes_version import check_kubernetes_version
 from trainc.validate.left_out import explain_missing_runtimes
 from trainc.validate.namespaces import check_namespaces, known_namespaces
 from trainc.validate.policies import load_policies
-from trainc.validate.policy_files import named_policy_files
+from trainc.validate.policy_files import in_policy_directory, named_policy_files
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
 from trainc.validate.structural import check_schema
@@ -242,7 +242,8 @@ def run_validation(
     named = bool(paths) or stdin is not None
     run_cache = Cache.for_run(cache, config) if cache is not None else None
     found = find_inputs(paths if named else [config.root], config=config, stream=stdin)
-    require_inputs(paths, found)
+    # A policy directory holds no input files, yet naming it checks its policies.
+    require_inputs([path for path in paths if not in_policy_directory(path, config)], found)
     files = check_files(found, config, cache=run_cache, jobs=jobs, progress=steps.stage())
     if stdin is not None:
         require_stream_documents(file.load for file in files)

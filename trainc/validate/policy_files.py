@@ -98,6 +98,12 @@ def _repository_files(config: RepoConfig, diagnostics: list[Diagnostic]) -> list
     return sorted(found)
 
 
+def in_policy_directory(path: Path, config: RepoConfig) -> bool:
+    """Whether ``path`` lies in one of the repository's policy directories."""
+    root = config.root.resolve()
+    return any(path.resolve().is_relative_to(root / policies) for policies in config.policies.paths)
+
+
 def named_policy_files(paths: Sequence[Path], config: RepoConfig, read: Collection[str]) -> int:
     """How many of the policy files ``read`` the ``paths`` name: those paths that lie in
     a policy directory (``policies/``, ``policies/team-label.yaml``).
@@ -107,13 +113,7 @@ def named_policy_files(paths: Sequence[Path], config: RepoConfig, read: Collecti
     say that nothing was read. A path that merely holds a policy directory (the
     repository's root) names the repository's inputs, and its summary stays theirs.
     """
-    root = config.root.resolve()
-    policy_dirs = [root / path for path in config.policies.paths]
-    named = [
-        path
-        for path in paths
-        if any(path.resolve().is_relative_to(directory) for directory in policy_dirs)
-    ]
+    named = [path for path in paths if in_policy_directory(path, config)]
     if not named:
         return 0
     discovery = discover_files(named, root=config.root, select=_POLICY_FILES)

@@ -121,7 +121,7 @@ def test_literal_values_are_reported_where_they_were_written() -> None:
     ]
     by_file = {finding.file: finding for finding in findings}
     token = by_file["trainjob.yaml"]
-    assert token.severity is Severity.WARNING
+    assert token.severity is Severity.ERROR
     assert "'HF_TOKEN'" in token.message
     assert "hf_abc" not in f"{token.message} {token.hint}"
     assert token.hint is not None
