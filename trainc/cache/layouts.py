@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainc.cache.store import TEMPORARY_PREFIX
+from trainc.cache.store import TEMPORARY_PREFIX, USAGE_NAME
 
 _LAYOUT_NAME = re.compile(r"v([1-9][0-9]*)")
 _ENTRY_NAME = re.compile(r"[0-9a-f]+")
@@ -68,7 +68,7 @@ class _Tally:
 
     def add(self, name: str, size: int) -> None:
         self.size += size
-        self.entries += not name.startswith(TEMPORARY_PREFIX)
+        self.entries += _ENTRY_NAME.fullmatch(name) is not None
 
 
 def find_layouts(root: Path) -> list[Layout]:
@@ -160,7 +160,7 @@ def _visit(
             _walk(child, path, tally, remove=remove)
         if remove:
             os.rmdir(item.name, dir_fd=directory)
-    elif item.is_file(follow_symlinks=False) and _is_trainc_file(item.name):
+    elif item.is_file(follow_symlinks=False) and is_cache_file(item.name):
         size = item.stat(follow_symlinks=False).st_size
         if remove:
             os.unlink(item.name, dir_fd=directory)
@@ -171,8 +171,14 @@ def _visit(
         tally.foreign = f"{path} is not a cache entry"
 
 
-def _is_trainc_file(name: str) -> bool:
-    return _ENTRY_NAME.fullmatch(name) is not None or name.startswith(TEMPORARY_PREFIX)
+def is_cache_file(name: str) -> bool:
+    """Whether a file of that name is one trainc writes in a layout: an entry, the
+    temporary file of a write, or the usage record (:mod:`.budget`)."""
+    return (
+        _ENTRY_NAME.fullmatch(name) is not None
+        or name.startswith(TEMPORARY_PREFIX)
+        or name == USAGE_NAME
+    )
 
 
 @contextmanager
