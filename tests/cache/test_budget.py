@@ -12,7 +12,14 @@ import pytest
 
 from trainc.cache import budget
 from trainc.cache.budget import DEFAULT_MAX_SIZE, TRIM_TO, account, trim, trim_to_bound
-from trainc.cache.store import LAYOUT, REFRESH_SECONDS, TEMPORARY_PREFIX, USAGE_NAME, Store
+from trainc.cache.store import (
+    ALLOCATION_UNIT,
+    LAYOUT,
+    REFRESH_SECONDS,
+    TEMPORARY_PREFIX,
+    USAGE_NAME,
+    Store,
+)
 
 PROJECT = Path(__file__).resolve().parents[2]
 PAYLOAD = b"x" * 1000
@@ -44,8 +51,9 @@ def fill(root: Path, count: int, *, age: float = 0.0, now: float = NOW) -> Store
     return store
 
 
-def entry_size() -> int:
-    return len(b"trainc-cache-entry-1\n") + 32 + len(PAYLOAD)
+def entry_size(root: Path) -> int:
+    """The disk space one entry of :func:`fill` takes (whole blocks)."""
+    return budget.allocated(entry_path(root, 0).stat())
 
 
 def remaining(root: Path) -> list[int]:
@@ -58,17 +66,19 @@ def record(root: Path) -> str:
 
 def test_trim_removes_the_least_recently_used_until_the_target(tmp_path: Path) -> None:
     fill(tmp_path, 10)
-    trimmed = trim(tmp_path / LAYOUT, 4 * entry_size(), now=NOW)
+    size = entry_size(tmp_path)
+    trimmed = trim(tmp_path / LAYOUT, 4 * size, now=NOW)
     assert remaining(tmp_path) == [6, 7, 8, 9]
     assert (trimmed.entries, trimmed.size, trimmed.remaining) == (
         6,
-        6 * entry_size(),
-        4 * entry_size(),
+        6 * size,
+        4 * size,
     )
 
 
 def test_a_read_makes_an_entry_recent_once_an_hour(tmp_path: Path) -> None:
     fill(tmp_path, 10, age=2 * REFRESH_SECONDS, now=time.time())
+    size = entry_size(tmp_path)
     store = opened(tmp_path)  # a later run
     assert store.get("files", key(0)) == PAYLOAD  # the oldest, used again
     before = entry_path(tmp_path, 0).stat().st_mtime
@@ -76,7 +86,7 @@ def test_a_read_makes_an_entry_recent_once_an_hour(tmp_path: Path) -> None:
     assert store.get("files", key(0)) == PAYLOAD
     assert entry_path(tmp_path, 0).stat().st_mtime == before  # no write per read
 
-    trim(tmp_path / LAYOUT, 3 * entry_size())
+    trim(tmp_path / LAYOUT, 3 * size)
 
     assert remaining(tmp_path) == [0, 8, 9]
 
@@ -97,24 +107,26 @@ def test_under_the_bound_a_run_only_adds_to_the_record(
 
 def test_past_the_bound_a_run_trims_to_three_quarters(tmp_path: Path) -> None:
     fill(tmp_path, 10)
+    size = entry_size(tmp_path)
     (tmp_path / LAYOUT / USAGE_NAME).write_text(f"surveyed={int(NOW)} size=0\n")
-    limit = 8 * entry_size()
-    assert account(tmp_path / LAYOUT, 7 * entry_size(), limit, now=NOW) is None
-    trimmed = account(tmp_path / LAYOUT, 2 * entry_size(), limit, now=NOW + 1)
+    limit = 8 * size
+    assert account(tmp_path / LAYOUT, 7 * size, limit, now=NOW) is None
+    trimmed = account(tmp_path / LAYOUT, 2 * size, limit, now=NOW + 1)
     assert trimmed is not None
     assert remaining(tmp_path) == [4, 5, 6, 7, 8, 9]
-    assert trimmed.remaining == 6 * entry_size() <= TRIM_TO * limit
-    assert record(tmp_path) == f"surveyed={int(NOW) + 1} size={6 * entry_size()}\n"
+    assert trimmed.remaining == 6 * size <= TRIM_TO * limit
+    assert record(tmp_path) == f"surveyed={int(NOW) + 1} size={6 * size}\n"
 
 
 def test_a_stale_or_missing_record_is_corrected_by_measuring(tmp_path: Path) -> None:
     fill(tmp_path, 3)
+    size = entry_size(tmp_path)
     assert account(tmp_path / LAYOUT, 1, 10**9, now=NOW) is None  # no record yet
-    assert record(tmp_path) == f"surveyed={int(NOW)} size={3 * entry_size()}\n"
+    assert record(tmp_path) == f"surveyed={int(NOW)} size={3 * size}\n"
     later = NOW + budget.SURVEY_SECONDS + 1
     (tmp_path / LAYOUT / USAGE_NAME).write_text(f"surveyed={int(NOW)} size=99999999\n")
     assert account(tmp_path / LAYOUT, 1, 10**9, now=later) is None
-    assert record(tmp_path) == f"surveyed={int(later)} size={3 * entry_size()}\n"
+    assert record(tmp_path) == f"surveyed={int(later)} size={3 * size}\n"
 
 
 def test_writes_in_flight_stay_and_leftovers_of_dead_runs_go_first(tmp_path: Path) -> None:
@@ -160,14 +172,15 @@ def test_a_store_hands_its_writes_to_the_budget(tmp_path: Path) -> None:
     store.put("files", key(1), PAYLOAD)
     assert told == []  # batched, not one call per write
     store.flush()
-    assert told == [entry_size()]
+    assert told == [ALLOCATION_UNIT]  # a whole block, as the disk holds it
     store.flush()
-    assert told == [entry_size()]
+    assert told == [ALLOCATION_UNIT]
 
 
 def test_trim_to_bound_measures_and_trims_now(tmp_path: Path) -> None:
     fill(tmp_path, 8)
-    trimmed = trim_to_bound(tmp_path / LAYOUT, 4 * entry_size(), now=NOW)
+    size = entry_size(tmp_path)
+    trimmed = trim_to_bound(tmp_path / LAYOUT, 4 * size, now=NOW)
     assert remaining(tmp_path) == [5, 6, 7]
     assert record(tmp_path) == f"surveyed={int(NOW)} size={trimmed.remaining}\n"
 

@@ -4,9 +4,10 @@ Entries accumulate with every change of a TrainJob, of ``trainc.yaml`` or of tra
 Argo CD's sidecar keeps the cache on an ``emptyDir`` whose ``sizeLimit``, once exceeded,
 makes the kubelet evict the whole repo-server pod
 (https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#local-ephemeral-storage).
-So the cache has a bound (:data:`DEFAULT_MAX_SIZE`, a quarter of the documented 1 GiB
-``sizeLimit``), and when it is over it, the least recently used entries are removed until
-it holds :data:`TRIM_TO` of the bound, so that trimming is rare rather than every run.
+So the cache has a bound on the disk space it takes (:data:`DEFAULT_MAX_SIZE`, a
+quarter of the documented 1 GiB ``sizeLimit``), and when it is over it, the least
+recently used entries are removed until it holds :data:`TRIM_TO` of the bound, so that
+trimming is rare rather than every run.
 
 Least recently used, not first written: a render reads the same unchanged files again
 and again, and their entries were written long ago; removing the oldest writes would
@@ -39,6 +40,8 @@ from trainc.cache.layouts import is_cache_file
 from trainc.cache.store import TEMPORARY_PREFIX, USAGE_NAME
 
 _MIB: Final = 1024 * 1024
+#: The unit of ``st_blocks`` (POSIX: 512 bytes, whatever the file system's block size).
+_BLOCK_UNIT: Final = 512
 #: The default bound: well under the 1 GiB ``sizeLimit`` docs/argocd.md sets.
 DEFAULT_MAX_SIZE: Final = 256 * _MIB
 #: What a trim leaves: this share of the bound.
@@ -169,7 +172,14 @@ def _entries(directory: Path, now: float) -> Iterator[_Entry]:
                     in_flight = item.name.startswith(TEMPORARY_PREFIX) and (
                         now - info.st_mtime < STALE_TEMPORARY_SECONDS
                     )
-                    yield _Entry(info.st_mtime, item.path, info.st_size, not in_flight)
+                    yield _Entry(info.st_mtime, item.path, allocated(info), not in_flight)
+
+
+def allocated(info: os.stat_result) -> int:
+    """The disk space a file takes: whole blocks, as the kubelet measures a volume's use
+    (``du``), about twice the bytes of a small entry; its size where blocks are unknown."""
+    blocks = getattr(info, "st_blocks", None)
+    return info.st_size if blocks is None else blocks * _BLOCK_UNIT
 
 
 def _directories(path: str) -> list[str]:

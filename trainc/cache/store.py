@@ -42,6 +42,9 @@ _DIGEST_SIZE = 32
 #: How old a read entry's time must be before the read refreshes it: one write per
 #: entry and hour at most, whatever the number of runs.
 REFRESH_SECONDS = 3600
+#: The disk space a write is counted in: the block of ext4, XFS and tmpfs, the file
+#: systems an ``emptyDir`` or a home directory is on; a survey measures the real blocks.
+ALLOCATION_UNIT = 4096
 #: How many bytes a process writes before it hands them to :attr:`Store.account`.
 ACCOUNT_BYTES = 4 * 1024 * 1024
 
@@ -145,7 +148,8 @@ class Store:
             reason = error.strerror or str(error)
             self.write_failure = f"cannot write to the cache {self.directory}: {reason}"
             return
-        self.pending += len(_MAGIC) + _DIGEST_SIZE + len(payload)
+        blocks = -(-(len(_MAGIC) + _DIGEST_SIZE + len(payload)) // ALLOCATION_UNIT)
+        self.pending += blocks * ALLOCATION_UNIT
         if self.pending >= ACCOUNT_BYTES:
             self.flush()
 
