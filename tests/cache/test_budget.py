@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import re
@@ -175,6 +176,25 @@ def test_a_store_hands_its_writes_to_the_budget(tmp_path: Path) -> None:
     assert told == [ALLOCATION_UNIT]  # a whole block, as the disk holds it
     store.flush()
     assert told == [ALLOCATION_UNIT]
+
+
+def _write_one_and_flush(store: Store) -> None:
+    store.put("files", key(2), PAYLOAD)
+    store.flush()
+
+
+def test_a_forked_worker_tells_only_its_own_writes(tmp_path: Path) -> None:
+    opened(tmp_path)
+    (tmp_path / LAYOUT / USAGE_NAME).write_text(f"surveyed={int(time.time())} size=0\n")
+    store = opened(tmp_path)
+    store.account = functools.partial(account, store.directory, limit=10**12)
+    store.put("files", key(1), PAYLOAD)  # the parent's, not yet told
+    worker = multiprocessing.get_context("fork").Process(target=_write_one_and_flush, args=(store,))
+    worker.start()
+    worker.join(timeout=60)
+    assert worker.exitcode == 0
+    store.flush()
+    assert record(tmp_path).endswith(f" size={2 * ALLOCATION_UNIT}\n")
 
 
 def test_trim_to_bound_measures_and_trims_now(tmp_path: Path) -> None:

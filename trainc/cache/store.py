@@ -65,8 +65,10 @@ class Store:
     write_failure: str | None = field(default=None)
     #: Told the bytes written, now and then (see :mod:`.budget`); None keeps no count.
     account: Callable[[int], object] | None = field(default=None)
-    #: Bytes written and not yet told to :attr:`account`.
+    #: Bytes written and not yet told to :attr:`account`, by the process :attr:`writer`:
+    #: a forked worker starts its own count, never telling its parent's bytes again.
     pending: int = field(default=0)
+    writer: int = field(default_factory=os.getpid)
     #: When the store was opened: reads refresh entries older than that by an hour.
     opened: float = field(default_factory=time.time)
 
@@ -148,6 +150,8 @@ class Store:
             reason = error.strerror or str(error)
             self.write_failure = f"cannot write to the cache {self.directory}: {reason}"
             return
+        if self.writer != os.getpid():
+            self.writer, self.pending = os.getpid(), 0
         blocks = -(-(len(_MAGIC) + _DIGEST_SIZE + len(payload)) // ALLOCATION_UNIT)
         self.pending += blocks * ALLOCATION_UNIT
         if self.pending >= ACCOUNT_BYTES:
@@ -160,7 +164,7 @@ class Store:
         worker wrote after that is found by the next survey of the cache.
         """
         written, self.pending = self.pending, 0
-        if written and self.account is not None:
+        if written and self.account is not None and self.writer == os.getpid():
             with contextlib.suppress(OSError):  # the bound is kept by a later run
                 self.account(written)
 
