@@ -13,6 +13,7 @@ import pytest
 
 from trainc.cache import budget
 from trainc.cache.budget import DEFAULT_MAX_SIZE, TRIM_TO, account, trim, trim_to_bound
+from trainc.cache.layouts import allocated
 from trainc.cache.store import (
     ALLOCATION_UNIT,
     LAYOUT,
@@ -54,7 +55,7 @@ def fill(root: Path, count: int, *, age: float = 0.0, now: float = NOW) -> Store
 
 def entry_size(root: Path) -> int:
     """The disk space one entry of :func:`fill` takes (whole blocks)."""
-    return budget.allocated(entry_path(root, 0).stat())
+    return allocated(entry_path(root, 0).stat())
 
 
 def remaining(root: Path) -> list[int]:

@@ -18,8 +18,7 @@ import pytest
 
 from tests.cli.conftest import Invoke
 from tests.support.manifests import trainjob_yaml, write
-from trainc.cache.budget import allocated
-from trainc.cache.layouts import find_layouts, remove_layout
+from trainc.cache.layouts import allocated, find_layouts, remove_layout
 from trainc.cache.store import LAYOUT, Store
 
 ENTRY = b"x" * 1000
@@ -47,6 +46,11 @@ def fill(root: Path, count: int, section: str = "files") -> Store:
         store.put(section, f"{number:040x}", ENTRY)
     assert store.write_failure is None
     return store
+
+
+def on_disk(root: Path) -> int:
+    """The disk space of every file of the layout, as ``trainc cache info`` counts it."""
+    return sum(allocated(p.stat()) for p in (root / LAYOUT).rglob("*") if p.is_file())
 
 
 def tree(path: Path) -> dict[str, bytes]:
@@ -129,11 +133,13 @@ def test_info_counts_entries_and_bytes_per_layout(invoke: Invoke, tmp_path: Path
     assert lines[:3] == [
         f"directory: {root}",
         "status: used by validate and compile",
-        "bound: 256.0 MiB, least recently used entries removed past it",
+        "bound: 256.0 MiB on disk, least recently used entries removed past it",
     ]
     size = sum(len(content) for content in tree(root / LAYOUT).values())
     assert size > 5 * len(ENTRY)  # the header and digest of each entry count too
-    assert lines[3] == f"v1: 5 entries, {size / 1024:.1f} KiB"
+    assert (
+        lines[3] == f"v1: 5 entries, {size / 1024:.1f} KiB ({on_disk(root) / 1024:.1f} KiB on disk)"
+    )
 
 
 def test_info_before_the_first_run_and_when_disabled(
@@ -149,8 +155,8 @@ def test_info_before_the_first_run_and_when_disabled(
     disabled = invoke(tmp_path, "cache", "info")
     assert disabled.out.splitlines()[1:] == [
         "status: disabled by TRAINC_NO_CACHE: runs neither read nor write it",
-        "bound: 256.0 MiB, least recently used entries removed past it",
-        "v1: 1 entry, 1.0 KiB",
+        "bound: 256.0 MiB on disk, least recently used entries removed past it",
+        f"v1: 1 entry, 1.0 KiB ({on_disk(root) / 1024:.1f} KiB on disk)",
     ]
 
 
@@ -273,7 +279,7 @@ def test_sizes_read_in_binary_units(invoke: Invoke, tmp_path: Path) -> None:
     store = fill(root, 0)
     store.put("files", "ab" * 20, b"y" * (3 * 1024 * 1024))
     result = invoke(tmp_path, "cache", "info", "--cache-dir", str(root))
-    assert result.out.splitlines()[3] == "v1: 1 entry, 3.0 MiB"
+    assert result.out.splitlines()[3].startswith("v1: 1 entry, 3.0 MiB (3.0 MiB on disk")
 
 
 def test_an_entry_that_cannot_be_removed_is_a_usage_error(

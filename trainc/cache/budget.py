@@ -36,12 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final, cast
 
-from trainc.cache.layouts import is_cache_file
+from trainc.cache.layouts import allocated, is_cache_file
 from trainc.cache.store import TEMPORARY_PREFIX, USAGE_NAME
 
 _MIB: Final = 1024 * 1024
-#: The unit of ``st_blocks`` (POSIX: 512 bytes, whatever the file system's block size).
-_BLOCK_UNIT: Final = 512
 #: The default bound: well under the 1 GiB ``sizeLimit`` docs/argocd.md sets.
 DEFAULT_MAX_SIZE: Final = 256 * _MIB
 #: What a trim leaves: this share of the bound.
@@ -173,13 +171,6 @@ def _entries(directory: Path, now: float) -> Iterator[_Entry]:
                         now - info.st_mtime < STALE_TEMPORARY_SECONDS
                     )
                     yield _Entry(info.st_mtime, item.path, allocated(info), not in_flight)
-
-
-def allocated(info: os.stat_result) -> int:
-    """The disk space a file takes: whole blocks, as the kubelet measures a volume's use
-    (``du``), about twice the bytes of a small entry; its size where blocks are unknown."""
-    blocks = getattr(info, "st_blocks", None)
-    return info.st_size if blocks is None else blocks * _BLOCK_UNIT
 
 
 def _directories(path: str) -> list[str]:

@@ -88,7 +88,7 @@ def info_command(*, cache_dir: Path | None) -> int:
     if limit is None:
         click.echo(f"bound: none ({MAX_SIZE_VARIABLE}=none)")
     else:
-        click.echo(f"bound: {_size(limit)}, least recently used entries removed past it")
+        click.echo(f"bound: {_size(limit)} on disk, least recently used entries removed past it")
     for layout in layouts:
         click.echo(f"{layout.path.name}: {_describe(layout)}")
     return 0
@@ -180,7 +180,7 @@ def _disabled(location: CacheLocation) -> str:
 def _describe(layout: Layout) -> str:
     if layout.foreign is not None:
         return f"left alone, not trainc's: {layout.foreign}"
-    return _amount(layout.entries, layout.size)
+    return f"{_amount(layout.entries, layout.size)} ({_size(layout.disk)} on disk)"
 
 
 def _amount(entries: int, size: int) -> str:
