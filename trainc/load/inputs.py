@@ -146,7 +146,7 @@ def load_file(path: str, data: bytes | Diagnostic, config: InputSettings) -> Fil
         if isinstance(rendered, Diagnostic):
             return FileLoad(source, (), (rendered,))
         source = rendered
-    parsed = parse_documents(source, config.limits)
+    parsed = parse_documents(source, config.limits, skim=True)
     skipped: set[Diagnostic] = set()
     objects: list[LoadedObject] = []
     found: list[Diagnostic] = []
