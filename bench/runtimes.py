@@ -19,7 +19,7 @@ from bench.yamltext import Node, render
 API_VERSION = "trainer.kubeflow.org/v1alpha1"
 ANCESTOR = "trainer.kubeflow.org/trainjob-ancestor-step"
 TORCH_IMAGE = "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime"
-DEEPSPEED_IMAGE = "ghcr.io/kubeflow/trainer/deepspeed-runtime"
+DEEPSPEED_IMAGE = "ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.1.0"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,12 +142,12 @@ def _llm_finetune(variant: int) -> tuple[str, Node]:
                 "replicatedJobs": [
                     _initializer_job(
                         "dataset-initializer",
-                        "ghcr.io/kubeflow/trainer/dataset-initializer",
+                        "ghcr.io/kubeflow/trainer/dataset-initializer:v2.1.0",
                         "/workspace/dataset",
                     ),
                     _initializer_job(
                         "model-initializer",
-                        "ghcr.io/kubeflow/trainer/model-initializer",
+                        "ghcr.io/kubeflow/trainer/model-initializer:v2.1.0",
                         "/workspace/model",
                     ),
                     {

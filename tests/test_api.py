@@ -60,7 +60,7 @@ def test_base_ignores_new_objects_and_unknown_refs_are_usage_errors(repo: Path) 
     write(
         repo,
         "jobs/new.yaml",
-        trainjob_yaml("new", deadline=1),
+        trainjob_yaml("new", deadline=3600),
     )
     assert codes(repo, base="HEAD") == []
     with pytest.raises(UsageError, match="no-such-ref"):

@@ -133,12 +133,25 @@ class Overrides:
     kubernetes_version: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class PathRules:
+    """Rule levels (by code: ``error``, ``warning`` or ``off``) for the files that
+    ``paths``, root-relative globs, match."""
+
+    paths: tuple[str, ...]
+    rules: Mapping[str, str]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RepoConfig:
     """Everything a run needs to know about the repository, resolved and immutable.
 
+    ``rules`` and ``path_rules`` are the rule levels of trainc.yaml's ``rules`` and
+    ``perPathRules`` (applied by :mod:`trainc.validate.judgement`).
     ``overridden_destination`` is the Argo CD Application's destination namespace when
     trainc.yaml's ``namespace`` won over it with another name (validation warns).
+    ``namespaces`` is trainc.yaml's list of the namespaces TrainJobs may use (None: the
+    repository names none, and TrainJob namespaces are not checked against it).
     ``deploy`` is :data:`DEPLOY_TRAINJOB` when the repository is only validated.
     """
 
@@ -157,7 +170,9 @@ class RepoConfig:
     compile: CompileSettings = field(default_factory=CompileSettings)
     sweeper: SweeperSettings | None = None
     rules: Mapping[str, str] = field(default_factory=dict)
+    path_rules: tuple[PathRules, ...] = ()
     overridden_destination: str | None = None
+    namespaces: frozenset[str] | None = None
 
 
 def find_repo_root(start: Path) -> Path:
@@ -177,6 +192,23 @@ def _marked_root(start: Path) -> Path | None:
         if (directory / CONFIG_FILE_NAME).is_file() or (directory / ".git").exists():
             return directory
     return None
+
+
+def path_from_git_top(root: Path) -> str:
+    """``root``'s path from the top of the git repository holding it, ``""`` at the top or
+    outside git.
+
+    Findings name files relative to ``root`` (trainc.yaml's directory); the machine
+    formats prefix this, since GitHub places annotations and code-scanning alerts by a
+    path from the top of the checkout, which with ``ml/trainc.yaml`` is ``ml/jobs/a.yaml``.
+    A ``.git`` file (a worktree, a submodule) marks a top as well as a directory does.
+    """
+    resolved = root.resolve()
+    for directory in (resolved, *resolved.parents):
+        if (directory / ".git").exists():
+            relative = resolved.relative_to(directory).as_posix()
+            return "" if relative == "." else relative
+    return ""
 
 
 def find_paths_root(paths: Sequence[Path], cwd: Path) -> Path:
@@ -287,6 +319,7 @@ def build_config(
             or DEFAULT_NAMESPACE
         ),
         overridden_destination=_overridden_destination(file, overrides),
+        namespaces=frozenset(file.namespaces) if file.namespaces is not None else None,
         kubernetes_version=(
             file.kubernetes_version or overrides.kubernetes_version or DEFAULT_KUBERNETES_VERSION
         ),
@@ -309,6 +342,9 @@ def build_config(
         # compiled, so no sweeper is run whatever the section says.
         sweeper=_sweeper_settings(file.sweeper) if file.deploy != DEPLOY_TRAINJOB else None,
         rules=dict(file.rules or {}),
+        path_rules=tuple(
+            PathRules(tuple(entry.paths), dict(entry.rules)) for entry in file.per_path_rules or ()
+        ),
     )
 
 

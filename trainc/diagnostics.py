@@ -9,7 +9,7 @@ declared once here and nowhere else.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -126,21 +126,19 @@ def exit_code(diagnostics: Iterable[Diagnostic]) -> int:
 class Rule:
     """Catalogue entry: what a rule code means, for SARIF, JSON and documentation.
 
-    A ``configurable`` rule is a judgement of trainc's, not a rule the cluster enforces:
-    trainc.yaml's ``rules`` section may turn it off or change its severity
-    (:func:`configured_severity`). The cluster's own rules are never configurable, since
-    downgrading one would not make the cluster accept the object. A ``sensitive`` rule's
-    findings sit on lines that may hold secret text: reporters never quote those lines,
-    so a CI log does not spread what the finding warns about. A ``compiled`` rule is about
-    what only trainc's own deployment has: the compiled JobSet and its companions as
-    trainc builds them, and the sweeper. It is off when trainc.yaml says ``deploy:
-    TrainJob``, where the Trainer controller builds the JobSets (``docs/deploy.md``).
+    ``severity`` is the default: trainc.yaml's ``rules`` may set any rule's, and inline
+    suppressions silence single findings (:mod:`trainc.validate.judgement`). A
+    ``sensitive`` rule's findings sit on lines that may hold secret text: reporters never
+    quote those lines, so a CI log does not spread what the finding warns about. A
+    ``compiled`` rule is about what only trainc's own deployment has: the compiled JobSet
+    and its companions as trainc builds them, and the sweeper. It is off when trainc.yaml
+    says ``deploy: TrainJob``, where the Trainer controller builds the JobSets
+    (``docs/deploy.md``).
     """
 
     code: str
     severity: Severity
     summary: str
-    configurable: bool = False
     sensitive: bool = False
     compiled: bool = False
 
@@ -221,6 +219,16 @@ _ENTRIES: tuple[Rule, ...] = (
         _W,
         "with deploy: TrainJob, trainc.yaml's compile or sweeper section is not used",
     ),
+    # --- suppression: inline ``# trainc: ignore[CODE]`` comments ------------------------------
+    # Sensitive: the comment sits on the line it silences, which may hold a literal
+    # credential (``compile.plaintext-credential``); the message names the codes.
+    Rule(
+        "suppression.invalid",
+        _E,
+        "a suppression comment names no rule, or cannot apply",
+        sensitive=True,
+    ),
+    Rule("suppression.unused", _W, "a suppression comment silences no finding", sensitive=True),
     # --- schema: structural validation against the generated CRD -----------------------------
     Rule("schema.unknown-field", _E, "the field is not part of the API"),
     Rule("schema.type", _E, "the value has the wrong type"),
@@ -450,8 +458,23 @@ _ENTRIES: tuple[Rule, ...] = (
         "compile.plaintext-credential",
         _E,
         "an env var named like a credential has a literal value, which compile writes to git",
-        configurable=True,
         sensitive=True,
+    ),
+    Rule(
+        "compile.image-tag",
+        _W,
+        "a pod runs an image without a tag or with the tag latest: what runs changes unseen",
+    ),
+    Rule(
+        "compile.deadline-sweep-period",
+        _W,
+        "activeDeadlineSeconds is shorter than the sweeper's period, so it cannot hold on time",
+        compiled=True,
+    ),
+    Rule(
+        "compile.unknown-namespace",
+        _W,
+        "a TrainJob's namespace is not in trainc.yaml's namespaces (a typo gets its own Role)",
     ),
     # --- kueue: what Kueue makes of the JobSet (docs/kueue.md) -------------------------------
     Rule(
@@ -519,23 +542,6 @@ FAMILIES: dict[str, Rule] = {
     "cel.": Rule("cel.*", _E, "a CRD validation rule (x-kubernetes-validations) is violated"),
     "policy.": Rule("policy.*", _E, "an organisation policy is violated"),
 }
-
-
-#: What trainc.yaml's ``rules`` section may set a configurable rule to.
-RULE_LEVELS: tuple[str, ...] = ("error", "warning", "off")
-
-
-def configured_severity(code: str, levels: Mapping[str, str]) -> Severity | None:
-    """The severity of rule ``code`` with trainc.yaml's ``rules`` applied: None when ``off``.
-
-    ``levels`` maps rule codes to one of :data:`RULE_LEVELS`; a code it leaves out, or
-    one that is not configurable, keeps the catalogue's severity.
-    """
-    rule = rule_for(code)
-    level = levels.get(code) if rule.configurable else None
-    if level is None:
-        return rule.severity
-    return None if level == "off" else Severity(level)
 
 
 def rule_for(code: str) -> Rule:

@@ -48,6 +48,10 @@ inputs:
 # place jobs elsewhere than the destination on purpose.
 # namespace: ml-team
 
+# The namespaces TrainJobs may name; another one (a typo such as `reserch`) is then a
+# compile.unknown-namespace warning. Unset: not checked.
+# namespaces: [ml-team]
+
 # Kubernetes minor version of the target cluster ({KNOWN_RELEASES}): Jobs and Pods are
 # judged by that release's rules. Unset: under Argo CD the destination cluster's
 # (KUBE_VERSION), else {DEFAULT_KUBERNETES_VERSION}. Set, it wins over Argo CD's: set it only

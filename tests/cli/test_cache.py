@@ -8,6 +8,7 @@ files, a ``v<N>`` directory that is not trainc's, symbolic links out of the root
 from __future__ import annotations
 
 import errno
+import itertools
 import os
 import re
 import shlex
@@ -16,12 +17,18 @@ from pathlib import Path
 import pytest
 
 from tests.cli.conftest import Invoke
-from trainc.cache.layouts import find_layouts, remove_layout
+from tests.support.manifests import trainjob_yaml, write
+from trainc.cache.layouts import allocated, find_layouts, remove_layout
 from trainc.cache.store import LAYOUT, Store
 
 ENTRY = b"x" * 1000
 #: The environment variables that choose the cache directory, cleared for every test.
-LOCATION_VARIABLES = ("TRAINC_CACHE_DIR", "TRAINC_NO_CACHE", "XDG_CACHE_HOME")
+LOCATION_VARIABLES = (
+    "TRAINC_CACHE_DIR",
+    "TRAINC_NO_CACHE",
+    "XDG_CACHE_HOME",
+    "TRAINC_CACHE_MAX_SIZE",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -39,6 +46,11 @@ def fill(root: Path, count: int, section: str = "files") -> Store:
         store.put(section, f"{number:040x}", ENTRY)
     assert store.write_failure is None
     return store
+
+
+def on_disk(root: Path) -> int:
+    """The disk space of every file of the layout, as ``trainc cache info`` counts it."""
+    return sum(allocated(p.stat()) for p in (root / LAYOUT).rglob("*") if p.is_file())
 
 
 def tree(path: Path) -> dict[str, bytes]:
@@ -118,10 +130,16 @@ def test_info_counts_entries_and_bytes_per_layout(invoke: Invoke, tmp_path: Path
     result = invoke(tmp_path, "cache", "info", "--cache-dir", str(root))
     assert result.code == 0, result.err
     lines = result.out.splitlines()
-    assert lines[:2] == [f"directory: {root}", "status: used by validate and compile"]
+    assert lines[:3] == [
+        f"directory: {root}",
+        "status: used by validate and compile",
+        "bound: 256.0 MiB on disk, least recently used entries removed past it",
+    ]
     size = sum(len(content) for content in tree(root / LAYOUT).values())
     assert size > 5 * len(ENTRY)  # the header and digest of each entry count too
-    assert lines[2] == f"v1: 5 entries, {size / 1024:.1f} KiB"
+    assert (
+        lines[3] == f"v1: 5 entries, {size / 1024:.1f} KiB ({on_disk(root) / 1024:.1f} KiB on disk)"
+    )
 
 
 def test_info_before_the_first_run_and_when_disabled(
@@ -137,7 +155,8 @@ def test_info_before_the_first_run_and_when_disabled(
     disabled = invoke(tmp_path, "cache", "info")
     assert disabled.out.splitlines()[1:] == [
         "status: disabled by TRAINC_NO_CACHE: runs neither read nor write it",
-        "v1: 1 entry, 1.0 KiB",
+        "bound: 256.0 MiB on disk, least recently used entries removed past it",
+        f"v1: 1 entry, 1.0 KiB ({on_disk(root) / 1024:.1f} KiB on disk)",
     ]
 
 
@@ -260,7 +279,7 @@ def test_sizes_read_in_binary_units(invoke: Invoke, tmp_path: Path) -> None:
     store = fill(root, 0)
     store.put("files", "ab" * 20, b"y" * (3 * 1024 * 1024))
     result = invoke(tmp_path, "cache", "info", "--cache-dir", str(root))
-    assert result.out.splitlines()[2] == "v1: 1 entry, 3.0 MiB"
+    assert result.out.splitlines()[3].startswith("v1: 1 entry, 3.0 MiB (3.0 MiB on disk")
 
 
 def test_an_entry_that_cannot_be_removed_is_a_usage_error(
@@ -310,4 +329,88 @@ def test_every_documented_cache_command_runs(
 
 def test_the_guides_show_every_cache_command() -> None:
     shown = {argv[1] for argv in documented_cache_commands()}
-    assert shown == {"dir", "info", "clean"}
+    assert shown == {"dir", "info", "trim", "clean"}
+
+
+# --- the size bound ------------------------------------------------------------------------
+
+
+def cache_size(root: Path) -> int:
+    """The disk space the entries take, as the bound counts it."""
+    files = (root / LAYOUT).rglob("*")
+    return sum(allocated(p.stat()) for p in files if p.is_file() and p.name != ".usage")
+
+
+def a_day_passes(root: Path) -> None:
+    """Every file of the cache last used a day earlier than it was."""
+    for path in (root / LAYOUT).rglob("*"):
+        if path.is_file():
+            used = path.stat().st_mtime - 86400
+            os.utime(path, (used, used))
+
+
+def test_repeated_runs_keep_the_cache_under_its_bound(
+    invoke: Invoke, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two weeks of edits, one a day: every run changes a TrainJob and adds entries (whole
+    # 4 KiB blocks on disk); the old ones used to stay until `trainc cache clean`.
+    root = repo / ".cache"
+    monkeypatch.setenv("TRAINC_CACHE_MAX_SIZE", "48Ki")
+    sizes = []
+    for day in range(14):
+        write(repo, "jobs/a.yaml", trainjob_yaml("alpha", deadline=3600 + day))
+        result = invoke(repo, "validate", "--cache-dir", str(root))
+        assert result.code == 0, result.err
+        sizes.append(cache_size(root))
+        a_day_passes(root)
+    assert max(sizes) <= 48 * 1024
+    assert any(later < earlier for earlier, later in itertools.pairwise(sizes))  # trimmed
+    # What the latest run used stays (the runtime's entry, written on the first day, was
+    # read every day): an unchanged run finds it all and writes nothing.
+    before = tree(root / LAYOUT)
+    assert invoke(repo, "validate", "--cache-dir", str(root)).code == 0
+    assert {k: v for k, v in tree(root / LAYOUT).items() if k != ".usage"} == {
+        k: v for k, v in before.items() if k != ".usage"
+    }
+
+
+def test_without_a_bound_nothing_is_trimmed(
+    invoke: Invoke, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = repo / ".cache"
+    monkeypatch.setenv("TRAINC_CACHE_MAX_SIZE", "none")
+    fill(root, 300)
+    assert invoke(repo, "validate", "--cache-dir", str(root)).code == 0
+    assert find_layouts(root)[0].entries > 300
+    info = invoke(repo, "cache", "info", "--cache-dir", str(root))
+    assert "bound: none (TRAINC_CACHE_MAX_SIZE=none)" in info.out
+
+
+def test_trim_removes_the_least_recently_used_down_to_the_bound(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "cache"
+    fill(root, 40)
+    for number, path in enumerate(sorted((root / LAYOUT).glob("files/*/*"))):
+        os.utime(path, (1_000_000 + number, 1_000_000 + number))  # entry n used at n
+    monkeypatch.setenv("TRAINC_CACHE_MAX_SIZE", "20Ki")
+
+    result = invoke(tmp_path, "cache", "trim", "--cache-dir", str(root))
+
+    assert result.code == 0, result.err
+    kept = sorted(int(p.parent.name + p.name, 16) for p in (root / LAYOUT).glob("files/*/*"))
+    assert kept == list(range(40 - len(kept), 40))
+    assert cache_size(root) <= 15 * 1024
+    assert result.out.startswith(f"Removed {40 - len(kept)} entries, ")
+    assert invoke(tmp_path, "cache", "clean", "--cache-dir", str(root)).code == 0
+    assert not (root / LAYOUT).exists()  # the usage record is trainc's too
+
+
+@pytest.mark.parametrize("value", ["lots", "-1Gi", "0"])
+def test_an_invalid_bound_is_a_usage_error(
+    invoke: Invoke, repo: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("TRAINC_CACHE_MAX_SIZE", value)
+    result = invoke(repo, "validate", "--cache-dir", str(repo / ".cache"))
+    assert result.code == 2
+    assert f"TRAINC_CACHE_MAX_SIZE={value!r} is not a size" in result.err

@@ -122,7 +122,7 @@ def test_a_cel_compile_error_shows_its_caret_diagram_in_every_format(
     write(repo, "policies/broken.yaml", BROKEN_POLICY)
     text = invoke(repo, "validate").out
     assert "\\n" not in text
-    heading = text.index("policies/broken.yaml:7:7: error[policy.invalid]: expression does not ")
+    heading = text.index("policies/broken.yaml:7:52: error[policy.invalid]: expression does not ")
     diagram = text[heading:].splitlines()[1:3]
     assert diagram[0] == "     | object.spec.trainer.numNodes <= )"
     assert diagram[1].startswith("     | ....")

@@ -60,15 +60,21 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
-def prune(repo: Path, api: FakeApiServer, *args: str) -> subprocess.CompletedProcess[str]:
-    kubeconfig = write_kubeconfig(repo.parent / "kubeconfig", api)
+def prune(
+    repo: Path, api: FakeApiServer, *args: str, flag: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """``trainc prune --kubeconfig FILE``, or with ``flag=False`` the file as ~/.kube/config."""
+    (repo.parent / ".kube").mkdir(exist_ok=True)
+    kubeconfig = write_kubeconfig(repo.parent / ".kube" / "config", api)
     env = {k: v for k, v in os.environ.items() if not k.startswith("KUBERNETES_")}
+    env.pop("KUBECONFIG", None)
+    options = ["--kubeconfig", str(kubeconfig)] if flag else []
     return subprocess.run(
-        [sys.executable, "-m", "trainc", "prune", "--kubeconfig", str(kubeconfig), *args],
+        [sys.executable, "-m", "trainc", "prune", *options, *args],
         cwd=repo,
         capture_output=True,
         text=True,
-        env={**env, "KUBECONFIG": "/nonexistent", "NO_COLOR": "1"},
+        env={**env, "HOME": str(repo.parent), "NO_COLOR": "1"},
         check=False,
         timeout=120,
     )
@@ -101,6 +107,15 @@ def test_removes_exactly_the_expired_trainjobs(repo: Path, api: FakeApiServer) -
     assert "compiled from 'jobs/elsewhere.yaml'" in lines[3]
     assert lines[-1] == "2 of 6 TrainJobs removed; 4 kept."
     # Read only: one list of JobSets, nothing written to the cluster.
+    assert {request.method for request in api.requests} == {"GET"}
+
+
+def test_home_kubeconfig_is_used_without_a_flag(repo: Path, api: FakeApiServer) -> None:
+    # kubectl's default: no --kubeconfig, no $KUBECONFIG, so ~/.kube/config.
+    result = prune(repo, api, "--dry-run", flag=False)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "2 of 6 TrainJobs would be removed; 4 kept."
     assert {request.method for request in api.requests} == {"GET"}
 
 

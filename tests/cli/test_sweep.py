@@ -50,12 +50,12 @@ def environment() -> dict[str, str]:
     return {**env, "KUBECONFIG": "/nonexistent"}
 
 
-def trainc(*args: str) -> subprocess.CompletedProcess[str]:
+def trainc(*args: str, **variables: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "trainc", "sweep", *args],
         capture_output=True,
         text=True,
-        env=environment(),
+        env={**environment(), **variables},
         check=False,
         timeout=120,
     )
@@ -87,6 +87,32 @@ def test_once_writes_one_json_line_per_action_and_a_summary(
     assert summary["interrupted"] is False
     assert summary["calls"] == len(api.requests)
     assert {r["timestamp"] for r in records} == {summary["timestamp"]}  # one clock reading
+
+
+def test_kubeconfig_variable_is_read_as_kubectl_reads_it(
+    api: FakeApiServer, kubeconfig: Path, tmp_path: Path
+) -> None:
+    # As a platform team runs it from a laptop: `export KUBECONFIG=...`, no flag.
+    listed = os.pathsep.join([str(tmp_path / "not-there"), str(kubeconfig)])
+
+    result = trainc("-n", NS, "--once", "--dry-run", KUBECONFIG=listed)
+
+    assert result.returncode == 0, result.stderr
+    *records, _ = lines(result.stdout)
+    assert [r["object"] for r in records] == [
+        "JobSet/done",
+        "PersistentVolumeClaim/orphan",
+        "JobSet/running",
+    ]
+
+
+def test_without_any_configuration_it_says_where_it_looked(tmp_path: Path) -> None:
+    result = trainc("-n", NS, "--once", HOME=str(tmp_path), KUBECONFIG="")
+
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert f"~/.kube/config ({tmp_path}/.kube/config): no kubeconfig file exists" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_a_failed_action_exits_1_and_the_sweep_goes_on(

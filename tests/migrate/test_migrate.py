@@ -235,22 +235,37 @@ def test_a_taken_manager_is_a_conflict(tmp_path: Path) -> None:
     ]
 
 
+#: An old-spelling override (podTemplateOverrides) whose rewrite, a runtime patch setting
+#: env, Trainer refuses (xobj.patch-forbidden-env).
+OVERRIDES_SETTING_ENV = (
+    "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\n"
+    "spec:\n  runtimeRef: {name: torch}\n  podTemplateOverrides:\n"
+    "    - targetJobs: [{name: node}]\n      spec:\n        containers:\n"
+    "          - name: node\n            env: [{name: A, value: b}]\n"
+)
+
+
 def test_a_rewrite_that_would_bring_an_error_is_held_back(tmp_path: Path) -> None:
     write(tmp_path, "runtime.yaml", TORCH_RUNTIME)
-    text = (
-        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\n"
-        "spec:\n  runtimeRef: {name: torch}\n  podTemplateOverrides:\n"
-        "    - targetJobs: [{name: node}]\n      spec:\n        containers:\n"
-        "          - name: node\n            env: [{name: A, value: b}]\n"
-    )
-    write(tmp_path, "job.yaml", text)
+    write(tmp_path, "job.yaml", OVERRIDES_SETTING_ENV)
 
     report = _migrate(tmp_path, write=True)
 
     [(code, reason)] = _left(report)
     assert code == "migrate.overrides"
     assert reason.startswith("the rewrite would bring an error: xobj.patch-forbidden-env")
-    assert (tmp_path / "job.yaml").read_text() == text
+    assert (tmp_path / "job.yaml").read_text() == OVERRIDES_SETTING_ENV
+
+
+def test_a_rule_turned_off_holds_no_rewrite_back(tmp_path: Path) -> None:
+    write(tmp_path, "trainc.yaml", "rules:\n  xobj.patch-forbidden-env: 'off'\n")
+    write(tmp_path, "runtime.yaml", TORCH_RUNTIME)
+    write(tmp_path, "job.yaml", OVERRIDES_SETTING_ENV)
+
+    report = _migrate(tmp_path, write=True)
+
+    assert _left(report) == []
+    assert "runtimePatches" in (tmp_path / "job.yaml").read_text()
 
 
 @pytest.mark.parametrize(

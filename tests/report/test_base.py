@@ -16,6 +16,7 @@ from trainc.report.base import (
     ReportInput,
     Summary,
     describe,
+    from_top,
     headline,
     location,
     make_reporter,
@@ -23,6 +24,7 @@ from trainc.report.base import (
     object_label,
     rule_of,
     shown,
+    top_path,
     use_color,
 )
 
@@ -179,3 +181,15 @@ def test_every_format_writes_only_to_its_stream(
 ) -> None:
     assert render(make_reporter(name, ReporterOptions(verbose=True)), sample)
     assert capsys.readouterr() == ("", "")
+
+
+def test_paths_from_the_top_keep_the_standard_input_and_repository_findings(
+    sample: ReportInput,
+) -> None:
+    report = dataclasses.replace(sample, root_from_top="ml")
+    stdin = dataclasses.replace(sample.diagnostics[-1], file="<stdin>")
+    moved = from_top(report, (*sample.diagnostics, stdin))
+    assert [d.file for d in moved] == [
+        None if d.file is None else f"ml/{d.file}" for d in sample.diagnostics
+    ] + ["<stdin>"]
+    assert top_path(sample, "jobs/a.yaml") == "jobs/a.yaml"

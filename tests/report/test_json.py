@@ -43,6 +43,7 @@ def test_one_object_with_diagnostics_and_summary(sample: ReportInput, render: Re
         "infos": 0,
         "files": 3,
         "objects": 4,
+        "policyFiles": 0,
         "exitCode": 1,
     }
 
@@ -100,6 +101,7 @@ def test_clean_run_exits_zero(clean: ReportInput, render: Render) -> None:
             "infos": 0,
             "files": 3,
             "objects": 4,
+            "policyFiles": 0,
             "exitCode": 0,
         },
     }

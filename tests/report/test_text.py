@@ -105,17 +105,37 @@ def test_clean_run(clean: ReportInput, render: Render) -> None:
 
 
 @pytest.mark.parametrize(
-    ("summary", "files", "objects", "expected"),
+    ("summary", "files", "objects", "policy_files", "expected"),
     [
-        (Summary(1, 0, 0), 1, 1, "Found 1 error in 1 file (1 object checked)."),
-        (Summary(0, 3, 0), 2, 5, "Found 3 warnings in 2 files (5 objects checked)."),
-        (Summary(2, 1, 0), 3, 5, "Found 2 errors and 1 warning in 3 files (5 objects checked)."),
-        (Summary(0, 0, 2), 3, 5, "All checks passed: 3 files, 5 objects."),
-        (Summary(0, 0, 0), 0, 0, "All checks passed: 0 files, 0 objects."),
+        (Summary(1, 0, 0), 1, 1, 0, "Found 1 error in 1 file (1 object checked)."),
+        (Summary(0, 3, 0), 2, 5, 0, "Found 3 warnings in 2 files (5 objects checked)."),
+        (
+            Summary(2, 1, 0),
+            3,
+            5,
+            0,
+            "Found 2 errors and 1 warning in 3 files (5 objects checked).",
+        ),
+        (Summary(0, 0, 2), 3, 5, 0, "All checks passed: 3 files, 5 objects."),
+        (Summary(0, 0, 0), 0, 0, 0, "All checks passed: 0 files, 0 objects."),
+        # `trainc validate policies/`: policy files, which hold no objects.
+        (Summary(0, 0, 0), 0, 0, 2, "All checks passed: 2 policy files."),
+        (Summary(1, 0, 0), 0, 0, 1, "Found 1 error in 1 policy file."),
+        (Summary(0, 0, 0), 1, 1, 1, "All checks passed: 1 file and 1 policy file, 1 object."),
     ],
 )
-def test_summary_line(summary: Summary, files: int, objects: int, expected: str) -> None:
-    assert _summary_line(summary, files, objects) == expected
+def test_summary_line(
+    summary: Summary, files: int, objects: int, policy_files: int, expected: str
+) -> None:
+    report = ReportInput(
+        diagnostics=(),
+        sources={},
+        files_checked=files,
+        objects_checked=objects,
+        policy_files_checked=policy_files,
+        version="9.9.9",
+    )
+    assert _summary_line(report, summary) == expected
 
 
 def test_findings_are_grouped_by_file_in_given_order(render: Render) -> None:

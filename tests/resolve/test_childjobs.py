@@ -147,3 +147,68 @@ def test_exclusive_placement_by_node_selector_pins_the_job_and_tolerates_its_tai
         "exclusive placement's toleration"
     )
     assert job.added_by(("spec", "template", "spec", "tolerations", 0)) is None
+
+
+def _claims(*names: str) -> list[dict[str, Any]]:
+    """One volumeClaimPolicies entry with a template per name."""
+    return [{"templates": [{"metadata": {"name": n}, "spec": {}} for n in names]}]
+
+
+def _mounting(name: str, volume: str, *, key: str = "containers") -> dict[str, Any]:
+    """A replicatedJob whose container (or init container) mounts ``volume``."""
+    mounted = {"name": "c", "image": "i", "volumeMounts": [{"name": volume, "mountPath": "/w"}]}
+    rjob = _rjob(name)
+    pod = rjob["template"]["spec"]["template"]["spec"]
+    pod[key] = [mounted]
+    if key != "containers":
+        pod["containers"] = [{"name": "main", "image": "i"}]
+    return rjob
+
+
+def test_a_job_mounting_a_claim_template_gets_its_claim_as_a_volume() -> None:
+    # JobSet v0.12 constructJob -> addVolumes: volume named after the template, claim
+    # <template>-<jobset>, only in the Jobs whose containers or init containers mount it.
+    spec = _spec(
+        _mounting("dataset-initializer", "initializer", key="initContainers"),
+        _rjob("model-initializer"),
+        _mounting("node", "initializer"),
+        volumeClaimPolicies=_claims("initializer", "unused"),
+    )
+
+    dataset, model, node = child_jobs("tune", "research", {}, spec)
+
+    volume = {"name": "initializer", "persistentVolumeClaim": {"claimName": "initializer-tune"}}
+    assert _tree(dataset)["spec"]["template"]["spec"]["volumes"] == [volume]
+    assert _tree(node)["spec"]["template"]["spec"]["volumes"] == [volume]
+    assert "volumes" not in _tree(model)["spec"]["template"]["spec"]
+    assert node.added_by(("spec", "template", "spec", "volumes", 0, "name")) == (
+        "the JobSet controller's volume for claim template 'initializer'"
+    )
+    assert node.template_path(("spec", "template", "spec", "volumes", 0)) is None
+
+
+def test_claim_volumes_come_after_the_pods_own_volumes() -> None:
+    rjob = _mounting("node", "initializer")
+    rjob["template"]["spec"]["template"]["spec"]["volumes"] = [{"name": "tmp", "emptyDir": {}}]
+
+    (job,) = child_jobs(
+        "tune", "research", {}, _spec(rjob, volumeClaimPolicies=_claims("initializer"))
+    )
+
+    volumes = _tree(job)["spec"]["template"]["spec"]["volumes"]
+    assert [v["name"] for v in volumes] == ["tmp", "initializer"]
+    assert job.template_path(("spec", "template", "spec", "volumes", 0, "emptyDir")) is not None
+    assert job.added_by(("spec", "template", "spec", "volumes", 1)) is not None
+
+
+def test_a_pod_volume_named_like_a_template_is_not_doubled() -> None:
+    # The webhook refuses this JobSet (xobj.volume-claim-volume-conflict): reported there once.
+    rjob = _mounting("node", "initializer")
+    own = {"name": "initializer", "emptyDir": {}}
+    rjob["template"]["spec"]["template"]["spec"]["volumes"] = [own]
+
+    (job,) = child_jobs(
+        "tune", "research", {}, _spec(rjob, volumeClaimPolicies=_claims("initializer"))
+    )
+
+    assert _tree(job)["spec"]["template"]["spec"]["volumes"] == [own]

@@ -130,10 +130,19 @@ def test_a_resolved_jobset_knows_where_each_value_came_from() -> None:
     assert job.origin((*NODE, "env", epochs, "value")) == Written(
         trainjob, (*trainer, "env", 0, "value")
     )
-    nnodes = job.origin((*NODE, "env", env.index("PET_NNODES")))
-    assert isinstance(nnodes, Derived)
-    assert nnodes.actor == "trainc's torch plugin"
-    assert nnodes.cause == Written(runtime, ("spec", "mlPolicy", "torch"))
+    # Each torchrun variable is credited to what decides it: the count to numNodes, the
+    # process count to resourcesPerNode's GPUs, the rank to the runtime's torch policy.
+    causes = {
+        "PET_NNODES": Written(trainjob, (*trainer, "numNodes")),
+        "PET_NPROC_PER_NODE": Written(trainjob, (*trainer, "resourcesPerNode")),
+        "PET_NODE_RANK": Written(runtime, ("spec", "mlPolicy", "torch")),
+        "PET_MASTER_ADDR": Written(trainjob, ("metadata", "name")),
+    }
+    for variable, cause in causes.items():
+        origin = job.origin((*NODE, "env", env.index(variable)))
+        assert isinstance(origin, Derived)
+        assert origin.actor == "trainc's torch plugin"
+        assert origin.cause == cause, variable
     selector = job.origin((*pod, "nodeSelector", "zone"))
     assert selector == Written(
         trainjob,

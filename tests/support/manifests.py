@@ -53,13 +53,17 @@ spec:
 (as ``trainc init`` scaffolds it): its name on line 4, its runtime's on line 10."""
 
 
-def trainjob_yaml(name: str = "job", *, runtime: str = "torch", deadline: object = None) -> str:
-    """A TrainJob on ``runtime``; ``spec.activeDeadlineSeconds`` is on line 6 when given."""
+def trainjob_yaml(
+    name: str = "job", *, runtime: str = "torch", deadline: object = None, namespace: str = ""
+) -> str:
+    """A TrainJob on ``runtime``; ``spec.activeDeadlineSeconds`` is on line 6 when given
+    (7 with a ``namespace``, which is on line 5)."""
     lines = [
         "apiVersion: trainer.kubeflow.org/v1alpha1",
         "kind: TrainJob",
         "metadata:",
         f"  name: {name}",
+        *([f"  namespace: {namespace}"] if namespace else []),
         "spec:",
     ]
     if deadline is not None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC
 from pathlib import Path
+from typing import Any
 
 import pytest
+from kubernetes.config import incluster_config
 
 from tests.support.cluster import (
     NS,
@@ -30,6 +33,7 @@ from tests.support.fakeapi import (
     FakeApiServer,
 )
 from trainc.errors import UsageError
+from trainc.sweep import client as client_module
 from trainc.sweep.calls import ApiError, BudgetExhausted, Conflict, Limits
 from trainc.sweep.client import connect
 from trainc.sweep.model import Condition
@@ -395,18 +399,132 @@ def test_the_time_budget_bounds_a_pass(api: FakeApiServer, clock: FakeClock) -> 
 # --------------------------------------------------------------------------- configuration
 
 
+@pytest.fixture
+def no_cluster(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No $KUBECONFIG, an empty home and not a pod: every source kubectl reads is absent."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.delenv("KUBECONFIG", raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    for variable in ("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(incluster_config, "SERVICE_TOKEN_FILENAME", str(tmp_path / "no-token"))
+    return home
+
+
+@pytest.fixture
+def in_a_pod(no_cluster: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The kubelet's service variables and a token file, as in the sweeper's pod."""
+    monkeypatch.setenv("KUBERNETES_SERVICE_HOST", "10.0.0.1")
+    monkeypatch.setenv("KUBERNETES_SERVICE_PORT", "443")
+    token = tmp_path / "token"
+    token.write_text("sa-token", encoding="utf-8")
+    monkeypatch.setattr(incluster_config, "SERVICE_TOKEN_FILENAME", str(token))
+    monkeypatch.setattr(incluster_config, "SERVICE_CERT_FILENAME", str(tmp_path / "no-ca.crt"))
+    return tmp_path
+
+
 def test_without_a_cluster_configuration_it_is_a_usage_error(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    no_cluster: Path, tmp_path: Path
 ) -> None:
-    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
-    with pytest.raises(UsageError, match=r"in-cluster configuration.*--kubeconfig"):
+    with pytest.raises(UsageError, match=r"~/.kube/config \(.*\): no kubeconfig file exists"):
         connect(kubeconfig=None, context=None, limits=TEST_LIMITS)
-    with pytest.raises(UsageError, match="kubeconfig"):
+    with pytest.raises(UsageError, match=r"--kubeconfig \(.*missing\): the file does not exist"):
         connect(kubeconfig=tmp_path / "missing", context=None, limits=TEST_LIMITS)
     broken = tmp_path / "broken"
     broken.write_text("clusters: [\n", encoding="utf-8")
-    with pytest.raises(UsageError, match="broken: while parsing"):
+    with pytest.raises(UsageError, match=r"broken\): while parsing"):
         connect(kubeconfig=broken, context=None, limits=TEST_LIMITS)
+    with pytest.raises(UsageError, match="no kubeconfig file exists to select context 'prod'"):
+        connect(kubeconfig=None, context="prod", limits=TEST_LIMITS)
+
+
+def kubeconfig_file(path: Path, current: str | None, clusters: dict[str, str]) -> Path:
+    """A kubeconfig with one context per cluster (named alike) and ``current`` selected."""
+    text = "apiVersion: v1\nkind: Config\n"
+    text += f"current-context: {current}\n" if current else ""
+    text += "clusters:\n" + "".join(
+        f"- name: {name}\n  cluster: {{server: '{url}'}}\n" for name, url in clusters.items()
+    )
+    text += "users:\n- name: me\n  user: {}\ncontexts:\n" + "".join(
+        f"- name: {name}\n  context: {{cluster: {name}, user: me}}\n" for name in clusters
+    )
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+NOWHERE = "http://127.0.0.1:9"
+
+
+def chosen(monkeypatch: pytest.MonkeyPatch, context: str | None = None) -> Any:
+    """The client configuration :func:`connect` settles on, without building a client."""
+    monkeypatch.setattr(client_module, "SweepClient", lambda configuration, limits: configuration)
+    return connect(kubeconfig=None, context=context, limits=TEST_LIMITS)
+
+
+def test_kubeconfig_variable_is_a_list_merged_as_kubectl_merges(
+    api: FakeApiServer, no_cluster: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The first file to set current-context or define a cluster wins; missing files and
+    # empty entries are skipped; ~/.kube/config is not read when $KUBECONFIG is set.
+    first = kubeconfig_file(tmp_path / "team", "fake", {"fake": api.url})
+    second = kubeconfig_file(tmp_path / "other", "other", {"fake": NOWHERE, "other": NOWHERE})
+    (no_cluster / ".kube").mkdir()
+    kubeconfig_file(no_cluster / ".kube" / "config", "other", {"other": NOWHERE})
+    listed = os.pathsep.join([str(tmp_path / "missing"), "", str(first), str(second)])
+    monkeypatch.setenv("KUBECONFIG", listed)
+    api.put(live_jobset("a"))
+
+    client = connect(kubeconfig=None, context=None, limits=TEST_LIMITS)
+
+    assert [j.ref.name for j in client.snapshot((NS,)).jobsets] == ["a"]
+    # A context only the second file defines is there too, as kubectl's merge has it.
+    assert chosen(monkeypatch, context="other").host == NOWHERE
+    with pytest.raises(UsageError, match="third"):
+        connect(kubeconfig=None, context="third", limits=TEST_LIMITS)
+
+
+def test_home_kubeconfig_is_read_without_the_variable(api: FakeApiServer, no_cluster: Path) -> None:
+    (no_cluster / ".kube").mkdir()
+    kubeconfig_file(no_cluster / ".kube" / "config", "fake", {"fake": api.url})
+    api.put(live_jobset("a"))
+
+    client = connect(kubeconfig=None, context=None, limits=TEST_LIMITS)
+
+    assert [j.ref.name for j in client.snapshot((NS,)).jobsets] == ["a"]
+
+
+def test_a_kubeconfig_file_wins_over_the_pods_service_account(
+    api: FakeApiServer, in_a_pod: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(
+        "KUBECONFIG", str(kubeconfig_file(in_a_pod / "kc", "fake", {"fake": api.url}))
+    )
+    api.put(live_jobset("a"))
+
+    client = connect(kubeconfig=None, context=None, limits=TEST_LIMITS)
+
+    assert [j.ref.name for j in client.snapshot((NS,)).jobsets] == ["a"]
+
+
+def test_in_a_pod_without_kubeconfig_the_service_account_is_used(
+    in_a_pod: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No file: the in-cluster configuration is tried (here its CA file is missing, which
+    # names the source); with the CA present, it is what the client is built from.
+    with pytest.raises(UsageError, match=r"from the in-cluster configuration: .*cert"):
+        connect(kubeconfig=None, context=None, limits=TEST_LIMITS)
+    # A kubeconfig that selects no context falls back to the pod's account as well.
+    monkeypatch.setenv("KUBECONFIG", str(kubeconfig_file(in_a_pod / "kc", None, {"x": NOWHERE})))
+    with pytest.raises(UsageError, match="from the in-cluster configuration"):
+        connect(kubeconfig=None, context=None, limits=TEST_LIMITS)
+    ca = in_a_pod / "ca.crt"
+    ca.write_text("-----BEGIN CERTIFICATE-----\n", encoding="utf-8")
+    monkeypatch.setattr(incluster_config, "SERVICE_CERT_FILENAME", str(ca))
+    configuration = chosen(monkeypatch)
+    assert configuration.host == "https://10.0.0.1:443"
+    # The key's name differs between client releases; the token is the pod's.
+    assert [key.split()[-1] for key in configuration.api_key.values()] == ["sa-token"]
 
 
 def test_a_kubeconfig_and_context_select_the_cluster(api: FakeApiServer, tmp_path: Path) -> None:

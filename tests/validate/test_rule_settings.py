@@ -1,4 +1,5 @@
-"""trainc.yaml's ``rules``: only configurable rules may be set, and the setting takes effect."""
+"""trainc.yaml's ``rules`` and ``perPathRules``: any rule may be set, a code that names no
+rule is a config error, and the setting takes effect."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.api import load_config, validate_paths
 from trainc.diagnostics import Severity
-from trainc.validate.rule_settings import CONFIGURABLE, check_rule_settings
+from trainc.validate.rule_settings import check_rule_settings
 
 CODE = "compile.plaintext-credential"
 TRAINJOB = trainjob_yaml() + "  trainer:\n    env:\n      - {name: HF_TOKEN, value: hf_x}\n"
@@ -25,27 +26,20 @@ def _repo(root: Path, rules: str | None) -> Path:
     return root
 
 
-def test_only_trainc_s_own_judgements_are_configurable() -> None:
-    assert CODE in CONFIGURABLE
-    assert not {code for code in CONFIGURABLE if code.split(".")[0] in {"pod", "job", "schema"}}
-
-
-def test_unknown_and_cluster_codes_are_config_errors(tmp_path: Path) -> None:
-    rules = "  compile.plaintext-credentials: error\n  pod.env: 'off'\n  " + CODE + ": error\n"
+def test_only_codes_that_name_no_rule_are_config_errors(tmp_path: Path) -> None:
+    rules = (
+        "  compile.plaintext-credentials: error\n  pod.env: 'off'\n  policy.team-label: warning\n"
+        f"  {CODE}: error\nperPathRules:\n  - paths: [experiments/**]\n"
+        "    rules: {xobj.ttl-shot: 'off', xobj.ttl-short: 'off'}\n"
+    )
     loaded = load_config(cwd=_repo(tmp_path, rules))
     assert loaded.config is not None
-    typo, cluster = check_rule_settings(loaded.config, loaded.document)
+    typo, per_path = check_rule_settings(loaded.config, loaded.document)
     assert (typo.code, typo.file, typo.line) == ("config.invalid", "trainc.yaml", 2)
+    assert typo.message == "rules names 'compile.plaintext-credentials', which is no rule code"
     assert typo.hint == f"did you mean {CODE!r}?"
-    assert (cluster.code, cluster.line) == ("config.invalid", 3)
-    assert "not a configurable rule" in cluster.message
-
-
-def test_a_policy_is_pointed_at_policies_disable(tmp_path: Path) -> None:
-    loaded = load_config(cwd=_repo(tmp_path, "  policy.team-label: 'off'\n"))
-    assert loaded.config is not None
-    (policy,) = check_rule_settings(loaded.config, loaded.document)
-    assert policy.hint == "turn it off with policies.disable: [team-label]"
+    assert (per_path.code, per_path.line) == ("config.invalid", 8)
+    assert per_path.hint == "did you mean 'xobj.ttl-short'?"
 
 
 @pytest.mark.parametrize(
@@ -67,3 +61,11 @@ def test_the_configured_level_applies(
     assert report.exit_code == exit_code
     compiled = compile_collected([], cwd=root)
     assert compiled.exit_code == exit_code
+
+
+def test_a_code_like_no_rule_says_what_a_code_is(tmp_path: Path) -> None:
+    loaded = load_config(cwd=_repo(tmp_path, "  E501: 'off'\n"))
+    assert loaded.config is not None
+    (unknown,) = check_rule_settings(loaded.config, loaded.document)
+    assert unknown.hint is not None
+    assert "`error[pod.image]`" in unknown.hint

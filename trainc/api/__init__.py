@@ -9,7 +9,15 @@ command (:mod:`.validate`, :mod:`.compile`, :mod:`.diff`, :mod:`.explain`,
 (:mod:`.run`).
 """
 
-from trainc.api.cache import CacheLocation, CleanReport, cache_contents, cache_location, clean_cache
+from trainc.api.cache import (
+    CacheLocation,
+    CleanReport,
+    cache_contents,
+    cache_location,
+    cache_max_size,
+    clean_cache,
+    trim_cache,
+)
 from trainc.api.compile import CompileReport, compile_paths
 from trainc.api.diff import DiffReport, diff_paths
 from trainc.api.explain import ExplainReport, explain_paths
@@ -34,6 +42,7 @@ __all__ = [
     "ValidationReport",
     "cache_contents",
     "cache_location",
+    "cache_max_size",
     "check_schemas",
     "clean_cache",
     "compile_paths",
@@ -42,6 +51,7 @@ __all__ = [
     "load_config",
     "migrate_paths",
     "trainjob_sources",
+    "trim_cache",
     "validate_paths",
     "write_schemas",
 ]

@@ -19,6 +19,7 @@ from trainc.load.declared import declared_trainjobs
 from trainc.load.discover import repo_path
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.inputs import (
+    LoadResult,
     find_inputs,
     gather,
     load_base,
@@ -31,17 +32,20 @@ from trainc.load.inputs import (
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.json import get_path
+from trainc.model.kinds import RUNTIME_KINDS
 from trainc.model.repoconfig import CONFIG_FILE_NAME, RepoConfigFile
 from trainc.model.schematree import load_kind_schema
 from trainc.validate.cache import Cache
 from trainc.validate.config_warnings import check_config
 from trainc.validate.crossobject.elsewhere import clash_needles
 from trainc.validate.defaults import apply_defaults, drop_nulls
-from trainc.validate.deploy import in_force
 from trainc.validate.files import check_files
+from trainc.validate.judgement import Judgement
 from trainc.validate.kubernetes_version import check_kubernetes_version
 from trainc.validate.left_out import explain_missing_runtimes
+from trainc.validate.namespaces import check_namespaces, known_namespaces
 from trainc.validate.policies import load_policies
+from trainc.validate.policy_files import in_policy_directory, named_policy_files
 from trainc.validate.rule_settings import check_rule_settings
 from trainc.validate.run import Emitter, OnResolved, validate_objects
 from trainc.validate.structural import check_schema
@@ -104,12 +108,19 @@ class Judged:
 
 @dataclass(frozen=True, slots=True)
 class ValidationReport(Judged):
-    """The outcome of ``trainc validate``: sorted diagnostics and what was read."""
+    """The outcome of ``trainc validate``: sorted diagnostics and what was read.
+
+    ``policy_files`` counts the policy files among the named paths, which are checked
+    but are no input files.
+    """
 
     diagnostics: tuple[Diagnostic, ...]
     sources: Mapping[str, SourceFile]
     files: int
     objects: int
+    policy_files: int = 0
+    root: Path | None = None
+    """The repository root the findings' paths are relative to (where trainc.yaml is)."""
     untracked: tuple[str, ...] = ()
     """Input files of the repository left out because git does not track them."""
 
@@ -119,13 +130,15 @@ class ConfigResult:
     """The repository config, or the diagnostics that prevented reading it.
 
     ``document`` is the parsed trainc.yaml, so later findings about its entries (an
-    unknown policy name) can point at the line.
+    unknown policy name) can point at the line; ``root`` is the repository root, which
+    the findings' paths are relative to.
     """
 
     config: RepoConfig | None
     diagnostics: tuple[Diagnostic, ...]
     sources: Mapping[str, SourceFile]
     document: Document | None = None
+    root: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,12 +197,12 @@ def load_config(
             config = build_config(
                 root, None, config_file=None, environment=environment, overrides=overrides
             )
-            return ConfigResult(config, (), {})
+            return ConfigResult(config, (), {}, root=root)
     relative = path.relative_to(root).as_posix()
     source, documents, diagnostics = load_single_file(path, relative)
     sources = {relative: source} if source is not None else {}
     if diagnostics:
-        return ConfigResult(None, tuple(diagnostics), sources)
+        return ConfigResult(None, tuple(diagnostics), sources, root=root)
     data = documents[0].data if documents else {}
     schema = load_kind_schema("Config")
     cleaned = drop_nulls(data if data is not None else {})
@@ -199,12 +212,12 @@ def load_config(
         located = tuple(
             document.finding(f.path, "config.invalid", f.message, hint=f.hint) for f in findings
         )
-        return ConfigResult(None, located, sources)
+        return ConfigResult(None, located, sources, root=root)
     file = decode(RepoConfigFile, apply_defaults(cleaned, schema))
     config = build_config(
         root, file, config_file=relative, environment=environment, overrides=overrides
     )
-    return ConfigResult(config, (), sources, documents[0] if documents else None)
+    return ConfigResult(config, (), sources, documents[0] if documents else None, root)
 
 
 def run_validation(
@@ -241,7 +254,8 @@ def run_validation(
     found = find_inputs(
         paths if named else [config.root], config=config, stream=stdin, tracked=tracked
     )
-    require_inputs(paths, found)
+    # A policy directory holds no input files, yet naming it checks its policies.
+    require_inputs([path for path in paths if not in_policy_directory(path, config)], found)
     files = check_files(found, config, cache=run_cache, jobs=jobs, progress=steps.stage())
     if stdin is not None:
         require_stream_documents(file.load for file in files)
@@ -266,7 +280,15 @@ def run_validation(
     rules = check_rule_settings(config, loaded_config.document)
     version = check_kubernetes_version(loaded_config.document)
     settings = check_config(config, loaded_config.document)
-    before = in_force(
+    sources = {
+        **loaded_config.sources,
+        **settings.sources,
+        **policies.sources,
+        **(context.sources if context else {}),
+        **inputs.sources,
+    }
+    judgement = Judgement.for_run(config, sources.values())
+    before = judgement(
         (
             *inputs.diagnostics,
             *policies.diagnostics,
@@ -274,8 +296,7 @@ def run_validation(
             *rules,
             *version,
             *settings.diagnostics,
-        ),
-        config.deploy,
+        )
     )
     outcome = validate_objects(
         (*checked_inputs, *context_objects),
@@ -293,23 +314,35 @@ def run_validation(
         emitter=emitter,
         jobs=jobs,
         cache=run_cache,
+        judgement=judgement,
     )
-    found_all = (*before, *in_force(outcome.diagnostics, config.deploy))
+    known = known_namespaces(config, inputs.namespaces, whole_repository=not named)
+    namespaces = judgement(check_namespaces(outcome.objects, known))
+    targets = inputs.sources if named else sources
+    problems = judgement.problems(targets, _answerable(targets, inputs, named=named))
+    found_all = (*before, *outcome.diagnostics, *namespaces, *problems)
     diagnostics = sort_diagnostics(explain_missing_runtimes(found_all, inputs.objects, config))
-    shown = {
-        path: src
-        for path, src in (context.sources if context else {}).items()
-        if path not in outcome.hidden
-    }
-    sources = {
-        **loaded_config.sources,
-        **settings.sources,
-        **policies.sources,
-        **shown,
-        **inputs.sources,
-    }
-    read = (inputs.files, len(inputs.objects))
-    return ValidationReport(diagnostics, sources, *read, untracked=found.untracked)
+    sources = {path: src for path, src in sources.items() if path not in outcome.hidden}
+    return ValidationReport(
+        diagnostics,
+        sources,
+        inputs.files,
+        len(inputs.objects),
+        policy_files=named_policy_files(paths, config, policies.sources) if paths else 0,
+        root=config.root,
+        untracked=found.untracked,
+    )
+
+
+def _answerable(targets: Mapping[str, SourceFile], inputs: LoadResult, *, named: bool) -> set[str]:
+    """The target files whose unused suppressions the run can tell: every one when it
+    covers the whole repository. A run on named paths judges only their TrainJobs, so a
+    suppression in a runtime may serve a TrainJob it never saw: only the named files
+    that define no runtime are answered for."""
+    if not named:
+        return set(targets)
+    runtimes = {obj.path for obj in inputs.objects if obj.kind in RUNTIME_KINDS}
+    return set(targets) - runtimes
 
 
 def _tracked_files(root: Path) -> frozenset[str] | None:
@@ -352,7 +385,11 @@ def named_paths(targets: Sequence[Path], *, root: Path) -> tuple[str, ...]:
 def config_failure(loaded_config: ConfigResult) -> ValidationReport:
     """The report of a run that could not read its trainc.yaml."""
     return ValidationReport(
-        sort_diagnostics(loaded_config.diagnostics), loaded_config.sources, 1, 0
+        sort_diagnostics(loaded_config.diagnostics),
+        loaded_config.sources,
+        1,
+        0,
+        root=loaded_config.root,
     )
 
 

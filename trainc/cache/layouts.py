@@ -26,10 +26,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainc.cache.store import TEMPORARY_PREFIX
+from trainc.cache.store import TEMPORARY_PREFIX, USAGE_NAME
 
 _LAYOUT_NAME = re.compile(r"v([1-9][0-9]*)")
 _ENTRY_NAME = re.compile(r"[0-9a-f]+")
+#: The unit of ``st_blocks`` (POSIX: 512 bytes, whatever the file system's block size).
+_BLOCK_UNIT = 512
 _DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 #: What rmdir says when a concurrent run wrote into the directory (EEXIST on some systems).
 _NOT_EMPTY = frozenset({errno.ENOTEMPTY, errno.EEXIST})
@@ -37,13 +39,15 @@ _NOT_EMPTY = frozenset({errno.ENOTEMPTY, errno.EEXIST})
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """A ``v<N>`` directory under a cache root: its entries and the bytes of its files."""
+    """A ``v<N>`` directory under a cache root: its entries, the bytes of its files and
+    the disk space they take (:func:`allocated`, what the size bound counts)."""
 
     path: Path
     entries: int
     size: int
     #: Why the directory is not trainc's and is left alone; None when it is trainc's.
     foreign: str | None = None
+    disk: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +67,14 @@ class _Tally:
 
     entries: int = 0
     size: int = 0
+    disk: int = 0
     foreign: str | None = None
     kept: bool = False
 
-    def add(self, name: str, size: int) -> None:
-        self.size += size
-        self.entries += not name.startswith(TEMPORARY_PREFIX)
+    def add(self, name: str, info: os.stat_result) -> None:
+        self.size += info.st_size
+        self.disk += allocated(info)
+        self.entries += _ENTRY_NAME.fullmatch(name) is not None
 
 
 def find_layouts(root: Path) -> list[Layout]:
@@ -123,7 +129,7 @@ def _survey(root: Path, name: str) -> Layout:
         if hasattr(os, "geteuid") and os.fstat(directory).st_uid != os.geteuid():
             return Layout(path, 0, 0, "it belongs to another user")
         _walk(directory, path, tally, remove=False)
-    return Layout(path, tally.entries, tally.size, tally.foreign)
+    return Layout(path, tally.entries, tally.size, tally.foreign, tally.disk)
 
 
 def _walk(directory: int, path: Path, tally: _Tally, *, remove: bool) -> None:
@@ -160,19 +166,32 @@ def _visit(
             _walk(child, path, tally, remove=remove)
         if remove:
             os.rmdir(item.name, dir_fd=directory)
-    elif item.is_file(follow_symlinks=False) and _is_trainc_file(item.name):
-        size = item.stat(follow_symlinks=False).st_size
+    elif item.is_file(follow_symlinks=False) and is_cache_file(item.name):
+        info = item.stat(follow_symlinks=False)
         if remove:
             os.unlink(item.name, dir_fd=directory)
-        tally.add(item.name, size)
+        tally.add(item.name, info)
     elif remove:
         tally.kept = True
     else:
         tally.foreign = f"{path} is not a cache entry"
 
 
-def _is_trainc_file(name: str) -> bool:
-    return _ENTRY_NAME.fullmatch(name) is not None or name.startswith(TEMPORARY_PREFIX)
+def allocated(info: os.stat_result) -> int:
+    """The disk space a file takes: whole blocks, as the kubelet measures a volume's use
+    (``du``), about twice the bytes of a small entry; its size where blocks are unknown."""
+    blocks = getattr(info, "st_blocks", None)
+    return info.st_size if blocks is None else blocks * _BLOCK_UNIT
+
+
+def is_cache_file(name: str) -> bool:
+    """Whether a file of that name is one trainc writes in a layout: an entry, the
+    temporary file of a write, or the usage record (:mod:`.budget`)."""
+    return (
+        _ENTRY_NAME.fullmatch(name) is not None
+        or name.startswith(TEMPORARY_PREFIX)
+        or name == USAGE_NAME
+    )
 
 
 @contextmanager

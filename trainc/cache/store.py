@@ -6,7 +6,10 @@ write, a disk error, an entry copied from another key or another trainc's format
 miss (the caller computes the result again and the entry is rewritten), never a result.
 Writes go to a temporary file renamed over the entry, so concurrent runs sharing a
 cache each see a whole entry or none; two runs writing one key write the same bytes.
-Nothing is synced to disk: an entry lost in a crash is a miss.
+Nothing is synced to disk: an entry lost in a crash is a miss. A read refreshes the
+entry's modification time (at most hourly), and the bytes written are handed to
+:attr:`Store.account` every few MiB and at :meth:`Store.flush`: the cache's size bound
+(:mod:`.budget`) removes the least recently used entries.
 
 Payloads are pickles of trainc's own data, so the directory must be the user's own:
 the versioned directory is created private (0700) and a store whose directory belongs
@@ -20,6 +23,8 @@ import hashlib
 import os
 import pickle
 import stat
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -30,8 +35,18 @@ Stored = TypeVar("Stored")
 LAYOUT = "v1"
 #: How the name of a file being written starts, until it is renamed over its entry.
 TEMPORARY_PREFIX = ".tmp-"
+#: The record of how much the layout holds (:mod:`.budget`), beside the sections.
+USAGE_NAME = ".usage"
 _MAGIC = b"trainc-cache-entry-1\n"
 _DIGEST_SIZE = 32
+#: How old a read entry's time must be before the read refreshes it: one write per
+#: entry and hour at most, whatever the number of runs.
+REFRESH_SECONDS = 3600
+#: The disk space a write is counted in: the block of ext4, XFS and tmpfs, the file
+#: systems an ``emptyDir`` or a home directory is on; a survey measures the real blocks.
+ALLOCATION_UNIT = 4096
+#: How many bytes a process writes before it hands them to :attr:`Store.account`.
+ACCOUNT_BYTES = 4 * 1024 * 1024
 
 
 def _digest(key: str, payload: bytes) -> bytes:
@@ -48,6 +63,14 @@ class Store:
     directory: Path
     #: Why writing stopped (a read-only or full disk), for the caller to tell once.
     write_failure: str | None = field(default=None)
+    #: Told the bytes written, now and then (see :mod:`.budget`); None keeps no count.
+    account: Callable[[int], object] | None = field(default=None)
+    #: Bytes written and not yet told to :attr:`account`, by the process :attr:`writer`:
+    #: a forked worker starts its own count, never telling its parent's bytes again.
+    pending: int = field(default=0)
+    writer: int = field(default_factory=os.getpid)
+    #: When the store was opened: reads refresh entries older than that by an hour.
+    opened: float = field(default_factory=time.time)
 
     @classmethod
     def open(cls, root: Path) -> Store | str:
@@ -70,6 +93,7 @@ class Store:
         try:
             with open(self._path(section, key), "rb") as entry:  # noqa: PTH123 - see _path
                 data = entry.read()
+                self._refresh(self._path(section, key), entry.fileno())
         except OSError:
             return None
         start = len(_MAGIC) + _DIGEST_SIZE
@@ -125,6 +149,31 @@ class Store:
         except OSError as error:
             reason = error.strerror or str(error)
             self.write_failure = f"cannot write to the cache {self.directory}: {reason}"
+            return
+        if self.writer != os.getpid():
+            self.writer, self.pending = os.getpid(), 0
+        blocks = -(-(len(_MAGIC) + _DIGEST_SIZE + len(payload)) // ALLOCATION_UNIT)
+        self.pending += blocks * ALLOCATION_UNIT
+        if self.pending >= ACCOUNT_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        """Tell :attr:`account` the bytes written since it was last told.
+
+        Worker processes call it as they write (every :data:`ACCOUNT_BYTES`); what a
+        worker wrote after that is found by the next survey of the cache.
+        """
+        written, self.pending = self.pending, 0
+        if written and self.account is not None and self.writer == os.getpid():
+            with contextlib.suppress(OSError):  # the bound is kept by a later run
+                self.account(written)
+
+    def _refresh(self, path: str, descriptor: int) -> None:
+        """Mark an entry as used now, unless it was within the last hour: the size bound
+        removes the least recently used first, and a warm run should not write per read."""
+        if os.fstat(descriptor).st_mtime < self.opened - REFRESH_SECONDS:
+            with contextlib.suppress(OSError):  # a read-only cache: its entries stay
+                os.utime(descriptor if os.utime in os.supports_fd else path)
 
     def _make_directories(self, directory: Path) -> None:
         """``directory`` and those between it and the store's own, each private: the

@@ -7,9 +7,16 @@ from pathlib import Path
 
 import click
 
-from trainc.api import CacheLocation, cache_contents, cache_location, clean_cache
+from trainc.api import (
+    CacheLocation,
+    cache_contents,
+    cache_location,
+    cache_max_size,
+    clean_cache,
+    trim_cache,
+)
 from trainc.cache.layouts import Layout
-from trainc.cache.location import NO_CACHE_VARIABLE
+from trainc.cache.location import MAX_SIZE_VARIABLE, NO_CACHE_VARIABLE
 from trainc.cli.options import cache_dir_option
 from trainc.diagnostics import counted
 from trainc.errors import UsageError, os_errors_as_usage
@@ -25,13 +32,15 @@ def cache_command() -> None:
     Those commands keep the results of reading and checking each file, and each
     TrainJob's findings and output, under keys of everything they depend on; a result
     is reused only when all of it is unchanged, so the cache never changes what they
-    report or write. Entries accumulate: `trainc cache clean` removes them (see
-    docs/cache.md).
+    report or write. It is kept under a size bound, TRAINC_CACHE_MAX_SIZE (default
+    256Mi, or none): past it, a run removes the least recently used entries. `trainc
+    cache clean` removes them all (see docs/cache.md).
 
     \b
     Examples:
       trainc cache dir                        # where it is
       trainc cache info                       # how many entries, how much space
+      trainc cache trim                       # down to the bound now
       trainc cache clean                      # remove trainc's entries
       trainc cache clean --cache-dir .cache   # the cache of a CI job
     """
@@ -66,6 +75,7 @@ def info_command(*, cache_dir: Path | None) -> int:
     left alone: they are not trainc's.
     """
     root, disabled = _located(cache_dir)
+    limit = cache_max_size(os.environ)
     with os_errors_as_usage("read", root):
         layouts = cache_contents(root)
     click.echo(f"directory: {root}")
@@ -75,6 +85,10 @@ def info_command(*, cache_dir: Path | None) -> int:
         click.echo("status: not created yet: the next validate or compile creates it")
     else:
         click.echo("status: used by validate and compile")
+    if limit is None:
+        click.echo(f"bound: none ({MAX_SIZE_VARIABLE}=none)")
+    else:
+        click.echo(f"bound: {_size(limit)} on disk, least recently used entries removed past it")
     for layout in layouts:
         click.echo(f"{layout.path.name}: {_describe(layout)}")
     return 0
@@ -115,6 +129,35 @@ def clean_command(*, cache_dir: Path | None) -> int:
     return 0
 
 
+@cache_command.command("trim")
+@cache_dir_option
+def trim_command(*, cache_dir: Path | None) -> int:
+    """Remove the least recently used entries until the cache is well under its bound.
+
+    Runs do this by themselves when the cache grows past TRAINC_CACHE_MAX_SIZE (default
+    256Mi); this does it now, down to three quarters of the bound, as they do. Only
+    trainc's entries in the current layout are removed, never the temporary files of
+    writes in flight. Exit 0 when done (also with nothing to remove), 2 when the bound
+    is none or invalid, or the directory cannot be read.
+
+    \b
+    Examples:
+      trainc cache trim                                    # ~/.cache/trainc
+      TRAINC_CACHE_MAX_SIZE=64Mi trainc cache trim         # to a smaller bound
+    """
+    root, _ = _located(cache_dir)
+    limit = cache_max_size(os.environ)
+    if limit is None:
+        raise UsageError(f"{MAX_SIZE_VARIABLE}=none: the cache has no bound to trim it to")
+    with os_errors_as_usage("trim", root):
+        trimmed = trim_cache(root, limit)
+    click.echo(
+        f"Removed {_amount(trimmed.entries, trimmed.size)}; "
+        f"{_size(trimmed.remaining)} remain (bound {_size(limit)})."
+    )
+    return 0
+
+
 _NO_DIRECTORY = (
     "no cache directory: there is no home directory to put it in; "
     "set TRAINC_CACHE_DIR or pass --cache-dir"
@@ -137,7 +180,7 @@ def _disabled(location: CacheLocation) -> str:
 def _describe(layout: Layout) -> str:
     if layout.foreign is not None:
         return f"left alone, not trainc's: {layout.foreign}"
-    return _amount(layout.entries, layout.size)
+    return f"{_amount(layout.entries, layout.size)} ({_size(layout.disk)} on disk)"
 
 
 def _amount(entries: int, size: int) -> str:

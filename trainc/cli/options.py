@@ -13,11 +13,12 @@ from typing import Any, BinaryIO, TextIO
 
 import click
 
-from trainc.api import ValidationReport
+from trainc.api import ValidationReport, cache_max_size
 from trainc.argocd import argocd_overrides
+from trainc.cache.budget import account
 from trainc.cache.location import NO_CACHE_VARIABLE, cache_root
 from trainc.cache.store import Store
-from trainc.config import Overrides
+from trainc.config import Overrides, path_from_git_top
 from trainc.diagnostics import Diagnostic, counted
 from trainc.errors import os_errors_as_usage
 from trainc.report.base import REPORTERS, ReporterOptions, ReportInput, make_reporter
@@ -49,6 +50,9 @@ class ReportOptions:
     ) -> None:
         """Render ``diagnostics`` (errors only, and no all-clear, with ``-q``) to ``stream``.
 
+        The machine formats name files from the top of the git checkout, the text format
+        as the findings do, from the repository root (:class:`ReportInput`).
+
         A character the stream's encoding (the locale's, or ``PYTHONIOENCODING``) cannot
         carry, such as a file name's ``ü`` under an ASCII locale or the lone surrogate of
         a name that is not UTF-8, is written as a backslash escape rather than failing.
@@ -65,7 +69,9 @@ class ReportOptions:
             sources=run.sources,
             files_checked=run.files,
             objects_checked=run.objects,
+            policy_files_checked=run.policy_files,
             version=version,
+            root_from_top=path_from_git_top(run.root) if run.root is not None else "",
         )
         with os_errors_as_usage("write to", getattr(stream, "name", "the report stream")):
             reporter.write(report, stream)
@@ -214,6 +220,8 @@ def cache_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
     A cache that cannot be used (a read-only home, a directory of another user) is said
     once on the standard error and the run goes on without it: the cache only saves time.
+    The bytes the run wrote are added to the cache's usage, which trims it past its
+    bound (``TRAINC_CACHE_MAX_SIZE``, see :mod:`trainc.cache.budget`).
     """
 
     @functools.wraps(command)
@@ -221,13 +229,18 @@ def cache_options(command: Callable[..., Any]) -> Callable[..., Any]:
         root = cache_root(
             kwargs.pop("cache_dir"), disabled=kwargs.pop("no_cache"), environ=os.environ
         )
+        limit = cache_max_size(os.environ) if root is not None else None
         store = Store.open(root) if root is not None else None
         if isinstance(store, str):
             click.echo(f"trainc: {store}; running without a cache", err=True)
             store = None
+        if store is not None and limit is not None:
+            store.account = functools.partial(account, store.directory, limit=limit)
         try:
             return command(*args, cache=store, **kwargs)
         finally:
+            if store is not None:
+                store.flush()
             if store is not None and store.write_failure is not None:
                 click.echo(f"trainc: {store.write_failure}; later results were not kept", err=True)
 

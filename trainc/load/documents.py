@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from trainc.diagnostics import Diagnostic, Severity, finding
+from trainc.load.scalar_text import position_in_value
 from trainc.load.source import Position, SourceFile
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path, get_path
 
@@ -36,6 +37,18 @@ class Document:
                 return Position(self.source.user_line(line + 1), column + 1)
         return Position(1, 1)
 
+    def locate_in_value(self, path: FieldPath, line: int, column: int) -> Position:
+        """Where character ``column`` of line ``line`` (both 1-based) of the string at
+        ``path`` is written: inside a quoted or block scalar as much as a plain one. The
+        field's own position when that cannot be told."""
+        value = get_path(self.data, path)
+        key = self.positions.get(path)
+        if isinstance(value, str) and key is not None:
+            found = position_in_value(self.source, key, value, line, column)
+            if found is not None:
+                return found
+        return self.locate(path)
+
     def finding(
         self,
         path: FieldPath,
@@ -44,9 +57,11 @@ class Document:
         *,
         severity: Severity | None = None,
         hint: str | None = None,
+        position: Position | None = None,
     ) -> Diagnostic:
-        """A diagnostic located at ``path`` in this document."""
-        position = self.locate(path)
+        """A diagnostic about ``path`` in this document, located at ``position`` when
+        given (a spot inside its value), else where ``path`` starts."""
+        position = position or self.locate(path)
         return finding(
             code,
             message,

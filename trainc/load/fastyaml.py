@@ -27,6 +27,7 @@ PyYAML.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no annotations; typed here
@@ -196,8 +197,16 @@ def _compose(text: str, max_documents: int) -> list[Node] | None:
 
 def _declined(text: str) -> bool:
     """Whether the text has a directive or a character libyaml reads unlike ruamel."""
+    return "\t" in text or _read_unlike_ruamel(text)
+
+
+def _read_unlike_ruamel(text: str) -> bool:
+    """Whether the text has a directive or a character, other than a tab, that libyaml
+    reads unlike ruamel. ruamel refuses a tab in a few places libyaml accepts: findings
+    that matter for the documents trainc reads, never for a file read by its heads
+    alone (:func:`heads`: documents trainc skips whatever they hold)."""
     # Each search runs only when a cheap test (in C, O(1) for ASCII text) says it might hit.
-    if "\t" in text or (not text.isascii() and _UNLIKE_RUAMEL.search(text) is not None):
+    if not text.isascii() and _UNLIKE_RUAMEL.search(text) is not None:
         return True
     if "%" in text and _DIRECTIVE.search(text) is not None:
         return True
@@ -264,3 +273,109 @@ def _uses_alias(root: Node) -> bool:
             for pair in node.value:
                 stack.extend(pair)
     return False
+
+
+#: Where a head's scalar sits: a top-level key, or a key of a top-level mapping.
+HeadPath = tuple[str, ...]
+#: How many keys deep a head records values.
+HEAD_DEPTH = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """A document's root as libyaml's parser sees it, without composing its nodes.
+
+    ``values`` holds the plain text of every scalar at most two keys deep (``kind``,
+    ``metadata.name``), and None for a collection there; ``line`` and ``column`` are the
+    0-based start of the root, as the composed paths report it.
+    """
+
+    index: int
+    line: int
+    column: int
+    mapping: bool
+    values: dict[HeadPath, str | None]
+
+
+@dataclass(slots=True)
+class _Frame:
+    """An open collection while scanning events: its path (None below a sequence, whose
+    items no head records) and, in a mapping, the key whose value comes next."""
+
+    path: HeadPath | None
+    mapping: bool
+    key: str | None = None
+
+
+def heads(text: str, limits: Limits) -> list[Head] | None:
+    """The head of every non-empty document of ``text``, from libyaml's events alone.
+
+    Parsing events costs a small part of composing nodes, and composing is what makes
+    a file of large CustomResourceDefinitions slow. None when the composed result could
+    differ (:func:`parse` would decline, an alias, a tag or a complex key, more than the
+    limits allow) or the text is not valid YAML: the caller then parses the file fully,
+    which reports every finding.
+    """
+    if _CParser is None or _read_unlike_ruamel(text):
+        return None
+    try:
+        parser = _CParser(text)
+    except UnicodeEncodeError:
+        return None
+    try:
+        return _scan(parser, limits)
+    except (yaml.YAMLError, _Unsure):
+        return None
+    finally:
+        parser.dispose()
+
+
+def _scan(parser: Any, limits: Limits) -> list[Head] | None:
+    """The heads of the events ``parser`` yields; see :func:`heads`."""
+    found: list[Head] = []
+    stack: list[_Frame] = []
+    index = -1
+    events = 0
+    while parser.check_event():
+        event = parser.get_event()
+        events += 1
+        if isinstance(event, yaml.DocumentStartEvent):
+            index += 1
+            if index >= limits.max_documents:
+                return None
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            stack.pop()
+        elif isinstance(event, yaml.AliasEvent) or getattr(event, "tag", None) is not None:
+            return None
+        elif isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            path = _place(event, stack, found, index)
+            if not isinstance(event, yaml.ScalarEvent):
+                stack.append(_Frame(path, isinstance(event, yaml.MappingStartEvent)))
+            if len(stack) > limits.max_depth or 2 * events > limits.max_yaml_nodes:
+                return None
+    return found
+
+
+def _place(event: Any, stack: list[_Frame], found: list[Head], index: int) -> HeadPath | None:
+    """Record ``event`` (a node) where it stands, and return the path of its children.
+
+    Raises :class:`_Unsure` for a key that is not a plain scalar: only composing tells
+    what such a key is."""
+    if not stack:
+        scalar = isinstance(event, yaml.ScalarEvent)
+        if not (scalar and event.value == "" and event.implicit[0]):  # not an empty document
+            mark = event.start_mark
+            mapping = isinstance(event, yaml.MappingStartEvent)
+            found.append(Head(index, mark.line, mark.column, mapping, {}))
+        return ()
+    frame = stack[-1]
+    if frame.mapping and frame.key is None:
+        if not isinstance(event, yaml.ScalarEvent):
+            raise _Unsure
+        frame.key = event.value
+        return None
+    path = None if frame.path is None or frame.key is None else (*frame.path, frame.key)
+    frame.key = None
+    if path is not None and len(path) <= HEAD_DEPTH:
+        found[-1].values[path] = event.value if isinstance(event, yaml.ScalarEvent) else None
+    return path

@@ -40,7 +40,8 @@ def _translate(pattern: str) -> str:
     return "".join(out)
 
 
-def _any_of(patterns: tuple[str, ...]) -> re.Pattern[str]:
+def any_of(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One expression that fully matches the paths any of ``patterns`` matches."""
     return re.compile("|".join(f"(?:{_translate(p)})" for p in patterns) or _NOTHING, re.DOTALL)
 
 
@@ -88,7 +89,7 @@ def path_filter(include: tuple[str, ...], exclude: tuple[str, ...]) -> PathFilte
     directory can be selected, so the walk need not list it (``node_modules/**``).
     """
     return PathFilter(
-        include=_any_of(include),
-        exclude=_any_of(exclude),
-        pruned=_any_of(tuple(p[:-3] for p in exclude if p.endswith("/**"))),
+        include=any_of(include),
+        exclude=any_of(exclude),
+        pruned=any_of(tuple(p[:-3] for p in exclude if p.endswith("/**"))),
     )

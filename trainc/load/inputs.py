@@ -43,12 +43,14 @@ _TEMPLATE_HINT = (
 
 @dataclass(frozen=True, slots=True)
 class LoadResult:
-    """What loading produced: objects sorted by (path, document, place in a List)."""
+    """What loading produced: objects sorted by (path, document, place in a List), and
+    the names of the Namespace objects the files hold, sorted."""
 
     objects: tuple[LoadedObject, ...]
     sources: Mapping[str, SourceFile]
     diagnostics: tuple[Diagnostic, ...]
     files: int
+    namespaces: tuple[str, ...] = ()
 
 
 #: How diagnostics and sources name the standard input (``trainc validate -``): never a
@@ -138,11 +140,13 @@ def _tracked(path: str, tracked: Collection[str]) -> bool:
 @dataclass(frozen=True, slots=True)
 class FileLoad:
     """One file loaded: its source (None when it could not be decoded), the objects its
-    documents hold, and the findings of reading, rendering and parsing it."""
+    documents hold, the findings of reading, rendering and parsing it, and the names of
+    the Namespaces it declares."""
 
     source: SourceFile | None
     objects: tuple[LoadedObject, ...]
     diagnostics: tuple[Diagnostic, ...]
+    namespaces: tuple[str, ...] = ()
 
 
 def load_file(path: str, data: bytes | Diagnostic, config: InputSettings) -> FileLoad:
@@ -162,14 +166,16 @@ def load_file(path: str, data: bytes | Diagnostic, config: InputSettings) -> Fil
         if isinstance(rendered, Diagnostic):
             return FileLoad(source, (), (rendered,))
         source = rendered
-    parsed = parse_documents(source, config.limits)
+    parsed = parse_documents(source, config.limits, skim=True)
     skipped: set[Diagnostic] = set()
     objects: list[LoadedObject] = []
     found: list[Diagnostic] = []
+    namespaces: list[str] = []
     for document in parsed.documents:
         classified = classify_documents((document,))
         objects.extend(classified.objects)
         found.extend(classified.diagnostics)
+        namespaces.extend(classified.namespaces)
         if not classified.objects and not any(d.is_error for d in classified.diagnostics):
             # A skipped document (an OpenAPI spec with ``200:`` keys, Helm values) is
             # not trainc's to judge; only malformed YAML and bounds fail the run.
@@ -177,7 +183,7 @@ def load_file(path: str, data: bytes | Diagnostic, config: InputSettings) -> Fil
     found.extend(d for d in parsed.diagnostics if d not in skipped)
     if source.original is None and _TEMPLATE_TEXT.search(source.text):
         found = [replace(d, hint=_TEMPLATE_HINT) if d.is_error else d for d in found]
-    return FileLoad(source, tuple(objects), tuple(found))
+    return FileLoad(source, tuple(objects), tuple(found), tuple(namespaces))
 
 
 def require_stream_documents(files: Iterable[FileLoad]) -> None:
@@ -352,6 +358,7 @@ class _Loader:
         self.objects: list[LoadedObject] = []
         self.sources: dict[str, SourceFile] = {}
         self.diagnostics: list[Diagnostic] = []
+        self.namespaces: set[str] = set()
 
     def add(self, path: str, data: bytes | Diagnostic) -> None:
         """Load one file's bytes (or record why it has none)."""
@@ -363,6 +370,7 @@ class _Loader:
             self.sources[file.source.path] = file.source
         self.objects.extend(file.objects)
         self.diagnostics.extend(file.diagnostics)
+        self.namespaces.update(file.namespaces)
 
     def result(self, files: int) -> LoadResult:
         objects = sorted(self.objects, key=load_order)
@@ -371,4 +379,5 @@ class _Loader:
             sources=MappingProxyType(dict(sorted(self.sources.items()))),
             diagnostics=sort_diagnostics(self.diagnostics),
             files=files,
+            namespaces=tuple(sorted(self.namespaces)),
         )

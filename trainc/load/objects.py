@@ -3,7 +3,9 @@
 A repository holds more than trainc's kinds (ConfigMaps, kustomizations, Helm values),
 so any other document is skipped with an INFO finding that ``-v`` can show. A document of
 a Trainer kind is kept whatever its apiVersion says, for validation to name the one to
-write. ``List`` documents are expanded the way kubectl expands them.
+write. ``List`` documents are expanded the way kubectl expands them. Of the skipped
+documents, only the names of ``v1`` Namespaces are kept: they tell which namespaces the
+repository creates.
 """
 
 from __future__ import annotations
@@ -30,19 +32,29 @@ MIGRATION_GUIDE = "https://www.kubeflow.org/docs/components/trainer/operator-gui
 
 @dataclass(frozen=True, slots=True)
 class Classified:
-    """The trainer objects of some documents, in document order, and the findings."""
+    """The trainer objects of some documents, in document order, the findings, and the
+    names of the Namespace objects among the skipped documents."""
 
     objects: tuple[LoadedObject, ...]
     diagnostics: tuple[Diagnostic, ...]
+    namespaces: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """What classifying collects, document by document."""
+
+    objects: list[LoadedObject]
+    diagnostics: list[Diagnostic]
+    namespaces: list[str]
 
 
 def classify_documents(documents: Iterable[Document]) -> Classified:
     """Trainer objects of ``documents``; other documents become ``load.ignored-document``."""
-    objects: list[LoadedObject] = []
-    diagnostics: list[Diagnostic] = []
+    found = _Found([], [], [])
     for document in documents:
-        _classify(document, objects, diagnostics)
-    return Classified(tuple(objects), tuple(diagnostics))
+        _classify(document, found)
+    return Classified(tuple(found.objects), tuple(found.diagnostics), tuple(found.namespaces))
 
 
 def _is_trainer(data: JsonObject) -> bool:
@@ -59,26 +71,27 @@ def _is_trainer(data: JsonObject) -> bool:
     return isinstance(kind, str) and kind in KINDS_BY_NAME
 
 
-def _classify(
-    document: Document, objects: list[LoadedObject], diagnostics: list[Diagnostic]
-) -> None:
+def _classify(document: Document, found: _Found) -> None:
     """Add the object a document holds (or its List items' objects), or a finding."""
     data = document.data
     if not isinstance(data, dict):
-        diagnostics.append(_not_a_mapping(document, data))
+        found.diagnostics.append(_not_a_mapping(document, data))
         return
     api_version, kind, items = data.get("apiVersion"), data.get("kind"), data.get("items")
     if isinstance(kind, str) and kind.endswith("List") and isinstance(items, list):
         for item in _list_items(document, items):  # v1 List, or <Kind>List of any group
-            _classify(item, objects, diagnostics)
+            _classify(item, found)
         return
     if _is_trainer(data):
-        found = _trainer_object(document, data)
-        if isinstance(found, LoadedObject):
-            objects.append(found)
+        made = _trainer_object(document, data)
+        if isinstance(made, LoadedObject):
+            found.objects.append(made)
         else:
-            diagnostics.append(found)
+            found.diagnostics.append(made)
         return
+    name = _metadata(data).get("name")
+    if api_version == "v1" and kind == "Namespace" and isinstance(name, str):
+        found.namespaces.append(name)
     code = "load.ignored-document"
     hint = None
     if isinstance(api_version, str) and isinstance(kind, str):
@@ -93,7 +106,7 @@ def _classify(
             )
     else:
         message = "the document has no apiVersion/kind; skipped"
-    diagnostics.append(document.finding((), code, message, hint=hint))
+    found.diagnostics.append(document.finding((), code, message, hint=hint))
 
 
 def _not_a_mapping(document: Document, data: JsonValue) -> Diagnostic:

@@ -26,6 +26,7 @@ from trainc.load import fastyaml
 from trainc.load.convert import Converter, mark_finding
 from trainc.load.documents import Parsed
 from trainc.load.limits import Limits
+from trainc.load.shallow import parse_heads
 from trainc.load.source import SourceFile, line_and_column
 
 __all__ = ["Parsed", "parse_documents"]
@@ -35,20 +36,23 @@ _JSON_SUFFIX = ".json"
 _SEPARATOR = re.compile(r"^---(.*)$", re.MULTILINE)
 
 
-def parse_documents(source: SourceFile, limits: Limits) -> Parsed:
+def parse_documents(source: SourceFile, limits: Limits, *, skim: bool = False) -> Parsed:
     """Every document of ``source.text``; empty documents (a bare ``---``) are skipped.
 
     ``Document.index`` counts all documents of the stream, empty ones included, so it
     matches what a reader counts by ``---`` separators. Scalars are typed as kubectl and
     Argo CD type them (go-yaml v2, then JSON: :mod:`trainc.load.scalars`); a ``*.json``
-    file holds JSON values, each a document.
+    file holds JSON values, each a document. With ``skim``, a file of documents trainc
+    never checks (CustomResourceDefinitions, JSON Schemas) is read for their heads only
+    (:mod:`trainc.load.shallow`): documents that hold just what classifying them needs.
     """
+    heads = parse_heads(source, limits) if skim else None
     if source.path.endswith(_JSON_SUFFIX):
         from trainc.load.jsonsrc import parse_json  # noqa: PLC0415  # only for .json files
 
-        return parse_json(source, limits)
+        return heads or parse_json(source, limits)
     separators = _separator_findings(source)
-    parsed = fastyaml.parse(source, limits)
+    parsed = heads or fastyaml.parse(source, limits)
     if parsed is None:
         # ruamel is imported only when a file needs it: most runs never do.
         from trainc.load.ruamelyaml import read_stream  # noqa: PLC0415

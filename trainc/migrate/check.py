@@ -5,7 +5,8 @@ never met (a runtime patch may not set the env of the node container, whose env 
 ``spec.trainer.env`` sets). So the rewritten files are validated with the rest of the
 repository, and an object that gets an error at a field its rewrite wrote is held back
 with that error as the reason. An error elsewhere in the object was there before the
-old spelling hid it, and is ``trainc validate``'s to report.
+old spelling hid it, and is ``trainc validate``'s to report. A rule turned off in
+trainc.yaml, or suppressed where it points, holds nothing back, as it fails no run.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.migrate.document import FileMigration, Rewritten
 from trainc.model.json import format_path
+from trainc.validate.judgement import Judgement
 from trainc.validate.policies import PolicySet
 from trainc.validate.rewrites import written_path
 from trainc.validate.run import validate_objects
@@ -42,7 +44,10 @@ def rewrite_errors(
     for path, file in changed.items():
         parsed = parse_documents(SourceFile(path=path, text=file.after), config.limits)
         after.extend(classify_documents(parsed.documents).objects)
-    outcome = validate_objects((*after, *context), config, policies)
+    every = (*after, *context)
+    sources = {obj.document.source.path: obj.document.source for obj in every}
+    judgement = Judgement.for_run(config, sources.values())
+    outcome = validate_objects(every, config, policies, judgement=judgement)
     written = {
         _key(rewritten.obj): (rewritten.obj, _paths(rewritten))
         for file in changed.values()

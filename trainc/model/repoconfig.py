@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from trainc.model import patterns
 from trainc.model.json import JsonObject
-from trainc.model.markers import FreeForm, MaxLength, Minimum, MinLength, Pattern
+from trainc.model.markers import FreeForm, MaxLength, Minimum, MinItems, MinLength, Pattern
 from trainc.model.scalars import Int64, Quantity
 
 CONFIG_API_VERSION = "trainc.dev/v1alpha1"
@@ -195,6 +195,21 @@ class SweeperConfig:
     """Secrets in the sweeper's namespace for pulling a private ``image``."""
 
 
+RuleLevel = Literal["error", "warning", "off"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PathRulesConfig:
+    """Rule severities for some files only, as ruff's ``per-file-ignores``."""
+
+    paths: Annotated[list[Annotated[str, MinLength(1)]], MinItems(1)]
+    """Glob patterns relative to the repository root, as in ``inputs``, e.g.
+    ``experiments/**``; a finding in a file one of them matches takes ``rules``."""
+
+    rules: dict[str, RuleLevel]
+    """Severity by rule code, over the top-level ``rules``."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RepoConfigFile:
     """``trainc.yaml`` at the repository root; every field is optional."""
@@ -211,6 +226,13 @@ class RepoConfigFile:
     namespace: Annotated[str | None, _NAMESPACE] = None
     """Namespace of namespaced objects that set none. Default: under Argo CD the
     Application's destination namespace, else ``default``; set it only to override that."""
+
+    namespaces: list[Annotated[str, MaxLength(63), _NAMESPACE]] | None = None
+    """The namespaces TrainJobs may run in, e.g. ``[research, vision]``. A TrainJob that
+    names another one (a typo such as ``reserch``, which would get its own sweeper Role)
+    gets the warning ``compile.unknown-namespace``. Namespace manifests in the repository
+    add to the list (in a run over the whole repository). Without either, namespaces are
+    not checked."""
 
     deploy: Literal["JobSet", "TrainJob"] | None = None
     """What reaches the cluster. ``JobSet`` (default): the manifests ``trainc compile``
@@ -243,7 +265,11 @@ class RepoConfigFile:
     sweeper: SweeperConfig | None = None
     """The in-cluster sweeper ``trainc compile`` emits; without this section, none."""
 
-    rules: dict[str, Literal["error", "warning", "off"]] | None = None
-    """Severity of trainc's configurable rules by code (``error``, ``warning`` or ``off``),
-    e.g. ``compile.plaintext-credential: warning``; docs/rules.md lists which rules are
-    configurable. The cluster's own rules are not."""
+    rules: dict[str, RuleLevel] | None = None
+    """Severity of any rule by code (``error``, ``warning`` or ``off``), e.g.
+    ``compile.plaintext-credential: error``. A rule the cluster enforces may be turned
+    off too: trainc then passes what the cluster refuses (docs/suppressions.md)."""
+
+    per_path_rules: list[PathRulesConfig] | None = None
+    """Severities for the files some globs match, over ``rules``; of the entries that
+    match a file and set a code, the last wins."""

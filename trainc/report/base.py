@@ -10,11 +10,12 @@ import importlib
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, TextIO, TypeAlias, runtime_checkable
 
 from trainc.diagnostics import Diagnostic, Rule, Severity, rule_for
 from trainc.errors import CompilerBug, UsageError
+from trainc.load.inputs import STDIN_NAME
 from trainc.load.source import SourceFile
 from trainc.model.json import JsonValue
 
@@ -26,15 +27,20 @@ class ReportInput:
     ``diagnostics`` come in canonical order (:func:`trainc.diagnostics.sort_key`) and
     reporters keep that order, so all formats list findings alike. ``sources`` maps each
     repo-relative path trainc read to its :class:`SourceFile`, for quoting lines; a path
-    missing from it is reported without a quote.
+    missing from it is reported without a quote. ``policy_files_checked`` counts the
+    policy files the command was named (they are no input files). ``root_from_top`` is
+    the repository root's path from the top of its git checkout (``ml`` for
+    ``ml/trainc.yaml``), which the machine formats put before every path (:func:`from_top`).
     """
 
     diagnostics: tuple[Diagnostic, ...]
     sources: Mapping[str, SourceFile]
     files_checked: int
     objects_checked: int
+    policy_files_checked: int = 0
     version: str
     tool: str = "trainc"
+    root_from_top: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,6 +91,25 @@ def shown(report: ReportInput, options: ReporterOptions) -> tuple[Diagnostic, ..
     if options.verbose:
         return report.diagnostics
     return tuple(d for d in report.diagnostics if d.severity is not Severity.INFO)
+
+
+def top_path(report: ReportInput, path: str) -> str:
+    """``path`` (relative to the repository root) from the top of the git checkout.
+
+    The machine formats are read by tools that place findings in the checkout (GitHub
+    annotations and code scanning, CI dashboards, review bots), which know nothing of
+    where trainc.yaml is; the standard input's name is no path and stays as it is.
+    """
+    if not report.root_from_top or path == STDIN_NAME:
+        return path
+    return f"{report.root_from_top}/{path}"
+
+
+def from_top(report: ReportInput, diagnostics: Iterable[Diagnostic]) -> tuple[Diagnostic, ...]:
+    """``diagnostics`` with their files named by :func:`top_path`."""
+    return tuple(
+        d if d.file is None else replace(d, file=top_path(report, d.file)) for d in diagnostics
+    )
 
 
 @dataclass(frozen=True, slots=True)

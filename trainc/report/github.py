@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TextIO, assert_never
 
 from trainc.diagnostics import Diagnostic, Severity
-from trainc.report.base import ReporterOptions, ReportInput, describe, shown
+from trainc.report.base import ReporterOptions, ReportInput, describe, from_top, shown
 
 # The escaping of @actions/core (toolkit command.ts): the message ("data") may not hold
 # a line break or a bare '%'; property values additionally may not hold ':' or ','.
@@ -57,12 +57,13 @@ class GithubReporter:
     """Writes one workflow command per finding (INFO as ``::notice``) and no summary.
 
     The message carries the notes and hint on escaped line breaks, which the annotation
-    shows as separate lines. Paths are repo-relative, as the runner expects.
+    shows as separate lines. Paths are from the top of the git checkout, as the runner
+    expects (:func:`~trainc.report.base.from_top`).
     """
 
     options: ReporterOptions
 
     def write(self, report: ReportInput, stream: TextIO) -> None:
         """Write the workflow commands, one per line."""
-        for diagnostic in shown(report, self.options):
+        for diagnostic in from_top(report, shown(report, self.options)):
             stream.write(_command(diagnostic) + "\n")

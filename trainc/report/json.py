@@ -16,7 +16,15 @@ from typing import TextIO
 from trainc.diagnostics import Diagnostic, exit_code
 from trainc.model.json import JsonObject
 from trainc.model.kinds import CLUSTER_SCOPED_KINDS
-from trainc.report.base import ReporterOptions, ReportInput, Summary, rule_of, shown, write_json
+from trainc.report.base import (
+    ReporterOptions,
+    ReportInput,
+    Summary,
+    from_top,
+    rule_of,
+    shown,
+    write_json,
+)
 
 
 def _camel(name: str) -> str:
@@ -43,6 +51,7 @@ def _document(report: ReportInput, diagnostics: tuple[Diagnostic, ...]) -> JsonO
             "infos": summary.infos,
             "files": report.files_checked,
             "objects": report.objects_checked,
+            "policyFiles": report.policy_files_checked,
             "exitCode": exit_code(diagnostics),
         },
     }
@@ -50,10 +59,15 @@ def _document(report: ReportInput, diagnostics: tuple[Diagnostic, ...]) -> JsonO
 
 @dataclass(frozen=True, slots=True)
 class JsonReporter:
-    """Writes exactly one JSON object and a newline, nothing else, so ``jq`` can read it."""
+    """Writes exactly one JSON object and a newline, nothing else, so ``jq`` can read it.
+
+    ``file`` is a path from the top of the git checkout
+    (:func:`~trainc.report.base.from_top`), as review bots and scripts that annotate a
+    pull request expect.
+    """
 
     options: ReporterOptions
 
     def write(self, report: ReportInput, stream: TextIO) -> None:
         """Write the report as one indented JSON object."""
-        write_json(_document(report, shown(report, self.options)), stream)
+        write_json(_document(report, from_top(report, shown(report, self.options))), stream)

@@ -18,10 +18,12 @@ from trainc.diagnostics import Diagnostic
 from trainc.report.base import (
     ReporterOptions,
     ReportInput,
+    from_top,
     headline,
     notes,
     object_label,
     shown,
+    top_path,
 )
 
 #: Suite and case name for findings about the whole repository (no file).
@@ -48,12 +50,13 @@ def _detail(diagnostic: Diagnostic) -> str:
 
 
 def _suites(report: ReportInput, diagnostics: Iterable[Diagnostic]) -> list[tuple[str, _Cases]]:
-    """(suite name, cases) with the repository first, then files by path.
+    """(suite name, cases) with the repository first, then files by path from the top
+    of the git checkout (:func:`~trainc.report.base.top_path`).
 
     Cases keep the order of their first finding; a file without findings gets one
     passing case named after itself.
     """
-    by_file: dict[str | None, _Cases] = {path: {} for path in report.sources}
+    by_file: dict[str | None, _Cases] = {top_path(report, path): {} for path in report.sources}
     for diagnostic in diagnostics:
         case = object_label(diagnostic) or diagnostic.file or _REPOSITORY
         by_file.setdefault(diagnostic.file, {}).setdefault(case, []).append(diagnostic)
@@ -113,7 +116,7 @@ class JunitReporter:
 
     def write(self, report: ReportInput, stream: TextIO) -> None:
         """Write the XML declaration and the indented document."""
-        root = _tree(report, shown(report, self.options))
+        root = _tree(report, from_top(report, shown(report, self.options)))
         ET.indent(root)
         body = ET.tostring(root, encoding="us-ascii").decode("ascii")
         stream.write(_DECLARATION + body + "\n")

@@ -18,7 +18,16 @@ from urllib.parse import quote
 from trainc.diagnostics import Diagnostic, Severity
 from trainc.model.json import JsonObject, JsonValue
 from trainc.model.repoconfig import CONFIG_FILE_NAME
-from trainc.report.base import ReporterOptions, ReportInput, describe, rule_of, shown, write_json
+from trainc.report.base import (
+    ReporterOptions,
+    ReportInput,
+    describe,
+    from_top,
+    rule_of,
+    shown,
+    top_path,
+    write_json,
+)
 
 _SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 #: Versioned so a future change of what identifies a finding can use a new key.
@@ -46,16 +55,18 @@ def _rule(code: str) -> JsonObject:
     }
 
 
-def _location(diagnostic: Diagnostic) -> JsonObject:
+def _location(diagnostic: Diagnostic, config_file: str) -> JsonObject:
     """Where GitHub shows the finding.
 
     GitHub rejects a whole upload if one result lacks a location, so repository-wide
-    findings point at the repository config, the file that governs the whole run. Paths
-    are percent-encoded, as the schema wants a URI reference; a file name that is not
-    UTF-8 (decoded with lone surrogates) is encoded as its original bytes.
+    findings point at the repository config (``config_file``), the file that governs the
+    whole run. Paths are from the top of the checkout, which ``%SRCROOT%`` stands for
+    (GitHub resolves it to the checkout it scanned), and percent-encoded, as the schema
+    wants a URI reference; a file name that is not UTF-8 (decoded with lone surrogates)
+    is encoded as its original bytes.
     """
     artifact: JsonObject = {
-        "uri": quote(diagnostic.file or CONFIG_FILE_NAME, safe="/", errors="surrogateescape"),
+        "uri": quote(diagnostic.file or config_file, safe="/", errors="surrogateescape"),
         "uriBaseId": "%SRCROOT%",
     }
     physical: JsonObject = {"artifactLocation": artifact}
@@ -87,6 +98,7 @@ def _fingerprints(diagnostics: Sequence[Diagnostic]) -> list[str]:
 
 def _document(report: ReportInput, diagnostics: Sequence[Diagnostic]) -> JsonObject:
     """One run whose rules are the codes that occur, sorted, and the results in input order."""
+    config_file = top_path(report, CONFIG_FILE_NAME)
     codes = sorted({d.code for d in diagnostics})
     rule_index = {code: index for index, code in enumerate(codes)}
     results: list[JsonValue] = [
@@ -95,7 +107,7 @@ def _document(report: ReportInput, diagnostics: Sequence[Diagnostic]) -> JsonObj
             "ruleIndex": rule_index[d.code],
             "level": _level(d.severity),
             "message": {"text": describe(d)},
-            "locations": [_location(d)],
+            "locations": [_location(d, config_file)],
             "partialFingerprints": {_FINGERPRINT_KEY: fingerprint},
         }
         for d, fingerprint in zip(diagnostics, _fingerprints(diagnostics), strict=True)
@@ -122,4 +134,4 @@ class SarifReporter:
 
     def write(self, report: ReportInput, stream: TextIO) -> None:
         """Write the SARIF log as indented JSON."""
-        write_json(_document(report, shown(report, self.options)), stream)
+        write_json(_document(report, from_top(report, shown(report, self.options))), stream)

@@ -165,14 +165,23 @@ def _grouped_by_file(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return [diagnostic for group in groups.values() for diagnostic in group]
 
 
-def _summary_line(summary: Summary, files: int, objects: int) -> str:
+def _summary_line(report: ReportInput, summary: Summary) -> str:
     """``Found 2 errors and 1 warning in 3 files (5 objects checked).`` or the all-clear.
 
     INFO findings are counted but never make a run "not passed": they are not problems.
+    A run on policy files alone (``trainc validate policies/``) counts those, and no
+    objects, which policy files do not hold.
     """
-    checked_files = counted(files, "file")
+    files, objects = report.files_checked, report.objects_checked
+    policy_files = counted(report.policy_files_checked, "policy file")
+    if report.policy_files_checked and not files:
+        read, checked = policy_files, None
+    else:
+        read, checked = counted(files, "file"), counted(objects, "object")
+        if report.policy_files_checked:
+            read += f" and {policy_files}"
     if not summary.errors and not summary.warnings:
-        return f"All checks passed: {checked_files}, {counted(objects, 'object')}."
+        return f"All checks passed: {read}{f', {checked}' if checked else ''}."
     counts = (
         (summary.errors, "error"),
         (summary.warnings, "warning"),
@@ -180,7 +189,7 @@ def _summary_line(summary: Summary, files: int, objects: int) -> str:
     )
     found = [counted(number, noun) for number, noun in counts if number]
     listed = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} and {found[-1]}"
-    return f"Found {listed} in {checked_files} ({counted(objects, 'object')} checked)."
+    return f"Found {listed} in {read}{f' ({checked} checked)' if checked else ''}."
 
 
 def _environ() -> Mapping[str, str]:
@@ -210,4 +219,4 @@ class TextReporter:
         for diagnostic in _grouped_by_file(diagnostics):
             stream.write(_block(diagnostic, report.sources, palette) + "\n\n")
         summary = Summary.of(diagnostics)
-        stream.write(_summary_line(summary, report.files_checked, report.objects_checked) + "\n")
+        stream.write(_summary_line(report, summary) + "\n")

@@ -15,7 +15,14 @@ judge them first:
 - the spec is the template's, with ``suspend`` as the JobSet's, and the pods'
   ``subdomain`` set to the headless Service's name when DNS hostnames are enabled;
 - with the node-selector strategy of exclusive placement, a ``nodeSelector`` on the
-  namespaced Job name and a toleration of the no-schedule taint.
+  namespaced Job name and a toleration of the no-schedule taint;
+- last, with ``volumeClaimPolicies`` kept in the JobSet (``compile.volumeClaimPolicies:
+  Native``), a ``persistentVolumeClaim`` volume ``<template>`` → claim
+  ``<template>-<jobset>`` for every claim template a container or init container of the
+  Job mounts (:mod:`trainc.resolve.claims`). The controller appends it even when the pod
+  already has a volume of that name, but the JobSet webhook refuses such a JobSet first
+  (``xobj.volume-claim-volume-conflict``), so no Job is ever built from it; trainc then
+  leaves the pod's own volume alone rather than report the one conflict twice.
 
 One Job stands for each replicatedJob: its Jobs differ only in their index, and the
 last index gives the longest names. ``added`` records every value construction added,
@@ -31,6 +38,7 @@ from typing import Final
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object, get_path
 from trainc.model.labels import JOBSET_NAME_LABEL
+from trainc.resolve.claims import claim_templates, claim_volume, mounted_claims
 from trainc.resolve.endpoints import subdomain
 
 _PREFIX: Final = "jobset.sigs.k8s.io/"
@@ -149,6 +157,7 @@ class _JobSet:
         if EXCLUSIVE_KEY in job_annotations and NODE_SELECTOR_STRATEGY_KEY in job_annotations:
             _exclusive_placement(pod_spec, f"{self.namespace}_{job_name}", added)
         added[("spec", "suspend")] = "suspend as the JobSet's"
+        self._add_claim_volumes(pod_spec, added)
         job: JsonObject = {
             "apiVersion": "batch/v1",
             "kind": "Job",
@@ -173,6 +182,23 @@ class _JobSet:
             },
         }
         return ChildJob(rjob_name, index, job, added, marks.labels)
+
+    def _add_claim_volumes(self, pod_spec: JsonObject, added: dict[FieldPath, str]) -> None:
+        """The volumes of the claim templates the pod mounts, after its own volumes."""
+        volumes = as_list(pod_spec.get("volumes"))
+        own = {get_path(volume, ("name",)) for volume in volumes}
+        claims = [
+            claim
+            for claim in mounted_claims(list(claim_templates(self.spec)), pod_spec)
+            if claim.name not in own
+        ]
+        if not claims:
+            return
+        pod_spec["volumes"] = [*volumes, *(claim_volume(claim, self.name) for claim in claims)]
+        for position, claim in enumerate(claims, start=len(volumes)):
+            added[(*_POD_SPEC, "volumes", position)] = (
+                f"the JobSet controller's volume for claim template {claim.name!r}"
+            )
 
     def _marks(self, index: int, job_name: str, job_index: int) -> _Marks:
         """The bookkeeping labels (also written as annotations) of one child Job."""

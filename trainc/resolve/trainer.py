@@ -17,7 +17,7 @@ from trainc.model.labels import ANCESTOR_TRAINER, NODE_CONTAINER, NODE_JOB
 from trainc.model.trainjob import TrainJobSpec
 from trainc.resolve.context import CountedPodSet, Resolution, ancestor_of, container
 from trainc.resolve.edits import upsert_ports, upsert_traced_env
-from trainc.resolve.provenance import Origin
+from trainc.resolve.provenance import Origin, Written
 from trainc.resolve.resolved import PodSet
 from trainc.resolve.resources import gpu_count
 
@@ -43,6 +43,35 @@ def trainer_count(context: Resolution) -> int:
     """Pods of the trainer PodSet after the count overrides (1 without a trainer step)."""
     pod_set = context.trainer_pod_set()
     return pod_set.count if pod_set is not None else 1
+
+
+def count_cause(context: Resolution, fallback: Written) -> Written:
+    """The line behind the trainer's pod count, for a variable that passes it on
+    (``PET_NNODES``, ``JAX_NUM_PROCESSES``): the TrainJob's ``numNodes`` when it set it,
+    the runtime's ``mlPolicy.numNodes`` otherwise; ``fallback`` without a trainer step."""
+    pod_set = context.trainer_pod_set()
+    return pod_set.count_origin if pod_set is not None else fallback
+
+
+def master_cause(context: Resolution) -> Written:
+    """The line behind :func:`master_host`: the TrainJob's name, which it is built from."""
+    return context.trainjob_at("metadata", "name")
+
+
+def upsert_caused_env(
+    context: Resolution,
+    target: JsonObject,
+    plugin: str,
+    rule: str,
+    entries: Iterable[tuple[JsonObject, Written]],
+) -> None:
+    """Set a plugin's variables on ``target``, each derived from its own cause.
+
+    ``trainc explain`` and findings credit a variable to the line that decides its value
+    (``PET_NNODES`` to the TrainJob's ``numNodes``), not to the policy that asks for it.
+    """
+    traced = [(entry, context.derived(plugin, rule, cause)) for entry, cause in entries]
+    upsert_traced_env(context.trace, target, traced)
 
 
 def trainer_container(context: Resolution) -> JsonObject | None:

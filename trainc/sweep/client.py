@@ -14,6 +14,7 @@ budgets are :mod:`trainc.sweep.calls`'; the client's own urllib3 retries are off
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -33,6 +34,7 @@ from trainc.sweep.kinds import (
     POD_GROUPS,
     Kind,
 )
+from trainc.sweep.kubeconfig import KubeconfigSearch, first_current_context, kubeconfig_search
 from trainc.sweep.model import ChildJobState, CompanionState, JobSetState, ObjectRef, Snapshot
 from trainc.sweep.parse import (
     MalformedObject,
@@ -51,44 +53,81 @@ _EVENT_MESSAGE_LIMIT = 1024
 
 
 def connect(*, kubeconfig: Path | None, context: str | None, limits: Limits) -> SweepClient:
-    """A client for the in-cluster service account, or for a kubeconfig file and context.
+    """A client configured as kubectl would be: kubeconfig files first, then in-cluster.
 
-    With neither ``kubeconfig`` nor ``context`` the pod's service account is used (the
-    CronJob case); ``context`` alone selects a context of the default kubeconfig
-    (``$KUBECONFIG`` or ``~/.kube/config``). A missing or broken configuration is a
-    :class:`UsageError` with what to do, never a traceback.
+    The files are :func:`~trainc.sweep.kubeconfig.kubeconfig_search`'s (``--kubeconfig``,
+    else ``$KUBECONFIG``, else ``~/.kube/config``); when none exists, or they select no
+    cluster, the pod's service account is used (the CronJob case), as client-go's deferred
+    loading does. ``context`` picks a context of the files. A missing or broken
+    configuration is a :class:`UsageError` that says where trainc looked, never a traceback.
     """
     from kubernetes import client, config  # noqa: PLC0415 - only a sweep pays for it
 
+    search = kubeconfig_search(kubeconfig, os.environ, Path.home())
     configuration = client.Configuration()
-    in_cluster = kubeconfig is None and context is None
     # A broken file fails in the YAML parser the kubeconfig loader uses (PyYAML, which
     # trainc itself never imports): its errors are caught through the loader's reference.
     broken_yaml: type[Exception] = config.kube_config.yaml.YAMLError  # type: ignore[attr-defined]  # the loader's own import
+    source = search.describe()
     try:
-        if in_cluster:
+        if not _load_kubeconfig(search, context, configuration):
+            source = "the in-cluster configuration"
             config.load_incluster_config(client_configuration=configuration)  # type: ignore[no-untyped-call]  # untyped module
-        else:
-            config.load_kube_config(  # type: ignore[no-untyped-call]  # untyped module
-                config_file=None if kubeconfig is None else str(kubeconfig),
-                context=context,
-                client_configuration=configuration,
-                persist_config=False,
-            )
     except (config.ConfigException, broken_yaml, OSError, ValueError, TypeError) as error:
-        source = (
-            "the in-cluster configuration"
-            if in_cluster
-            else f"kubeconfig {kubeconfig}"
-            if kubeconfig is not None
-            else "the default kubeconfig"
-        )
         problem = " ".join(str(error).split()).rstrip(".")
         raise UsageError(
-            f"cannot configure the Kubernetes client from {source}: {problem}. Run in a pod "
-            "with a service account, or pass --kubeconfig PATH (and --context NAME)."
+            f"cannot configure the Kubernetes client from {source}: {problem}. Pass "
+            "--kubeconfig PATH (and --context NAME), set $KUBECONFIG, or run in a pod "
+            "with a service account."
         ) from error
     return SweepClient(configuration, limits=limits)
+
+
+def _load_kubeconfig(search: KubeconfigSearch, context: str | None, configuration: Any) -> bool:
+    """Configure from the kubeconfig files of ``search``; False when the pod's own should be used.
+
+    False only when no file exists (an explicit ``--kubeconfig`` must) or the files set no
+    current context and none is asked for, and the process runs in a pod: client-go's
+    ``IsEmptyConfig`` fallback. ``--context`` with no file at all is an error, not a
+    silent switch to the service account.
+    """
+    from kubernetes.config import ConfigException, kube_config  # noqa: PLC0415 - see connect()
+
+    if search.explicit and not search.candidates[0].exists():
+        raise ConfigException("the file does not exist")
+    files = search.existing()
+    if not files:
+        if context is not None:
+            raise ConfigException(f"no kubeconfig file exists to select context {context!r} from")
+        if _in_cluster():
+            return False
+        raise ConfigException("no kubeconfig file exists and this is not a pod")
+    separator: str = kube_config.ENV_KUBECONFIG_PATH_SEPARATOR
+    merged = kube_config.KubeConfigMerger(separator.join(str(path) for path in files))  # type: ignore[no-untyped-call]  # untyped module
+    chosen = context or first_current_context(merged.config_files[p] for p in merged.paths)
+    if chosen is None:
+        if _in_cluster():
+            return False
+        raise ConfigException("no current-context is set: pass --context NAME")
+    loader = kube_config.KubeConfigLoader(  # type: ignore[no-untyped-call]  # untyped module
+        config_dict=merged.config, active_context=chosen, config_base_path=None
+    )
+    loader.load_and_set(configuration)  # type: ignore[no-untyped-call]  # untyped module
+    return True
+
+
+def _in_cluster() -> bool:
+    """Whether the pod's service account can be used (client-go's ``Possible``).
+
+    client-go's ``inClusterClientConfig`` asks for the service host and port variables the
+    kubelet sets and the projected token file
+    (https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/client-go/tools/clientcmd/client_config.go).
+    """
+    from kubernetes.config import incluster_config  # noqa: PLC0415 - see connect()
+
+    variables = (incluster_config.SERVICE_HOST_ENV_NAME, incluster_config.SERVICE_PORT_ENV_NAME)
+    token = Path(incluster_config.SERVICE_TOKEN_FILENAME)
+    return all(os.environ.get(name) for name in variables) and token.is_file()
 
 
 class SweepClient:

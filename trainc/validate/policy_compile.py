@@ -151,6 +151,10 @@ def _reads(programs: Iterable[Program], variable: str) -> Reads:
     return functools.reduce(union, (reads(p.expression, variable) for p in programs), nothing)
 
 
+#: Where cel-cpp places a compile error inside the expression: ``<input>:LINE:COLUMN:``.
+_CEL_POSITION = re.compile(r"<input>:(?P<line>\d+):(?P<column>\d+):")
+
+
 class _Compiler:
     """Compiles expressions of one document, collecting errors instead of stopping."""
 
@@ -164,8 +168,15 @@ class _Compiler:
             return compile_expression(expression, ACTIVATION_VARIABLES)
         except CelCompileError as error:
             path = ("spec", *entry, key)
+            spot = _CEL_POSITION.search(str(error))
+            position = (
+                self.document.locate_in_value(path, int(spot["line"]), int(spot["column"]))
+                if spot is not None
+                else None
+            )
+            message = f"{key} does not compile: {error}"
             self.diagnostics.append(
-                self.document.finding(path, "policy.invalid", f"{key} does not compile: {error}")
+                self.document.finding(path, "policy.invalid", message, position=position)
             )
             return compile_expression("false", ACTIVATION_VARIABLES)
 

@@ -7,8 +7,9 @@ hostile policy file is refused the same way, and its findings carry file and lin
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from trainc.config import DEFAULT_POLICY_PATHS, RepoConfig
 from trainc.diagnostics import Diagnostic, finding
@@ -95,6 +96,28 @@ def _repository_files(config: RepoConfig, diagnostics: list[Diagnostic]) -> list
         found.update(discovery.files)
         diagnostics.extend(discovery.diagnostics)
     return sorted(found)
+
+
+def in_policy_directory(path: Path, config: RepoConfig) -> bool:
+    """Whether ``path`` lies in one of the repository's policy directories."""
+    root = config.root.resolve()
+    return any(path.resolve().is_relative_to(root / policies) for policies in config.policies.paths)
+
+
+def named_policy_files(paths: Sequence[Path], config: RepoConfig, read: Collection[str]) -> int:
+    """How many of the policy files ``read`` the ``paths`` name: those paths that lie in
+    a policy directory (``policies/``, ``policies/team-label.yaml``).
+
+    Inputs leave policy directories out, so ``trainc validate policies/`` reads no input
+    file, yet it checks every policy there: the summary counts those files rather than
+    say that nothing was read. A path that merely holds a policy directory (the
+    repository's root) names the repository's inputs, and its summary stays theirs.
+    """
+    named = [path for path in paths if in_policy_directory(path, config)]
+    if not named:
+        return 0
+    discovery = discover_files(named, root=config.root, select=_POLICY_FILES)
+    return len(set(discovery.files) & set(read))
 
 
 def _missing_path(config: RepoConfig, path: str) -> Diagnostic:

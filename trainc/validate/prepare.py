@@ -7,6 +7,8 @@ What the API server does to one object on its own, before anything looks across 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import LoadedObject
@@ -30,6 +32,26 @@ def prepare_object(
     Returns no object when the document is not the served API version: nothing after
     the migration hint could say anything useful about it.
     """
+    namespace = effective_namespace(obj, config.namespace)
+    diagnostics, defaulted, error_paths = _prepare(obj, config, namespace)
+    return [_in_namespace(d, namespace) for d in diagnostics], defaulted, error_paths
+
+
+def _in_namespace(diagnostic: Diagnostic, namespace: str | None) -> Diagnostic:
+    """``diagnostic`` naming the namespace its object lands in when the object names none.
+
+    A TrainJob without ``metadata.namespace`` is applied to the default namespace (as
+    ``kubectl apply -n`` would), so a finding about it says where, as the later layers'
+    findings do, rather than leave the namespace out.
+    """
+    if diagnostic.kind is None or diagnostic.namespace is not None:
+        return diagnostic
+    return replace(diagnostic, namespace=namespace)
+
+
+def _prepare(
+    obj: LoadedObject, config: RepoConfig, namespace: str | None
+) -> tuple[list[Diagnostic], DefaultedObject | None, frozenset[FieldPath]]:
     migration = check_migrations(obj)
     diagnostics = list(migration.diagnostics)
     if obj.api_version != API_VERSION:
@@ -52,7 +74,7 @@ def prepare_object(
     defaulted = DefaultedObject(
         loaded=obj,
         data=defaulted_data if isinstance(defaulted_data, dict) else {},
-        namespace=effective_namespace(obj, config.namespace),
+        namespace=namespace,
         schema_valid=not findings and not migration.diagnostics and not refused,
     )
     error_paths = frozenset(f.path for f in findings) | migration.handled_paths | refused

@@ -24,7 +24,7 @@ not judged again.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from trainc.config import RepoConfig
@@ -47,6 +47,7 @@ from trainc.validate.files import (
     check_object,
     whole_object,
 )
+from trainc.validate.judgement import Judgement
 from trainc.validate.policies import PolicySet, check_policies
 from trainc.validate.resolved.run import Target, check_resolved
 from trainc.validate.sweeper import Enforcement, lifecycle_file
@@ -119,6 +120,7 @@ def validate_objects(
     emitter: Emitter[Any] | None = None,
     jobs: int = 1,
     cache: Cache | None = None,
+    judgement: Judgement | None = None,
 ) -> ValidationOutcome:
     """Run every validation layer; ``base`` (``--base``) enables the transition rules.
 
@@ -141,8 +143,11 @@ def validate_objects(
     ``objects`` already checked on their own (:mod:`trainc.validate.files`) are not
     checked again. ``cache`` keeps each TrainJob's verdict and cross-object checks
     (:mod:`trainc.validate.cache`): a run takes them from there when nothing they depend
-    on changed.
+    on changed. ``judgement`` (default: none) sets every finding's level and drops the
+    suppressed ones before anything is decided on them (:mod:`trainc.validate.judgement`);
+    the cache keeps findings as found.
     """
+    judge = judgement if judgement is not None else Judgement()
     diagnostics: list[Diagnostic] = []
     checked: list[DefaultedObject] = []
     # By the outline's identity: ``objects`` keeps every outline alive for the whole call.
@@ -180,16 +185,16 @@ def validate_objects(
         if checked_obj.kind != TRAINJOB.kind:
             diagnostics.extend(check_policies(policies, checked_obj))
     hidden = context_files - _used_runtime_files(checked, index)
-    visible = [d for d in diagnostics if d.file not in hidden]
+    visible = judge(d for d in diagnostics if d.file not in hidden)
     clean = clean and not exit_code(visible)
     erroneous = {_origin_key(d) for d in visible if stops_later_checks(d)}
-    transitions = base.check_transitions(checked) if base is not None else []
+    transitions = judge(base.check_transitions(checked)) if base is not None else []
     visible += _check_trainjobs(
         checked,
         index,
         config,
         policies,
-        run=_Run(clean and not exit_code(transitions), erroneous, base),
+        run=_Run(clean and not exit_code(transitions), erroneous, base, judge),
         progress=job_progress,
         hooks=_Hooks(on_resolved, check_built, emitter),
         jobs=jobs,
@@ -198,7 +203,7 @@ def validate_objects(
     )
     visible += transitions
     if base is not None:
-        visible += base.update_findings()
+        visible += judge(base.update_findings())
     return ValidationOutcome(
         tuple(checked), tuple(d for d in visible if d.file not in hidden), index, hidden
     )
@@ -218,12 +223,14 @@ def _used_runtime_files(objects: Sequence[DefaultedObject], index: RuntimeIndex)
 @dataclass(slots=True)
 class _Run:
     """What the run found before TrainJobs are resolved: whether it is clean, the
-    objects with errors (as :func:`_origin_key` names them), and the base revision that
-    deployed JobSets are compared with (``--base``)."""
+    objects with errors (as :func:`_origin_key` names them), the base revision that
+    deployed JobSets are compared with (``--base``), and what the repository's rule
+    levels and suppressions make of each finding."""
 
     clean: bool
     erroneous: set[tuple[str | None, str | None, str | None, str | None]]
     base: BaseRevision | None = None
+    judgement: Judgement = field(default_factory=Judgement)
 
     def blocks(self, *objects: DefaultedObject) -> bool:
         """Whether one of ``objects`` already has an error that stops the resolved checks
@@ -280,10 +287,9 @@ class _Verdict:
     updates: tuple[Diagnostic, ...] = ()
     made: object = None
 
-    @property
-    def clean(self) -> bool:
-        """Whether the job has no error, a refused update included."""
-        return not exit_code(self.findings) and not any(d.is_error for d in self.updates)
+    def clean(self, judgement: Judgement) -> bool:
+        """Whether the job has no error once judged, a refused update included."""
+        return not judgement.fails((*self.findings, *self.updates))
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +327,7 @@ class _Judge:
         blocked = resolved is None or self.run.blocks(trainjob, resolved.runtime)
         if resolved is not None and not blocked:
             findings = check_resolved(resolved, self.target)
-            if self.hooks.check_built is not None and not exit_code(findings):
+            if self.hooks.check_built is not None and not self.run.judgement.fails(findings):
                 findings += self.hooks.check_built(resolved)
             lifecycle = lifecycle_file(resolved)
             if self.run.base is not None:
@@ -331,7 +337,8 @@ class _Judge:
         findings += check_policies(self.policies, trainjob, runtime=runtime, resolved=resolved)
         verdict = _Verdict(tuple(findings), resolved is not None, lifecycle, tuple(updates))
         emitter = self.hooks.emitter
-        if resolved is not None and emitter is not None and self.run.clean and verdict.clean:
+        clean = self.run.clean and verdict.clean(self.run.judgement)
+        if resolved is not None and emitter is not None and clean:
             verdict = replace(verdict, made=emitter.make(resolved))
         return verdict, resolved
 
@@ -511,7 +518,11 @@ def _check_trainjobs(
         (obj for obj in objects if obj.kind == TRAINJOB.kind),
         key=lambda obj: (obj.namespace or "", obj.name),
     )
-    target = Target(parse_version(config.kubernetes_version), config.rules, config.deploy)
+    target = Target(
+        parse_version(config.kubernetes_version),
+        run.judgement,
+        config.sweeper.schedule if config.sweeper is not None else None,
+    )
     judge = _Judge(
         trainjobs, index, config, policies, run, hooks, target, RuntimeSpecs(), wholes, verdicts
     )
@@ -523,16 +534,16 @@ def _check_trainjobs(
     enforcement = Enforcement(config)
     diagnostics: list[Diagnostic] = []
     for done, (verdict, resolved) in enumerate(judged, 1):
-        diagnostics.extend(verdict.findings)
+        diagnostics.extend(run.judgement(verdict.findings))
         enforcement.add(verdict.lifecycle)
         if run.base is not None and verdict.resolved:
             run.base.record_update(trainjobs[done - 1], verdict.updates)
-        run.clean = run.clean and verdict.clean
+        run.clean = run.clean and verdict.clean(run.judgement)
         if resolved is not None and hooks.on_resolved is not None:
             hooks.on_resolved(resolved, run.clean)
         if verdict.resolved and run.clean and hooks.emitter is not None:
             hooks.emitter.take(verdict.made)
         if progress is not None:
             progress(done, len(trainjobs))
-    diagnostics.extend(enforcement.findings())
+    diagnostics.extend(run.judgement(enforcement.findings()))
     return diagnostics

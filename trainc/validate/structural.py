@@ -14,6 +14,7 @@ import functools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from trainc.diagnostics import did_you_mean
@@ -21,10 +22,13 @@ from trainc.model import patterns
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path, get_path
 from trainc.model.scalars import FORMAT_NOUNS
 from trainc.model.schematree import KindSchema, SchemaNode
+from trainc.validate.workload.quantities import is_whole_resource, whole_units_hint
 
 if TYPE_CHECKING:
     import jsonschema_rs
 
+#: The ``ResourceList`` maps of a ``resources`` field, whose keys are resource names.
+_RESOURCE_LISTS = frozenset({"limits", "requests"})
 _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 _KIND_CODES = {
@@ -136,7 +140,7 @@ def _translate(
     if isinstance(kind, kinds.AdditionalProperties):
         node = schema.node_at(path) or {}
         for key in kind.unexpected:
-            yield _unknown_field((*path, key), node)
+            yield _unknown_field((*path, key), node, schema)
         return
     if isinstance(kind, kinds.Required):
         yield SchemaFinding(
@@ -145,7 +149,7 @@ def _translate(
         return
     code = _KIND_CODES.get(type(kind).__name__, "schema.invalid")
     value = _value_at(data, path, error.instance)
-    yield SchemaFinding(code, path, _message(error, path, value, schema), _hint(error, value))
+    yield SchemaFinding(code, path, _message(error, path, value, schema), _hint(error, path, value))
 
 
 def _value_at(data: JsonValue, path: FieldPath, instance: object) -> object:
@@ -161,15 +165,38 @@ def _where(path: FieldPath) -> str:
     return f" in {format_path(path)}" if path else ""
 
 
-def _unknown_field(path: FieldPath, node: SchemaNode) -> SchemaFinding:
+def _unknown_field(path: FieldPath, node: SchemaNode, schema: KindSchema) -> SchemaFinding:
     key = path[-1]
     properties = node.get("properties")
     known = sorted(properties) if isinstance(properties, dict) else []
-    hint = did_you_mean(str(key), known)
+    hint = did_you_mean(str(key), known) or _misplaced(path, schema)
     if hint is None and known:
         hint = "known fields here: " + ", ".join(known)
     where = f" in {format_path(path[:-1])}" if len(path) > 1 else ""
     return SchemaFinding("schema.unknown-field", path, f"unknown field {key!r}{where}", hint)
+
+
+def _misplaced(path: FieldPath, schema: KindSchema) -> str | None:
+    """Where the schema declares an unknown field one level off: a line indented wrong.
+
+    YAML gives no error for a line indented too little or too much, it only moves the
+    field: ``resourcesPerNode`` two spaces short of ``trainer`` lands in ``spec``. The
+    places looked at are the fields beside it (one level deeper) and its parent's level.
+    """
+    key, parent = str(path[-1]), path[:-1]
+    places: list[FieldPath] = []
+    node = schema.node_at(parent)
+    if node is not None:
+        for sibling, child in schema.children(node).properties.items():
+            if key in schema.children(child).properties:
+                places.append((*parent, sibling, key))
+    above = schema.node_at(parent[:-1]) if parent else None
+    if above is not None and key in schema.children(above).properties:
+        places.append((*parent[:-1], key))
+    if not places:
+        return None
+    listed = " or ".join(repr(format_path(place)) for place in places)
+    return f"did you mean {listed}? The line may be indented to the wrong level"
 
 
 def _message(
@@ -210,14 +237,14 @@ def _expected(
     return None
 
 
-def _hint(error: jsonschema_rs.ValidationError, value: object) -> str | None:
+def _hint(error: jsonschema_rs.ValidationError, path: FieldPath, value: object) -> str | None:
     kind = error.kind
     kinds = _error_kinds()
     if isinstance(kind, kinds.Pattern):
         described = patterns.described(kind.pattern)
         return described.explained if described is not None else None
     if isinstance(kind, kinds.AnyOf) and isinstance(value, float) and math.isfinite(value):
-        return f'write the quantity as a string: "{value}"'
+        return _quantity_hint(path, value)
     if isinstance(kind, kinds.Type):
         expected = [str(name) for name in kind.types]
         if isinstance(value, float) and "integer" in expected:
@@ -228,6 +255,16 @@ def _hint(error: jsonschema_rs.ValidationError, value: object) -> str | None:
         options = [str(option) for option in kind.options]
         return did_you_mean(value, options, cutoff=0.5)
     return None
+
+
+def _quantity_hint(path: FieldPath, value: float) -> str:
+    """How to write a number where a quantity goes: quoted, unless it is a fraction of a
+    resource counted in whole units (a GPU), which quoting would not make valid."""
+    name = path[-1] if path[-2:-1] and path[-2] in _RESOURCE_LISTS else None
+    amount = Decimal(repr(value))
+    if isinstance(name, str) and is_whole_resource(name) and amount != amount.to_integral_value():
+        return whole_units_hint(name, amount)
+    return f'write the quantity as a string: "{value}"'
 
 
 def _article(noun: str) -> str:

@@ -9,7 +9,11 @@ reports them so that ``validate`` and ``compile`` agree:
   and first whether each amount is a quantity at all (trainc.yaml's schema spells them
   loosely; the API server could not even decode the CronJob);
 - ``compile.no-sweeper``: TrainJobs carry a deadline, TTL or progress deadline, and no
-  sweeper is configured, so nothing in the cluster enforces them.
+  sweeper is configured, so nothing in the cluster enforces them;
+- ``compile.deadline-sweep-period``: a TrainJob's ``activeDeadlineSeconds`` is shorter
+  than the longest wait between two sweeper runs (:mod:`trainc.validate.cron`): the
+  sweeper stops a job only when it runs, so such a job may run several times its
+  deadline, and the deadline says what it cannot hold.
 """
 
 from __future__ import annotations
@@ -27,10 +31,12 @@ from trainc.model.labels import (
 )
 from trainc.resolve.quantity import QuantityError, parse_quantity
 from trainc.resolve.resolved import ResolvedJob
+from trainc.validate.cron import longest_gap_seconds
 from trainc.validate.workload.fielderrors import FieldError, Key, invalid
 from trainc.validate.workload.resources import check_container_resources
 from trainc.validate.workload.version import parse_version
 
+DEADLINE_SWEEP_PERIOD: Final = "compile.deadline-sweep-period"
 _RESOURCES: Final[FieldPath] = ("sweeper", "resources")
 _LIFECYCLE_ANNOTATIONS: Final = (
     ACTIVE_DEADLINE_ANNOTATION,
@@ -119,3 +125,24 @@ class Enforcement:
                 hint="add a `sweeper:` section with at least `image:` to trainc.yaml",
             )
         ]
+
+
+def check_deadline_period(job: ResolvedJob, schedule: str | None) -> list[Diagnostic]:
+    """The TrainJob's deadline against the sweeper's ``schedule`` (None: no sweeper)."""
+    deadline = job.spec.active_deadline_seconds
+    if schedule is None or deadline is None:
+        return []
+    period = longest_gap_seconds(schedule)
+    if period is None or deadline >= period:
+        return []
+    return [
+        job.trainjob.finding(
+            ("spec", "activeDeadlineSeconds"),
+            DEADLINE_SWEEP_PERIOD,
+            f"activeDeadlineSeconds is {deadline} s, shorter than the up to {period} s the "
+            f"sweeper that enforces it waits between runs (sweeper.schedule {schedule!r}): "
+            f"the job can run up to {deadline + period} s before it is stopped",
+            hint=f"allow the job at least {period} s, or run the sweeper more often "
+            "(sweeper.schedule in trainc.yaml)",
+        )
+    ]

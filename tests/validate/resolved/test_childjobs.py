@@ -151,3 +151,25 @@ def test_a_job_without_containers_is_left_to_the_jobset_check() -> None:
     )
 
     assert _check(_trainjob(), defaulted(object_from_yaml(text, "runtime.yaml"))) == []
+
+
+def test_one_line_that_reaches_several_jobs_is_one_finding_naming_them() -> None:
+    # A second trainer job, as the first: resourcesPerNode reaches both of them.
+    job = RUNTIME[RUNTIME.index("        - name: node") :].replace("name: node", "name: worker", 1)
+    image = "                      image: pytorch/pytorch:2.13\n"
+    runtime = defaulted(object_from_yaml(RUNTIME + image + job + image, "runtime.yaml"))
+    trainjob = _trainjob("""\
+        trainer:
+          resourcesPerNode:
+            requests:
+              nvidia.com/gpu: 2
+    """)
+
+    found = _check(trainjob, runtime)
+
+    assert _where(found) == [("pod.resource-limits", "job.yaml", 9)]
+    assert found[0].message.startswith(
+        "the API server would refuse the Jobs of replicatedJobs 'node' and 'worker': "
+        "spec.template.spec.containers[0].resources.limits: Required value"
+    )
+    assert str(found[0].hint).startswith("nvidia.com/gpu is requested (2) without a limit")

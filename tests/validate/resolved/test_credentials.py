@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.builders import container, located, make_runtime, make_trainjob, resolved, rjob
-from trainc.diagnostics import Severity, configured_severity, rule_for
+from trainc.diagnostics import Severity, rule_for
 from trainc.model.json import JsonValue
 from trainc.resolve.objects import DefaultedObject
 from trainc.validate.resolved.credentials import (
@@ -111,7 +111,7 @@ def test_literal_values_are_reported_where_they_were_written() -> None:
             ]
         }
     )
-    findings = check_plaintext_credentials(resolved(trainjob, _runtime()), Severity.WARNING)
+    findings = check_plaintext_credentials(resolved(trainjob, _runtime()))
     assert sorted(located(findings)) == [
         (
             CODE,
@@ -121,7 +121,7 @@ def test_literal_values_are_reported_where_they_were_written() -> None:
     ]
     by_file = {finding.file: finding for finding in findings}
     token = by_file["trainjob.yaml"]
-    assert token.severity is Severity.WARNING
+    assert token.severity is Severity.ERROR
     assert "'HF_TOKEN'" in token.message
     assert "hf_abc" not in f"{token.message} {token.hint}"
     assert token.hint is not None
@@ -139,23 +139,12 @@ def test_an_initializer_credential_is_pointed_at_its_secret_ref() -> None:
     trainjob = make_trainjob(
         initializer={"dataset": {"env": [{"name": "AWS_SECRET_ACCESS_KEY", "value": "s"}]}}
     )
-    (finding,) = check_plaintext_credentials(resolved(trainjob, runtime), Severity.ERROR)
+    (finding,) = check_plaintext_credentials(resolved(trainjob, runtime))
     assert finding.field_path == "spec.initializer.dataset.env[0].value"
-    assert finding.severity is Severity.ERROR
     assert finding.hint is not None
     assert "spec.initializer.dataset.secretRef" in finding.hint
 
 
-def test_off_reports_nothing() -> None:
-    trainjob = make_trainjob(trainer={"env": [{"name": "HF_TOKEN", "value": "hf_abc"}]})
-    assert check_plaintext_credentials(resolved(trainjob, _runtime()), None) == []
-
-
-def test_the_rule_is_a_sensitive_configurable_error() -> None:
+def test_the_rule_is_a_sensitive_error() -> None:
     rule = rule_for(CODE)
-    assert (rule.severity, rule.configurable, rule.sensitive) == (Severity.ERROR, True, True)
-    assert configured_severity(CODE, {}) is Severity.ERROR
-    assert configured_severity(CODE, {CODE: "warning"}) is Severity.WARNING
-    assert configured_severity(CODE, {CODE: "off"}) is None
-    # The cluster's rules keep their severity whatever the settings say.
-    assert configured_severity("pod.env", {"pod.env": "off"}) is Severity.ERROR
+    assert (rule.severity, rule.sensitive) == (Severity.ERROR, True)

@@ -95,7 +95,8 @@ def findings(errors: list[FieldError]) -> list[tuple[str, str]]:
                 ),
             ],
         ),
-        # Extended resources are whole; the value prints as JSON from 1.34, as Go before.
+        # Extended resources are whole; the value is named as a quantity, by its text, in
+        # every release (those before 1.34 print Go's dump of the struct, which names none).
         (
             {"limits": {GPU: "0.5"}},
             V34,
@@ -112,10 +113,7 @@ def findings(errors: list[FieldError]) -> list[tuple[str, str]]:
             [
                 (
                     "pod.resource-quantity",
-                    f"{AT}.limits[{GPU}]: Invalid value: "
-                    f"resource.Quantity{{i:resource.int64Amount{{value:1500, "
-                    f"scale:-3}}, d:resource.infDecAmount{{Dec:(*inf.Dec)(nil)}}, "
-                    's:"1500m", Format:"DecimalSI"}: must be an integer',
+                    f'{AT}.limits[{GPU}]: Invalid value: "1500m": must be an integer',
                 ),
             ],
         ),
@@ -329,4 +327,22 @@ def test_overhead_is_judged_as_container_limits():
     ]
     assert (
         check_pod_resources({"overhead": {"cpu": "250m", "memory": "120Mi"}}, ("spec",), V33) == []
+    )
+
+
+def test_the_advice_names_the_resource_and_the_amount_to_write():
+    errors = check_container_resources(
+        {"requests": {GPU: "2", "example.com/fpga": "1.5"}}, CTR, V33, pod_claims=()
+    )
+    missing = next(error for error in errors if error.code == "pod.resource-limits")
+    fraction = next(error for error in errors if error.code == "pod.resource-quantity")
+    assert (missing.code, missing.hint) == (
+        "pod.resource-limits",
+        f"{GPU} is requested (2) without a limit, and it cannot be overcommitted: set "
+        f"limits: {{{GPU}: 2}} beside the request, or the limit alone (the request defaults "
+        "to it)",
+    )
+    assert str(fraction.hint).startswith(
+        "example.com/fpga is counted in whole units, and 1500m is 1.5: write a whole number "
+        "such as 2; "
     )

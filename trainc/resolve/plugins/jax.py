@@ -11,19 +11,23 @@ from dataclasses import dataclass
 from typing import Final
 
 from trainc.resolve.context import Resolution
-from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value, upsert_env
+from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value
 from trainc.resolve.trainer import (
     TRAINER_PORT,
     apply_num_nodes,
+    count_cause,
+    master_cause,
     master_host,
     open_trainer_port,
     trainer_container,
     trainer_count,
+    upsert_caused_env,
 )
 
 NUM_PROCESSES_ENV: Final = "JAX_NUM_PROCESSES"
 PROCESS_ID_ENV: Final = "JAX_PROCESS_ID"
 COORDINATOR_ADDRESS_ENV: Final = "JAX_COORDINATOR_ADDRESS"
+_RULE: Final = "JAX distributed environment"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,17 +51,17 @@ class JAXPlugin:
         node = trainer_container(context)
         if node is None:
             return
-        origin = context.derived(
-            "jax", "JAX distributed environment", context.runtime_at("spec", "mlPolicy", "jax")
-        )
-        upsert_env(
-            context.trace,
-            node,
-            [
+        policy_line = context.runtime_at("spec", "mlPolicy", "jax")
+        env = [
+            (
                 env_value(NUM_PROCESSES_ENV, str(trainer_count(context))),
-                env_field(PROCESS_ID_ENV, COMPLETION_INDEX_PATH),
+                count_cause(context, policy_line),
+            ),
+            (env_field(PROCESS_ID_ENV, COMPLETION_INDEX_PATH), policy_line),
+            (
                 env_value(COORDINATOR_ADDRESS_ENV, f"{master_host(context)}:{TRAINER_PORT}"),
-            ],
-            origin,
-        )
-        open_trainer_port(context, node, origin)
+                master_cause(context),
+            ),
+        ]
+        upsert_caused_env(context, node, "jax", _RULE, env)
+        open_trainer_port(context, node, context.derived("jax", _RULE, policy_line))

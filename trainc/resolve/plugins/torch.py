@@ -19,20 +19,23 @@ from trainc.model.json import JsonObject, JsonValue, as_list, as_object
 from trainc.model.labels import ANCESTOR_TRAINER, NODE_CONTAINER
 from trainc.model.mlpolicy import TorchMLPolicySource
 from trainc.resolve.context import Resolution, ancestor_of, container, containers, pod_spec
-from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value, upsert_env
+from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value
 from trainc.resolve.plugins.torchtune import AUTO, ProcsPerNode, TuneRun, is_torchtune, tune_command
 from trainc.resolve.provenance import Origin, Written
 from trainc.resolve.resources import cpu_count
 from trainc.resolve.trainer import (
     TRAINER_PORT,
     apply_num_nodes,
+    count_cause,
     gpus_per_node,
+    master_cause,
     master_host,
     node_container,
     node_resources,
     open_trainer_port,
     trainer_container,
     trainer_count,
+    upsert_caused_env,
     upsert_trainer_env,
 )
 
@@ -41,6 +44,9 @@ NPROC_PER_NODE_ENV: Final = "PET_NPROC_PER_NODE"
 NODE_RANK_ENV: Final = "PET_NODE_RANK"
 MASTER_ADDR_ENV: Final = "PET_MASTER_ADDR"
 MASTER_PORT_ENV: Final = "PET_MASTER_PORT"
+
+
+_RULE: Final = "torchrun environment"
 
 
 def _policy_origin(context: Resolution) -> Written:
@@ -74,12 +80,14 @@ class TorchPlugin:
             return
         procs = procs_per_node(context)
         tune = is_torchtune(trainer.command)
-        origin = context.derived("torch", "torchrun environment", _policy_origin(context))
+        origin = context.derived("torch", _RULE, _policy_origin(context))
         upsert_trainer_env(context, node)
-        upsert_env(context.trace, node, _pet_env(context, procs, master=not tune), origin)
+        upsert_caused_env(context, node, "torch", _RULE, _pet_env(context, procs, master=not tune))
         open_trainer_port(context, node, origin)
         for target in _injection_targets(context, policy.torch):
-            upsert_env(context.trace, target, _pet_env(context, procs, master=True), origin)
+            upsert_caused_env(
+                context, target, "torch", _RULE, _pet_env(context, procs, master=True)
+            )
         if tune:
             _write_tune_command(context, trainer.args or [], procs)
 
@@ -100,19 +108,40 @@ def procs_per_node(context: Resolution) -> ProcsPerNode:
     return max(1, cpu_count(node_resources(context.job.spec, context.job.template)))
 
 
-def _pet_env(context: Resolution, procs: ProcsPerNode, *, master: bool) -> list[JsonObject]:
-    """Fresh ``PET_*`` entries; the master address and port only when ``master``."""
+def _pet_env(
+    context: Resolution, procs: ProcsPerNode, *, master: bool
+) -> list[tuple[JsonObject, Written]]:
+    """Fresh ``PET_*`` entries, each traced to the line it follows from; the master
+    address and port only when ``master``.
+
+    ``PET_NNODES`` passes on the node count, so it is the TrainJob's ``numNodes`` that
+    set it when the TrainJob gives one; the address is built from the TrainJob's name;
+    the rank and port are the runtime's ``torch`` policy's own.
+    """
+    policy = _policy_origin(context)
     env = [
-        env_value(NNODES_ENV, str(trainer_count(context))),
-        env_value(NPROC_PER_NODE_ENV, str(procs)),
-        env_field(NODE_RANK_ENV, COMPLETION_INDEX_PATH),
+        (env_value(NNODES_ENV, str(trainer_count(context))), count_cause(context, policy)),
+        (env_value(NPROC_PER_NODE_ENV, str(procs)), _procs_cause(context)),
+        (env_field(NODE_RANK_ENV, COMPLETION_INDEX_PATH), policy),
     ]
     if master:
         env += [
-            env_value(MASTER_ADDR_ENV, master_host(context)),
-            env_value(MASTER_PORT_ENV, str(TRAINER_PORT)),
+            (env_value(MASTER_ADDR_ENV, master_host(context)), master_cause(context)),
+            (env_value(MASTER_PORT_ENV, str(TRAINER_PORT)), policy),
         ]
     return env
+
+
+def _procs_cause(context: Resolution) -> Written:
+    """The line behind ``PET_NPROC_PER_NODE`` (see :func:`procs_per_node`): the
+    TrainJob's ``numProcPerNode``, else the node resources it counts GPUs or CPUs in,
+    the TrainJob's ``resourcesPerNode`` when it gives them."""
+    trainer = context.job.spec.trainer
+    if trainer is not None and trainer.num_proc_per_node is not None:
+        return context.trainjob_at("spec", "trainer", "numProcPerNode")
+    if trainer is not None and trainer.resources_per_node is not None:
+        return context.trainjob_at("spec", "trainer", "resourcesPerNode")
+    return _policy_origin(context)
 
 
 def _injection_targets(context: Resolution, torch: TorchMLPolicySource) -> Iterator[JsonObject]:

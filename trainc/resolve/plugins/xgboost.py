@@ -12,21 +12,25 @@ from dataclasses import dataclass
 from typing import Final
 
 from trainc.resolve.context import Resolution
-from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value, upsert_env
+from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value
 from trainc.resolve.trainer import (
     TRAINER_PORT,
     apply_num_nodes,
+    count_cause,
     gpus_per_node,
+    master_cause,
     master_host,
     open_trainer_port,
     trainer_container,
     trainer_count,
+    upsert_caused_env,
 )
 
 TRACKER_URI_ENV: Final = "DMLC_TRACKER_URI"
 TRACKER_PORT_ENV: Final = "DMLC_TRACKER_PORT"
 TASK_ID_ENV: Final = "DMLC_TASK_ID"
 NUM_WORKER_ENV: Final = "DMLC_NUM_WORKER"
+_RULE: Final = "XGBoost collective tracker environment"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,20 +59,12 @@ class XGBoostPlugin:
         workers = trainer_count(context) * max(
             gpus_per_node(context.job.spec, context.job.template), 1
         )
-        origin = context.derived(
-            "xgboost",
-            "XGBoost collective tracker environment",
-            context.runtime_at("spec", "mlPolicy", "xgboost"),
-        )
-        upsert_env(
-            context.trace,
-            node,
-            [
-                env_value(TRACKER_URI_ENV, master_host(context)),
-                env_value(TRACKER_PORT_ENV, str(TRAINER_PORT)),
-                env_field(TASK_ID_ENV, COMPLETION_INDEX_PATH),
-                env_value(NUM_WORKER_ENV, str(workers)),
-            ],
-            origin,
-        )
-        open_trainer_port(context, node, origin)
+        policy_line = context.runtime_at("spec", "mlPolicy", "xgboost")
+        env = [
+            (env_value(TRACKER_URI_ENV, master_host(context)), master_cause(context)),
+            (env_value(TRACKER_PORT_ENV, str(TRAINER_PORT)), policy_line),
+            (env_field(TASK_ID_ENV, COMPLETION_INDEX_PATH), policy_line),
+            (env_value(NUM_WORKER_ENV, str(workers)), count_cause(context, policy_line)),
+        ]
+        upsert_caused_env(context, node, "xgboost", _RULE, env)
+        open_trainer_port(context, node, context.derived("xgboost", _RULE, policy_line))

@@ -34,19 +34,34 @@ _CONTAINERS: Final = ("spec", "template", "spec", "containers")
 
 
 def check_child_jobs(job: ResolvedJob, version: KubeVersion) -> list[Diagnostic]:
-    """Every rule the API server applies to the resolved JobSet's Jobs, located."""
-    found: list[Diagnostic] = []
+    """Every rule the API server applies to the resolved JobSet's Jobs, located.
+
+    One line (a ``resourcesPerNode``, a runtime's container written once) often reaches
+    the Jobs of several replicatedJobs alike, such as an MPI runtime's launcher and nodes:
+    the same refusal from the same line is one finding that names them all, so fixing the
+    line clears it, rather than one finding per Job.
+    """
+    refused: dict[tuple[str, str, str | None, Origin], list[str]] = {}
     for child in child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec):
         for error in child_job_errors(child, version):
             origin = child_origin(job, child, error.path)
             if _input_checked(error.path, origin):
                 continue
-            message = (
-                f"the API server would refuse the Job of replicatedJob "
-                f"{child.replicated_job!r}: {error.message()}"
-            )
-            found.append(locate(origin, error.code, message))
-    return found
+            cause = (error.code, error.message(), error.hint, origin)
+            refused.setdefault(cause, []).append(child.replicated_job)
+    return [
+        locate(origin, code, f"the API server would refuse {_jobs_of(names)}: {text}", hint=hint)
+        for (code, text, hint, origin), names in refused.items()
+    ]
+
+
+def _jobs_of(replicated_jobs: list[str]) -> str:
+    """``the Job of replicatedJob 'node'``, or ``the Jobs of replicatedJobs 'a' and 'b'``."""
+    quoted = [repr(name) for name in replicated_jobs]
+    if len(quoted) == 1:
+        return f"the Job of replicatedJob {quoted[0]}"
+    listed = f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+    return f"the Jobs of replicatedJobs {listed}"
 
 
 def child_job_errors(child: ChildJob, version: KubeVersion) -> list[FieldError]:

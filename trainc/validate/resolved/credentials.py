@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object, get_path
 from trainc.resolve.provenance import Derived
 from trainc.resolve.resolved import ResolvedJob
@@ -70,10 +70,8 @@ def holds_secret(value: object) -> bool:
     return isinstance(value, str) and _REFERENCE.sub("", value).strip() != ""
 
 
-def check_plaintext_credentials(job: ResolvedJob, severity: Severity | None) -> list[Diagnostic]:
-    """A finding per literal credential-named value in the pods' env (None: rule off)."""
-    if severity is None:
-        return []
+def check_plaintext_credentials(job: ResolvedJob) -> list[Diagnostic]:
+    """A finding per literal credential-named value in the pods' env."""
     found = []
     for path, name, where in _literal_credentials(job):
         message = (
@@ -83,7 +81,7 @@ def check_plaintext_credentials(job: ResolvedJob, severity: Severity | None) -> 
         origin = job.origin((*path, "value"))
         written = origin.cause if isinstance(origin, Derived) else origin
         hint = _hint(written.path)
-        found.append(locate(origin, CODE, message, hint=hint, severity=severity))
+        found.append(locate(origin, CODE, message, hint=hint))
     return found
 
 

@@ -16,33 +16,33 @@ Compile builds from the same resolved job, so whatever it could find, this finds
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from trainc.config import DEPLOY_JOBSET, Deploy
-from trainc.diagnostics import Diagnostic, configured_severity, exit_code
+from trainc.diagnostics import Diagnostic
 from trainc.resolve.resolved import ResolvedJob
-from trainc.validate.deploy import in_force
+from trainc.validate.judgement import Judgement
 from trainc.validate.resolved.childjobs import check_child_jobs
 from trainc.validate.resolved.coordinator import check_coordinator_pod
-from trainc.validate.resolved.credentials import CODE as PLAINTEXT_CREDENTIAL
 from trainc.validate.resolved.credentials import check_plaintext_credentials
+from trainc.validate.resolved.images import check_image_tags
 from trainc.validate.resolved.jobset import check_replicas_parallelism
 from trainc.validate.resolved.kueue import check_kueue
 from trainc.validate.resolved.names import check_name_budgets
 from trainc.validate.resolved.torchtune import check_torchtune
+from trainc.validate.sweeper import check_deadline_period
 from trainc.validate.workload.version import KubeVersion
 
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """What a run judges for: the Kubernetes version whose rules apply, trainc.yaml's
-    ``rules`` (the levels of trainc's configurable rules, by code) and what it deploys
-    (``deploy``: with TrainJobs, the rules about compiled JobSets are off)."""
+    """What a run judges for: the Kubernetes version whose rules apply, what the
+    repository's rule levels, deployment and suppressions make of a finding, and the
+    sweeper's ``schedule`` (None without a sweeper)."""
 
     version: KubeVersion
-    rules: Mapping[str, str] = field(default_factory=dict)
-    deploy: Deploy = DEPLOY_JOBSET
+    judgement: Judgement = field(default_factory=Judgement)
+    sweeper_schedule: str | None = None
 
 
 JobCheck = Callable[[ResolvedJob], list[Diagnostic]]
@@ -64,19 +64,28 @@ JOB_CHECKS: tuple[JobCheck, ...] = (
 
 
 def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
-    """Every finding about ``job``: the table's checks in order, then its Jobs', then the
-    credentials its pods would carry in plain text.
+    """Every finding about ``job``: the table's checks in order, then its Jobs', then
+    trainc's own judgements about the repository (:func:`check_repository_lints`).
 
     The Jobs are judged only when the JobSet itself would be created: after an error
-    above (of a rule in force for ``target.deploy``), the JobSet controller never gets to
-    create them, and their findings would only repeat that error. The credentials are
-    judged whatever else is wrong: they concern the repository, not the cluster.
+    above (one that is not turned off or suppressed), the JobSet controller never gets
+    to create them, and their findings would only repeat that error. The lints are judged
+    whatever else is wrong: they concern the repository, not the cluster. The findings
+    are returned as found: the run judges them (``target.judgement``).
     """
     found: list[Diagnostic] = []
     for check in JOB_CHECKS:
         found += check(job)
-    found = in_force(found, target.deploy)
-    if not exit_code(found):
+    if not target.judgement.fails(found):
         found += check_child_jobs(job, target.version)
-    severity = configured_severity(PLAINTEXT_CREDENTIAL, target.rules)
-    return found + check_plaintext_credentials(job, severity)
+    return found + check_repository_lints(job, target)
+
+
+def check_repository_lints(job: ResolvedJob, target: Target) -> list[Diagnostic]:
+    """trainc's own judgements about ``job``: credentials in plain text, unpinned images,
+    a deadline the sweeper cannot hold."""
+    return [
+        *check_plaintext_credentials(job),
+        *check_image_tags(job),
+        *check_deadline_period(job, target.sweeper_schedule),
+    ]

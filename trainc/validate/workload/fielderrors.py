@@ -60,6 +60,8 @@ class FieldError:
     code: str
     value: JsonValue | _Omitted = OMITTED
     detail: str = ""
+    #: trainc's advice on the fix, beside the API server's words (which never give one).
+    hint: str | None = None
 
     def message(self) -> str:
         """The API server's text: ``<path>: <body>``."""
@@ -99,14 +101,16 @@ def render_value(value: JsonValue) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def required(path: FieldPath, code: str, detail: str = "") -> FieldError:
+def required(path: FieldPath, code: str, detail: str = "", hint: str | None = None) -> FieldError:
     """``Required value``: a value that must be given is missing or empty."""
-    return FieldError(ErrorType.REQUIRED, path, code, detail=detail)
+    return FieldError(ErrorType.REQUIRED, path, code, detail=detail, hint=hint)
 
 
-def invalid(path: FieldPath, code: str, value: JsonValue, detail: str = "") -> FieldError:
+def invalid(
+    path: FieldPath, code: str, value: JsonValue, detail: str = "", hint: str | None = None
+) -> FieldError:
     """``Invalid value``: malformed, out of range or inconsistent."""
-    return FieldError(ErrorType.INVALID, path, code, value, detail)
+    return FieldError(ErrorType.INVALID, path, code, value, detail, hint)
 
 
 def forbidden(path: FieldPath, code: str, detail: str = "") -> FieldError:

@@ -29,9 +29,7 @@ from trainc.resolve.quantity import (
     quantity_value,
 )
 from trainc.validate.metadata import qualified_name_errors
-from trainc.validate.workload.badvalues import invalid_composite
 from trainc.validate.workload.fielderrors import FieldError, Key, invalid, not_supported
-from trainc.validate.workload.version import KubeVersion
 
 #: Rule codes of the checks on one resource name or amount.
 NAME_CODE = "pod.resource-name"
@@ -175,33 +173,50 @@ def pod_resource_name_errors(name: str, path: FieldPath) -> list[FieldError]:
     return errors
 
 
-def amount_errors(
-    name: str, amount: Amount, path: FieldPath, version: KubeVersion
-) -> list[FieldError]:
+def amount_errors(name: str, amount: Amount, path: FieldPath) -> list[FieldError]:
     """``ValidateResourceQuantityValue``: never negative; whole for extended resources.
 
-    The API server prints the quantity itself (not its text) for the whole-number rule,
-    which renders differently across releases (see
-    :func:`~trainc.validate.workload.badvalues.invalid_composite`).
+    The API server prints the quantity itself for the whole-number rule, which releases
+    before 1.34 render as Go's dump of the struct (``resource.Quantity{i:...}``): the
+    finding names the quantity by its text (``"500m"``), as 1.34 on prints it, since a
+    struct dump tells nobody which value to change.
     """
     errors: list[FieldError] = []
     if amount.value < 0:
         errors.append(
             invalid(path, QUANTITY_CODE, str(amount), "must be greater than or equal to 0")
         )
-    whole = name in _INTEGER_RESOURCES or _is_extended(name)
-    if whole and amount.value != amount.value.to_integral_value():
-        errors.append(
-            invalid_composite(
-                path,
-                QUANTITY_CODE,
-                version=version,
-                value=str(amount),
-                go_syntax=_go_syntax(amount),
-                detail="must be an integer",
-            )
-        )
+    if is_whole_resource(name) and amount.value != amount.value.to_integral_value():
+        hint = whole_units_hint(name, amount.value)
+        errors.append(invalid(path, QUANTITY_CODE, str(amount), "must be an integer", hint))
     return errors
+
+
+def is_whole_resource(name: str) -> bool:
+    """Whether amounts of ``name`` must be whole: an object count or an extended resource
+    (``nvidia.com/gpu``), which devices are handed out in."""
+    return name in _INTEGER_RESOURCES or _is_extended(name)
+
+
+def whole_units_hint(name: str, value: Decimal) -> str:
+    """What to write instead of a fraction of a whole-number resource.
+
+    Quoting ``0.5`` makes it a quantity (``500m``) but not a whole one, so the advice is
+    the next whole number; a share of a GPU is a resource of its own that the device
+    plugin offers (MIG slices, time-slicing replicas), never a fraction of the device.
+    """
+    whole = max(1, int(value.to_integral_value(rounding=ROUND_UP)))
+    written = format_quantity(value, binary=False)
+    hint = (
+        f"{name} is counted in whole units, and {written} is {value.normalize():f}: "
+        f"write a whole number such as {whole}"
+    )
+    if _is_extended(name):
+        hint += (
+            "; a share of a device is a resource name of its own that the device plugin "
+            "offers (MIG, time-slicing)"
+        )
+    return hint
 
 
 def hugepage_amount_errors(name: str, amount: Amount, path: FieldPath) -> list[FieldError]:
@@ -230,19 +245,6 @@ def _divides(page_text: str, amount: Decimal) -> bool:
     if page <= 0 or page != page.to_integral_value():
         return False
     return quantity_value(amount) % quantity_value(page) == 0
-
-
-def _go_syntax(amount: Amount) -> str:
-    """How Go's ``%#v`` prints the non-whole quantity the API server parsed.
-
-    The text it parsed is canonical, ``<n>m`` for any non-whole amount rounded to 1m, so
-    the quantity holds ``n`` at scale -3 and caches that text.
-    """
-    millis = int(amount.value.scaleb(3))
-    return (
-        f"resource.Quantity{{i:resource.int64Amount{{value:{millis}, scale:-3}}, "
-        f'd:resource.infDecAmount{{Dec:(*inf.Dec)(nil)}}, s:"{millis}m", Format:"DecimalSI"}}'
-    )
 
 
 def keyed(path: FieldPath, names: dict[str, Amount]) -> Iterator[tuple[str, Amount, FieldPath]]:

@@ -38,6 +38,7 @@ from trainc.validate.workload.podresources import (
 )
 from trainc.validate.workload.quantities import (
     HUGEPAGES_CODE,
+    Amount,
     amount_errors,
     container_resource_name_errors,
     hugepage_amount_errors,
@@ -126,11 +127,11 @@ def _requirements_errors(
     errors: list[FieldError] = []
     for name, amount, at in keyed(limits_path, limits):
         errors += name_errors(name, at)
-        errors += amount_errors(name, amount, at, version)
+        errors += amount_errors(name, amount, at)
         errors += hugepage_amount_errors(name, amount, at)
     for name, amount, at in keyed(requests_path, requests):
         errors += name_errors(name, at)
-        errors += amount_errors(name, amount, at, version)
+        errors += amount_errors(name, amount, at)
         limit = limits.get(name)
         if limit is not None and amount.value != limit.value and not overcommit_allowed(name):
             detail = f"must be equal to {name} limit of {limit}"
@@ -140,7 +141,8 @@ def _requirements_errors(
             errors.append(invalid(requests_path, LIMITS_CODE, str(amount), detail))
         elif limit is None and not overcommit_allowed(name):
             detail = "Limit must be set for non overcommitable resources"
-            errors.append(required(limits_path, LIMITS_CODE, detail))
+            hint = _missing_limit_hint(name, amount)
+            errors.append(required(limits_path, LIMITS_CODE, detail, hint))
         errors += hugepage_amount_errors(name, amount, at)
     names = {*limits, *requests}
     if any(is_hugepages(name) for name in names) and not names & _QOS_RESOURCES:
@@ -148,3 +150,18 @@ def _requirements_errors(
     if DYNAMIC_RESOURCE_ALLOCATION.enabled(version):
         errors += claim_name_errors(as_list(resources.get("claims")), (*path, "claims"), pod_claims)
     return errors
+
+
+def _missing_limit_hint(name: str, request: Amount) -> str:
+    """The fix for a request of a resource that cannot be overcommitted, by name.
+
+    The API server names neither the resource nor the fix. Such a resource (a GPU, a
+    hugepage size) is handed out whole to one container, so its request must equal its
+    limit; a limit alone is enough, since the request defaults to it
+    (https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources).
+    """
+    return (
+        f"{name} is requested ({request}) without a limit, and it cannot be overcommitted: "
+        f"set limits: {{{name}: {request}}} beside the request, or the limit alone "
+        "(the request defaults to it)"
+    )
