@@ -23,6 +23,8 @@ def checkout(tmp_path: Path) -> Path:
     write(tmp_path, "ml/trainc.yaml", "namespace: team-a\n")
     write(tmp_path, "ml/runtimes/torch.yaml", TORCH_RUNTIME)
     write(tmp_path, "ml/jobs/a.yaml", trainjob_yaml("Alpha"))
+    # Whole-repository runs read what git tracks (committed or staged).
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True, capture_output=True)
     return tmp_path
 
 
