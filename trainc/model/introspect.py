@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Annotated, Literal, Union, get_args, get_origin
 
 from trainc.model import json as json_types
-from trainc.model.markers import Default, FreeForm, Json, K8s, Marker, class_markers
+from trainc.model.markers import FreeForm, Json, K8s, Marker, class_markers
 
 ScalarKind = Literal["string", "integer", "number", "boolean"]
 
@@ -186,9 +186,3 @@ def markers_of(node: TypeNode, marker_type: type[Marker]) -> list[Marker]:
     if isinstance(node, Struct):
         own = [m for m in class_markers(node.cls) if isinstance(m, marker_type)] + own
     return own
-
-
-def default_of(node: TypeNode) -> Default | None:
-    """The field's ``Default`` marker, or None when the API server leaves it unset."""
-    defaults = [m for m in node.markers if isinstance(m, Default)]
-    return defaults[-1] if defaults else None

@@ -15,16 +15,6 @@ from trainc.resolve.context import Resolution
 
 
 @runtime_checkable
-class Plugin(Protocol):
-    """Every plugin has a name, for diagnostics and for the registry test."""
-
-    @property
-    def name(self) -> str:
-        """Upstream's name of the concern (``torch``, ``coscheduling``, ...)."""
-        ...
-
-
-@runtime_checkable
 class ApplyTrainJob(Protocol):
     """Apply the TrainJob's own settings (trainer, initializers) to the runtime template.
 

@@ -93,11 +93,6 @@ def object_title(kind: str, namespace: str, name: str) -> str:
     return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
 
 
-def explain_objects(job: ResolvedJob, objects: Sequence[JsonObject]) -> list[ExplainedObject]:
-    """Each of ``objects`` (built from ``job``) with every line labelled by its origin."""
-    return [_explain(job, obj) for obj in objects]
-
-
 def _explain(job: ResolvedJob, obj: JsonObject) -> ExplainedObject:
     ident = object_id(obj)
     text = dump_yaml([obj])

@@ -145,8 +145,3 @@ def volumes(rjob: Node) -> list[Node]:
 def mount_names(container: Node) -> set[str]:
     """Names of the volumes a container mounts."""
     return {name for node in children(container, "volumeMounts") if (name := node.name)}
-
-
-def trainer_job(rjobs: list[Node]) -> Node | None:
-    """The first replicatedJob labelled as the trainer step; Torch, JAX and PlainML use it."""
-    return next((rjob for rjob in rjobs if ancestor(rjob) == ANCESTOR_TRAINER), None)
