@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from tests.emit.trees import file_contents, snapshot
+from tests.support.compiled import Collected
 from trainc.emit.layout import JobOutput, layout, render_stream
 from trainc.emit.selection import Selection
-from trainc.emit.sinks import Collected, DirectoryCheck, DirectoryOutput, OutputSink, StreamOutput
+from trainc.emit.sinks import DirectoryCheck, DirectoryOutput, OutputSink, StreamOutput
 from trainc.emit.writer import NEW_SUFFIX, OWNERSHIP_FILE, check_tree
 from trainc.errors import UsageError
 from trainc.model.json import JsonObject

@@ -13,24 +13,13 @@ from tests.support.builders import container, make_runtime, make_trainjob, rjob
 from trainc.errors import CompilerBug
 from trainc.model.json import as_list, get_path
 from trainc.model.labels import ANCESTOR_LABEL
-from trainc.model.schematree import SchemaNode, load_kind_schema
-from trainc.resolve.patches import PatchedTemplate, apply_runtime_patches, strategic_merge
+from trainc.model.schematree import load_kind_schema
+from trainc.resolve.patches import PatchedTemplate, apply_runtime_patches
 
 Doc = dict[str, Any]
 
 SCHEMA = load_kind_schema("TrainingRuntime")
-_JOBSET_PATH = ("spec", "template", "spec")
-_POD_PATH = (*_JOBSET_PATH, "replicatedJobs", 0, "template", "spec", "template", "spec")
-
-
-def _node(path: tuple[str | int, ...]) -> SchemaNode:
-    node = SCHEMA.node_at(path)
-    assert node is not None, path
-    return node
-
-
-JOBSET = _node(_JOBSET_PATH)
-POD = _node(_POD_PATH)
+_POD_IN_JOBSET = ("replicatedJobs", 0, "template", "spec", "template", "spec")
 _PVC: Doc = {"name": "initializer", "persistentVolumeClaim": {"claimName": "initializer"}}
 
 
@@ -46,8 +35,18 @@ def _names(items: Any, key: str = "name") -> list[Any]:
     return [item[key] for item in items]
 
 
-def _merge(original: Doc, patch: Doc, node: SchemaNode = POD) -> Doc:
-    merged = strategic_merge(original, patch, node, SCHEMA)
+def _merge_spec(original: Doc, patch: Doc) -> Doc:
+    """The JobSet spec ``original`` with ``patch`` as a TrainJob's one runtime patch."""
+    return apply_runtime_patches({"spec": original}, [{"template": {"spec": patch}}], SCHEMA).spec
+
+
+def _in_job(pod: Doc) -> Doc:
+    return {"replicatedJobs": [{"name": "job", "template": {"spec": {"template": {"spec": pod}}}}]}
+
+
+def _merge(original: Doc, patch: Doc) -> Doc:
+    """The pod spec ``original`` with ``patch``, each the pod of the same replicatedJob."""
+    merged = get_path(_merge_spec(_in_job(original), _in_job(patch)), _POD_IN_JOBSET)
     assert isinstance(merged, dict)
     return merged
 
@@ -421,11 +420,12 @@ def test_patch_directives_on_list_items_and_maps() -> None:
 
 
 def test_merge_lists_of_scalars_are_unions_in_apimachinery_order() -> None:
-    job = _node((*_JOBSET_PATH, "replicatedJobs", 0, "template"))
-    merged = _merge(
-        {"metadata": {"finalizers": ["a", "b"]}}, {"metadata": {"finalizers": ["c", "a"]}}, job
-    )
-    assert merged["metadata"]["finalizers"] == ["c", "a", "b"]
+    def job(*finalizers: str) -> Doc:
+        template = {"metadata": {"finalizers": list(finalizers)}}
+        return {"replicatedJobs": [{"name": "job", "template": template}]}
+
+    merged = _merge_spec(job("a", "b"), job("c", "a"))
+    assert merged["replicatedJobs"][0]["template"]["metadata"]["finalizers"] == ["c", "a", "b"]
 
 
 def test_fields_the_schema_does_not_know_are_replaced() -> None:
@@ -523,18 +523,15 @@ _JOBSET_SPECS = _maps(
 
 @given(_JOBSET_SPECS)
 def test_an_empty_patch_and_a_patch_with_itself_change_nothing(spec: Doc) -> None:
-    assert strategic_merge(spec, {}, JOBSET, SCHEMA) == spec
-    assert strategic_merge(spec, copy.deepcopy(spec), JOBSET, SCHEMA) == spec
-    assert (
-        apply_runtime_patches({"spec": spec}, [{"template": {"spec": spec}}], SCHEMA).spec == spec
-    )
+    assert _merge_spec(spec, {}) == spec
+    assert _merge_spec(spec, copy.deepcopy(spec)) == spec
 
 
 @given(_JOBSET_SPECS, _JOBSET_SPECS)
 def test_merging_is_deterministic_and_leaves_its_inputs_alone(original: Doc, patch: Doc) -> None:
     before = copy.deepcopy((original, patch))
-    merged = _merge(original, patch, JOBSET)
+    merged = _merge_spec(original, patch)
     assert (original, patch) == before
-    assert _merge(original, patch, JOBSET) == merged
+    assert _merge_spec(original, patch) == merged
     jobs = {*_names(original.get("replicatedJobs", [])), *_names(patch.get("replicatedJobs", []))}
     assert set(_names(merged.get("replicatedJobs", []))) == jobs

@@ -9,14 +9,60 @@ from typing import Any
 
 from trainc.api import CompileReport, compile_paths
 from trainc.diagnostics import Diagnostic
-from trainc.emit.layout import JobOutput
-from trainc.emit.sinks import Collected
+from trainc.emit.layout import JobOutput, layout, render_stream
+from trainc.emit.selection import Selection
 from trainc.model.json import JsonObject
+
+
+class Collected:
+    """An output sink that keeps the output in memory, in both forms, for tests to read."""
+
+    render_key = "objects"
+
+    def __init__(self) -> None:
+        self.jobs: list[JobOutput] = []
+        self.shared: tuple[JsonObject, ...] = ()
+        self._finished = False
+
+    def open(self, root: Path, default_output: str | None, selection: Selection) -> None:
+        """Nothing to prepare."""
+
+    def kept_namespaces(self) -> frozenset[str]:
+        """None: the output is what this compile made."""
+        return frozenset()
+
+    def render(self, job: JobOutput) -> JobOutput:
+        """The objects as they are: this sink keeps them."""
+        return job
+
+    def add(self, rendered: JobOutput) -> None:
+        """Keep the job's objects."""
+        self.jobs.append(rendered)
+
+    def finish(self, shared: Sequence[JsonObject]) -> None:
+        """Keep the shared objects; :attr:`files` and :attr:`stream` now show the output."""
+        self.shared = tuple(shared)
+        self._finished = True
+
+    def close(self) -> None:
+        """Forget the jobs of a compile that did not finish."""
+        if not self._finished:
+            self.jobs.clear()
+
+    @property
+    def files(self) -> dict[str, bytes]:
+        """Output path → bytes, as ``compile -o DIR`` writes them; empty unless finished."""
+        return layout(self.jobs, self.shared) if self._finished else {}
+
+    @property
+    def stream(self) -> str:
+        """Every object as one YAML stream in canonical order, as ``compile -o -`` prints."""
+        return render_stream([*(obj for job in self.jobs for obj in job.objects), *self.shared])
 
 
 @dataclass(frozen=True)
 class Compiled:
-    """A compile's report and what its :class:`~trainc.emit.sinks.Collected` sink kept."""
+    """A compile's report and what its :class:`Collected` sink kept."""
 
     report: CompileReport
     output: Collected

@@ -38,8 +38,6 @@ from trainc.emit.layout import (
     JobOutput,
     job_file,
     kustomization,
-    layout,
-    render_stream,
     shared_files,
 )
 from trainc.emit.order import sort_key
@@ -83,52 +81,6 @@ class OutputSink(Protocol[Rendered]):
 
     def close(self) -> None:
         """Release what the sink holds; without :meth:`finish`, discard the output."""
-
-
-class Collected:
-    """Keeps the output in memory, in both forms: for the library's callers and tests."""
-
-    render_key = "objects"
-
-    def __init__(self) -> None:
-        self.jobs: list[JobOutput] = []
-        self.shared: tuple[JsonObject, ...] = ()
-        self._finished = False
-
-    def open(self, root: Path, default_output: str | None, selection: Selection) -> None:
-        """Nothing to prepare."""
-
-    def kept_namespaces(self) -> frozenset[str]:
-        """None: the output is what this compile made."""
-        return frozenset()
-
-    def render(self, job: JobOutput) -> JobOutput:
-        """The objects as they are: this sink keeps them."""
-        return job
-
-    def add(self, rendered: JobOutput) -> None:
-        """Keep the job's objects."""
-        self.jobs.append(rendered)
-
-    def finish(self, shared: Sequence[JsonObject]) -> None:
-        """Keep the shared objects; :attr:`files` and :attr:`stream` now show the output."""
-        self.shared = tuple(shared)
-        self._finished = True
-
-    def close(self) -> None:
-        """Forget the jobs of a compile that did not finish."""
-        if not self._finished:
-            self.jobs.clear()
-
-    @property
-    def files(self) -> dict[str, bytes]:
-        """Output path → bytes, as ``compile -o DIR`` writes them; empty unless finished."""
-        return layout(self.jobs, self.shared) if self._finished else {}
-
-    @property
-    def stream(self) -> str:
-        """Every object as one YAML stream in canonical order, as ``compile -o -`` prints."""
-        return render_stream([*(obj for job in self.jobs for obj in job.objects), *self.shared])
 
 
 class StreamOutput:

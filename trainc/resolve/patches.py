@@ -144,24 +144,6 @@ def _jobset_metadata(
     return metadata
 
 
-def strategic_merge(
-    original: JsonValue, patch: JsonValue, node: SchemaNode, schema: KindSchema
-) -> JsonValue:
-    """``patch`` applied to ``original`` by strategic merge patch; returns new values only.
-
-    ``node`` is the resolved schema node of both values: its patch metadata, and that of
-    the nodes below it, decide how lists merge. As in apimachinery's ``mergeMap``, a map
-    patch applies to a missing original as to an empty map.
-    """
-    merge = _Merge(schema, None)
-    own = copy_json(original)
-    if isinstance(patch, dict):
-        return merge.merge_map(own if isinstance(own, dict) else {}, patch, node, None, None)
-    if isinstance(own, list) and isinstance(patch, list):
-        return merge.merge_list(own, patch, node, None, None)
-    return copy_json(patch)
-
-
 def _at(origin: Origin | None, relative: tuple[str | int, ...]) -> Origin | None:
     return origin.at(relative) if origin is not None else None
 

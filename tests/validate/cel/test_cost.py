@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.cel import rules_at
 from trainc.model.schematree import load_kind_schema
 from trainc.validate.cel.cost import (
     PER_CALL_LIMIT,
@@ -16,7 +17,6 @@ from trainc.validate.cel.cost import (
     estimate,
     profile,
 )
-from trainc.validate.cel.declared import rules_at
 from trainc.validate.cel.engine import Program
 from trainc.validate.cel.rules import check_rules
 from trainc.validate.cel.transitions import check_transitions

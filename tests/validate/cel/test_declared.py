@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.cel import rules_at
 from trainc.diagnostics import rule_for
 from trainc.errors import CompilerBug
 from trainc.model.schemafiles import SCHEMA_TARGETS, SchemaTarget
 from trainc.model.schematree import load_kind_schema
-from trainc.validate.cel.declared import DeclaredRule, rules_at, rules_by_node
+from trainc.validate.cel.declared import DeclaredRule, rules_by_node
 
 from .builders import rule, schema_of
 

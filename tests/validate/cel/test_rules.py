@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.support.cel import rules_at
 from trainc.model.patterns import described_in_rule
 from trainc.model.schematree import load_kind_schema
-from trainc.validate.cel.declared import rules_at
 from trainc.validate.cel.rules import check_rules
 from trainc.validate.cel.values import rule_sites
 from trainc.validate.defaults import drop_nulls

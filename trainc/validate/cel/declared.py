@@ -76,11 +76,6 @@ def _compile(expression: str, rule: DeclaredRule) -> Program:
         ) from error
 
 
-def rules_at(schema: KindSchema, node: SchemaNode) -> tuple[DeclaredRule, ...]:
-    """Rules declared at ``node``, a node of ``schema`` as :meth:`KindSchema.child` returns it."""
-    return rules_by_node(schema).get(id(node), ())
-
-
 @functools.cache
 def rules_by_node(schema: KindSchema) -> Mapping[int, tuple[DeclaredRule, ...]]:
     """Rules by the identity of the schema node declaring them.
