@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainc.diagnostics import Diagnostic, Severity, finding
+from trainc.diagnostics import Diagnostic, finding
 from trainc.errors import UsageError
 from trainc.load.globs import PathFilter
 from trainc.load.packages import Package, enclosing_package, package_of, package_on_disk
@@ -110,13 +110,10 @@ class _Walk:
         except OSError:
             target = ""  # a directory above the named path is the link
         self.diagnostics.append(
-            Diagnostic(
-                code="load.symlink-escape",
-                severity=Severity.ERROR,
-                message=f"symbolic link leads outside the repository root{target}; not read",
+            finding(
+                "load.symlink-escape",
+                f"symbolic link leads outside the repository root{target}; not read",
                 file=relative,
-                line=None,
-                column=None,
                 hint="copy the file into the repository or point the link inside it",
             )
         )

@@ -74,6 +74,24 @@ class Document:
         )
 
 
+def finding_in(
+    document: Document | None,
+    file: str | None,
+    path: FieldPath,
+    code: str,
+    message: str,
+    *,
+    hint: str | None = None,
+    section: FieldPath = (),
+) -> Diagnostic:
+    """A finding at ``path`` of ``document``, or about ``file`` (at ``section`` of it) when
+    there is no parsed document to place it in: trainc.yaml's settings are checked even
+    when they did not come from a parsed file, and the finding must still name the file."""
+    if document is not None:
+        return document.finding(path, code, message, hint=hint)
+    return finding(code, message, file=file, field_path=format_path(section) or None, hint=hint)
+
+
 @dataclass(frozen=True, slots=True)
 class Parsed:
     """The non-empty documents of a file, in stream order, and what went wrong.

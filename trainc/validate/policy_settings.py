@@ -10,8 +10,8 @@ from collections.abc import Iterator, Set
 from dataclasses import dataclass
 
 from trainc.config import PolicySettings
-from trainc.diagnostics import Diagnostic, Severity
-from trainc.load.documents import Document
+from trainc.diagnostics import Diagnostic
+from trainc.load.documents import Document, finding_in
 from trainc.model.json import FieldPath, JsonObject, as_list, get_path
 
 
@@ -83,16 +83,8 @@ class _Locator:
             )
 
     def _finding(self, path: FieldPath, message: str, hint: str) -> Diagnostic:
-        if self.document is not None:
-            return self.document.finding(path, "policy.invalid", message, hint=hint)
-        return Diagnostic(
-            code="policy.invalid",
-            severity=Severity.ERROR,
-            message=message,
-            file=self.config_file,
-            line=None,
-            column=None,
-            hint=hint,
+        return finding_in(
+            self.document, self.config_file, path, "policy.invalid", message, hint=hint
         )
 
     def _path(self, key: str, name: str) -> FieldPath:

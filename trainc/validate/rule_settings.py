@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from trainc.config import RepoConfig
-from trainc.diagnostics import Diagnostic, finding
-from trainc.load.documents import Document
+from trainc.diagnostics import Diagnostic
+from trainc.load.documents import Document, finding_in
 from trainc.model.json import FieldPath
 from trainc.validate.judgement import is_rule_code, unknown_code_hint
 
@@ -33,8 +33,9 @@ def _check_codes(
             continue
         message = f"rules names {code!r}, which is no rule code"
         hint = unknown_code_hint(code)
-        if document is not None:
-            found.append(document.finding((*at, code), "config.invalid", message, hint=hint))
-        else:
-            found.append(finding("config.invalid", message, file=config.config_file, hint=hint))
+        found.append(
+            finding_in(
+                document, config.config_file, (*at, code), "config.invalid", message, hint=hint
+            )
+        )
     return found

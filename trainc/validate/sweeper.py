@@ -22,7 +22,7 @@ from typing import Final
 
 from trainc.config import RepoConfig
 from trainc.diagnostics import Diagnostic, counted, finding
-from trainc.load.documents import Document
+from trainc.load.documents import Document, finding_in
 from trainc.model.json import FieldPath, JsonObject, as_object
 from trainc.model.labels import (
     ACTIVE_DEADLINE_ANNOTATION,
@@ -75,13 +75,13 @@ def _undecodable(resources: JsonObject) -> list[FieldError]:
 
 def _located(config: RepoConfig, document: Document | None, error: FieldError) -> Diagnostic:
     message = f"{error.message()}; the API server would reject the sweeper's CronJob"
-    if document is not None:
-        return document.finding(error.path, "compile.sweeper-resources", message)
-    return finding(
+    return finding_in(
+        document,
+        config.config_file,
+        error.path,
         "compile.sweeper-resources",
         message,
-        file=config.config_file,
-        field_path="sweeper.resources",
+        section=("sweeper", "resources"),
     )
 
 
