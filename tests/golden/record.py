@@ -68,10 +68,10 @@ def _examples() -> Iterator[Checkout]:
 
 
 def entries() -> dict[str, Entry]:
-    """Every entry by id: ``cases/<case>``, ``seeds/<seed>`` and ``examples``."""
+    """Every entry by id: ``case/<case>``, ``seed/<seed>`` and ``examples``."""
     found = [
-        *(Entry(f"cases/{case.id}", partial(_case, case)) for case in ALL_CASES),
-        *(Entry(f"seeds/{seed.name}", partial(_seed, seed)) for seed in seeds()),
+        *(Entry(f"case/{case.id}", partial(_case, case)) for case in ALL_CASES),
+        *(Entry(f"seed/{seed.name}", partial(_seed, seed)) for seed in seeds()),
         Entry("examples", _examples),
     ]
     return {entry.id: entry for entry in found}

@@ -67,11 +67,11 @@ def test_outputs_are_byte_identical_to_the_record(request: pytest.FixtureRequest
 
 
 def test_a_change_names_the_entry_the_output_and_how_to_see_it() -> None:
-    recorded = {"examples": {VALIDATE: "a", COMPILE: "b"}, "cases/gone": {VALIDATE: "c"}}
-    actual = {"examples": {VALIDATE: "d"}, "cases/new": {VALIDATE: "e"}}
+    recorded = {"examples": {VALIDATE: "a", COMPILE: "b"}, "case/gone": {VALIDATE: "c"}}
+    actual = {"examples": {VALIDATE: "d"}, "case/new": {VALIDATE: "e"}}
     assert _changes(recorded, actual) == [
-        "cases/gone: in the record, but no longer an entry",
-        "cases/new: new entry, not in the record",
+        "case/gone: in the record, but no longer an entry",
+        "case/new: new entry, not in the record",
         f"examples: {COMPILE} is no longer written; "
         f"see it with python -m tests.golden show examples {COMPILE}",
         f"examples: {VALIDATE} changed; "
