@@ -21,12 +21,19 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """``--update-cases``: rewrite the corpus's expect.yaml files from what trainc reports."""
+    """``--update-cases`` and ``--update-golden``: rewrite the case corpus's expect.yaml
+    files, or the golden record of outputs, from what trainc reports and writes."""
     parser.addoption(
         "--update-cases",
         action="store_true",
         default=False,
         help="rewrite tests/cases/**/expect.yaml from the actual findings (review the git diff)",
+    )
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite tests/golden/outputs.json from the actual outputs (review the git diff)",
     )
 
 
