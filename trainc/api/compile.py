@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 from trainc.api.run import (
     Builds,
-    Judged,
+    ExitCodeFromFindings,
     Progress,
     Request,
     Steps,
@@ -48,7 +48,7 @@ _VALIDATE_ONLY: Final = (
 
 
 @dataclass(frozen=True, slots=True)
-class CompileReport(Judged):
+class CompileReport(ExitCodeFromFindings):
     """The outcome of ``trainc compile``: diagnostics, and how many TrainJobs were output.
 
     The output itself went to the sink the caller gave (see
@@ -183,9 +183,9 @@ class _Output:
         rendered = self._sink.render(JobOutput(built.namespace, built.name, built.objects))
         return SweptJob.of(built), rendered
 
-    def take(self, made: tuple[SweptJob, object]) -> None:
+    def take(self, product: tuple[SweptJob, object]) -> None:
         """Hand the next clean job's rendered output to the sink, in order."""
-        swept, rendered = made
+        swept, rendered = product
         self.swept.append(swept)
         self._open()
         self._sink.add(rendered)

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 from trainc.api.run import (
     Builds,
-    Judged,
+    ExitCodeFromFindings,
     Progress,
     Request,
     Steps,
@@ -30,7 +30,7 @@ from trainc.api.run import (
 
 
 @dataclass(frozen=True, slots=True)
-class DiffReport(Judged):
+class DiffReport(ExitCodeFromFindings):
     """The outcome of ``trainc diff``: diagnostics, and what the edit does to the cluster.
 
     ``changes`` is empty when the working tree has errors of its own: it would not

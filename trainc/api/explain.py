@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 from trainc.api.run import (
     Builds,
-    Judged,
+    ExitCodeFromFindings,
     Request,
     Steps,
     ValidationReport,
@@ -26,7 +26,7 @@ from trainc.api.run import (
 
 
 @dataclass(frozen=True, slots=True)
-class ExplainReport(Judged):
+class ExplainReport(ExitCodeFromFindings):
     """The outcome of ``trainc explain``: diagnostics, and the compiled objects with the
     origin of each line, or the history of the one field asked for."""
 

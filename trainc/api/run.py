@@ -93,7 +93,7 @@ class Steps:
         return report
 
 
-class Judged:
+class ExitCodeFromFindings:
     """A run's exit code from its findings: 0 when none is an error (warnings allowed),
     1 otherwise. Mixed into the report of every command that judges the input."""
 
@@ -107,7 +107,7 @@ class Judged:
 
 
 @dataclass(frozen=True, slots=True)
-class ValidationReport(Judged):
+class ValidationReport(ExitCodeFromFindings):
     """The outcome of ``trainc validate``: sorted diagnostics and what was read.
 
     ``policy_files`` counts the policy files among the named paths, which are checked

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 from trainc.api.run import (
     Builds,
-    Judged,
+    ExitCodeFromFindings,
     Request,
     Steps,
     ValidationReport,
@@ -38,7 +38,7 @@ class TrainJobSource:
 
 
 @dataclass(frozen=True, slots=True)
-class SourcesReport(Judged):
+class SourcesReport(ExitCodeFromFindings):
     """The TrainJobs of a repository that compile, or the findings that stop it; the
     repository root and the loader's limits, to read the files again."""
 

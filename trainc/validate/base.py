@@ -34,9 +34,9 @@ from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.cel.transitions import check_transitions
 from trainc.validate.crossobject.run import document_order
+from trainc.validate.new_object_fix import new_object_fix
 from trainc.validate.prepare import prepare_object
 from trainc.validate.resolved.update import check_jobset_update
-from trainc.validate.way_out import new_object_fix
 
 ObjectKey = tuple[str, str | None, str]
 

@@ -28,7 +28,7 @@ from trainc.model.patterns import (
     LABEL_VALUE,
     QUALIFIED_NAME,
 )
-from trainc.validate.memo import remembered
+from trainc.validate.remembered_checks import remembered
 
 #: Limits of ObjectMeta (apimachinery ``validation.go``); the annotation total is in bytes.
 LABEL_MAX = 63

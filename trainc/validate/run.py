@@ -67,10 +67,10 @@ OnResolved = Callable[[ResolvedJob, bool], None]
 #: The caller builds: the compiler sits above validation.
 CheckBuilt = Callable[[ResolvedJob], Sequence[Diagnostic]]
 
-Made = TypeVar("Made")
+Product = TypeVar("Product")
 
 
-class Emitter(Protocol[Made]):
+class Emitter(Protocol[Product]):
     """What a caller makes of each TrainJob that passed every check while the run is clean.
 
     :meth:`make` may run in a worker process (it may read what the run prepared, and
@@ -83,10 +83,10 @@ class Emitter(Protocol[Made]):
         """What :meth:`make` makes, named for the cache: equal names, equal products of
         equal jobs. None keeps the jobs of the run out of the cache."""
 
-    def make(self, job: ResolvedJob) -> Made:
+    def make(self, job: ResolvedJob) -> Product:
         """The caller's product of ``job``."""
 
-    def take(self, made: Made) -> None:
+    def take(self, product: Product) -> None:
         """Keep what :meth:`make` made of the next clean job."""
 
 
@@ -151,20 +151,20 @@ def validate_objects(
     diagnostics: list[Diagnostic] = []
     checked: list[DefaultedObject] = []
     # By the outline's identity: ``objects`` keeps every outline alive for the whole call.
-    behind: dict[int, Whole] = {}
-    crossed: dict[int, CrossChecked] = {}
+    whole_by_outline: dict[int, Whole] = {}
+    from_file_checks: dict[int, CrossChecked] = {}
     for done, obj in enumerate(objects, 1):
         alone = obj if isinstance(obj, CheckedObject) else check_object(obj, config)
         diagnostics.extend(alone.findings)
         if alone.defaulted is not None:
             checked.append(alone.defaulted)
             if alone.whole is not None:
-                behind[id(alone.defaulted)] = alone.whole
+                whole_by_outline[id(alone.defaulted)] = alone.whole
             if alone.cross is not None:
-                crossed[id(alone.defaulted)] = alone.cross
+                from_file_checks[id(alone.defaulted)] = alone.cross
         if progress is not None:
             progress(done, len(objects))
-    wholes = _Wholes(behind, cache, config)
+    wholes = _WholeObjects(whole_by_outline, cache, config)
     if base is not None:  # the transition rules read every field of every object
         checked = [wholes(obj) for obj in checked]
     keys = ObjectKeys()
@@ -172,7 +172,7 @@ def validate_objects(
         document_order(checked),
         elsewhere=((o.kind, effective_namespace(o, config.namespace), o.name) for o in elsewhere),
     )
-    trainjob_checks = _CrossChecks(crossed, keys, wholes, cache)
+    trainjob_checks = _CrossChecks(from_file_checks, keys, wholes, cache)
     rest = (
         rest_of_repository(elsewhere, declared, checked, config.namespace)
         if declared is not None
@@ -277,7 +277,7 @@ class _Verdict:
 
     ``lifecycle`` is its file when its JobSet carries lifecycle settings
     (:class:`~trainc.validate.sweeper.Enforcement`); ``updates`` what the base
-    revision's JobSet refuses of it (``--base``); ``made`` what the caller's emitter
+    revision's JobSet refuses of it (``--base``); ``product`` what the caller's emitter
     made of it, when the run may still be clean.
     """
 
@@ -285,7 +285,7 @@ class _Verdict:
     resolved: bool = False
     lifecycle: str | None = None
     updates: tuple[Diagnostic, ...] = ()
-    made: object = None
+    product: object = None
 
     def clean(self, judgement: Judgement) -> bool:
         """Whether the job has no error once judged, a refused update included."""
@@ -305,7 +305,7 @@ class _Judge:
     hooks: _Hooks
     target: Target
     specs: RuntimeSpecs
-    wholes: _Wholes
+    wholes: _WholeObjects
     verdicts: _Verdicts | None = None
 
     def __call__(self, number: int) -> tuple[_Verdict, ResolvedJob | None]:
@@ -339,7 +339,7 @@ class _Judge:
         emitter = self.hooks.emitter
         clean = self.run.clean and verdict.clean(self.run.judgement)
         if resolved is not None and emitter is not None and clean:
-            verdict = replace(verdict, made=emitter.make(resolved))
+            verdict = replace(verdict, product=emitter.make(resolved))
         return verdict, resolved
 
     def every_verdict(self, jobs: int) -> Iterator[_Verdict]:
@@ -383,16 +383,16 @@ class _Judge:
 
 
 @dataclass(frozen=True, slots=True)
-class _Wholes:
+class _WholeObjects:
     """The whole objects behind a run's outlines (:mod:`trainc.validate.outlines`), by the
     outline's identity; any other object is its own whole."""
 
-    behind: dict[int, Whole]
+    whole_by_outline: dict[int, Whole]
     cache: Cache | None
     config: RepoConfig
 
     def __call__(self, obj: DefaultedObject) -> DefaultedObject:
-        whole = self.behind.get(id(obj))
+        whole = self.whole_by_outline.get(id(obj))
         return obj if whole is None else whole_object(whole, self.cache, self.config)
 
 
@@ -400,19 +400,19 @@ class _Wholes:
 class _CrossChecks:
     """The webhook checks of a TrainJob on its runtime
     (:func:`~trainc.validate.crossobject.run.check_trainjob`): those made with its file's
-    check when they were made on this runtime (``crossed``), else the cache's, else made
-    here on the whole TrainJob (and kept in the cache)."""
+    check when they were made on this runtime (``from_file_checks``), else the cache's,
+    else made here on the whole TrainJob (and kept in the cache)."""
 
-    crossed: dict[int, CrossChecked]
+    from_file_checks: dict[int, CrossChecked]
     keys: ObjectKeys
-    wholes: _Wholes
+    wholes: _WholeObjects
     cache: Cache | None
 
     def __call__(self, trainjob: DefaultedObject, runtime: DefaultedObject) -> list[Diagnostic]:
         runtime_key = self.keys[runtime.loaded]
-        made = self.crossed.get(id(trainjob))
-        if made is not None and made.runtime == runtime_key:
-            return list(made.findings)
+        from_file = self.from_file_checks.get(id(trainjob))
+        if from_file is not None and from_file.runtime == runtime_key:
+            return list(from_file.findings)
         if self.cache is None:
             return check_trainjob(self.wholes(trainjob), runtime)
         key = self.cache.key((self.keys[trainjob.loaded], runtime_key))
@@ -493,7 +493,7 @@ def _check_trainjobs(
     progress: Progress | None,
     hooks: _Hooks,
     jobs: int,
-    wholes: _Wholes,
+    wholes: _WholeObjects,
     verdicts: _Verdicts | None = None,
 ) -> list[Diagnostic]:
     """Resolve and check each TrainJob, with its policies, in (namespace, name) order.
@@ -542,7 +542,7 @@ def _check_trainjobs(
         if resolved is not None and hooks.on_resolved is not None:
             hooks.on_resolved(resolved, run.clean)
         if verdict.resolved and run.clean and hooks.emitter is not None:
-            hooks.emitter.take(verdict.made)
+            hooks.emitter.take(verdict.product)
         if progress is not None:
             progress(done, len(trainjobs))
     diagnostics.extend(run.judgement(enforcement.findings()))

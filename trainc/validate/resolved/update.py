@@ -49,9 +49,9 @@ from trainc.resolve.resolved import ResolvedJob
 from trainc.validate.cel.changes import describe_change, difference_path
 from trainc.validate.cel.transitions import check_transitions
 from trainc.validate.defaults import apply_defaults
+from trainc.validate.new_object_fix import new_object_fix
 from trainc.validate.resolved.kueue import queue_name
 from trainc.validate.resolved.locate import locate
-from trainc.validate.way_out import new_object_fix
 
 #: Pod template fields the webhook lets change while the JobSet is suspended (for Kueue).
 _MUTABLE_WHILE_SUSPENDED: Final[tuple[tuple[str, str], ...]] = (
@@ -121,7 +121,7 @@ class DeployedJobSet:
             where = (*path, *(changed or ()))
         spec_path = _existing(self.job.jobset_spec, where[1:]) if where[:1] == ("spec",) else ()
         notes = [hint] if hint else []
-        notes.append(_way_out(self.job, spec_path))
+        notes.append(_refused_update_fix(self.job, spec_path))
         return locate(
             self.job.origin(spec_path),
             code,
@@ -261,7 +261,7 @@ def _existing(root: JsonValue, path: FieldPath) -> FieldPath:
     return ()
 
 
-def _way_out(job: ResolvedJob, spec_path: FieldPath) -> str:
+def _refused_update_fix(job: ResolvedJob, spec_path: FieldPath) -> str:
     """How to get a change the deployed JobSet refuses into the cluster."""
     origin = job.origin(spec_path)
     written = origin.cause if isinstance(origin, Derived) else origin

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 from trainc.model.patterns import CONFIG_MAP_KEY, ENV_VAR_NAME, HTTP_HEADER_NAME
-from trainc.validate.memo import remembered
 from trainc.validate.metadata import SUBDOMAIN_MAX, dns1123_subdomain_errors, max_len_error
+from trainc.validate.remembered_checks import remembered
 
 #: IANA service names (RFC 6335) are at most 15 characters.
 _PORT_NAME_MAX = 15
