@@ -1,4 +1,4 @@
-"""The results as Markdown: one column per repository size, then the targets of issue 16.
+"""The results as Markdown: one column per repository size, then the speed and memory targets.
 
 Every rate is jobs (or files) divided by the wall time of the whole process, interpreter
 start included; every ratio is a quotient of wall times. The targets are judged at
@@ -18,7 +18,7 @@ from bench.measure import Sample
 from bench.targets import Target, table
 
 MB = 1_000_000
-REFERENCE_JOBS = 10_000  # the size the issue's targets name
+REFERENCE_JOBS = 10_000  # the size the targets name
 LARGE_JOBS = 100_000
 COMPILE_FLOOR_TARGET = 1.0  # trainc compile at most the floor's time
 VALIDATE_FLOOR_TARGET = 0.4  # trainc validate at most 0.4x the floor's time
@@ -105,7 +105,7 @@ def render(
         lines.extend(["Sweeper, one pass over a TTL wave (stand-in API server):", ""])
         lines.extend([*sweeper.table(passes), ""])
     judged = [*(targets(results) if results else []), *sweeper.targets(passes)]
-    lines.extend(table("target (issue 16)", judged))
+    lines.extend(table("target", judged))
     return "\n".join(lines) + "\n"
 
 
@@ -156,7 +156,7 @@ def _runs_rows(
 
 
 def targets(results: Sequence[SizeResult]) -> list[Target]:
-    """The targets of issue 16 for trainc's commands, judged on ``results`` (not empty)."""
+    """The speed and memory targets for trainc's commands, judged on ``results`` (not empty)."""
     ref = next((r for r in results if r.jobs == REFERENCE_JOBS), None)
     ref = ref or max(results, key=lambda r: r.jobs)
     n = f"N = {ref.jobs:,}"

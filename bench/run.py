@@ -1,4 +1,4 @@
-"""The benchmark runner: measures trainc against the targets of issue 16 and writes RESULTS.md.
+"""The benchmark runner: measures trainc against its speed targets and writes RESULTS.md.
 
 For each size N it generates a repository (bench.generate), then times, each in a fresh
 process (bench/README.md says exactly how):

@@ -40,7 +40,7 @@ from trainc.sweep.client import SweepClient
 from trainc.sweep.run import ActionRecord, sweep
 
 NOW = at(1000)
-#: Issue 16's targets at 1,000 JobSets, 500 expired.
+#: The sweeper's targets (call count, wall time) at 1,000 JobSets, 500 expired.
 TARGET_JOBSETS = 1000
 TARGET_WAVE = "1,000 JobSets, 500 expired"
 DRY_RUN_CALLS = 20
@@ -145,7 +145,7 @@ def render(passes: Sequence[Pass], command: str) -> str:
     lines = [f"Measured {date} with `{command}` (load average {load}).", "", *table(passes)]
     judged = targets(passes)
     if judged:
-        lines.extend(["", *target_table(f"target (issue 16), {TARGET_WAVE}", judged)])
+        lines.extend(["", *target_table(f"target, {TARGET_WAVE}", judged)])
     return "\n".join(lines) + "\n"
 
 
@@ -175,7 +175,7 @@ def table(passes: Sequence[Pass]) -> list[str]:
 
 
 def targets(passes: Sequence[Pass]) -> list[Target]:
-    """Issue 16's targets, judged on the 1,000-JobSet passes (none when they were not run)."""
+    """The sweeper's targets, judged on the 1,000-JobSet passes (none when they were not run)."""
     dry = next((p for p in passes if p.jobsets == TARGET_JOBSETS and p.dry_run), None)
     real = next((p for p in passes if p.jobsets == TARGET_JOBSETS and not p.dry_run), None)
     if dry is None or real is None:

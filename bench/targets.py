@@ -1,4 +1,4 @@
-"""A target of the issue a bench judges: what was measured, the goal, and the verdict.
+"""A performance target a bench judges: what was measured, the goal, and the verdict.
 
 Every verdict is computed from the measurements by the entry that measured them; this
 module only holds the shape and writes the Markdown table, so ``bench.run`` and

@@ -220,8 +220,9 @@ def test_compile_rewrites_stale_output_and_fails_the_commit(
 def test_an_untracked_work_in_progress_trainjob_does_not_fail_an_unrelated_commit(
     repo: Path, env: dict[str, str], config: Path
 ) -> None:
-    """Issue 21, item 14: the compile hooks judge what the commit holds (git's index); a
-    TrainJob nobody added neither fails them nor gets compiled output."""
+    """An untracked file failed a team's commit: the compile hooks now judge what the
+    commit holds (git's index); a TrainJob nobody added neither fails them nor gets
+    compiled output."""
     write(repo, "jobs/bad.yaml", BAD_TRAINJOB)  # work in progress, never added
     write(repo, "notes.md", "what we tried this week\n")
     git(repo, env, "add", "notes.md")
@@ -295,7 +296,7 @@ def test_a_trainc_repository_in_a_subdirectory_as_the_guide_configures_it(
 def test_a_literal_token_fails_the_commit_instead_of_reaching_the_rendered_tree(
     repo: Path, env: dict[str, str], config: Path
 ) -> None:
-    """Issue 21: an HF_TOKEN literal reached rendered/ with every commit green, because a
+    """A team found an HF_TOKEN literal in rendered/ with every commit green, because a
     warning is invisible in a hook that passes."""
     token = trainjob_yaml("train") + "  trainer:\n    env:\n      - {name: HF_TOKEN, value: hf_x}\n"
     write(repo, "jobs/train.yaml", token)

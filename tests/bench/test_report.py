@@ -1,4 +1,4 @@
-"""The targets table judges issue 16's targets from the measurements it is given."""
+"""The targets table judges the speed and memory targets from the measurements it is given."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def sample(wall: float, memory: int = 100 * MB) -> Sample:
 
 
 def result(jobs: int = 10_000, /, **changes: object) -> SizeResult:
-    """A size where every target of issue 16 is met: floor 10 s."""
+    """A size where every speed and memory target is met: floor 10 s."""
     measured = SizeResult(
         jobs=jobs,
         input_bytes=16 * MB,

@@ -46,7 +46,7 @@ def test_one_run_measures_every_row_and_judges_every_target(
     assert "sweeper" not in block  # no JobSets asked for
 
 
-#: The first words of each target of issue 16 the runner judges at one size.
+#: The first words of each target the runner judges at one size.
 TARGET_NAMES = (
     "`trainc compile` / floor",
     "`trainc validate` / floor",

@@ -1,11 +1,11 @@
 """``trainc compile PATH`` in a repository whose ``compile.output`` holds every TrainJob.
 
-Issue 21, item 1: ``trainc compile jobs/vision/yolo.yaml`` rewrote ``rendered/`` with that
-one job, deleting the 13 others' manifests and a namespace's sweeper RBAC (a GitOps prune
-then deletes running trainings). Into the configured directory a compile of some paths
-now updates the files of those paths' TrainJobs and keeps every other file, the sweeper
-computed for every namespace the directory deploys; ``-o DIR`` and ``-o -`` get the
-selection alone.
+A team adopting trainc found that ``trainc compile jobs/vision/yolo.yaml`` rewrote
+``rendered/`` with that one job, deleting the 13 others' manifests and a namespace's
+sweeper RBAC (a GitOps prune then deletes running trainings). Into the configured
+directory a compile of some paths now updates the files of those paths' TrainJobs and
+keeps every other file, the sweeper computed for every namespace the directory deploys;
+``-o DIR`` and ``-o -`` get the selection alone.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21 item 17: the lints a platform team expected, replayed as they met them.
+"""The lints a platform team adopting trainc expected, replayed as they met them.
 
 Upstream's DeepSpeed runtime names ``deepspeed-runtime`` without a tag and the TrainJob's
 ``trainer.image`` reaches only the launcher; a two-minute deadline is checked by a sweeper

@@ -135,8 +135,9 @@ def test_the_scaffolds_team_label_reaches_the_jobset_its_policy_asks_for(
 
 
 def test_the_cluster_release_applies_under_argo_cd_as_the_config_says(tmp_path: Path, run) -> None:
-    """Issue 21: init pinned 1.33, so Argo CD's KUBE_VERSION never applied. Now it pins
-    none: the destination cluster's release applies, and a pin, once made, wins."""
+    """A team adopting trainc found that init pinned 1.33, so Argo CD's KUBE_VERSION
+    never applied. Now it pins none: the destination cluster's release applies, and a
+    pin, once made, wins."""
     run(tmp_path, "init")
     assert "\nkubernetesVersion:" not in FILES["trainc.yaml"]
     argo = argocd_overrides({"ARGOCD_APP_NAME": "training", "KUBE_VERSION": "v1.35.2+k3s1"})

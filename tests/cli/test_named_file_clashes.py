@@ -1,4 +1,4 @@
-"""Named files clash with the whole repository (issue 21, item 3).
+"""Named files clash with the whole repository.
 
 A platform team copied a job file and forgot to rename it: ``trainc validate`` on the
 copy (what the pre-commit hook runs) passed, and the whole-repository run then blamed the

@@ -1,4 +1,4 @@
-"""Issue 21 item 0: upstream's torchtune runtimes with ``volumeClaimPolicies: Native``.
+"""Upstream's torchtune runtimes with ``volumeClaimPolicies: Native``.
 
 A platform team keeps the claims for JobSet >= 0.11 to create and puts upstream's
 torchtune runtimes, whose initializer and trainer containers all mount the claim template

@@ -1,4 +1,4 @@
-"""A runtime's errors and the checks of the TrainJobs on it (issue 21, item 4).
+"""A runtime's errors and the checks of the TrainJobs on it.
 
 A platform team took upstream's runtimes (no ``ttlSecondsAfterFinished``) and switched on
 the built-in ``require-runtime-ttl``: every pod and Job check of every TrainJob on them

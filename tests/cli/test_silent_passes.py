@@ -1,4 +1,4 @@
-"""Runs that would pass having checked nothing (issue 21): each now fails and says why.
+"""Runs that would pass having checked nothing: each now fails and says why.
 
 A TrainJob under an apiVersion that is not Trainer's was skipped as another API's object
 ("All checks passed: 1 file, 0 objects"); a named directory without input files passed

@@ -141,8 +141,8 @@ def test_a_real_pipe(repo: Path) -> None:
 def test_a_producer_that_printed_nothing_fails_the_pipe(
     repo: Path, printed: str, command: list[str]
 ) -> None:
-    """Issue 21: ``kustomize build overlays/prod | trainc validate -`` passed CI when
-    kustomize failed, as a pipe reports the exit code of trainc alone."""
+    """A team found that ``kustomize build overlays/prod | trainc validate -`` passed CI
+    when kustomize failed, as a pipe reports the exit code of trainc alone."""
     completed = subprocess.run(
         [sys.executable, "-m", "trainc", *command],
         cwd=repo / "jobs",

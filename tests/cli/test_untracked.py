@@ -1,4 +1,4 @@
-"""Whole-repository runs in a git work tree judge what git tracks (issue 21, item 14).
+"""Whole-repository runs in a git work tree judge what git tracks.
 
 A work-in-progress TrainJob nobody ``git add``-ed made an unrelated commit's hook fail,
 and ``trainc compile`` wrote output for a source that is not in git. Without PATHS,

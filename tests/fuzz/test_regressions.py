@@ -101,7 +101,7 @@ def test_a_named_trainjob_whose_runtime_name_is_no_string_gets_findings(
 def test_a_trainjob_on_a_runtime_with_an_unnamed_claim_template_is_a_finding(
     tmp_path: Path,
 ) -> None:
-    """Found by the 20,000-input run after issue 12: validation resolves every TrainJob
+    """Found by the 20,000-input run after validation began resolving every TrainJob
     (its policies read the result), also one whose runtime has a cross-object error, and
     resolving took the unnamed template for a trainc bug."""
     claims = (

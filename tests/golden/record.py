@@ -1,6 +1,6 @@
 """What trainc outputs for every golden entry, and the committed record of it.
 
-Issue 22 moves most of trainc's modules while behaviour must not change. The record pins,
+A layout refactor that moves modules must not change behaviour. The record pins,
 for every case of the case corpus, every fuzz seed and ``examples/``, the bytes of
 ``validate --format json`` (paths from the repository root) and, when the entry
 compiles, of ``compile -o -``. Only their sha256 is committed: the outputs would make

@@ -98,7 +98,8 @@ def test_undefined_value_names_it_and_its_line() -> None:
 
 
 def test_nothing_random_renders_a_template() -> None:
-    """Found by the fuzz run after issue 12: ``lipsum()`` rendered other text each time."""
+    """Found by the fuzz run after validation began resolving every TrainJob: ``lipsum()``
+    rendered other text each time."""
     result = fail("a: {{ lipsum(1) }}\n")
     assert (result.code, result.line) == ("load.template-undefined", 1)
     assert "'lipsum' is undefined" in result.message

@@ -1,4 +1,5 @@
-"""The decision, case by case: the KEP-2899 and KEP-592 (``KEP_26``) test plans and issue 4's list.
+"""The decision, case by case: the KEP-2899 and KEP-592 (``KEP_26``) test plans and the
+sweeper's own cases of bad settings and a JobSet being deleted (``SETTINGS``).
 
 Each row is a snapshot, a time, and the actions expected, summarised as (kind, reason,
 subject, payload) so the rows read as the test plans do. Deadline details are in

@@ -1,5 +1,5 @@
-"""trainc.yaml's kubernetesVersion must name a release trainc knows the rules of (issue 21:
-``"1.20"`` and ``"1.40"`` were accepted in silence while the docs said 1.29 to 1.36)."""
+"""trainc.yaml's kubernetesVersion must name a release trainc knows the rules of
+(``"1.20"`` and ``"1.40"`` were accepted in silence while the docs said 1.29 to 1.36)."""
 
 from __future__ import annotations
 

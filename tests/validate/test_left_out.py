@@ -1,4 +1,4 @@
-"""A runtime that was not found, explained by the file a run left out (issue 21: upstream's
+"""A runtime that was not found, explained by the file a run left out (upstream's
 ``manifests/base/runtimes`` copied with its kustomization.yaml, every job then saying
 ``xobj.runtime-not-found`` with the reason visible only with ``-v``)."""
 

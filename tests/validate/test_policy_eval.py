@@ -358,8 +358,8 @@ validations:
 
 
 def test_policies_reading_a_missing_runtime_are_skipped_and_said_once(tmp_path: Path) -> None:
-    """Issue 21: `resolved.*` on a TrainJob whose runtime is missing gave CEL's "Applying
-    SELECT to non-message type" at the data scientist's spec."""
+    """A team found that `resolved.*` on a TrainJob whose runtime is missing gave CEL's
+    "Applying SELECT to non-message type" at the data scientist's spec."""
     policies = load(tmp_path, policy(UNGUARDED_NODES, "nodes"), policy(UNGUARDED_TORCH, "torch"))
     diagnostics = check(policies)
     assert [(d.code, d.name) for d in diagnostics] == [
