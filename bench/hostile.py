@@ -2,7 +2,7 @@
 
 The tests bound the work these inputs cause (tokens scanned, converter calls, passes over
 the text, CEL evaluations: ``tests/load/test_yamlsrc.py``, ``tests/load/test_convert.py``,
-``tests/validate/cel/test_cost.py``); this measures the time, in-process, the median of
+``tests/schema/cel/test_cost.py``); this measures the time, in-process, the median of
 ``--runs`` runs of each:
 
 - ten thousand nested ``[`` (refused at ``limits.maxDepth``);
@@ -29,8 +29,8 @@ from pathlib import Path
 
 from bench.results import say, store
 from tests.load.test_convert import BILLION_LAUGHS
-from tests.validate.cel.builders import list_schema, violations
-from trainc.load.limits import Limits
+from tests.schema.cel.builders import list_schema, violations
+from trainc.config.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 

@@ -9,7 +9,7 @@ import pytest
 from tests.support.gitrepo import git
 from tests.support.manifests import TORCH_RUNTIME as RUNTIME
 from tests.support.manifests import trainjob_yaml, write
-from trainc.api import ValidationReport, load_config, validate_paths
+from trainc.app import ValidationReport, load_config, validate_paths
 from trainc.errors import UsageError
 
 #: A sweeper, so the deadlines the TrainJobs set are enforced (no compile.no-sweeper).

@@ -26,9 +26,9 @@ from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.argocd import argocd_overrides
 from trainc.cache.location import CACHE_DIR_VARIABLE, NO_CACHE_VARIABLE
 from trainc.cache.store import LAYOUT, Store
-from trainc.config import PLACEHOLDER_IMAGE_REPOSITORY, Overrides
+from trainc.config.file import CONFIG_FILE_NAME
+from trainc.config.settings import PLACEHOLDER_IMAGE_REPOSITORY, Overrides
 from trainc.errors import UsageError
-from trainc.model.repoconfig import CONFIG_FILE_NAME
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy" / "argocd"

@@ -32,7 +32,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.support.compiled import compile_collected
-from trainc.api import ValidationReport, validate_paths
+from trainc.app import ValidationReport, validate_paths
 from trainc.cache.store import Store
 from trainc.diagnostics import CATALOGUE, Severity
 from trainc.model.introspect import ListOf, MapOf, Struct, TypeNode, fields_of, markers_of

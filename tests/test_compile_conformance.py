@@ -20,12 +20,12 @@ from ruamel.yaml import YAML
 from tests.support.compiled import Compiled, compile_collected
 from tests.support.documents import make_object
 from trainc.emit.yamlout import dump_yaml
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonValue
 from trainc.model.schematree import KindSchema
-from trainc.resolve.objects import DefaultedObject
-from trainc.validate.cel.rules import check_rules
-from trainc.validate.defaults import apply_defaults, drop_nulls
-from trainc.validate.structural import check_schema
+from trainc.schema.cel.rules import check_rules
+from trainc.schema.defaults import apply_defaults, drop_nulls
+from trainc.schema.structural import check_schema
 
 #: TrainJob examples upstream itself rejects: their runtimes get a minimal TrainJob.
 REJECTED_TRAINJOBS = {"05-multi-step.yaml"}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from trainc.api import ValidationReport, validate_paths
+from trainc.app import ValidationReport, validate_paths
 from trainc.diagnostics import Severity
 
 #: Runtimes that TrainJob examples reference but define in another file.

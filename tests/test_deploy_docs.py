@@ -19,7 +19,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.support.manifests import write
-from trainc.api import load_config
+from trainc.app import load_config
 from trainc.cli.main import cli
 from trainc.scaffold import FILES
 

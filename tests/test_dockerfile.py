@@ -13,7 +13,7 @@ import shlex
 from pathlib import Path
 
 from trainc.compiler.sweeper import sweeper_objects
-from trainc.config import SweeperSettings
+from trainc.config.settings import SweeperSettings
 from trainc.model.json import get_path
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support.compiled import compile_collected
-from trainc.api import compile_paths, validate_paths
+from trainc.app import compile_paths, validate_paths
 from trainc.emit.sinks import DirectoryCheck
 from trainc.emit.writer import check_tree
 

@@ -15,8 +15,8 @@ import pytest
 from tests.support.cli import run
 from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.api import ValidationReport, validate_paths
-from trainc.config import find_paths_root
+from trainc.app import ValidationReport, validate_paths
+from trainc.config.settings import find_paths_root
 from trainc.errors import UsageError
 
 PROJECT = Path(__file__).resolve().parents[1]

@@ -1,6 +1,6 @@
 """trainc: compile Kubeflow TrainJobs and their runtimes into reviewed, GitOps-ready manifests.
 
-The public façade is :mod:`trainc.api`; everything else is an implementation detail that
+The public façade is :mod:`trainc.app`; everything else is an implementation detail that
 the command line, the Argo CD plugin, the pre-commit hooks and the tests share.
 """
 

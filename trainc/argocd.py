@@ -10,7 +10,7 @@ That is its ``spec.source.plugin.parameters`` as ``PARAM_<NAME>`` (upper case, a
 ``KUBE_VERSION``, ...). The server passes no variable whose value is empty, and no default
 that ``plugin.yaml`` announces: trainc's own defaults apply.
 
-This module maps that environment to :class:`~trainc.config.Overrides`. It is a pure
+This module maps that environment to :class:`~trainc.config.settings.Overrides`. It is a pure
 function of the mapping it is given (the command line passes ``os.environ``), and only
 the command line uses it; ``$$`` escaping is Argo CD's business, done before trainc runs.
 """
@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from trainc.config import Overrides
+from trainc.checks.workload.version import nearest_release, release_text
+from trainc.config.settings import Overrides
 from trainc.errors import UsageError
-from trainc.validate.metadata import dns1123_label_errors
-from trainc.validate.workload.version import nearest_release, release_text
+from trainc.schema.metadata import dns1123_label_errors
 
 #: Set by the CMP server for every command it runs: its presence means "under Argo CD".
 _APP_NAME = "ARGOCD_APP_NAME"
@@ -53,7 +53,7 @@ def argocd_overrides(environ: Mapping[str, str]) -> Overrides:
     - **kubernetesVersion**: trainc.yaml's, then MAJOR.MINOR of ``KUBE_VERSION`` (the
       destination cluster's), then trainc's default. A repository that pins a release
       says so on purpose (``trainc init`` pins none); a cluster older or newer than the
-      releases trainc models (:data:`~trainc.validate.workload.version.KNOWN_RELEASES`)
+      releases trainc models (:data:`~trainc.checks.workload.version.KNOWN_RELEASES`)
       is judged by the nearest of them.
 
     Outside Argo CD (no ``ARGOCD_APP_NAME``) nothing is read, so a stray ``PARAM_ENV`` in

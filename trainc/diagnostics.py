@@ -127,7 +127,7 @@ class Rule:
     """Catalogue entry: what a rule code means, for SARIF, JSON and documentation.
 
     ``severity`` is the default: trainc.yaml's ``rules`` may set any rule's, and inline
-    suppressions silence single findings (:mod:`trainc.validate.judgement`). A
+    suppressions silence single findings (:mod:`trainc.config.judgement`). A
     ``sensitive`` rule's findings sit on lines that may hold secret text: reporters never
     quote those lines, so a CI log does not spread what the finding warns about. A
     ``compiled`` rule is about what only trainc's own deployment has: the compiled JobSet

@@ -3,7 +3,7 @@
 The files are text, not objects built as data: they are for people to read and edit, and
 their comments are most of their worth. Each must validate and compile cleanly as written
 (``tests/cli/test_init.py`` runs both), and ``trainc.yaml`` states every setting with its
-default, which the same tests compare with :mod:`trainc.config`, so the text cannot drift
+default, which the same tests compare with :mod:`trainc.config.settings`, so the text cannot drift
 from what trainc does.
 """
 
@@ -14,12 +14,12 @@ from types import MappingProxyType
 from typing import Final
 
 from trainc import __version__
-from trainc.config import (
+from trainc.checks.workload.version import KNOWN_RELEASES, NEWEST_RELEASE, release_text
+from trainc.config.settings import (
     DEFAULT_KUBERNETES_VERSION,
     PLACEHOLDER_IMAGE_REPOSITORY,
     PLACEHOLDER_PROJECT_URL,
 )
-from trainc.validate.workload.version import KNOWN_RELEASES, NEWEST_RELEASE, release_text
 
 #: Placeholder for where users get trainc (its git repository and the sweeper's image):
 #: a scaffold cannot know the fork or registry a team uses, so it says so in a comment,

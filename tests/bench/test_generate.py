@@ -9,7 +9,7 @@ import pytest
 from bench.generate import edit_job, generate
 from bench.runtimes import FAMILIES
 from tests.support.compiled import compile_collected
-from trainc.api import load_config, validate_paths
+from trainc.app import load_config, validate_paths
 
 JOBS = 20
 

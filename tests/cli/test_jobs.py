@@ -19,10 +19,10 @@ from tests.cli.conftest import Invoke
 from tests.emit.trees import file_contents
 from tests.support.compiled import compile_collected
 from tests.test_cases import ALL_CASES, Case, materialise
-from trainc.api import validate_paths
+from trainc.app import validate_paths
+from trainc.checks.output.objects import OutputCheck
 from trainc.compiler import run as compiler_run
-from trainc.validate import workers
-from trainc.validate.output import OutputCheck
+from trainc.engine import workers
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 

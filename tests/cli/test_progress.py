@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.api import validate_paths
+from trainc.app import validate_paths
 from trainc.cli.main import main
 from trainc.cli.progress import ProgressLine, progress_line
 

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from trainc.compiler.run import build_job
-from trainc.config import CompileSettings
+from trainc.config.settings import CompileSettings
 from trainc.diagnostics import Diagnostic
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
 from trainc.resolve.context import Resolution
 from trainc.resolve.framework import freeze
 from trainc.resolve.job import resolve_job
 from trainc.resolve.job import start as start_resolution
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.jax import JAXPlugin
 from trainc.resolve.plugins.jobset import JobSetPlugin
 from trainc.resolve.plugins.plainml import PlainMLPlugin

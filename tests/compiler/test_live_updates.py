@@ -17,12 +17,12 @@ import pytest
 
 from tests.compiler.support import compile_job, jobset_of
 from tests.support.builders import annotated, make_runtime, make_trainjob
+from trainc.checks.transitions.update import check_jobset_update
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, as_object
 from trainc.model.labels import JOBSET_API_VERSION, JOBSET_KIND
 from trainc.model.schemafiles import OUTPUT_SCHEMAS
 from trainc.model.schematree import load_kind_schema
-from trainc.resolve.objects import DefaultedObject
-from trainc.validate.resolved.update import check_jobset_update
 
 _PROGRESS = "trainc.dev/progress-deadline-seconds"
 _FAILURE_POLICY: JsonObject = {

@@ -1,5 +1,5 @@
 """The sweeper's CronJob, ServiceAccount and RBAC (what validation says about them:
-``tests/validate/test_sweeper.py``)."""
+``tests/config/test_sweeper.py``)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from trainc.checks.output.objects import OutputCheck
 from trainc.compiler.run import BuiltJob
 from trainc.compiler.sweeper import SweptJob, build_sweeper, sweeper_objects
-from trainc.config import RepoConfig, SweeperSettings
+from trainc.config.settings import RepoConfig, SweeperSettings
 from trainc.emit.layout import layout
 from trainc.model.json import JsonObject
-from trainc.validate.output import OutputCheck
 
 IMAGE = "registry.example.com/ml/trainc:0.1.0"
 

@@ -26,11 +26,11 @@ from tests.compiler.support import (
 )
 from tests.support.builders import container, make_runtime, make_trainjob
 from tests.support.builders import rjob as make_rjob
-from trainc.config import CompileSettings
+from trainc.config.settings import CompileSettings
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import as_object
 from trainc.model.labels import ANCESTOR_LABEL
 from trainc.resolve.edits import COMPLETION_INDEX_PATH
-from trainc.resolve.objects import DefaultedObject
 
 RES: Obj = {"requests": {"cpu": "1"}}
 RANK = {"fieldRef": {"fieldPath": COMPLETION_INDEX_PATH}}

@@ -27,12 +27,12 @@ from tests.compiler.support import (
 from tests.compiler.test_vectors import PVC, counts, mount, upstream_runtime, upstream_trainjob
 from tests.support.builders import container, make_runtime, make_trainjob
 from tests.support.builders import rjob as make_rjob
-from trainc.config import CompileSettings
+from trainc.config.settings import CompileSettings
 from trainc.crdgen.jsonschema import render_jsonschema
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, as_object
 from trainc.model.labels import VOLCANO_QUEUE_ANNOTATION
 from trainc.model.schemafiles import OUTPUT_SCHEMAS
-from trainc.resolve.objects import DefaultedObject
 
 SSH = CompileSettings(mpi_ssh_secret="mpi-ssh")  # noqa: S106 - a Secret's name
 

@@ -20,13 +20,13 @@ import pytest
 from tests.fuzz.strategies import Repo
 from tests.load.files import write
 from tests.support.compiled import Compiled
+from trainc.checks.output.objects import OutputCheck
 from trainc.cli.main import main
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic
 from trainc.emit.order import sort_objects
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
-from trainc.validate.output import OutputCheck
 
 #: Findings about a file as a whole (what it is, not a place in it), which have no line.
 WHOLE_FILE_CODES = frozenset({"load.binary", "load.too-large", "load.unreadable"})

@@ -14,7 +14,7 @@ from tests.fuzz.harness import written
 from tests.fuzz.strategies import Repo, mutated_repositories, valid_repositories
 from tests.load.files import write
 from tests.support.compiled import compile_collected
-from trainc.api import validate_paths
+from trainc.app import validate_paths
 from trainc.cache.store import Store
 
 

@@ -8,13 +8,13 @@ from tests.fuzz.harness import assert_located
 from tests.load.files import write
 from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml
-from trainc.api import validate_paths
-from trainc.load.limits import Limits
+from trainc.app import validate_paths
+from trainc.config.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.template import render_template
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.schematree import load_kind_schema
-from trainc.validate.structural import check_schema
+from trainc.schema.structural import check_schema
 
 #: The one runtime whose replicated job is named by a mapping, as the fuzzer wrote it.
 RUNTIME_WITH_MAPPING_NAME = TORCH_RUNTIME.replace("- name: node", "- name: {a: {}}", 1)

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz.strategies import SPECIAL_STRINGS, render_documents
-from trainc.load.limits import Limits
+from trainc.config.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import JsonObject, JsonValue

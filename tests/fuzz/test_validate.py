@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from tests.fuzz.harness import assert_located, written
 from tests.fuzz.strategies import Repo, mutated_repositories
-from trainc.api import validate_paths
+from trainc.app import validate_paths
 
 
 @given(mutated_repositories(), st.data())

@@ -25,7 +25,7 @@ from tests.fuzz.seeds import EXAMPLES, Seed, seeds
 from tests.fuzz.strategies import Repo
 from tests.test_cases import ALL_CASES, Case, materialise
 from trainc import __version__
-from trainc.api import compile_paths, validate_paths
+from trainc.app import compile_paths, validate_paths
 from trainc.emit.sinks import StreamOutput
 from trainc.report.base import ReporterOptions, ReportInput, make_reporter
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trainc.config import RepoConfig
-from trainc.load.limits import Limits
+from trainc.config.limits import Limits
+from trainc.config.settings import RepoConfig
 from trainc.model.json import JsonObject
 
 TRAINJOB = """\

@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from tests.support.work import WatchedText, python_calls
+from trainc.config.limits import Limits
 from trainc.load import convert, fastyaml
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import Parsed, parse_documents
 from trainc.model.json import JsonValue

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from trainc.config import DEFAULT_INCLUDE
+from trainc.config.settings import DEFAULT_INCLUDE
 from trainc.errors import UsageError
 from trainc.load.discover import Discovery, discover_files
 from trainc.load.globs import path_filter

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Severity
 from trainc.load.documents import finding_in
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from tests.load.yamltext import token_soup, yaml_streams
+from trainc.config.limits import Limits
 from trainc.load import fastyaml
 from trainc.load.convert import Converter
 from trainc.load.documents import Parsed
-from trainc.load.limits import Limits
 from trainc.load.ruamelyaml import read_stream
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
@@ -234,7 +234,7 @@ def test_absurd_nesting_never_reaches_libyaml(text: str) -> None:
     # crash must fail this test, not end the test run.
     script = (
         "import sys\n"
-        "from trainc.load.limits import Limits\n"
+        "from trainc.config.limits import Limits\n"
         "from trainc.load.source import SourceFile\n"
         "from trainc.load.yamlsrc import parse_documents\n"
         "parsed = parse_documents(SourceFile('f.yaml', sys.stdin.read()), Limits())\n"

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from trainc.config import DEFAULT_INCLUDE
+from trainc.config.limits import Limits
+from trainc.config.settings import DEFAULT_INCLUDE
 from trainc.errors import UsageError
 from trainc.load.gitref import read_revision
 from trainc.load.globs import path_filter
-from trainc.load.limits import Limits
 
 from .files import TRAINJOB, write
 

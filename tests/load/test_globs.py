@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainc.config import DEFAULT_INCLUDE
+from trainc.config.settings import DEFAULT_INCLUDE
 from trainc.load.globs import literal_directory, path_filter
 
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from trainc.config.limits import Limits
 from trainc.errors import UsageError
 from trainc.load import discover, inputs
 from trainc.load.discover import Discovery
 from trainc.load.inputs import LoadResult, load_base, load_inputs, load_single_file
-from trainc.load.limits import Limits
 
 from .files import TRAINJOB, config, write
 from .test_convert import BILLION_LAUGHS
@@ -165,7 +165,7 @@ def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
 def test_jinja2_is_imported_only_for_templates(tmp_path: Path) -> None:
     write(tmp_path, "a.yaml", TRAINJOB.format(name="a"))
     script = (
-        "import sys; from pathlib import Path; from trainc.config import RepoConfig;"
+        "import sys; from pathlib import Path; from trainc.config.settings import RepoConfig;"
         "from trainc.load.inputs import load_inputs;"
         f"root = Path({str(tmp_path)!r}); r = load_inputs([root], config=RepoConfig(root=root));"
         "assert len(r.objects) == 1; print('jinja2' in sys.modules)"

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.load.files import TRAINJOB, config, write
+from trainc.config.limits import Limits
 from trainc.load.inputs import load_inputs
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import Parsed, parse_documents
 from trainc.model.json import JsonValue

@@ -13,7 +13,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trainc.load.limits import Limits
+from trainc.config.limits import Limits
 from trainc.load.reader import decode_input
 from trainc.load.source import SourceFile, line_and_column, split_lines
 from trainc.load.yamlsrc import parse_documents

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Severity
-from trainc.load.limits import Limits
 from trainc.load.objects import Classified, classify_documents
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.api import ValidationReport, validate_paths
+from trainc.app import ValidationReport, validate_paths
 from trainc.diagnostics import Diagnostic, Severity
 from trainc.load.objects import MIGRATION_GUIDE, TRAINING_OPERATOR_V1_KINDS
 from trainc.load.packages import KUSTOMIZATION_FILES, packages_in

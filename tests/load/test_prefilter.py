@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.load.yamltext import yaml_streams
-from trainc.load.limits import Limits
+from trainc.config.limits import Limits
 from trainc.load.objects import classify_documents
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.source import SourceFile

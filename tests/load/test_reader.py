@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic
-from trainc.load.limits import Limits
 from trainc.load.reader import decode_input, read_input
 
 from .files import write

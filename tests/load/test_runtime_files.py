@@ -10,11 +10,11 @@ from types import SimpleNamespace
 import pytest
 
 from trainc.cache.store import Store
-from trainc.config import RepoConfig
+from trainc.config.limits import Limits
+from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.load import reader, runtime_files
 from trainc.load.inputs import LoadResult, load_context
-from trainc.load.limits import Limits
 
 from .files import TRAINJOB, config, write
 

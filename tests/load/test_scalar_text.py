@@ -15,8 +15,8 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
+from trainc.config.limits import Limits
 from trainc.load.documents import Document
-from trainc.load.limits import Limits
 from trainc.load.source import Position, SourceFile, split_lines
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import get_path

@@ -28,7 +28,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.load.yamltext import AMBIGUOUS
-from trainc.load.limits import Limits
+from trainc.config.limits import Limits
 from trainc.load.scalars import (
     Resolved,
     ScalarError,

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.load.files import config
+from trainc.config.limits import Limits
 from trainc.load import shallow, yamlsrc
 from trainc.load.inputs import FileLoad, load_file
-from trainc.load.limits import Limits
 from trainc.load.shallow import parse_heads
 from trainc.load.source import SourceFile
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.template import render_template
 from trainc.model.json import JsonObject

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from ruamel.yaml.scanner import Scanner
 
-from trainc.load.limits import Limits
+from trainc.config.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import Parsed, parse_documents
 

@@ -11,7 +11,7 @@ from ruamel.yaml import YAML
 from trainc.migrate import roundtrip
 from trainc.migrate.apply import Conflict, PlainKit, apply_edits
 from trainc.model.json import JsonObject
-from trainc.validate.rewrites import AddEntry, Delete, Edit, Ref, Rename, Set, Template
+from trainc.schema.rewrites import AddEntry, Delete, Edit, Ref, Rename, Set, Template
 
 
 def _plain(text: str, edits: list[Edit]) -> Any:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tests.support.builders import objects_from_file
 from tests.support.manifests import TORCH_RUNTIME, write
-from trainc.api import MigrationReport, migrate_paths, validate_paths
+from trainc.app import MigrationReport, migrate_paths, validate_paths
 from trainc.errors import UsageError
 from trainc.model.json import get_path
 

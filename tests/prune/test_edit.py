@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from trainc.config.limits import Limits
 from trainc.emit.replace import ChangedMeanwhile
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import JsonObject

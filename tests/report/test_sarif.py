@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from trainc.config.file import CONFIG_FILE_NAME
 from trainc.diagnostics import Diagnostic, Severity, rule_for
 from trainc.errors import CompilerBug
-from trainc.model.repoconfig import CONFIG_FILE_NAME
 from trainc.report.base import Reporter, ReporterOptions, ReportInput, describe
 from trainc.report.sarif import SarifReporter
 

@@ -6,15 +6,15 @@ the ones users see; defaults come from the generated schemas.
 
 from __future__ import annotations
 
+from trainc.config.limits import Limits
+from trainc.load.defaulted import DefaultedObject
 from trainc.load.documents import LoadedObject
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import get_path
 from trainc.model.kinds import KINDS_BY_NAME
 from trainc.model.schematree import load_kind_schema
-from trainc.resolve.objects import DefaultedObject
-from trainc.validate.defaults import apply_defaults, drop_nulls
+from trainc.schema.defaults import apply_defaults, drop_nulls
 
 
 def defaulted_objects(text: str, path: str = "jobs.yaml") -> list[DefaultedObject]:

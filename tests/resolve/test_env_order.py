@@ -13,10 +13,10 @@ from typing import Any
 
 from tests.compiler.support import container_of, env, env_names
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
-from trainc.config import CompileSettings
+from trainc.config.settings import CompileSettings
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, JsonValue
 from trainc.resolve.job import resolve_job
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.provenance import Derived, Written
 from trainc.resolve.resolved import ResolvedJob
 

@@ -7,9 +7,9 @@ import pytest
 
 from tests.resolve.builders import defaulted_object, defaulted_objects
 from tests.support.builders import resolved
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.labels import FLUX_INSTALLER_IMAGE
 from trainc.resolve.index import RuntimeIndex
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.summary import ResolvedSummary, summarize
 
 TORCH_RUNTIME = """\

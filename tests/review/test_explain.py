@@ -9,7 +9,7 @@ import pytest
 
 from tests.support.cli import run
 from tests.support.manifests import TORCH_RUNTIME, write
-from trainc.api import explain_paths
+from trainc.app import explain_paths
 from trainc.errors import UsageError
 from trainc.review.explain import ExplainedObject, FieldStep
 

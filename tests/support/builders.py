@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.documents import make_object
-from trainc.config import CompileSettings
+from trainc.checks.webhooks.cross_object import check_cross_object, document_order
+from trainc.config.limits import Limits
+from trainc.config.settings import CompileSettings
 from trainc.diagnostics import Diagnostic
+from trainc.load.defaulted import DefaultedObject
 from trainc.load.documents import LoadedObject
 from trainc.load.inputs import load_single_file
-from trainc.load.limits import Limits
 from trainc.load.objects import classify_documents
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
@@ -28,14 +30,12 @@ from trainc.model.json import JsonObject, JsonValue
 from trainc.model.kinds import KINDS_BY_NAME, TRAINJOB
 from trainc.model.labels import ANCESTOR_LABEL, API_VERSION
 from trainc.model.schematree import load_kind_schema
+from trainc.policy.apply import PolicySet, check_policies
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import resolve_job
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.resolved import ResolvedJob
-from trainc.validate.crossobject.run import check_cross_object, document_order
-from trainc.validate.defaults import apply_defaults as real_defaults
-from trainc.validate.defaults import drop_nulls
-from trainc.validate.policies import PolicySet, check_policies
+from trainc.schema.defaults import apply_defaults as real_defaults
+from trainc.schema.defaults import drop_nulls
 
 DEFAULT_NAMESPACE = "default"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from trainc.model.schematree import KindSchema, SchemaNode
-from trainc.validate.cel.declared import DeclaredRule, rules_by_node
+from trainc.schema.cel.declared import DeclaredRule, rules_by_node
 
 
 def rules_at(schema: KindSchema, node: SchemaNode) -> tuple[DeclaredRule, ...]:

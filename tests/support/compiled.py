@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trainc.api import CompileReport, compile_paths
+from trainc.app import CompileReport, compile_paths
 from trainc.diagnostics import Diagnostic
 from trainc.emit.layout import JobOutput, layout, render_stream
 from trainc.emit.selection import Selection

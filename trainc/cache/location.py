@@ -13,7 +13,7 @@ from pathlib import Path
 #: Environment variables a CI recipe or a container sets instead of flags.
 CACHE_DIR_VARIABLE = "TRAINC_CACHE_DIR"
 NO_CACHE_VARIABLE = "TRAINC_NO_CACHE"
-#: The cache's size bound (:mod:`.budget`), read by ``trainc.api.cache.cache_max_size``.
+#: The cache's size bound (:mod:`.budget`), read by ``trainc.app.cache.cache_max_size``.
 MAX_SIZE_VARIABLE = "TRAINC_CACHE_MAX_SIZE"
 
 #: Values of :data:`NO_CACHE_VARIABLE` that leave the cache on (set-but-off spellings).

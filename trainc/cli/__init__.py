@@ -1,1 +1,1 @@
-"""The ``trainc`` command line: parse options, call :mod:`trainc.api`, render, exit."""
+"""The ``trainc`` command line: parse options, call :mod:`trainc.app`, render, exit."""

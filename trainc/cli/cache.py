@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from trainc.api import (
+from trainc.app import (
     CacheLocation,
     cache_contents,
     cache_location,

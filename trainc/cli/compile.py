@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.api import compile_paths
+from trainc.app import compile_paths
 from trainc.cache.store import Store
 from trainc.cli.options import (
     ReportOptions,

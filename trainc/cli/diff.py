@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.api import DiffReport, diff_paths
+from trainc.app import DiffReport, diff_paths
 from trainc.argocd import argocd_overrides
 from trainc.cli.options import ReportOptions
 from trainc.cli.progress import progress_line

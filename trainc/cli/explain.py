@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.api import explain_paths
+from trainc.app import explain_paths
 from trainc.cli.options import ReportOptions, report_options
 from trainc.review.explain import render_explained, render_histories
 

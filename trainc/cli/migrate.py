@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from trainc.api import MIGRATE_MANAGER, MigrationReport, migrate_paths
+from trainc.app import MIGRATE_MANAGER, MigrationReport, migrate_paths
 from trainc.report.base import headline
 
 

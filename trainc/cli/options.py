@@ -13,12 +13,12 @@ from typing import Any, BinaryIO, TextIO
 
 import click
 
-from trainc.api import ValidationReport, cache_max_size
+from trainc.app import ValidationReport, cache_max_size
 from trainc.argocd import argocd_overrides
 from trainc.cache.budget import account
 from trainc.cache.location import NO_CACHE_VARIABLE, cache_root
 from trainc.cache.store import Store
-from trainc.config import Overrides, path_from_git_top
+from trainc.config.settings import Overrides, path_from_git_top
 from trainc.diagnostics import Diagnostic, counted
 from trainc.errors import os_errors_as_usage
 from trainc.report.base import REPORTERS, ReporterOptions, ReportInput, make_reporter

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Final, TextIO
 
-from trainc.api import Progress
+from trainc.app import Progress
 
 #: Nothing is drawn for a run that ends sooner: a flicker would be noise.
 DELAY_SECONDS: Final = 0.5

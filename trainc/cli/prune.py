@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.api import trainjob_sources
+from trainc.app import trainjob_sources
 from trainc.cli.cluster import context_option, kubeconfig_option
 from trainc.cli.options import ReportOptions, report_options
 from trainc.prune.run import plan, prune, summary

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from trainc.api import check_schemas, write_schemas
+from trainc.app import check_schemas, write_schemas
 from trainc.cli.staleness import report_check
 from trainc.diagnostics import counted
 from trainc.errors import os_errors_as_usage

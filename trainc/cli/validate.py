@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.api import validate_paths
+from trainc.app import validate_paths
 from trainc.cache.store import Store
 from trainc.cli.options import (
     ReportOptions,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from trainc.config import RepoConfig
+from trainc.config.settings import RepoConfig
 from trainc.model.json import JsonObject, as_object
 from trainc.model.labels import (
     ARGOCD_NO_PRUNE,

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Final, assert_never
 
 from trainc.compiler.run import BuiltJob
-from trainc.config import RepoConfig, SweeperSettings
+from trainc.config.settings import RepoConfig, SweeperSettings
 from trainc.model.json import JsonObject, JsonValue, as_object, copy_json
 from trainc.model.labels import (
     ACTIVE_DEADLINE_ANNOTATION,
@@ -111,7 +111,7 @@ def build_sweeper(config: RepoConfig, namespaces: Collection[str]) -> tuple[Json
 
     Namespaced scope covers ``namespaces``, or the configured default namespace when there
     are none (the jobs to come will land there). Validation already judged the sweeper's
-    settings (:mod:`trainc.validate.sweeper`).
+    settings (:mod:`trainc.config.sweeper`).
     """
     settings = config.sweeper
     if settings is None:

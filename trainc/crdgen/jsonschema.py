@@ -3,7 +3,7 @@
 Draft 4 is the dialect closest to Kubernetes structural schemas (``docs/upstream.md``,
 "API server"). Kubernetes types stay shared ``definitions``;
 every Kubernetes extension is kept,
-because ``trainc.validate`` reads defaults, list-map keys and CEL rules (with their
+because ``trainc.checks`` reads defaults, list-map keys and CEL rules (with their
 ``x-trainc-id``) from these files, and ``trainc.resolve`` the strategic-merge patch
 metadata (the Go types' patch tags). Two translations make plain JSON Schema tools catch
 what the API server would: unknown fields fail (``additionalProperties: false``, which

@@ -55,9 +55,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final, Literal, TypeAlias
 
+from trainc.config.file import OWNERSHIP_FILE_NAME
 from trainc.emit.durable import Sync, barrier, default_sync, sync_each_file, sync_tree
 from trainc.errors import CompilerBug, UsageError
-from trainc.model.repoconfig import OWNERSHIP_FILE_NAME
 
 #: The ownership manifest: every other file of the tree, one sorted relative path a line.
 OWNERSHIP_FILE: Final = OWNERSHIP_FILE_NAME

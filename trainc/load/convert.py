@@ -22,9 +22,9 @@ import re
 import sys
 from typing import Any, Protocol, TypeVar
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic, counted, finding
 from trainc.load.documents import Document, Parsed
-from trainc.load.limits import Limits
 from trainc.load.scalars import (
     Resolved,
     ScalarError,

@@ -32,9 +32,9 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no annotations; typed here
 
+from trainc.config.limits import Limits
 from trainc.load.convert import Converter, Node, shared
 from trainc.load.documents import Parsed
-from trainc.load.limits import Limits
 from trainc.load.scalars import TAG_PREFIX
 from trainc.load.source import SourceFile
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic
 from trainc.errors import UsageError
 from trainc.load.globs import PathFilter
-from trainc.load.limits import Limits
 from trainc.load.packages import enclosing_package, packages_in
 from trainc.load.reader import too_large
 

@@ -13,7 +13,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from trainc.model.repoconfig import CONFIG_FILE_NAME
+from trainc.config.file import CONFIG_FILE_NAME
 
 _TOKEN = re.compile(r"\*\*/|\*\*|\*|\?|\[!?[^\]/]+\]|[^*?\[]+|\[")
 _NOTHING = "(?!)"

@@ -13,12 +13,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic, sort_diagnostics
 from trainc.errors import UsageError
 from trainc.load.discover import discover_files
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.globs import literal_directory, path_filter
-from trainc.load.limits import Limits
 from trainc.load.objects import classify_documents
 from trainc.load.reader import decode_input, read_file, read_input, read_stream
 from trainc.load.runtime_files import runtime_candidates

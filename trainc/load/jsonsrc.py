@@ -30,10 +30,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic
 from trainc.load.convert import Converter, Mark, mark_finding, too_deep
 from trainc.load.documents import Parsed
-from trainc.load.limits import Limits
 from trainc.load.scalars import Resolved, ScalarError, json_number, resolve_plain
 from trainc.load.source import LINE_BREAK, SourceFile
 from trainc.model.json import FieldPath

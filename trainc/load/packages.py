@@ -18,9 +18,9 @@ from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from trainc.config.file import OWNERSHIP_FILE_NAME
 from trainc.diagnostics import Diagnostic, Severity, finding
 from trainc.load.pathnames import os_name
-from trainc.model.repoconfig import OWNERSHIP_FILE_NAME
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 HELM_CHART_FILE = "Chart.yaml"

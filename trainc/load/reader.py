@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic, counted, finding
-from trainc.load.limits import Limits
 from trainc.load.pathnames import os_name
 from trainc.load.source import line_and_column
 

@@ -36,9 +36,9 @@ from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.tag import Tag
 from ruamel.yaml.tokens import DirectiveToken
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic
 from trainc.load.convert import Converter, mark_finding, too_deep
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile, line_and_column
 
 #: Where ruamel.yaml's modules live, to tell its internal assertions from trainc's.

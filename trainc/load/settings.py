@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from trainc.load.limits import Limits
+from trainc.config.limits import Limits
 from trainc.model.json import JsonObject
 
 

@@ -20,9 +20,9 @@ import json
 import re
 from typing import Final
 
+from trainc.config.limits import Limits
 from trainc.load import fastyaml
 from trainc.load.documents import Document, Parsed
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile, line_and_column
 from trainc.model.json import JsonObject, JsonValue
 

@@ -20,8 +20,8 @@ from jinja2.lexer import Token, TokenStream
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic, counted
-from trainc.load.limits import Limits
 from trainc.load.reader import file_finding, too_large
 from trainc.load.source import LINE_BREAK, SourceFile
 from trainc.model.json import JsonObject

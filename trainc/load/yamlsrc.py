@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic
 from trainc.load import fastyaml
 from trainc.load.convert import Converter, mark_finding
 from trainc.load.documents import Parsed
-from trainc.load.limits import Limits
 from trainc.load.shallow import parse_heads
 from trainc.load.source import SourceFile, line_and_column
 

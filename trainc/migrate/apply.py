@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from trainc.model.json import FieldPath, format_path
-from trainc.validate.rewrites import AddEntry, Delete, Edit, Ref, Rename, Set, Template
+from trainc.schema.rewrites import AddEntry, Delete, Edit, Ref, Rename, Set, Template
 
 #: List entries merged by this field when two edits add entries for the same item (the
 #: replicatedJobs of a runtime patch are keyed by name, like most Kubernetes lists).

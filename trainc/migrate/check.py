@@ -13,18 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from trainc.config import RepoConfig
+from trainc.config.judgement import Judgement
+from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
+from trainc.engine.pipeline import validate_objects
 from trainc.load.documents import LoadedObject
 from trainc.load.objects import classify_documents
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.migrate.document import FileMigration, Rewritten
 from trainc.model.json import format_path
-from trainc.validate.judgement import Judgement
-from trainc.validate.policies import PolicySet
-from trainc.validate.rewrites import written_path
-from trainc.validate.run import validate_objects
+from trainc.policy.apply import PolicySet
+from trainc.schema.rewrites import written_path
 
 _ObjectKey = tuple[str, str, str]
 

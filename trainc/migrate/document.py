@@ -22,16 +22,16 @@ from typing import Any
 
 from ruamel.yaml.error import YAMLError
 
+from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import Document, LoadedObject
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.migrate import roundtrip
 from trainc.migrate.apply import Conflict, PlainKit, apply_edits
 from trainc.model.json import FieldPath, JsonValue, copy_json, get_path
-from trainc.validate.migrations import Migration, check_migrations
-from trainc.validate.rewrites import Edit
+from trainc.schema.migrations import Migration, check_migrations
+from trainc.schema.rewrites import Edit
 
 _SEPARATOR = re.compile(r"^---")
 #: A line as kubectl and the YAML parsers count them: up to and with its ``\n``.

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import groupby
 
-from trainc.config import RepoConfig
+from trainc.config.limits import Limits
+from trainc.config.settings import RepoConfig
 from trainc.load.documents import LoadedObject
 from trainc.load.inputs import LoadResult
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.migrate.check import rewrite_errors
 from trainc.migrate.document import FileMigration, migrate_source
-from trainc.validate.policies import PolicySet
+from trainc.policy.apply import PolicySet
 
 
 def migrate_inputs(

@@ -51,7 +51,7 @@ def jsonschema_path(info: KindInfo) -> str:
 
 CONFIG_SCHEMA = SchemaTarget(
     name="Config",
-    model_path="trainc.model.repoconfig:RepoConfigFile",
+    model_path="trainc.config.file:RepoConfigFile",
     path=f"jsonschema/{TRAINC_GROUP}/config_{TRAINC_VERSION}.json",
 )
 POLICY_SCHEMA = SchemaTarget(

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainc.config.limits import Limits
 from trainc.emit.replace import ChangedMeanwhile, replace_text
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import JsonObject, JsonValue

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from trainc.api import TrainJobSource
+from trainc.app import TrainJobSource
+from trainc.config.limits import Limits
 from trainc.emit.replace import ChangedMeanwhile
-from trainc.load.limits import Limits
 from trainc.prune.edit import Edit, UnsafeEditError, apply_edit, without_documents
 from trainc.sweep.model import JobSetState
 from trainc.sweep.prune import Judgement, judge

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TextIO, assert_never
 from urllib.parse import quote
 
+from trainc.config.file import CONFIG_FILE_NAME
 from trainc.diagnostics import Diagnostic, Severity
 from trainc.model.json import JsonObject, JsonValue
-from trainc.model.repoconfig import CONFIG_FILE_NAME
 from trainc.report.base import (
     ReporterOptions,
     ReportInput,

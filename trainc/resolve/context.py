@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from trainc.config import CompileSettings
+from trainc.config.settings import CompileSettings
 from trainc.diagnostics import Diagnostic
 from trainc.errors import CompilerBug
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonObject, as_list, get_path
 from trainc.model.labels import ANCESTOR_LABEL, ANCESTOR_TRAINER
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.model.trainjob import TrainJobSpec
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.torchtune import TuneRun
 from trainc.resolve.provenance import Derived, Origin, Trace, Written
 from trainc.resolve.resolved import Claim, PodSet

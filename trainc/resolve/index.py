@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from trainc.diagnostics import did_you_mean
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import get_path
 from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME
 from trainc.model.labels import GROUP
-from trainc.resolve.objects import DefaultedObject
 
 _SUPPORTED = {
     f"{CLUSTER_TRAINING_RUNTIME.kind}.{GROUP}": CLUSTER_TRAINING_RUNTIME.kind,

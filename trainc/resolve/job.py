@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from trainc.config import CompileSettings
+from trainc.config.settings import CompileSettings
 from trainc.errors import CompilerBug
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.decode import decode
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object, copy_json, get_path
 from trainc.model.labels import ANCESTOR_TRAINER, NODE_CONTAINER, NODE_JOB
@@ -22,7 +23,6 @@ from trainc.model.schematree import load_kind_schema
 from trainc.model.trainjob import TrainJobSpec
 from trainc.resolve.context import CountedPodSet, Joined, Resolution, ancestor_of
 from trainc.resolve.framework import run_phases
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.patches import PatchOrigins, apply_runtime_patches
 from trainc.resolve.provenance import Origin, Trace, Written
 from trainc.resolve.registry import PLUGINS

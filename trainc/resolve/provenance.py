@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonValue
-from trainc.resolve.objects import DefaultedObject
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainc.diagnostics import Diagnostic
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.model.trainjob import TrainJobSpec
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.torchtune import TuneRun
 from trainc.resolve.provenance import Origin, Trace, Written
 from trainc.resolve.resources import Amounts

@@ -21,9 +21,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from trainc.config.limits import Limits
 from trainc.emit.order import object_id
 from trainc.emit.yamlout import dump_yaml
-from trainc.load.limits import Limits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import (

@@ -11,9 +11,9 @@ from tests.support.builders import container, make_runtime, make_trainjob, rjob
 from tests.support.compiled import compile_collected
 from trainc.compiler.plugins import coscheduling
 from trainc.diagnostics import Severity
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, as_object
 from trainc.resolve.context import Resolution
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.coscheduling import CoschedulingPlugin
 from trainc.resolve.provenance import Derived, Origin
 

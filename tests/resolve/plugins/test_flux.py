@@ -35,11 +35,11 @@ from trainc.compiler.fluxscripts import (
     init_script,
 )
 from trainc.compiler.plugins import flux
-from trainc.config import CompileSettings
+from trainc.config.settings import CompileSettings
 from trainc.diagnostics import Severity
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import as_object
 from trainc.model.labels import FLUX_CURVE_SECRET_ANNOTATION
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.flux import FluxPlugin
 from trainc.resolve.plugins.jobset import JobSetPlugin
 from trainc.resolve.plugins.plainml import PlainMLPlugin

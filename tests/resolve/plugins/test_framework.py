@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from tests.compiler.support import frozen, start
 from tests.support.builders import make_runtime, make_trainjob, rjob
-from trainc.config import CompileSettings
+from trainc.config.settings import CompileSettings
 from trainc.model.json import JsonValue
 from trainc.model.labels import ANCESTOR_TRAINER
 from trainc.resolve.context import Resolution

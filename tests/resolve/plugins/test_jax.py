@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from tests.compiler.support import container_of, env, env_names, start
 from tests.support.builders import make_runtime, make_trainjob, rjob
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonValue
 from trainc.resolve.edits import COMPLETION_INDEX_PATH
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.jax import JAXPlugin
 
 PLUGIN = JAXPlugin()

@@ -4,13 +4,13 @@ import pytest
 
 from tests.compiler.support import Obj, compile_job, jobset_of
 from tests.support.builders import make_runtime, make_trainjob
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.labels import (
     KUEUE_MAX_EXEC_TIME,
     KUEUE_PRIORITY_CLASS,
     KUEUE_QUEUE_NAME,
     MULTIKUEUE_MANAGED_BY,
 )
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.kueue import KueuePlugin
 from trainc.resolve.provenance import Written
 

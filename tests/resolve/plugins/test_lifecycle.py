@@ -11,9 +11,9 @@ from tests.compiler.support import TRAINER_PLUGINS, compile_job, frozen, jobset_
 from tests.support.builders import annotated, make_runtime, make_trainjob
 from trainc.compiler.plugins import jobset as jobset_builder
 from trainc.compiler.run import build_job
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
 from trainc.resolve.context import Resolution
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.lifecycle import DEADLINE_RULE_NAME, LifecyclePlugin
 from trainc.resolve.plugins.volumes import VolumesPlugin
 from trainc.resolve.provenance import Derived, Written

@@ -7,12 +7,12 @@ import pytest
 from tests.compiler.support import Obj, container_of, env, env_names, frozen, pod, start
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
 from trainc.compiler.plugins import mpi
-from trainc.config import CompileSettings
+from trainc.config.settings import CompileSettings
 from trainc.diagnostics import Severity
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import as_object
 from trainc.model.labels import MPI_SSH_AUTH_SECRET_ANNOTATION
 from trainc.resolve.context import Resolution
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.mpi import MPIPlugin
 
 PLUGIN = MPIPlugin()

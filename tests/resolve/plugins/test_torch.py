@@ -4,10 +4,10 @@ import pytest
 
 from tests.compiler.support import container_of, env, env_names, start
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, JsonValue
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import COMPLETION_INDEX_PATH
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.jobset import JobSetPlugin
 from trainc.resolve.plugins.torch import TorchPlugin, procs_per_node
 from trainc.resolve.plugins.torchtune import TuneRun

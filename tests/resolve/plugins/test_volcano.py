@@ -8,9 +8,9 @@ from tests.compiler.support import Obj, frozen, start
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
 from trainc.compiler.plugins import volcano
 from trainc.diagnostics import Severity
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, as_object
 from trainc.resolve.context import Resolution
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.volcano import VolcanoPlugin
 from trainc.resolve.provenance import Derived
 

@@ -9,10 +9,10 @@ import pytest
 from tests.compiler.support import TRAINER_PLUGINS, compile_job, frozen, jobset_of, pod, start
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
 from trainc.compiler.plugins import volumes
-from trainc.config import CompileSettings
+from trainc.config.settings import CompileSettings
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object
 from trainc.resolve.context import Resolution
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.volumes import VolumesPlugin
 from trainc.resolve.provenance import Derived
 

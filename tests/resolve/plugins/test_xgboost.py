@@ -4,9 +4,9 @@ import pytest
 
 from tests.compiler.support import container_of, env, env_names, start
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
+from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, JsonValue
 from trainc.resolve.edits import COMPLETION_INDEX_PATH
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.plugins.xgboost import XGBoostPlugin
 
 PLUGIN = XGBoostPlugin()

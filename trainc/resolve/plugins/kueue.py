@@ -24,7 +24,7 @@ things where Kueue's keys differ from any other:
   immutable).
 
 Whether these values are valid, and whether the JobSet fights Kueue, is judged on the
-resolved JobSet (:mod:`trainc.validate.resolved.kueue`).
+resolved JobSet (:mod:`trainc.checks.created.kueue`).
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from trainc.load.defaulted import DefaultedObject
 from trainc.load.pathnames import text_name
 from trainc.model.json import JsonObject, JsonValue, as_list, get_path
 from trainc.model.labels import (
@@ -53,7 +54,6 @@ from trainc.model.labels import (
 from trainc.model.lifecycle import describe_bounds, format_seconds, parse_seconds
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import child_object, set_labels
-from trainc.resolve.objects import DefaultedObject
 from trainc.resolve.provenance import Origin, Written
 
 #: Name of the failure-policy rule that lets a sweeper-failed Job fail the whole JobSet

@@ -5,7 +5,7 @@ the recipe and config
 (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/torch/torchtune.go)
 from the node count, processes per node, GPUs per node and the LoRA arguments, and to keep the
 paths the runtime wires to its initializers. Which combinations are supported is the
-validator's concern (:mod:`trainc.validate.resolved.torchtune`, which judges the
+validator's concern (:mod:`trainc.checks.created.torchtune`, which judges the
 :class:`TuneRun` recorded here); here every input yields a command.
 """
 

@@ -1,0 +1,190 @@
+"""A warm cache re-checks only what changed, ignores what it cannot trust, and changes
+nothing: the findings and the output are a run's without it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import trainc.engine.file_pass
+import trainc.engine.pipeline
+from bench.generate import generate
+from tests.support.compiled import Compiled, compile_collected
+from trainc.app import ValidationReport, validate_paths
+from trainc.cache.store import LAYOUT, Store
+
+JOBS = 24
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("template") / "repo"
+    generate(root, jobs=JOBS, runtimes=3, namespaces=2)
+    (root / ".git").mkdir()
+    return root
+
+
+@pytest.fixture
+def repo(template: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    subprocess.run(["cp", "-a", str(template), str(root)], check=True)
+    return root
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    opened = Store.open(tmp_path / "cache")
+    assert isinstance(opened, Store)
+    return opened
+
+
+@pytest.fixture
+def work(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How many files a run checks and TrainJobs it resolves (in its own process)."""
+    counts: Counter[str] = Counter()
+    check_file = trainc.engine.file_pass.check_file
+    resolve_job = trainc.engine.pipeline.resolve_job  # type: ignore[attr-defined]
+
+    def counted_check(*args: object, **kwargs: object) -> object:
+        counts["files"] += 1
+        return check_file(*args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_resolve(*args: object, **kwargs: object) -> object:
+        counts["trainjobs"] += 1
+        return resolve_job(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(trainc.engine.file_pass, "check_file", counted_check)
+    monkeypatch.setattr(trainc.engine.pipeline, "resolve_job", counted_resolve)
+    return counts
+
+
+def _validate(repo: Path, store: Store | None, work: Counter[str]) -> ValidationReport:
+    work.clear()
+    return validate_paths([], cwd=repo, cache=store, jobs=1)
+
+
+def _files(repo: Path, pattern: str) -> Iterator[Path]:
+    return (path for path in sorted(repo.glob(pattern)) if path.is_file())
+
+
+def _jobs_on(repo: Path, runtime: Path) -> int:
+    name = next(
+        line.split(":", 1)[1].strip()
+        for line in runtime.read_text().splitlines()
+        if line.startswith("  name:")
+    )
+    return sum(f"name: {name}\n" in path.read_text() for path in _files(repo, "jobs/**/*.yaml"))
+
+
+def test_a_warm_run_checks_only_what_changed(repo: Path, store: Store, work: Counter[str]) -> None:
+    plain = _validate(repo, None, work)
+    files = plain.files
+    assert plain.exit_code == 0
+    assert work == {"files": files, "trainjobs": JOBS}
+
+    assert _validate(repo, store, work).diagnostics == plain.diagnostics
+    assert work == {"files": files, "trainjobs": JOBS}  # cold: everything, and kept
+    assert _validate(repo, store, work).diagnostics == plain.diagnostics
+    assert work == {}  # warm: nothing
+
+    job = next(_files(repo, "jobs/**/*.yaml"))
+    job.write_text(job.read_text() + "# touched\n")
+    assert _validate(repo, store, work).diagnostics == plain.diagnostics
+    assert work == {"files": 1, "trainjobs": 1}
+
+    runtime = next(path for path in _files(repo, "runtimes/**/*.yaml") if _jobs_on(repo, path))
+    runtime.write_text(runtime.read_text() + "# touched\n")
+    _validate(repo, store, work)
+    assert work == {"files": 1, "trainjobs": _jobs_on(repo, runtime)}
+
+
+def test_settings_and_policies_are_part_of_every_verdict_s_key(
+    repo: Path, store: Store, work: Counter[str]
+) -> None:
+    _validate(repo, store, work)
+    policy = next(_files(repo, "policies/*.yaml"))
+    policy.write_text(policy.read_text() + "# touched\n")
+    _validate(repo, store, work)
+    assert work == {"trainjobs": JOBS}  # files are read the same; every job is judged again
+
+    config = repo / "trainc.yaml"
+    config.write_text(config.read_text().replace('Version: "1.33"', 'Version: "1.34"'))
+    _validate(repo, store, work)
+    assert work["files"] > JOBS
+    assert work["trainjobs"] == JOBS
+
+
+def test_an_error_found_warm_is_the_error_found_cold(
+    repo: Path, store: Store, work: Counter[str]
+) -> None:
+    _validate(repo, store, work)
+    job = next(_files(repo, "jobs/**/*.yaml"))
+    job.write_text(job.read_text().replace("activeDeadlineSeconds:", "activeDeadlineSeconds: -1 #"))
+    warm = _validate(repo, store, work)
+    assert warm.exit_code == 1
+    assert warm.diagnostics == _validate(repo, None, work).diagnostics
+    assert _validate(repo, store, work).diagnostics == warm.diagnostics
+    assert work == {}
+
+
+def test_damaged_entries_are_ignored_and_rewritten(
+    repo: Path, store: Store, work: Counter[str], tmp_path: Path
+) -> None:
+    plain = _validate(repo, None, work)
+    _validate(repo, store, work)
+    entries = [path for path in (tmp_path / "cache" / LAYOUT).rglob("*") if path.is_file()]
+    assert len(entries) == plain.files + JOBS  # each file, each verdict
+    for number, entry in enumerate(entries):
+        data = entry.read_bytes()
+        entry.write_bytes(data[: len(data) // 2] if number % 2 else data[:-1] + b"\0")
+    assert _validate(repo, store, work).diagnostics == plain.diagnostics
+    assert work == {"files": plain.files, "trainjobs": JOBS}
+    _validate(repo, store, work)
+    assert work == {}
+
+
+def _compiled(repo: Path, store: Store | None) -> tuple[object, ...]:
+    compiled: Compiled = compile_collected([], cwd=repo, cache=store, jobs=1)
+    return compiled.diagnostics, compiled.files, compiled.stream
+
+
+def test_compile_output_is_the_same_cold_and_warm(repo: Path, store: Store) -> None:
+    plain = _compiled(repo, None)
+    assert _compiled(repo, store) == plain
+    assert _compiled(repo, store) == plain
+    validated = validate_paths([], cwd=repo, cache=store, jobs=1)
+    assert _compiled(repo, store) == plain  # validate's entries are not compile's
+    assert validated.exit_code == 0
+
+
+def test_concurrent_runs_sharing_a_cache_write_the_same_output(repo: Path, tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "trainc", "compile", "-o", "-", "-q"]
+    env = {**os.environ, "TRAINC_CACHE_DIR": str(tmp_path / "shared")}
+    del env["TRAINC_NO_CACHE"]  # set for every test by conftest
+    plain = subprocess.run(
+        [*command, "--no-cache"], cwd=repo, capture_output=True, check=True
+    ).stdout
+    runs = [subprocess.Popen(command, cwd=repo, env=env, stdout=subprocess.PIPE) for _ in range(3)]
+    outputs = [run.communicate()[0] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0, 0]
+    assert outputs == [plain] * 3
+    warm = subprocess.run(command, cwd=repo, env=env, capture_output=True, check=True)
+    assert warm.stdout == plain
+
+
+def test_a_cache_that_stops_taking_writes_changes_nothing(
+    repo: Path, store: Store, work: Counter[str], tmp_path: Path
+) -> None:
+    """A full disk mid-run: entries are no longer written, so each whole TrainJob is
+    made again from its file when it is judged (:func:`whole_object`'s last resort)."""
+    plain = _validate(repo, None, work)
+    (tmp_path / "cache" / LAYOUT / "files").write_text("in the way")  # as a full disk would
+    assert _validate(repo, store, work).diagnostics == plain.diagnostics
+    assert store.write_failure is not None
+    assert work == {"files": plain.files + JOBS, "trainjobs": JOBS}

@@ -1,0 +1,1 @@
+"""What the cluster enforces on the objects a TrainJob creates, one package per family of checks."""

@@ -1,0 +1,421 @@
+"""The repository configuration trainc runs with: ``trainc.yaml`` plus the choices of one run.
+
+Reading and validating the file is the façade's job (it has the loader and the
+structural validator); this module turns the validated file, ``--env`` and any
+:class:`Overrides` (an Argo CD Application's, see :mod:`trainc.argocd`) into
+:class:`RepoConfig`, and finds the repository root.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final, Literal
+
+from trainc.config.file import (
+    CONFIG_FILE_NAME,
+    CompileConfig,
+    RepoConfigFile,
+    SweeperConfig,
+    SweeperResources,
+)
+from trainc.config.limits import Limits
+from trainc.errors import UsageError
+from trainc.model.json import JsonObject, JsonValue
+
+DEFAULT_INCLUDE: tuple[str, ...] = (
+    "**/*.yaml",
+    "**/*.yml",
+    "**/*.json",
+    "**/*.yaml.j2",
+    "**/*.yml.j2",
+)
+DEFAULT_POLICY_PATHS: tuple[str, ...] = ("policies",)
+DEFAULT_NAMESPACE = "default"
+DEFAULT_KUBERNETES_VERSION = "1.33"
+
+SweeperScope = Literal["Namespaced", "Cluster"]
+
+#: trainc.yaml's ``deploy``: what reaches the cluster. trainc's compiled JobSets (the
+#: default), or the TrainJobs themselves, to the Trainer controller (validate-only).
+Deploy = Literal["JobSet", "TrainJob"]
+DEPLOY_JOBSET: Final[Deploy] = "JobSet"
+DEPLOY_TRAINJOB: Final[Deploy] = "TrainJob"
+
+#: The sweeper's defaults: every five minutes, namespaced RBAC, and ten minutes' grace for
+#: companions a GitOps sync applied ahead of their JobSet.
+DEFAULT_SWEEPER_NAMESPACE: Final = "trainc-system"
+DEFAULT_SWEEPER_SCHEDULE: Final = "*/5 * * * *"
+DEFAULT_SWEEPER_SCOPE: Final[SweeperScope] = "Namespaced"
+DEFAULT_SWEEPER_ACCOUNT: Final = "trainc-sweeper"
+DEFAULT_SWEEPER_GRACE_SECONDS: Final = 600
+#: A sweep lists a few kinds and patches or deletes a handful of objects: a small request
+#: keeps it schedulable anywhere, and the memory limit bounds a namespace with huge lists.
+DEFAULT_SWEEPER_REQUESTS: Final[Mapping[str, str]] = {"cpu": "50m", "memory": "64Mi"}
+DEFAULT_SWEEPER_LIMITS: Final[Mapping[str, str]] = {"memory": "256Mi"}
+
+#: Placeholders ``trainc init`` writes where it cannot know a team's choice: the image
+#: repository of the sweeper (any tag) and the git repository pre-commit fetches trainc
+#: from. Validation warns while they are still in place (``config.placeholder``).
+PLACEHOLDER_IMAGE_REPOSITORY: Final = "ghcr.io/example/trainc"
+PLACEHOLDER_PROJECT_URL: Final = "https://github.com/example/trainc"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PolicySettings:
+    """Which policies run, with which parameters."""
+
+    paths: tuple[str, ...] = DEFAULT_POLICY_PATHS
+    enable: frozenset[str] = frozenset()
+    disable: frozenset[str] = frozenset()
+    params: Mapping[str, JsonObject] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompileSettings:
+    """Choices about building that cannot come from a TrainJob or its runtime.
+
+    ``mpi_ssh_secret`` names the ``kubernetes.io/ssh-auth`` Secret MPI pods mount instead
+    of the per-job Secret Trainer would generate: trainc never emits key material, so
+    the Secret is provisioned out of band (sealed-secrets, External Secrets, ...).
+    ``native_volume_claims`` keeps ``volumeClaimPolicies`` for the JobSet controller
+    (JobSet >= 0.11) instead of emitting the claims as PersistentVolumeClaims.
+    ``server_side_apply`` says the output is applied server-side, which stores no
+    ``last-applied-configuration`` copy of each object. ``emit_namespaces`` adds a
+    Namespace object for every namespace the output uses.
+    """
+
+    output: str | None = None
+    native_volume_claims: bool = False
+    mpi_ssh_secret: str | None = None
+    flux_curve_secret: str | None = None
+    server_side_apply: bool = False
+    emit_namespaces: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SweeperSettings:
+    """The sweeper ``trainc compile`` emits, with every default applied.
+
+    ``requests`` and ``limits`` are the container's, trainc's defaults with the
+    configured entries merged over them resource by resource.
+    """
+
+    image: str
+    namespace: str = DEFAULT_SWEEPER_NAMESPACE
+    schedule: str = DEFAULT_SWEEPER_SCHEDULE
+    scope: SweeperScope = DEFAULT_SWEEPER_SCOPE
+    service_account_name: str = DEFAULT_SWEEPER_ACCOUNT
+    grace_seconds: int = DEFAULT_SWEEPER_GRACE_SECONDS
+    requests: Mapping[str, JsonValue] = field(
+        default_factory=lambda: dict(DEFAULT_SWEEPER_REQUESTS)
+    )
+    limits: Mapping[str, JsonValue] = field(default_factory=lambda: dict(DEFAULT_SWEEPER_LIMITS))
+    image_pull_secrets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Overrides:
+    """Choices made outside trainc.yaml for one run, such as an Argo CD Application's.
+
+    ``environment`` applies when no ``--env`` was given, and ``environment_source`` names
+    where it came from for the message when trainc.yaml does not define it. ``namespace``
+    wins over trainc.yaml's ``namespace``; ``default_namespace`` and ``kubernetes_version``
+    only fill in what trainc.yaml leaves unset.
+    """
+
+    environment: str | None = None
+    environment_source: str = "--env"
+    namespace: str | None = None
+    default_namespace: str | None = None
+    kubernetes_version: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PathRules:
+    """Rule levels (by code: ``error``, ``warning`` or ``off``) for the files that
+    ``paths``, root-relative globs, match."""
+
+    paths: tuple[str, ...]
+    rules: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RepoConfig:
+    """Everything a run needs to know about the repository, resolved and immutable.
+
+    ``rules`` and ``path_rules`` are the rule levels of trainc.yaml's ``rules`` and
+    ``perPathRules`` (applied by :mod:`trainc.config.judgement`).
+    ``overridden_destination`` is the Argo CD Application's destination namespace when
+    trainc.yaml's ``namespace`` won over it with another name (validation warns).
+    ``namespaces`` is trainc.yaml's list of the namespaces TrainJobs may use (None: the
+    repository names none, and TrainJob namespaces are not checked against it).
+    ``deploy`` is :data:`DEPLOY_TRAINJOB` when the repository is only validated.
+    """
+
+    root: Path
+    config_file: str | None = None
+    deploy: Deploy = DEPLOY_JOBSET
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    exclude: tuple[str, ...] = ()
+    runtimes: tuple[str, ...] = ()
+    namespace: str = DEFAULT_NAMESPACE
+    kubernetes_version: str = DEFAULT_KUBERNETES_VERSION
+    environment: str | None = None
+    template_values: JsonObject = field(default_factory=dict)
+    policies: PolicySettings = field(default_factory=PolicySettings)
+    limits: Limits = field(default_factory=Limits)
+    compile: CompileSettings = field(default_factory=CompileSettings)
+    sweeper: SweeperSettings | None = None
+    rules: Mapping[str, str] = field(default_factory=dict)
+    path_rules: tuple[PathRules, ...] = ()
+    overridden_destination: str | None = None
+    namespaces: frozenset[str] | None = None
+
+
+def find_repo_root(start: Path) -> Path:
+    """The nearest directory at or above ``start`` with a trainc.yaml or a .git, else ``start``."""
+    start = start.resolve()
+    return _marked_root(start) or start
+
+
+def _marked_root(start: Path) -> Path | None:
+    """The nearest directory at or above ``start`` holding a trainc.yaml or a .git.
+
+    A trainc.yaml below the top of a git repository (``ml/trainc.yaml``) makes its
+    directory the root; the walk never goes above a ``.git``, as mypy's search for its
+    configuration stops there.
+    """
+    for directory in (start, *start.parents):
+        if (directory / CONFIG_FILE_NAME).is_file() or (directory / ".git").exists():
+            return directory
+    return None
+
+
+def path_from_git_top(root: Path) -> str:
+    """``root``'s path from the top of the git repository holding it, ``""`` at the top or
+    outside git.
+
+    Findings name files relative to ``root`` (trainc.yaml's directory); the machine
+    formats prefix this, since GitHub places annotations and code-scanning alerts by a
+    path from the top of the checkout, which with ``ml/trainc.yaml`` is ``ml/jobs/a.yaml``.
+    A ``.git`` file (a worktree, a submodule) marks a top as well as a directory does.
+    """
+    resolved = root.resolve()
+    for directory in (resolved, *resolved.parents):
+        if (directory / ".git").exists():
+            relative = resolved.relative_to(directory).as_posix()
+            return "" if relative == "." else relative
+    return ""
+
+
+def find_paths_root(paths: Sequence[Path], cwd: Path) -> Path:
+    """The repository the command-line ``paths`` (relative to ``cwd``) belong to.
+
+    As ruff and mypy find their configuration from the files they check, the root is the
+    nearest directory at or above each path (a file's own directory) that holds a
+    trainc.yaml or a .git, so ``trainc validate ~/team-repo`` and ``trainc validate
+    examples/`` read the configuration of the repository named. Without paths it is the
+    working directory's; paths under no such directory at all fall back to it too, when
+    they lie inside it, and otherwise to the directory they share. Raises UsageError for
+    a path that does not exist, and for paths of different repositories, naming each
+    path's root: one run reads one trainc.yaml.
+    """
+    if not paths:
+        return find_repo_root(cwd)
+    # By real path (None: under no marker), so a root reached through a link is one root.
+    roots: dict[Path | None, list[tuple[Path, Path | None]]] = {}
+    for given in paths:
+        absolute = Path(os.path.normpath(cwd / given))
+        if not os.path.lexists(absolute):
+            raise UsageError(f"{given}: no such file or directory")
+        root = _marked_root(absolute if absolute.is_dir() else absolute.parent)
+        key = Path(os.path.realpath(root)) if root is not None else None
+        roots.setdefault(key, []).append((given, root))
+    if len(roots) > 1:
+        described = "; ".join(
+            f"{given} in {root if root is not None else 'no repository'}"
+            for found in roots.values()
+            for given, root in found
+        )
+        raise UsageError(
+            f"the paths belong to different repositories ({described}): one run reads one "
+            f"{CONFIG_FILE_NAME}; run trainc once per repository, or name the one to use "
+            "with --config"
+        )
+    [(key, found)] = roots.items()
+    if key is not None:
+        return found[0][1] or key  # as the first path reached it
+    return _unmarked_root([Path(os.path.normpath(cwd / given)) for given, _ in found], cwd)
+
+
+def _unmarked_root(paths: Sequence[Path], cwd: Path) -> Path:
+    """The root of paths with no trainc.yaml or .git above them: the working directory
+    when they are inside it (as without paths), else the directory they share."""
+    here = Path(os.path.normpath(cwd))
+    if all(path.is_relative_to(here) for path in paths):
+        return here
+    directories = [path if path.is_dir() else path.parent for path in paths]
+    return Path(os.path.commonpath(directories))
+
+
+def merge_values(base: JsonObject, override: JsonObject) -> JsonObject:
+    """Deep merge of template values: mappings merge key by key, anything else is replaced."""
+    merged: dict[str, JsonValue] = dict(base)
+    for key, value in override.items():
+        current = merged.get(key)
+        if isinstance(current, dict) and isinstance(value, dict):
+            merged[key] = merge_values(current, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def build_config(
+    root: Path,
+    file: RepoConfigFile | None,
+    *,
+    config_file: str | None,
+    environment: str | None,
+    overrides: Overrides | None = None,
+) -> RepoConfig:
+    """Resolve a validated config file, the ``--env`` choice and ``overrides`` into a RepoConfig.
+
+    An explicit ``environment`` wins over ``overrides.environment``. Raises UsageError for
+    an environment the file does not define: that is a mistake in the request, not a
+    problem in the repository.
+    """
+    file = file or RepoConfigFile()
+    overrides = overrides or Overrides()
+    source = "--env" if environment is not None else overrides.environment_source
+    environment = environment if environment is not None else overrides.environment
+    values = _template_values(file, environment, source=source, config_file=config_file)
+    inputs = file.inputs
+    policies = file.policies
+    limits = file.limits
+    defaults = Limits()
+    policy_paths = tuple(policies.paths) if policies and policies.paths else DEFAULT_POLICY_PATHS
+    compile_settings = _compile_settings(file.compile, file.deploy or DEPLOY_JOBSET)
+    # Policy files and compiled output are YAML too, but never inputs: they would only
+    # be skipped, noisily (and compiled JobSets are not trainer objects).
+    generated = (compile_settings.output,) if compile_settings.output else ()
+    exclude = (
+        *(inputs.exclude if inputs and inputs.exclude else ()),
+        *(f"{path.strip('/')}/**" for path in (*policy_paths, *generated)),
+    )
+    return RepoConfig(
+        root=root,
+        config_file=config_file,
+        deploy=file.deploy or DEPLOY_JOBSET,
+        include=tuple(inputs.include) if inputs and inputs.include else DEFAULT_INCLUDE,
+        exclude=exclude,
+        runtimes=tuple(inputs.runtimes) if inputs and inputs.runtimes else (),
+        namespace=(
+            overrides.namespace
+            or file.namespace
+            or overrides.default_namespace
+            or DEFAULT_NAMESPACE
+        ),
+        overridden_destination=_overridden_destination(file, overrides),
+        namespaces=frozenset(file.namespaces) if file.namespaces is not None else None,
+        kubernetes_version=(
+            file.kubernetes_version or overrides.kubernetes_version or DEFAULT_KUBERNETES_VERSION
+        ),
+        environment=environment,
+        template_values=values,
+        policies=PolicySettings(
+            paths=policy_paths,
+            enable=frozenset(policies.enable or ()) if policies else frozenset(),
+            disable=frozenset(policies.disable or ()) if policies else frozenset(),
+            params=dict(policies.params or {}) if policies else {},
+        ),
+        limits=Limits(
+            max_file_bytes=(limits and limits.max_file_bytes) or defaults.max_file_bytes,
+            max_yaml_nodes=(limits and limits.max_yaml_nodes) or defaults.max_yaml_nodes,
+            max_depth=(limits and limits.max_depth) or defaults.max_depth,
+            max_documents=(limits and limits.max_documents) or defaults.max_documents,
+        ),
+        compile=compile_settings,
+        # Validate-only: the Trainer controller enforces deadlines and TTLs, nothing is
+        # compiled, so no sweeper is run whatever the section says.
+        sweeper=_sweeper_settings(file.sweeper) if file.deploy != DEPLOY_TRAINJOB else None,
+        rules=dict(file.rules or {}),
+        path_rules=tuple(
+            PathRules(tuple(entry.paths), dict(entry.rules)) for entry in file.per_path_rules or ()
+        ),
+    )
+
+
+def _overridden_destination(file: RepoConfigFile, overrides: Overrides) -> str | None:
+    """The destination namespace trainc.yaml's ``namespace`` replaced, if it differs.
+
+    An explicit Argo CD choice (``overrides.namespace``) wins over both, so then nothing
+    was overridden by accident.
+    """
+    destination = overrides.default_namespace
+    if overrides.namespace or not file.namespace or not destination:
+        return None
+    return destination if destination != file.namespace else None
+
+
+def _template_values(
+    file: RepoConfigFile, environment: str | None, *, source: str, config_file: str | None
+) -> JsonObject:
+    """The top-level ``values`` with ``environment``'s merged over them, when one is chosen."""
+    values: JsonObject = dict(file.values or {})
+    if environment is None:
+        return values
+    environments = file.environments or {}
+    if environment not in environments:
+        known = ", ".join(sorted(environments)) or "none"
+        raise UsageError(
+            f"{source} {environment}: no such environment in {config_file or CONFIG_FILE_NAME}"
+            f" (defined: {known})"
+        )
+    return merge_values(values, environments[environment].values or {})
+
+
+def _compile_settings(section: CompileConfig | None, deploy: Deploy) -> CompileSettings:
+    """The ``compile`` section with its defaults; in validate-only mode, none of it.
+
+    Nothing is compiled then: the Trainer controller copies the runtime's
+    ``volumeClaimPolicies`` into the JobSet it builds
+    (https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/plugins/jobset/builder.go),
+    for the JobSet controller to create the claims, so the jobs resolve as ``Native``.
+    """
+    if deploy == DEPLOY_TRAINJOB:
+        return CompileSettings(native_volume_claims=True)
+    if section is None:
+        return CompileSettings()
+    return CompileSettings(
+        output=section.output,
+        native_volume_claims=section.volume_claim_policies == "Native",
+        mpi_ssh_secret=section.mpi.ssh_auth_secret if section.mpi else None,
+        flux_curve_secret=section.flux.curve_secret if section.flux else None,
+        server_side_apply=section.apply == "ServerSide",
+        emit_namespaces=section.namespaces == "Emit",
+    )
+
+
+def _sweeper_settings(section: SweeperConfig | None) -> SweeperSettings | None:
+    """The sweeper section with its defaults; None when trainc.yaml has no such section."""
+    if section is None:
+        return None
+    resources = section.resources or SweeperResources()
+    return SweeperSettings(
+        image=section.image,
+        namespace=section.namespace or DEFAULT_SWEEPER_NAMESPACE,
+        schedule=section.schedule or DEFAULT_SWEEPER_SCHEDULE,
+        scope=section.scope or DEFAULT_SWEEPER_SCOPE,
+        service_account_name=section.service_account_name or DEFAULT_SWEEPER_ACCOUNT,
+        grace_seconds=(
+            DEFAULT_SWEEPER_GRACE_SECONDS
+            if section.grace_seconds is None
+            else section.grace_seconds
+        ),
+        requests={**DEFAULT_SWEEPER_REQUESTS, **(resources.requests or {})},
+        limits={**DEFAULT_SWEEPER_LIMITS, **(resources.limits or {})},
+        image_pull_secrets=tuple(section.image_pull_secrets or ()),
+    )

@@ -1,1 +1,0 @@
-"""Offline validation: schema, CEL rules, webhook-equivalent checks and organisation policies."""
