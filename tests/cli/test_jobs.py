@@ -21,8 +21,7 @@ from tests.support.compiled import compile_collected
 from tests.test_cases import ALL_CASES, Case, materialise
 from trainc.app import validate_paths
 from trainc.checks.output.objects import OutputCheck
-from trainc.compiler import run as compiler_run
-from trainc.engine import workers
+from trainc.engine import job_pass, workers
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
@@ -141,7 +140,7 @@ def _build_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(job: object) -> None:
         raise ValueError("a builder broke")
 
-    monkeypatch.setattr(compiler_run, "build_job", broken)
+    monkeypatch.setattr(job_pass, "build_job", broken)
 
 
 def _output_check_fails(monkeypatch: pytest.MonkeyPatch) -> None:

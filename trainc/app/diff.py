@@ -1,32 +1,20 @@
-"""``trainc diff`` as a library call: the output at a base revision and in the working
-tree, compared."""
+"""``trainc diff``: the output at a base revision and in the working tree, compared."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from trainc.config.settings import Overrides, RepoConfig
+from trainc.checks.transitions.base import BaseRevision
+from trainc.compiler.run import BuiltJob, build_job
+from trainc.compiler.sweeper import build_sweeper
+from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
-
-if TYPE_CHECKING:
-    from trainc.compiler.run import BuiltJob
-    from trainc.review.changes import Emitted, ObjectChange
-
-from trainc.app.session import (
-    Builds,
-    ExitCodeFromFindings,
-    Progress,
-    Request,
-    Steps,
-    ValidationReport,
-    base_revision,
-    config_failure,
-    named_paths,
-    run_validation,
-)
+from trainc.emit.selection import Selection
+from trainc.engine.job_pass import JobStages
+from trainc.engine.report import ExitCodeFromFindings, ValidationReport
+from trainc.engine.repository import Run, validate_repository
+from trainc.review.changes import Emitted, ObjectChange, compare
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,53 +31,29 @@ class DiffReport(ExitCodeFromFindings):
     changes: tuple[ObjectChange, ...]
 
 
-def diff_paths(
-    paths: Sequence[Path],
-    *,
-    cwd: Path,
-    base: str,
-    config_file: Path | None = None,
-    environment: str | None = None,
-    overrides: Overrides | None = None,
-    progress: Progress | None = None,
-) -> DiffReport:
-    """Compile the TrainJobs in ``paths`` (default: the repository) at git revision
-    ``base`` and in the working tree, in memory, and compare the two outputs.
+def diff_run(run: Run, revision: BaseRevision) -> DiffReport:
+    """Compile the run's TrainJobs at ``revision`` and in the working tree, in memory,
+    and compare the two outputs.
 
-    The working tree is validated as ``validate --base`` validates it. At ``base``, a
-    TrainJob counts as deployed when it resolved cleanly there (as ``--base`` compares
-    JobSets); both sides are built with the current configuration. With ``paths``, only
-    the TrainJobs of those files are compared, and the sweeper's objects (which depend
-    on every job of the repository) are left out.
+    The working tree is validated as ``validate --base`` validates it (``run.base`` is
+    ``revision``). At the base, a TrainJob counts as deployed when it resolved cleanly
+    there (as ``--base`` compares JobSets); both sides are built with the current
+    configuration. With named paths, only the TrainJobs of those files are compared, and
+    the sweeper's objects (which depend on every job of the repository) are left out.
     """
-    from trainc.compiler.run import build_job  # noqa: PLC0415 - compile only
-    from trainc.emit.selection import Selection  # noqa: PLC0415 - compile only
-    from trainc.review.changes import compare  # noqa: PLC0415 - diff only
-
-    request = Request(paths, cwd, config_file, environment, overrides)
-    loaded_config = request.open()
-    config = loaded_config.config
-    if config is None:
-        report = config_failure(loaded_config)
-        return DiffReport(report, report.diagnostics, ())
-    revision = base_revision(base, config)
-    builds = Builds(config, keep=True)
-    report = run_validation(
-        request.targets,
-        loaded_config,
-        config,
-        base=revision,
-        steps=Steps(progress),
-        builds=builds,
-    )
+    validated = validate_repository(run, JobStages(build=True, keep=True))
+    report = validated.report
     if any(d.is_error and not revision.reported(d) for d in report.diagnostics):
         return DiffReport(report, report.diagnostics, ())
-    selected = Selection(named_paths(request.targets, root=config.root))
+    config = run.config
+    selected = Selection(run.named_paths)
     deployed = revision.deployed_jobs()
     before = [build_job(job) for job in deployed if selected.covers(job.trainjob.loaded.path)]
+    after = [kept.built for kept in validated.kept if kept.built is not None]
+    shared = not run.targets
     changes = compare(
-        _emitted(config, before, shared=not paths),
-        _emitted(config, [built for _, built in builds.kept], shared=not paths),
+        _emitted(config, before, shared=shared),
+        _emitted(config, after, shared=shared),
         lambda owner: [_reason(d) for d in revision.refusals(*owner.split("/", 1))],
     )
     return DiffReport(report, report.diagnostics, changes)
@@ -104,8 +68,5 @@ def _reason(refusal: Diagnostic) -> str:
 
 def _emitted(config: RepoConfig, jobs: Sequence[BuiltJob], *, shared: bool) -> Emitted:
     """What compile emits for ``jobs``: their objects and, with ``shared``, the sweeper's."""
-    from trainc.compiler.sweeper import build_sweeper  # noqa: PLC0415 - compile only
-    from trainc.review.changes import Emitted  # noqa: PLC0415 - diff only
-
     sweeper = build_sweeper(config, {job.namespace for job in jobs}) if shared else ()
     return Emitted({f"{job.namespace}/{job.name}": job.objects for job in jobs}, sweeper)

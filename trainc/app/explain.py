@@ -1,28 +1,15 @@
-"""``trainc explain`` as a library call: the compiled objects with the origin of each line."""
+"""``trainc explain``: the compiled objects with the origin of each line."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from trainc.config.settings import Overrides
 from trainc.diagnostics import Diagnostic
+from trainc.engine.job_pass import JobStages
+from trainc.engine.report import ExitCodeFromFindings, ValidationReport
+from trainc.engine.repository import Run, validate_repository
 from trainc.errors import UsageError
-
-if TYPE_CHECKING:
-    from trainc.review.explain import ExplainedObject, FieldHistory
-
-from trainc.app.session import (
-    Builds,
-    ExitCodeFromFindings,
-    Request,
-    Steps,
-    ValidationReport,
-    config_failure,
-    run_validation,
-)
+from trainc.review.explain import ExplainedObject, FieldHistory, SelectionError, select
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,45 +23,30 @@ class ExplainReport(ExitCodeFromFindings):
     fields: tuple[FieldHistory, ...] = ()
 
 
-def explain_paths(
-    paths: Sequence[Path],
-    *,
-    cwd: Path,
-    object_name: str | None = None,
-    field: str | None = None,
-    config_file: Path | None = None,
-    environment: str | None = None,
-    overrides: Overrides | None = None,
-) -> ExplainReport:
-    """Compile the TrainJobs in ``paths`` in memory and say where each value came from.
+@dataclass(frozen=True, slots=True)
+class Selector:
+    """What ``trainc explain`` shows: ``object_name`` (``KIND/NAME``, kind
+    case-insensitive) keeps the objects it names; ``field`` (a path such as
+    ``spec.replicatedJobs[node].template.spec.template.spec.containers[node].image``, or
+    its end, ``containers[node].image``) gives, instead of whole objects, the values
+    that field took."""
 
-    ``object_name`` (``KIND/NAME``, kind case-insensitive) keeps the objects it names;
-    ``field`` (a path such as ``spec.replicatedJobs[node].template.spec.template.spec.
-    containers[node].image``, or its end, ``containers[node].image``) gives, instead of
-    whole objects, the values that field took. Raises UsageError for a malformed
-    selector or one that names nothing built.
+    object_name: str | None = None
+    field: str | None = None
+
+
+def explain_run(run: Run, selector: Selector) -> ExplainReport:
+    """Compile the run's TrainJobs in memory and say where each value came from.
+
+    Raises UsageError for a malformed selector or one that names nothing built.
     """
-    from trainc.review.explain import SelectionError, select  # noqa: PLC0415 - explain only
-
-    request = Request(paths, cwd, config_file, environment, overrides)
-    loaded_config = request.open()
-    config = loaded_config.config
-    if config is None:
-        report = config_failure(loaded_config)
-        return ExplainReport(report, report.diagnostics)
-    builds = Builds(config, keep=True)
-    report = run_validation(
-        request.targets,
-        loaded_config,
-        config,
-        base=None,
-        steps=Steps(None),
-        builds=builds,
-    )
-    if not builds.kept:
+    validated = validate_repository(run, JobStages(build=True, keep=True))
+    report = validated.report
+    built = [(kept.resolved, kept.built) for kept in validated.kept if kept.built is not None]
+    if not built:
         return ExplainReport(report, report.diagnostics)
     try:
-        selection = select(builds.kept, object_name=object_name, field=field)
+        selection = select(built, object_name=selector.object_name, field=selector.field)
     except SelectionError as error:
         raise UsageError(str(error)) from None
     return ExplainReport(report, report.diagnostics, selection.objects, selection.fields)

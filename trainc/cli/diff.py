@@ -9,7 +9,8 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.app import DiffReport, diff_paths
+from trainc.app import RunOptions, Session
+from trainc.app.diff import DiffReport
 from trainc.argocd import argocd_overrides
 from trainc.cli.options import ReportOptions
 from trainc.cli.progress import progress_line
@@ -97,15 +98,10 @@ def diff_command(
         color=color,
     )
     with progress_line(sys.stderr, "comparing", enabled=not quiet) as progress:
-        result = diff_paths(
-            list(paths),
-            cwd=Path.cwd(),
-            base=base,
-            config_file=config_file,
-            environment=environment,
-            overrides=options.overrides,
-            progress=progress,
+        run = RunOptions(
+            cwd=Path.cwd(), paths=paths, base=base, progress=progress, **options.repository
         )
+        result = Session(run).diff()
     options.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     if result.exit_code and not result.changes:
         return result.exit_code
