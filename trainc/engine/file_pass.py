@@ -221,7 +221,7 @@ class _FileWork:
     hand (:class:`CrossChecked`).
     """
 
-    def __init__(  # noqa: PLR0917 - one call site, in check_files
+    def __init__(
         self,
         files: InputFiles,
         reads: Sequence[_Read],

@@ -4,7 +4,13 @@ from typing import Any
 
 import pytest
 
-from tests.support.builders import located, make_runtime, make_trainjob, resolved
+from tests.support.builders import (
+    located,
+    make_runtime,
+    make_trainjob,
+    resolved,
+    with_jobset_metadata,
+)
 from trainc.checks.created.kueue import check_kueue, queue_name
 from trainc.diagnostics import Severity
 from trainc.model.json import JsonObject, JsonValue
@@ -22,7 +28,7 @@ def _check(
     **spec: Any,
 ) -> list[tuple[str, str | None]]:
     trainjob = make_trainjob(labels=labels, annotations=annotations, **spec)
-    runtime = make_runtime(jobset_metadata={"labels": runtime_labels or {}})
+    runtime = with_jobset_metadata(make_runtime(), {"labels": runtime_labels or {}})
     return located(check_kueue(resolved(trainjob, runtime)))
 
 
@@ -128,7 +134,7 @@ def test_a_queue_annotation_without_a_label_is_a_warning() -> None:
 
 
 def test_a_queue_annotation_from_the_runtime_template_is_reported_there() -> None:
-    runtime = make_runtime(jobset_metadata={"annotations": QUEUED})
+    runtime = with_jobset_metadata(make_runtime(), {"annotations": QUEUED})
     findings = check_kueue(resolved(make_trainjob(), runtime))
     assert located(findings) == [
         ("kueue.queue-annotation", f"spec.template.metadata.annotations[{KUEUE_QUEUE_NAME}]")
@@ -141,7 +147,7 @@ def test_a_queue_annotation_beside_the_label_is_harmless() -> None:
 
 
 def test_a_bad_queue_from_the_runtime_template_is_reported_in_the_runtime() -> None:
-    runtime = make_runtime(jobset_metadata={"labels": {KUEUE_QUEUE_NAME: "Bad_Queue"}})
+    runtime = with_jobset_metadata(make_runtime(), {"labels": {KUEUE_QUEUE_NAME: "Bad_Queue"}})
     findings = check_kueue(resolved(make_trainjob(), runtime))
     assert located(findings) == [
         ("kueue.queue-name", f"spec.template.{QUEUE_LABEL}"),

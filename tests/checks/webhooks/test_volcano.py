@@ -1,4 +1,4 @@
-from tests.support.builders import located, make_runtime, make_trainjob, rjob
+from tests.support.builders import located, make_runtime, make_trainjob, rjob, with_jobset_metadata
 from trainc.checks.webhooks.volcano import check_volcano_queue
 from trainc.load.defaulted import DefaultedObject
 
@@ -6,10 +6,12 @@ QUEUE = "scheduling.volcano.sh/queue-name"
 
 
 def _runtime(queue: str | None = None, *, volcano: bool = True) -> DefaultedObject:
-    return make_runtime(
+    runtime = make_runtime(
         podGroupPolicy={"volcano": {}} if volcano else {"coscheduling": {}},
         replicated_jobs=[rjob("node", ancestor="trainer")],
-        jobset_metadata={"annotations": {QUEUE: queue}} if queue is not None else None,
+    )
+    return with_jobset_metadata(
+        runtime, {"annotations": {QUEUE: queue}} if queue is not None else None
     )
 
 

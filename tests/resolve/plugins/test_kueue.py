@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.compiler.support import Obj, compile_job, jobset_of
-from tests.support.builders import make_runtime, make_trainjob
+from tests.support.builders import make_runtime, make_trainjob, with_jobset_metadata
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.labels import (
     KUEUE_MAX_EXEC_TIME,
@@ -43,7 +43,7 @@ def test_each_kueue_label_is_carried_alone(key: str) -> None:
 
 
 def test_the_trainjobs_queue_wins_over_the_runtime_templates() -> None:
-    runtime = make_runtime(jobset_metadata={"labels": {KUEUE_QUEUE_NAME: "default-queue"}})
+    runtime = with_jobset_metadata(make_runtime(), {"labels": {KUEUE_QUEUE_NAME: "default-queue"}})
     queued = make_trainjob(labels={KUEUE_QUEUE_NAME: "team-a-gpu"})
     assert _jobset(queued, runtime)["metadata"]["labels"][KUEUE_QUEUE_NAME] == "team-a-gpu"
     # A runtime may name a default queue for the jobs that name none.

@@ -5,7 +5,13 @@ from typing import Any
 import pytest
 
 from tests.compiler.support import Obj, frozen, start
-from tests.support.builders import container, make_runtime, make_trainjob, rjob
+from tests.support.builders import (
+    container,
+    make_runtime,
+    make_trainjob,
+    rjob,
+    with_jobset_metadata,
+)
 from trainc.compiler.plugins import volcano
 from trainc.diagnostics import Severity
 from trainc.load.defaulted import DefaultedObject
@@ -27,12 +33,14 @@ def job(name: str, *, ancestor: str | None = None, **pod: Any) -> JsonObject:
 def volcano_runtime(
     *jobs: JsonObject, policy: JsonObject | None = None, annotations: JsonObject | None = None
 ) -> DefaultedObject:
-    return make_runtime(
+    runtime = make_runtime(
         "gang",
         ml_policy={"numNodes": 1, "torch": {}},
         podGroupPolicy={"volcano": policy if policy is not None else {}},
         replicated_jobs=list(jobs) or [job("node", ancestor="trainer", schedulerName="volcano")],
-        jobset_metadata={"annotations": annotations} if annotations is not None else None,
+    )
+    return with_jobset_metadata(
+        runtime, {"annotations": annotations} if annotations is not None else None
     )
 
 
