@@ -9,6 +9,7 @@ from trainc.checks.admission.pod_security import (
     Level,
     LevelVersion,
     NamespacePolicy,
+    namespace_refusal,
     parse_level,
     parse_version,
     policy_from_labels,
@@ -167,3 +168,19 @@ def test_labels_and_equivalence() -> None:
     assert LevelVersion(Level.BASELINE, (1, 28)).label == "baseline:v1.28"
     assert LevelVersion(Level.PRIVILEGED, (1, 2)).equivalent(PRIVILEGED)
     assert not LevelVersion(Level.BASELINE, (1, 2)).equivalent(LevelVersion(Level.BASELINE))
+
+
+def test_a_namespace_with_bad_labels_is_refused_with_every_error() -> None:
+    policy = policy_from_labels(labels(enforce="strict", enforce_version="1.30"))
+    assert namespace_refusal("ml", policy.errors) == (
+        'Namespace "ml" is invalid: [metadata.labels[pod-security.kubernetes.io/enforce]: '
+        'Invalid value: "strict": must be one of privileged, baseline, restricted, '
+        "metadata.labels[pod-security.kubernetes.io/enforce-version]: Invalid value: "
+        '"1.30": must be "latest" or "v1.x"]'
+    )
+    single = policy_from_labels(labels(warn="x")).errors
+    assert namespace_refusal("ml", single) == (
+        'Namespace "ml" is invalid: metadata.labels[pod-security.kubernetes.io/warn]: '
+        'Invalid value: "x": must be one of privileged, baseline, restricted'
+    )
+    assert namespace_refusal("ml", ()) is None

@@ -11,6 +11,8 @@ from trainc.checks.admission.pod_security import (
     effective_version,
     evaluate,
 )
+from trainc.checks.admission.pod_security.registry import compose
+from trainc.checks.admission.pod_security.results import Check, VersionedRule
 from trainc.model.json import JsonObject
 
 BASELINE_1_36 = [
@@ -122,3 +124,56 @@ def test_violations_come_in_registry_order() -> None:
         "hostPathVolumes",
         "privileged",
     ]
+
+
+def _synthetic(check_id: str, level: Level, *versions: tuple[int, int]) -> Check:
+    """A check whose rules do nothing, with rules from each of ``versions``."""
+    return Check(check_id, level, tuple(VersionedRule(v, lambda _pod: None) for v in versions))
+
+
+def _overriding(check: Check, *overrides: tuple[str, ...]) -> Check:
+    rules = tuple(
+        VersionedRule(rule.since, rule.rule, ids)
+        for rule, ids in zip(check.versions, overrides, strict=True)
+    )
+    return Check(check.id, check.level, rules)
+
+
+#: Upstream's registry test: baseline a-d, restricted e-i, overrides that come and go.
+SYNTHETIC = (
+    _synthetic("a", Level.BASELINE, (1, 0)),
+    _synthetic("b", Level.BASELINE, (1, 10)),
+    _synthetic("c", Level.BASELINE, (1, 0), (1, 5), (1, 10)),
+    _synthetic("d", Level.BASELINE, (1, 11), (1, 15), (1, 20)),
+    _synthetic("e", Level.RESTRICTED, (1, 0)),
+    _synthetic("f", Level.RESTRICTED, (1, 12), (1, 16), (1, 21)),
+    _overriding(_synthetic("g", Level.RESTRICTED, (1, 10)), ("a",)),
+    _overriding(_synthetic("h", Level.RESTRICTED, (1, 0)), ("b",)),
+    _overriding(_synthetic("i", Level.RESTRICTED, (1, 10), (1, 21)), ("c",), ("d",)),
+)
+
+
+@pytest.mark.parametrize(
+    ("level", "version", "expected"),
+    [
+        (Level.PRIVILEGED, (1, 0), []),
+        (Level.BASELINE, (1, 0), ["a:1.0", "c:1.0"]),
+        (Level.BASELINE, (1, 4), ["a:1.0", "c:1.0"]),
+        (Level.BASELINE, (1, 5), ["a:1.0", "c:1.5"]),
+        (Level.BASELINE, (1, 10), ["a:1.0", "b:1.10", "c:1.10"]),
+        (Level.BASELINE, (1, 11), ["a:1.0", "b:1.10", "c:1.10", "d:1.11"]),
+        (Level.BASELINE, (1, 36), ["a:1.0", "b:1.10", "c:1.10", "d:1.20"]),
+        (Level.RESTRICTED, (1, 0), ["a:1.0", "c:1.0", "e:1.0", "h:1.0"]),
+        (Level.RESTRICTED, (1, 5), ["a:1.0", "c:1.5", "e:1.0", "h:1.0"]),
+        (Level.RESTRICTED, (1, 10), ["e:1.0", "g:1.10", "h:1.0", "i:1.10"]),
+        (Level.RESTRICTED, (1, 11), ["d:1.11", "e:1.0", "g:1.10", "h:1.0", "i:1.10"]),
+        (
+            Level.RESTRICTED,
+            (1, 36),
+            ["c:1.10", "e:1.0", "f:1.21", "g:1.10", "h:1.0", "i:1.21"],
+        ),
+    ],
+)
+def test_composition_as_upstream_s_registry_test(level, version, expected) -> None:
+    composed = compose(SYNTHETIC, level, version)
+    assert [f"{i}:{r.since[0]}.{r.since[1]}" for i, r in composed] == expected

@@ -26,6 +26,7 @@ from trainc.checks.admission.pod_security.message import forbidden, message, war
 from trainc.checks.admission.pod_security.namespace import (
     LabelError,
     NamespacePolicy,
+    namespace_refusal,
     policy_from_labels,
 )
 from trainc.checks.admission.pod_security.registry import CHECKS, checks_for, evaluate
@@ -48,6 +49,7 @@ __all__ = [
     "forbidden",
     "judge",
     "message",
+    "namespace_refusal",
     "parse_level",
     "parse_version",
     "policy_from_labels",

@@ -117,3 +117,17 @@ def policy_from_labels(
         warn_version_error,
     )
     return NamespacePolicy(enforce, audit, warn, tuple(error for error in errors if error))
+
+
+def namespace_refusal(name: str, errors: tuple[LabelError, ...]) -> str | None:
+    """The API server's refusal of a Namespace created with bad labels, None without errors.
+
+    The PodSecurity plugin refuses to create such a namespace (``invalidResponse``) with a
+    standard Invalid error: ``Namespace "NAME" is invalid: <error>``, several errors in
+    brackets, joined with ``, ``.
+    """
+    if not errors:
+        return None
+    texts = list(dict.fromkeys(error.text for error in errors))
+    joined = texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]"
+    return f"Namespace {go_quote(name)} is invalid: {joined}"
