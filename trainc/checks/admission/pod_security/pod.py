@@ -46,15 +46,17 @@ class Pod:
             for _, container in objects(self.spec.get(key)):
                 yield container
 
-    @property
-    def windows(self) -> bool:
-        """Whether ``spec.os.name`` is ``windows`` (several restricted checks exempt it)."""
-        return text(as_object(self.spec.get("os")).get("name")) == "windows"
 
-    @property
-    def user_namespace(self) -> bool:
-        """Whether the pod runs in a user namespace (``hostUsers: false``)."""
-        return self.spec.get("hostUsers") is False
+def windows(pod: Pod) -> bool:
+    """Whether ``spec.os.name`` is ``windows``: from 1.25 several restricted checks exempt it,
+    since pod validation refuses the Linux-only fields they require on a Windows pod."""
+    return text(as_object(pod.spec.get("os")).get("name")) == "windows"
+
+
+def user_namespace(pod: Pod) -> bool:
+    """Whether the pod runs in a user namespace (``hostUsers: false``), where root in the
+    container is not root on the node: from 1.35 three checks let it pass."""
+    return pod.spec.get("hostUsers") is False
 
 
 def _object(value: JsonValue) -> JsonObject | None:
@@ -90,3 +92,15 @@ def pluralize(singular: str, plural: str, count: int) -> str:
 def containers_phrase(names: list[str]) -> str:
     """``container "a"`` or ``containers "a", "b"``."""
     return f"{pluralize('container', 'containers', len(names))} {join_quote(names)}"
+
+
+def setters(containers: list[str], *others: str, pod: bool = False) -> str:
+    """Who set a bad value: ``pod and containers "a", "b"``, ``""`` for nobody.
+
+    Upstream names the pod first, then the containers, then any other source
+    (annotations), joined with ``and``.
+    """
+    parts = ["pod"] if pod else []
+    if containers:
+        parts.append(containers_phrase(containers))
+    return " and ".join([*parts, *others])

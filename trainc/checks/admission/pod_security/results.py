@@ -43,6 +43,16 @@ class Finding:
 Rule = Callable[[Pod], Finding | None]
 
 
+def unless(exempt: Callable[[Pod], bool], rule: Rule) -> Rule:
+    """``rule`` for every pod but those ``exempt`` lets through: how a later version relaxes
+    an earlier rule (a Windows pod from 1.25, a user-namespaced pod from 1.35)."""
+
+    def relaxed(pod: Pod) -> Finding | None:
+        return None if exempt(pod) else rule(pod)
+
+    return relaxed
+
+
 @dataclass(frozen=True, slots=True)
 class VersionedRule:
     """A check's rule from ``since`` on, and the baseline checks it overrides."""

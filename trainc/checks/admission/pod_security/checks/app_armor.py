@@ -21,12 +21,12 @@ from trainc.checks.admission.pod_security.levels import Level
 from trainc.checks.admission.pod_security.message import go_quote
 from trainc.checks.admission.pod_security.pod import (
     Pod,
-    containers_phrase,
     context,
     field,
     join_quote,
     name,
     pluralize,
+    setters,
 )
 from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule
 from trainc.checks.workload.jsonfields import text
@@ -70,11 +70,9 @@ def _annotations_only(pod: Pod) -> Finding | None:
 def _since_1_0(pod: Pod) -> Finding | None:
     if pod.release < FIELDS_SINCE:
         return _annotations_only(pod)
-    setters: list[str] = []
     values: set[str] = set()
     pod_type = _bad_type(pod.security_context)
     if pod_type is not None:
-        setters.append("pod")
         values.add(pod_type)
     containers: list[str] = []
     for container in pod.containers():
@@ -82,18 +80,15 @@ def _since_1_0(pod: Pod) -> Finding | None:
         if container_type is not None:
             containers.append(name(container))
             values.add(container_type)
-    if containers:
-        setters.append(containers_phrase(containers))
-    bad_values = sorted(values)
     forbidden = _forbidden_annotations(pod)
-    if forbidden:
-        bad_values += forbidden
-        setters.append(pluralize("annotation", "annotations", len(forbidden)))
-    if not setters:
+    annotations = [pluralize("annotation", "annotations", len(forbidden))] if forbidden else []
+    bad = setters(containers, *annotations, pod=pod_type is not None)
+    if not bad:
         return None
+    bad_values = sorted(values) + forbidden
     return Finding(
         pluralize("forbidden AppArmor profile", "forbidden AppArmor profiles", len(bad_values)),
-        f"{' and '.join(setters)} must not set AppArmor profile type to {join_quote(bad_values)}",
+        f"{bad} must not set AppArmor profile type to {join_quote(bad_values)}",
     )
 
 

@@ -22,8 +22,9 @@ from trainc.checks.admission.pod_security.pod import (
     field,
     join_quote,
     name,
+    windows,
 )
-from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule
+from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule, unless
 from trainc.checks.workload.jsonfields import strings
 
 BASELINE_ID: Final = "capabilities_baseline"
@@ -96,16 +97,12 @@ def _restricted_1_22(pod: Pod) -> Finding | None:
     return Finding("unrestricted capabilities", "; ".join(details)) if details else None
 
 
-def _restricted_1_25(pod: Pod) -> Finding | None:
-    return None if pod.windows else _restricted_1_22(pod)
-
-
 BASELINE = Check(BASELINE_ID, Level.BASELINE, (VersionedRule((1, 0), _baseline),))
 RESTRICTED = Check(
     "capabilities_restricted",
     Level.RESTRICTED,
     (
         VersionedRule((1, 22), _restricted_1_22, (BASELINE_ID,)),
-        VersionedRule((1, 25), _restricted_1_25, (BASELINE_ID,)),
+        VersionedRule((1, 25), unless(windows, _restricted_1_22), (BASELINE_ID,)),
     ),
 )

@@ -11,8 +11,8 @@ https://github.com/kubernetes/kubernetes/blob/v1.36.0/staging/src/k8s.io/pod-sec
 from __future__ import annotations
 
 from trainc.checks.admission.pod_security.levels import Level
-from trainc.checks.admission.pod_security.pod import Pod, containers_phrase, context, name
-from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule
+from trainc.checks.admission.pod_security.pod import Pod, containers_phrase, context, name, windows
+from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule, unless
 
 
 def _since_1_8(pod: Pod) -> Finding | None:
@@ -29,12 +29,11 @@ def _since_1_8(pod: Pod) -> Finding | None:
     )
 
 
-def _since_1_25(pod: Pod) -> Finding | None:
-    return None if pod.windows else _since_1_8(pod)
-
-
 CHECK = Check(
     "allowPrivilegeEscalation",
     Level.RESTRICTED,
-    (VersionedRule((1, 8), _since_1_8), VersionedRule((1, 25), _since_1_25)),
+    (
+        VersionedRule((1, 8), _since_1_8),
+        VersionedRule((1, 25), unless(windows, _since_1_8)),
+    ),
 )

@@ -21,8 +21,9 @@ from trainc.checks.admission.pod_security.pod import (
     context,
     join_quote,
     name,
+    user_namespace,
 )
-from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule
+from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule, unless
 
 BASELINE_ID: Final = "procMount"
 
@@ -44,14 +45,13 @@ def _unmasked(pod: Pod) -> Finding | None:
     )
 
 
-def _baseline_1_35(pod: Pod) -> Finding | None:
-    return None if pod.user_namespace else _unmasked(pod)
-
-
 BASELINE = Check(
     BASELINE_ID,
     Level.BASELINE,
-    (VersionedRule((1, 0), _unmasked), VersionedRule((1, 35), _baseline_1_35)),
+    (
+        VersionedRule((1, 0), _unmasked),
+        VersionedRule((1, 35), unless(user_namespace, _unmasked)),
+    ),
 )
 RESTRICTED = Check(
     "procMount_restricted",

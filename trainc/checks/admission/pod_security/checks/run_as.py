@@ -13,14 +13,20 @@ https://github.com/kubernetes/kubernetes/blob/v1.36.0/staging/src/k8s.io/pod-sec
 from __future__ import annotations
 
 from trainc.checks.admission.pod_security.levels import Level
-from trainc.checks.admission.pod_security.pod import Pod, containers_phrase, context, name
-from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule
+from trainc.checks.admission.pod_security.pod import (
+    Pod,
+    containers_phrase,
+    context,
+    name,
+    setters,
+    user_namespace,
+)
+from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule, unless
 from trainc.model.json import JsonObject
 
 
 def _non_root_1_0(pod: Pod) -> Finding | None:
     pod_value = (pod.security_context or {}).get("runAsNonRoot")
-    setters = ["pod"] if pod_value is False else []
     explicit: list[str] = []
     implicit: list[str] = []
     for container in pod.containers():
@@ -29,12 +35,10 @@ def _non_root_1_0(pod: Pod) -> Finding | None:
             explicit.append(name(container))
         elif value is None and pod_value is not True:
             implicit.append(name(container))
-    if explicit:
-        setters.append(containers_phrase(explicit))
-    if setters:
+    bad = setters(explicit, pod=pod_value is False)
+    if bad:
         return Finding(
-            "runAsNonRoot != true",
-            f"{' and '.join(setters)} must not set securityContext.runAsNonRoot=false",
+            "runAsNonRoot != true", f"{bad} must not set securityContext.runAsNonRoot=false"
         )
     if implicit:
         return Finding(
@@ -44,10 +48,6 @@ def _non_root_1_0(pod: Pod) -> Finding | None:
     return None
 
 
-def _non_root_1_35(pod: Pod) -> Finding | None:
-    return None if pod.user_namespace else _non_root_1_0(pod)
-
-
 def _root(security_context: JsonObject | None) -> bool:
     """Whether ``runAsUser`` is set to 0 (a set pointer to zero, not an absent field)."""
     value = (security_context or {}).get("runAsUser")
@@ -55,26 +55,24 @@ def _root(security_context: JsonObject | None) -> bool:
 
 
 def _user_1_23(pod: Pod) -> Finding | None:
-    setters = ["pod"] if _root(pod.security_context) else []
-    bad = [name(container) for container in pod.containers() if _root(context(container))]
-    if bad:
-        setters.append(containers_phrase(bad))
-    if not setters:
-        return None
-    return Finding("runAsUser=0", f"{' and '.join(setters)} must not set runAsUser=0")
-
-
-def _user_1_35(pod: Pod) -> Finding | None:
-    return None if pod.user_namespace else _user_1_23(pod)
+    containers = [name(container) for container in pod.containers() if _root(context(container))]
+    bad = setters(containers, pod=_root(pod.security_context))
+    return Finding("runAsUser=0", f"{bad} must not set runAsUser=0") if bad else None
 
 
 RUN_AS_NON_ROOT = Check(
     "runAsNonRoot",
     Level.RESTRICTED,
-    (VersionedRule((1, 0), _non_root_1_0), VersionedRule((1, 35), _non_root_1_35)),
+    (
+        VersionedRule((1, 0), _non_root_1_0),
+        VersionedRule((1, 35), unless(user_namespace, _non_root_1_0)),
+    ),
 )
 RUN_AS_USER = Check(
     "runAsUser",
     Level.RESTRICTED,
-    (VersionedRule((1, 23), _user_1_23), VersionedRule((1, 35), _user_1_35)),
+    (
+        VersionedRule((1, 23), _user_1_23),
+        VersionedRule((1, 35), unless(user_namespace, _user_1_23)),
+    ),
 )

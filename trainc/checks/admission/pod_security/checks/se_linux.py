@@ -14,11 +14,11 @@ from typing import Final
 from trainc.checks.admission.pod_security.levels import Level
 from trainc.checks.admission.pod_security.pod import (
     Pod,
-    containers_phrase,
     context,
     join_quote,
     name,
     pluralize,
+    setters,
 )
 from trainc.checks.admission.pod_security.pod import field as nested
 from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule
@@ -68,15 +68,13 @@ class _Seen:
 
 def _rule(allowed: frozenset[str], pod: Pod) -> Finding | None:
     seen = _Seen(allowed)
-    setters = ["pod"] if seen.bad(pod.security_context) else []
-    bad = [name(container) for container in pod.containers() if seen.bad(context(container))]
-    if bad:
-        setters.append(containers_phrase(bad))
-    if not setters:
+    pod_bad = seen.bad(pod.security_context)
+    containers = [name(container) for container in pod.containers() if seen.bad(context(container))]
+    bad = setters(containers, pod=pod_bad)
+    if not bad:
         return None
     return Finding(
-        "seLinuxOptions",
-        f"{' and '.join(setters)} set forbidden securityContext.seLinuxOptions: {seen.data()}",
+        "seLinuxOptions", f"{bad} set forbidden securityContext.seLinuxOptions: {seen.data()}"
     )
 
 

@@ -25,9 +25,11 @@ from trainc.checks.admission.pod_security.pod import (
     join_quote,
     name,
     pluralize,
+    setters,
+    windows,
 )
 from trainc.checks.admission.pod_security.pod import field as nested
-from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule
+from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule, unless
 from trainc.checks.workload.jsonfields import text
 from trainc.model.json import JsonObject
 
@@ -63,14 +65,20 @@ def _annotations_1_0(pod: Pod) -> Finding | None:
 class _Profiles:
     """Who set a bad profile type, who set none, and the bad types."""
 
-    setters: list[str] = field(default_factory=list)
+    bad_pod: bool = False
+    bad: list[str] = field(default_factory=list)
     values: set[str] = field(default_factory=set)
     unset: list[str] = field(default_factory=list)
+
+    @property
+    def setters(self) -> str:
+        """The pod and containers that set a bad type, ``""`` for none."""
+        return setters(self.bad, pod=self.bad_pod)
 
     def bad_detail(self) -> str:
         """The detail naming the bad settings."""
         return (
-            f"{' and '.join(self.setters)} must not set securityContext.seccompProfile.type "
+            f"{self.setters} must not set securityContext.seccompProfile.type "
             f"to {join_quote(sorted(self.values))}"
         )
 
@@ -87,18 +95,15 @@ def _profiles(pod: Pod) -> tuple[_Profiles, bool]:
     pod_type = _type(pod.security_context)
     pod_valid = pod_type in _VALID_TYPES
     if pod_type is not None and not pod_valid:
-        found.setters.append("pod")
+        found.bad_pod = True
         found.values.add(pod_type)
-    bad: list[str] = []
     for container in pod.containers():
         kind = _type(context(container))
         if kind is None:
             found.unset.append(name(container))
         elif kind not in _VALID_TYPES:
-            bad.append(name(container))
+            found.bad.append(name(container))
             found.values.add(kind)
-    if bad:
-        found.setters.append(containers_phrase(bad))
     return found, pod_valid
 
 
@@ -120,10 +125,6 @@ def _restricted_1_19(pod: Pod) -> Finding | None:
     return None
 
 
-def _restricted_1_25(pod: Pod) -> Finding | None:
-    return None if pod.windows else _restricted_1_19(pod)
-
-
 BASELINE = Check(
     BASELINE_ID,
     Level.BASELINE,
@@ -134,6 +135,6 @@ RESTRICTED = Check(
     Level.RESTRICTED,
     (
         VersionedRule((1, 19), _restricted_1_19, (BASELINE_ID,)),
-        VersionedRule((1, 25), _restricted_1_25, (BASELINE_ID,)),
+        VersionedRule((1, 25), unless(windows, _restricted_1_19), (BASELINE_ID,)),
     ),
 )

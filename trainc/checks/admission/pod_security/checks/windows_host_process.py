@@ -7,7 +7,7 @@ https://github.com/kubernetes/kubernetes/blob/v1.36.0/staging/src/k8s.io/pod-sec
 from __future__ import annotations
 
 from trainc.checks.admission.pod_security.levels import Level
-from trainc.checks.admission.pod_security.pod import Pod, containers_phrase, context, field, name
+from trainc.checks.admission.pod_security.pod import Pod, context, field, name, setters
 from trainc.checks.admission.pod_security.results import Check, Finding, VersionedRule
 from trainc.model.json import JsonObject
 
@@ -17,15 +17,14 @@ def _host_process(security_context: JsonObject | None) -> bool:
 
 
 def _since_1_0(pod: Pod) -> Finding | None:
-    setters = ["pod"] if _host_process(pod.security_context) else []
-    bad = [name(container) for container in pod.containers() if _host_process(context(container))]
-    if bad:
-        setters.append(containers_phrase(bad))
-    if not setters:
+    containers = [
+        name(container) for container in pod.containers() if _host_process(context(container))
+    ]
+    bad = setters(containers, pod=_host_process(pod.security_context))
+    if not bad:
         return None
     return Finding(
-        "hostProcess",
-        f"{' and '.join(setters)} must not set securityContext.windowsOptions.hostProcess=true",
+        "hostProcess", f"{bad} must not set securityContext.windowsOptions.hostProcess=true"
     )
 
 
