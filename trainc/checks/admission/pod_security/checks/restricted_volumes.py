@@ -11,7 +11,10 @@ https://github.com/kubernetes/kubernetes/blob/v1.36.0/staging/src/k8s.io/pod-sec
 
 The ``image`` volume was allowed inside version 1.0 of the check by the 1.33 library
 (https://github.com/kubernetes/kubernetes/blob/v1.32.0/staging/src/k8s.io/pod-security-admission/policy/check_restrictedVolumes.go
-does not list it): on an older cluster it is an ``unknown`` volume type.
+does not list it): on an older cluster it is an ``unknown`` volume type. With the
+``ImageVolume`` gate at its default the API server drops image volumes before admission
+until 1.35 (see :mod:`trainc.checks.workload.volumes`), so in practice the rule meets
+them only where it allows them.
 """
 
 from __future__ import annotations
