@@ -934,6 +934,270 @@ BOUNDARIES: tuple[Case, ...] = (
     ),
 )
 
+_DEFAULT_CAPS: list[str] = [
+    "AUDIT_WRITE",
+    "CHOWN",
+    "DAC_OVERRIDE",
+    "FOWNER",
+    "FSETID",
+    "KILL",
+    "MKNOD",
+    "NET_BIND_SERVICE",
+    "SETFCAP",
+    "SETGID",
+    "SETPCAP",
+    "SETUID",
+    "SYS_CHROOT",
+]
+_NOT_DEFAULT = "must not include {} in securityContext.capabilities.add"
+
+#: From the conformance fixtures: the values each check lets through and refuses.
+FIXTURES: tuple[Case, ...] = (
+    Case(
+        "capabilities_baseline: every capability of the default set may be added",
+        "capabilities_baseline",
+        {"containers": [caps("container1", add=_DEFAULT_CAPS)]},
+        None,
+        Level.BASELINE,
+    ),
+    Case(
+        "capabilities_baseline: NET_RAW is not in the default set",
+        "capabilities_baseline",
+        {"initContainers": [caps("initcontainer1", add=["NET_RAW"])]},
+        (
+            "non-default capabilities",
+            'container "initcontainer1" ' + _NOT_DEFAULT.format('"NET_RAW"'),
+        ),
+        Level.BASELINE,
+    ),
+    Case(
+        "capabilities_baseline: names are case-sensitive and without the CAP_ prefix",
+        "capabilities_baseline",
+        {"containers": [caps("container1", add=["chown", "CAP_CHOWN"])]},
+        (
+            "non-default capabilities",
+            'container "container1" ' + _NOT_DEFAULT.format('"CAP_CHOWN", "chown"'),
+        ),
+        Level.BASELINE,
+    ),
+    Case(
+        "capabilities_restricted: drop ALL and add NET_BIND_SERVICE passes",
+        "capabilities_restricted",
+        {
+            "containers": [caps("container1", add=["NET_BIND_SERVICE"], drop=["ALL"])],
+            "initContainers": [caps("initcontainer1", add=["NET_BIND_SERVICE"], drop=["ALL"])],
+        },
+        None,
+    ),
+    Case(
+        "capabilities_restricted: dropping every capability by name is not dropping ALL",
+        "capabilities_restricted",
+        {"containers": [caps("container1", drop=["SYS_ADMIN", "NET_RAW", *_DEFAULT_CAPS])]},
+        ("unrestricted capabilities", f'container "container1" {DROP_ALL}'),
+    ),
+    Case(
+        "capabilities_restricted: the default set may not be added",
+        "capabilities_restricted",
+        {"containers": [caps("container1", add=_DEFAULT_CAPS, drop=["ALL"])]},
+        (
+            "unrestricted capabilities",
+            'container "container1" must not include "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", '
+            '"FOWNER", "FSETID", "KILL", "MKNOD", "SETFCAP", "SETGID", "SETPCAP", "SETUID", '
+            '"SYS_CHROOT" in securityContext.capabilities.add',
+        ),
+    ),
+    Case(
+        "hostPorts: container ports alone pass",
+        "hostPorts",
+        {"containers": [{"name": "container1", "ports": [{"containerPort": 12345}]}]},
+        None,
+        Level.BASELINE,
+    ),
+    Case(
+        "hostPorts: containers and init containers, ports sorted as text",
+        "hostPorts",
+        {
+            "initContainers": [
+                {"name": "initcontainer1", "ports": [{"containerPort": 9, "hostPort": 9}]}
+            ],
+            "containers": [
+                {
+                    "name": "container1",
+                    "ports": [{"containerPort": 12345, "hostPort": 12345}, {"containerPort": 80}],
+                }
+            ],
+        },
+        ("hostPort", 'containers "initcontainer1", "container1" use hostPorts 12345, 9'),
+        Level.BASELINE,
+    ),
+    Case(
+        "seLinuxOptions: the level may be anything, the container types pass",
+        "seLinuxOptions",
+        {
+            "securityContext": {"seLinuxOptions": {"type": "container_t", "level": ""}},
+            "containers": [selinux("container1", type="container_init_t", level="somevalue")],
+            "initContainers": [selinux("initcontainer1", type="container_kvm_t")],
+        },
+        None,
+        Level.BASELINE,
+    ),
+    Case(
+        "seLinuxOptions: an init container with another type",
+        "seLinuxOptions",
+        {"initContainers": [selinux("initcontainer1", type="somevalue")]},
+        (
+            "seLinuxOptions",
+            'container "initcontainer1" set forbidden securityContext.seLinuxOptions: '
+            'type "somevalue"',
+        ),
+        Level.BASELINE,
+    ),
+    Case(
+        "sysctls: the whole 1.0 list passes",
+        "sysctls",
+        sysctls(
+            "kernel.shm_rmid_forced",
+            "net.ipv4.ip_local_port_range",
+            "net.ipv4.tcp_syncookies",
+            "net.ipv4.ping_group_range",
+            "net.ipv4.ip_unprivileged_port_start",
+        ),
+        None,
+        Level.BASELINE,
+        (1, 0),
+    ),
+    Case(
+        "sysctls: repeats are kept, allowed names left out",
+        "sysctls",
+        sysctls("net.core.somaxconn", "kernel.shm_rmid_forced", "net.core.somaxconn"),
+        ("forbidden sysctls", "net.core.somaxconn, net.core.somaxconn"),
+        Level.BASELINE,
+    ),
+    Case(
+        "windowsHostProcess: containers and init containers",
+        "windowsHostProcess",
+        {
+            "hostNetwork": True,
+            "initContainers": [c("initcontainer1", windowsOptions={"hostProcess": True})],
+            "containers": [c("container1", windowsOptions={"hostProcess": True})],
+        },
+        (
+            "hostProcess",
+            'containers "initcontainer1", "container1" must not set '
+            "securityContext.windowsOptions.hostProcess=true",
+        ),
+        Level.BASELINE,
+    ),
+    Case(
+        "runAsNonRoot: containers may opt in one by one",
+        "runAsNonRoot",
+        {
+            "containers": [c("container1", runAsNonRoot=True)],
+            "initContainers": [c("initcontainer1", runAsNonRoot=True)],
+        },
+        None,
+    ),
+    Case(
+        "runAsNonRoot: an init container opting out under a pod opting in",
+        "runAsNonRoot",
+        {
+            "securityContext": {"runAsNonRoot": True},
+            "initContainers": [c("initcontainer1", runAsNonRoot=False)],
+            "containers": [c("container1")],
+        },
+        (
+            "runAsNonRoot != true",
+            'container "initcontainer1" must not set securityContext.runAsNonRoot=false',
+        ),
+    ),
+    Case(
+        "runAsNonRoot: pod and container both opting out",
+        "runAsNonRoot",
+        {
+            "securityContext": {"runAsNonRoot": False},
+            "containers": [c("container1", runAsNonRoot=False), c("container2")],
+        },
+        (
+            "runAsNonRoot != true",
+            'pod and container "container1" must not set securityContext.runAsNonRoot=false',
+        ),
+    ),
+    Case(
+        "seccompProfile_restricted: Localhost on the pod covers the containers",
+        "seccompProfile_restricted",
+        {
+            "securityContext": {
+                "seccompProfile": {"type": "Localhost", "localhostProfile": "train.json"}
+            },
+            "containers": [c("container1")],
+        },
+        None,
+    ),
+    Case(
+        "seccompProfile_restricted: an invalid pod profile does not cover the containers",
+        "seccompProfile_restricted",
+        {
+            "securityContext": {"seccompProfile": {"type": "Unconfined"}},
+            "containers": [c("container1")],
+        },
+        ("seccompProfile", 'pod must not set securityContext.seccompProfile.type to "Unconfined"'),
+    ),
+    Case(
+        "seccompProfile_baseline (1.0): docker/default and localhost/ annotations pass",
+        "seccompProfile_baseline",
+        {"containers": [c("container1")]},
+        None,
+        Level.BASELINE,
+        (1, 18),
+        metadata={
+            "annotations": {
+                SECCOMP_POD: "docker/default",
+                SECCOMP_CONTAINER + "container1": "localhost/profile.json",
+            }
+        },
+    ),
+    Case(
+        "seccompProfile_baseline (1.0): an annotation for no container is not read",
+        "seccompProfile_baseline",
+        {"containers": [c("container1")]},
+        None,
+        Level.BASELINE,
+        (1, 18),
+        metadata={"annotations": {SECCOMP_CONTAINER + "other": "unconfined"}},
+    ),
+    Case(
+        "privileged: an init container",
+        "privileged",
+        {"initContainers": [c("initcontainer1", privileged=True)], "containers": [c("a")]},
+        ("privileged", 'container "initcontainer1" must not set securityContext.privileged=true'),
+        Level.BASELINE,
+    ),
+    Case(
+        "restrictedVolumes: one hostPath volume",
+        "restrictedVolumes",
+        {"volumes": [{"name": "data", "hostPath": {"path": "/mnt/datasets"}}]},
+        ("restricted volume types", 'volume "data" uses restricted volume type "hostPath"'),
+    ),
+    Case(
+        "restrictedVolumes: two volumes of one type",
+        "restrictedVolumes",
+        {
+            "volumes": [
+                {"name": "a", "nfs": {"server": "nfs.example", "path": "/a"}},
+                {"name": "b", "nfs": {"server": "nfs.example", "path": "/b"}},
+            ]
+        },
+        ("restricted volume types", 'volumes "a", "b" use restricted volume type "nfs"'),
+    ),
+    Case(
+        "hostPathVolumes: one volume",
+        "hostPathVolumes",
+        {"volumes": [{"name": "data", "hostPath": {"path": "/mnt/datasets"}}]},
+        ("hostPath volumes", 'volume "data"'),
+        Level.BASELINE,
+    ),
+)
+
 #: Rules that changed inside a version, with the library: the cluster's release decides.
 RELEASES: tuple[Case, ...] = (
     Case(
@@ -1012,4 +1276,4 @@ RELEASES: tuple[Case, ...] = (
     ),
 )
 
-CASES: tuple[Case, ...] = DETAILS + BOUNDARIES + RELEASES
+CASES: tuple[Case, ...] = DETAILS + BOUNDARIES + FIXTURES + RELEASES
