@@ -9,6 +9,7 @@ from trainc.checks.admission.pod_security import (
     Level,
     LevelVersion,
     NamespacePolicy,
+    exempt_namespace_warning,
     namespace_refusal,
     parse_level,
     parse_version,
@@ -184,3 +185,25 @@ def test_a_namespace_with_bad_labels_is_refused_with_every_error() -> None:
         'Invalid value: "x": must be one of privileged, baseline, restricted'
     )
     assert namespace_refusal("ml", ()) is None
+
+
+def test_labels_on_an_exempt_namespace_are_called_out() -> None:
+    assert exempt_namespace_warning("test", labels(enforce="restricted")) == (
+        'namespace "test" is exempt from Pod Security, and the policy '
+        "(enforce=restricted:latest) will be ignored"
+    )
+    given = labels(
+        enforce="restricted", enforce_version="v1.0", audit="restricted", warn="baseline"
+    )
+    assert exempt_namespace_warning("test", given) == (
+        'namespace "test" is exempt from Pod Security, and the policy '
+        "(enforce=restricted:v1.0, audit=restricted:latest, warn=baseline:latest) will be ignored"
+    )
+
+
+def test_no_warning_for_a_privileged_or_default_policy_on_an_exempt_namespace() -> None:
+    assert exempt_namespace_warning("test", labels(enforce="privileged")) is None
+    defaults = NamespacePolicy(enforce=LevelVersion(Level.BASELINE))
+    assert exempt_namespace_warning("test", labels(enforce="baseline"), defaults) is not None
+    same = NamespacePolicy(LevelVersion(Level.BASELINE), PRIVILEGED, LevelVersion(Level.BASELINE))
+    assert exempt_namespace_warning("test", labels(enforce="baseline"), same) is None

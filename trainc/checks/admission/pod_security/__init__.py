@@ -26,6 +26,7 @@ from trainc.checks.admission.pod_security.message import forbidden, message, war
 from trainc.checks.admission.pod_security.namespace import (
     LabelError,
     NamespacePolicy,
+    exempt_namespace_warning,
     namespace_refusal,
     policy_from_labels,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "checks_for",
     "effective_version",
     "evaluate",
+    "exempt_namespace_warning",
     "forbidden",
     "judge",
     "message",

@@ -131,3 +131,33 @@ def namespace_refusal(name: str, errors: tuple[LabelError, ...]) -> str | None:
     texts = list(dict.fromkeys(error.text for error in errors))
     joined = texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]"
     return f"Namespace {go_quote(name)} is invalid: {joined}"
+
+
+def exempt_namespace_warning(
+    name: str, labels: dict[str, str], defaults: NamespacePolicy | None = None
+) -> str | None:
+    """The warning for labelling a namespace the plugin exempts, None when there is none.
+
+    Labels on an exempt namespace change nothing, which the API server says when the
+    namespace is created or its labels change (``exemptNamespaceWarning``): unless the
+    policy is fully privileged or the cluster's default, it names each mode that is not
+    privileged and that a label sets.
+    """
+    base = defaults or NamespacePolicy()
+    policy = policy_from_labels(labels, base)
+    modes = (
+        ("enforce", policy.enforce, base.enforce, (ENFORCE_LABEL, ENFORCE_VERSION_LABEL)),
+        ("audit", policy.audit, base.audit, (AUDIT_LABEL, AUDIT_VERSION_LABEL)),
+        ("warn", policy.warn, base.warn, (WARN_LABEL, WARN_VERSION_LABEL)),
+    )
+    if policy.fully_privileged or all(mode.equivalent(default) for _, mode, default, _ in modes):
+        return None
+    named = [
+        f"{mode_name}={mode.label}"
+        for mode_name, mode, _, keys in modes
+        if mode.level != Level.PRIVILEGED and any(key in labels for key in keys)
+    ]
+    return (
+        f"namespace {go_quote(name)} is exempt from Pod Security, and the policy "
+        f"({', '.join(named)}) will be ignored"
+    )
