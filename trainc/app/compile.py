@@ -17,9 +17,9 @@ from trainc.load.pathnames import text_name
 from trainc.model.json import JsonObject
 
 if TYPE_CHECKING:
+    from trainc.build.sweeper import SweptJob
     from trainc.cache.store import Store
     from trainc.checks.output.objects import OutputCheck
-    from trainc.compiler.sweeper import SweptJob
     from trainc.emit.selection import Selection
     from trainc.emit.sinks import OutputSink
     from trainc.resolve.resolved import ResolvedJob
@@ -99,8 +99,8 @@ def compile_paths(
     """
     # What only compile needs (the builders, the emitter, the output check) is imported
     # here and in _Output: validation, the pre-commit hook's command, starts faster.
-    from trainc.compiler.namespaces import build_namespaces  # noqa: PLC0415 - compile only
-    from trainc.compiler.sweeper import build_sweeper  # noqa: PLC0415 - compile only
+    from trainc.build.namespaces import build_namespaces  # noqa: PLC0415 - compile only
+    from trainc.build.sweeper import build_sweeper  # noqa: PLC0415 - compile only
 
     workers = worker_count(jobs)
     request = Request(paths, cwd, config_file, environment, overrides)
@@ -173,7 +173,7 @@ class _Output:
         Runs where the job was judged, a worker process included: only the summary the
         sweeper needs and the rendered output come back.
         """
-        from trainc.compiler.sweeper import SweptJob  # noqa: PLC0415 - compile only
+        from trainc.build.sweeper import SweptJob  # noqa: PLC0415 - compile only
         from trainc.emit.layout import JobOutput  # noqa: PLC0415 - compile only
 
         built = self._builds.take(job)

@@ -12,7 +12,7 @@ from trainc.config.settings import Overrides, RepoConfig
 from trainc.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from trainc.compiler.run import BuiltJob
+    from trainc.build.job import BuiltJob
     from trainc.review.changes import Emitted, ObjectChange
 
 from trainc.app.session import (
@@ -62,7 +62,7 @@ def diff_paths(
     the TrainJobs of those files are compared, and the sweeper's objects (which depend
     on every job of the repository) are left out.
     """
-    from trainc.compiler.run import build_job  # noqa: PLC0415 - compile only
+    from trainc.build.job import build_job  # noqa: PLC0415 - compile only
     from trainc.emit.selection import Selection  # noqa: PLC0415 - compile only
     from trainc.review.changes import compare  # noqa: PLC0415 - diff only
 
@@ -104,7 +104,7 @@ def _reason(refusal: Diagnostic) -> str:
 
 def _emitted(config: RepoConfig, jobs: Sequence[BuiltJob], *, shared: bool) -> Emitted:
     """What compile emits for ``jobs``: their objects and, with ``shared``, the sweeper's."""
-    from trainc.compiler.sweeper import build_sweeper  # noqa: PLC0415 - compile only
+    from trainc.build.sweeper import build_sweeper  # noqa: PLC0415 - compile only
     from trainc.review.changes import Emitted  # noqa: PLC0415 - diff only
 
     sweeper = build_sweeper(config, {job.namespace for job in jobs}) if shared else ()

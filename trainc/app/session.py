@@ -53,9 +53,9 @@ from trainc.schema.defaults import apply_defaults, drop_nulls
 from trainc.schema.structural import check_schema
 
 if TYPE_CHECKING:
+    from trainc.build.job import BuiltJob
     from trainc.cache.store import Store
     from trainc.checks.transitions.base import BaseRevision
-    from trainc.compiler.run import BuiltJob
     from trainc.resolve.resolved import ResolvedJob
 
 
@@ -414,8 +414,8 @@ class Builds:
 
     def check(self, job: ResolvedJob) -> list[Diagnostic]:
         """Build ``job`` and report the apply limits its objects break or near."""
+        from trainc.build.job import build_job  # noqa: PLC0415 - see compile_paths
         from trainc.checks.apply_limits import check_apply_limits  # noqa: PLC0415
-        from trainc.compiler.run import build_job  # noqa: PLC0415 - see compile_paths
 
         built = build_job(job)
         self._last = (job, built)
@@ -425,7 +425,7 @@ class Builds:
 
     def take(self, job: ResolvedJob) -> BuiltJob:
         """The objects of ``job``, built by :meth:`check` just before, or now."""
-        from trainc.compiler.run import build_job  # noqa: PLC0415 - see compile_paths
+        from trainc.build.job import build_job  # noqa: PLC0415 - see compile_paths
 
         if self._last is not None and self._last[0] is job:
             built = self._last[1]

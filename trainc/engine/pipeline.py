@@ -49,6 +49,7 @@ from trainc.load.declared import Declared
 from trainc.load.defaulted import DefaultedObject, effective_namespace
 from trainc.load.documents import LoadedObject
 from trainc.model.kinds import TRAINJOB
+from trainc.plugins import registry
 from trainc.policy.apply import PolicySet, check_policies
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import RuntimeSpecs, resolve_job
@@ -320,7 +321,13 @@ class _Judge:
         runtime = found if isinstance(found, DefaultedObject) else None
         resolved = None
         if runtime is not None and trainjob.schema_valid and runtime.schema_valid:
-            resolved = resolve_job(trainjob, runtime, self.config.compile, specs=self.specs)
+            resolved = resolve_job(
+                trainjob,
+                runtime,
+                self.config.compile,
+                plugins=registry.PLUGINS,
+                specs=self.specs,
+            )
         findings: list[Diagnostic] = []
         lifecycle = None
         updates: list[Diagnostic] = []
