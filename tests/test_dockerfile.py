@@ -12,7 +12,7 @@ import re
 import shlex
 from pathlib import Path
 
-from trainc.compiler.sweeper import sweeper_objects
+from trainc.build.sweeper import sweeper_objects
 from trainc.config.settings import SweeperSettings
 from trainc.model.json import get_path
 

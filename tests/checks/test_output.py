@@ -6,13 +6,13 @@ import copy
 
 import pytest
 
-from tests.compiler.support import TRAINER_PLUGINS, compile_job
+from tests.build.support import TRAINER_PLUGINS, compile_job
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
 from trainc.checks.output.objects import OutputCheck
 from trainc.errors import UsageError
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
-from trainc.resolve.plugins.lifecycle import LifecyclePlugin
-from trainc.resolve.plugins.volumes import VolumesPlugin
+from trainc.plugins.lifecycle import LifecyclePlugin
+from trainc.plugins.volumes import VolumesPlugin
 
 _VERSION = "1.33"
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.compiler.support import container_of, env, env_names
+from tests.build.support import container_of, env, env_names
 from tests.support.builders import container, make_runtime, make_trainjob, rjob
 from trainc.config.settings import CompileSettings
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, JsonValue
+from trainc.plugins.registry import PLUGINS
 from trainc.resolve.job import resolve_job
 from trainc.resolve.provenance import Derived, Written
 from trainc.resolve.resolved import ResolvedJob
@@ -49,7 +50,7 @@ def _runtime(ml_policy: JsonObject, jobs: list[Any] | None = None) -> DefaultedO
 def _resolved(runtime: DefaultedObject, user_env: list[JsonValue] | None = None) -> ResolvedJob:
     trainer: JsonObject = {"numNodes": 2, "env": user_env if user_env is not None else USER_ENV}
     trainjob = make_trainjob("tj", runtime="rt", trainer=trainer)
-    return resolve_job(trainjob, runtime, SETTINGS)
+    return resolve_job(trainjob, runtime, SETTINGS, plugins=PLUGINS)
 
 
 def _mpi_runtime(*, launcher_as_node: bool) -> DefaultedObject:

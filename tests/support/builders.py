@@ -30,6 +30,7 @@ from trainc.model.json import JsonObject, JsonValue, get_path
 from trainc.model.kinds import KINDS_BY_NAME, TRAINJOB
 from trainc.model.labels import ANCESTOR_LABEL, API_VERSION
 from trainc.model.schematree import load_kind_schema
+from trainc.plugins.registry import PLUGINS
 from trainc.policy.apply import PolicySet, check_policies
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import resolve_job
@@ -234,7 +235,7 @@ def resolved(
     settings: CompileSettings = CompileSettings(),  # noqa: B008 - frozen, so sharing is safe
 ) -> ResolvedJob:
     """``trainjob`` on ``runtime``, resolved by trainc's resolver (every plugin)."""
-    return resolve_job(trainjob, runtime, settings)
+    return resolve_job(trainjob, runtime, settings, plugins=PLUGINS)
 
 
 def cross_object(objects: Sequence[DefaultedObject]) -> list[Diagnostic]:

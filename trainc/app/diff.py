@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from trainc.build.job import BuiltJob, build_job
+from trainc.build.sweeper import build_sweeper
 from trainc.checks.transitions.base import BaseRevision
-from trainc.compiler.run import BuiltJob, build_job
-from trainc.compiler.sweeper import build_sweeper
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.emit.selection import Selection

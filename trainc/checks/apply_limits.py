@@ -35,7 +35,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from trainc.checks.created.locate import locate
+from trainc.checks.shared.locate import locate
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, format_path
 from trainc.model.labels import JOBSET_KIND

@@ -16,7 +16,7 @@ own mistakes only once someone fixed the runtime.
 
 from __future__ import annotations
 
-from trainc.checks.webhooks.findings import describe, where
+from trainc.checks.shared.findings import describe, where
 from trainc.diagnostics import Diagnostic
 from trainc.load.defaulted import DefaultedObject
 from trainc.policy.compile import POLICY_CODES

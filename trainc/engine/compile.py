@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from trainc.compiler.namespaces import build_namespaces
-from trainc.compiler.sweeper import build_sweeper
+from trainc.build.namespaces import build_namespaces
+from trainc.build.sweeper import build_sweeper
 from trainc.config.file import CONFIG_FILE_NAME
 from trainc.config.settings import DEPLOY_TRAINJOB
 from trainc.emit.selection import Selection

@@ -4,7 +4,7 @@ in (namespace, name) order.
 Per job, the engine calls the stages itself, each a pure function of what the run
 prepared: resolve (:mod:`trainc.resolve`), the checks of the created objects
 (:mod:`trainc.checks.created`), the organisation policies, the build
-(:mod:`trainc.compiler`) with the apply limits its objects meet
+(:mod:`trainc.build`) with the apply limits its objects meet
 (:mod:`trainc.checks.apply_limits`), and, for a compile while the run is clean, the
 output stage (:mod:`trainc.engine.output`). :class:`JobStages` says which of them a
 command wants; nothing calls back into the command.
@@ -23,10 +23,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from trainc.build.job import BuiltJob, build_job
 from trainc.checks.apply_limits import check_apply_limits
 from trainc.checks.created.resolved_job import Target, check_resolved
 from trainc.checks.workload.version import parse_version
-from trainc.compiler.run import BuiltJob, build_job
 from trainc.config.judgement import Judgement
 from trainc.config.settings import RepoConfig
 from trainc.config.sweeper import Enforcement, lifecycle_file
@@ -38,6 +38,7 @@ from trainc.engine.wholes import WholeObjects
 from trainc.engine.workers import ordered
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.kinds import TRAINJOB
+from trainc.plugins import registry
 from trainc.policy.apply import PolicySet, check_policies
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import RuntimeSpecs, resolve_job
@@ -223,7 +224,9 @@ class _Judge:
         runtime = found if isinstance(found, DefaultedObject) else None
         resolved = None
         if runtime is not None and trainjob.schema_valid and runtime.schema_valid:
-            resolved = resolve_job(trainjob, runtime, config.compile, specs=self.specs)
+            resolved = resolve_job(
+                trainjob, runtime, config.compile, plugins=registry.PLUGINS, specs=self.specs
+            )
         findings: list[Diagnostic] = []
         lifecycle = None
         updates: list[Diagnostic] = []

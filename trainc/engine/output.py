@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from trainc.build.job import BuiltJob
+from trainc.build.sweeper import SweptJob
 from trainc.checks.output.objects import OutputCheck
-from trainc.compiler.run import BuiltJob
-from trainc.compiler.sweeper import SweptJob
 from trainc.config.settings import RepoConfig
 from trainc.emit.layout import JobOutput
 from trainc.emit.selection import Selection

@@ -23,8 +23,8 @@ from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.kinds import TRAINJOB
 from trainc.policy.compile import CompiledPolicy, CompiledValidation, NamedProgram
+from trainc.policy.summary import ResolvedSummary, summarize
 from trainc.resolve.resolved import ResolvedJob
-from trainc.resolve.summary import ResolvedSummary, summarize
 from trainc.schema.cel.engine import EvalError, EvalResult
 from trainc.schema.cel.reads import Reads, is_read, project
 

@@ -8,7 +8,7 @@ https://github.com/kubernetes-sigs/jobset/blob/v0.12.0/pkg/controllers/volume_cl
 called last in ``constructJob``,
 https://github.com/kubernetes-sigs/jobset/blob/v0.12.0/pkg/controllers/jobset_controller.go).
 Both ways trainc builds for claims read these rules from here: emitted as manifests
-(:mod:`trainc.resolve.plugins.volumes`) and left to the JobSet controller
+(:mod:`trainc.plugins.volumes`) and left to the JobSet controller
 (:mod:`trainc.resolve.childjobs`).
 """
 

@@ -19,7 +19,6 @@ from trainc.model.json import FieldPath, JsonObject, as_list, get_path
 from trainc.model.labels import ANCESTOR_LABEL, ANCESTOR_TRAINER
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.model.trainjob import TrainJobSpec
-from trainc.resolve.plugins.torchtune import TuneRun
 from trainc.resolve.provenance import Derived, Origin, Trace, Written
 from trainc.resolve.resolved import Claim, PodSet
 from trainc.resolve.resources import Amounts
@@ -85,8 +84,9 @@ class Resolution:
     ``jobset_spec`` and ``jobset_metadata`` are the working JobSet, owned by this
     resolution (nothing in them is shared with the inputs) and traced in ``trace``.
     ``pod_labels`` and ``pod_annotations`` are the gang scheduler's pod marks, each with
-    its origin, put on every pod template when the JobSet is settled. ``torchtune`` is
-    what the TorchTune recipe was chosen from, for a TorchTune TrainJob.
+    its origin, put on every pod template when the JobSet is settled. ``extensions``
+    is state a plugin keeps for its own checks of the resolved job (see
+    :meth:`put_extension`).
     """
 
     job: Joined
@@ -99,7 +99,17 @@ class Resolution:
     pod_annotations: dict[str, tuple[str, Origin]] = field(default_factory=dict)
     findings: list[Diagnostic] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
-    torchtune: TuneRun | None = None
+    extensions: dict[type, object] = field(default_factory=dict)
+
+    def put_extension(self, state: object) -> None:
+        """Keep ``state`` in the resolved job, replacing any earlier value of its type.
+
+        A plugin's own state (what Torch chose TorchTune's recipe from) is keyed by its
+        type, which the plugin's module defines: the core stores it without knowing any
+        plugin, and the plugin's checks read it back typed
+        (:meth:`~trainc.resolve.resolved.ResolvedJob.extension`).
+        """
+        self.extensions[type(state)] = state
 
     def trainjob_at(self, *path: str | int) -> Written:
         """The origin of a value the TrainJob writes at ``path``."""

@@ -14,33 +14,39 @@ from dataclasses import dataclass
 from trainc.resolve.context import Resolution
 from trainc.resolve.phases import (
     ApplyTrainJob,
+    Build,
     EnforceMLPolicy,
     EnforcePodGroupPolicy,
+    Plugin,
     PreBuildSync,
     Settle,
+    ValidateResolved,
+    ValidateRuntime,
+    ValidateTrainJob,
+    ValidateUsedRuntime,
 )
 from trainc.resolve.resolved import ResolvedJob
 
 
-def run_phases(context: Resolution, plugins: Sequence[object]) -> ResolvedJob:
+def run_phases(context: Resolution, plugins: Sequence[Plugin]) -> ResolvedJob:
     """Every phase over ``context``, then the frozen result.
 
-    ``plugins`` is the registry's tuple (tests pass their own); each runs only in the
-    phases it implements: trainc's TrainJob overrides first (see
+    ``plugins`` is the registry's tuple (:mod:`trainc.plugins.registry`; tests pass their
+    own); each runs only in the enforce phases it implements: trainc's TrainJob overrides first (see
     :class:`~trainc.resolve.phases.ApplyTrainJob`), upstream's enforce phases in order
     (``docs/upstream.md``, "Trainer: building the JobSet"), then Settle, which gives the
     JobSet its stored shape.
     """
-    plan = _plan(tuple(plugins))
-    for applying in plan.apply_trainjob:
+    phases = plan(tuple(plugins))
+    for applying in phases.apply_trainjob:
         applying.apply_trainjob(context)
-    for framework in plan.enforce_ml_policy:
+    for framework in phases.enforce_ml_policy:
         framework.enforce_ml_policy(context)
-    for scheduler in plan.enforce_pod_group_policy:
+    for scheduler in phases.enforce_pod_group_policy:
         scheduler.enforce_pod_group_policy(context)
-    for syncing in plan.pre_build_sync:
+    for syncing in phases.pre_build_sync:
         syncing.pre_build_sync(context)
-    for settling in plan.settle:
+    for settling in phases.settle:
         settling.settle(context)
     return freeze(context)
 
@@ -60,34 +66,44 @@ def freeze(context: Resolution) -> ResolvedJob:
         trace=context.trace,
         findings=tuple(context.findings),
         claims=tuple(context.claims),
-        torchtune=context.torchtune,
+        extensions=tuple(context.extensions.values()),
     )
 
 
 @dataclass(frozen=True, slots=True)
-class _Plan:
+class Plan:
     """The plugins of each phase, in the order they were given."""
 
+    validate_runtime: tuple[ValidateRuntime, ...]
+    validate_used_runtime: tuple[ValidateUsedRuntime, ...]
+    validate_trainjob: tuple[ValidateTrainJob, ...]
+    validate_resolved: tuple[ValidateResolved, ...]
     apply_trainjob: tuple[ApplyTrainJob, ...]
     enforce_ml_policy: tuple[EnforceMLPolicy, ...]
     enforce_pod_group_policy: tuple[EnforcePodGroupPolicy, ...]
     pre_build_sync: tuple[PreBuildSync, ...]
     settle: tuple[Settle, ...]
+    build: tuple[Build, ...]
 
 
 @functools.cache
-def _plan(plugins: tuple[object, ...]) -> _Plan:
+def plan(plugins: tuple[Plugin, ...]) -> Plan:
     """Per-phase lists, derived once per plugin tuple rather than once per job.
 
     An ``isinstance`` check against a runtime Protocol costs tens of microseconds on
-    Python 3.11, and a resolution makes five per plugin. Caching is safe: plugins are
-    frozen, stateless values (hashable, so they can key the cache), and which phases a
-    plugin implements depends only on its methods.
+    Python 3.11, and a job's validation, resolution and build make ten per plugin. Caching
+    is safe: plugins are frozen, stateless values (hashable, so they can key the cache),
+    and which phases a plugin implements depends only on its methods.
     """
-    return _Plan(
+    return Plan(
+        validate_runtime=tuple(p for p in plugins if isinstance(p, ValidateRuntime)),
+        validate_used_runtime=tuple(p for p in plugins if isinstance(p, ValidateUsedRuntime)),
+        validate_trainjob=tuple(p for p in plugins if isinstance(p, ValidateTrainJob)),
+        validate_resolved=tuple(p for p in plugins if isinstance(p, ValidateResolved)),
         apply_trainjob=tuple(p for p in plugins if isinstance(p, ApplyTrainJob)),
         enforce_ml_policy=tuple(p for p in plugins if isinstance(p, EnforceMLPolicy)),
         enforce_pod_group_policy=tuple(p for p in plugins if isinstance(p, EnforcePodGroupPolicy)),
         pre_build_sync=tuple(p for p in plugins if isinstance(p, PreBuildSync)),
         settle=tuple(p for p in plugins if isinstance(p, Settle)),
+        build=tuple(p for p in plugins if isinstance(p, Build)),
     )

@@ -24,8 +24,8 @@ from trainc.model.trainjob import TrainJobSpec
 from trainc.resolve.context import CountedPodSet, Joined, Resolution, ancestor_of
 from trainc.resolve.framework import run_phases
 from trainc.resolve.patches import PatchOrigins, apply_runtime_patches
+from trainc.resolve.phases import Plugin
 from trainc.resolve.provenance import Origin, Trace, Written
-from trainc.resolve.registry import PLUGINS
 from trainc.resolve.resolved import PodSet, ResolvedJob
 from trainc.resolve.resources import merge_resources, pod_requests
 
@@ -61,13 +61,14 @@ def resolve_job(
     runtime: DefaultedObject,
     settings: CompileSettings,
     *,
+    plugins: Sequence[Plugin],
     specs: RuntimeSpecs | None = None,
-    plugins: Sequence[object] = PLUGINS,
 ) -> ResolvedJob:
     """``trainjob`` on ``runtime`` (both schema-valid and defaulted), resolved.
 
-    ``specs`` lets the jobs of one run share each runtime's decoded spec; ``plugins``
-    are the registry's unless a test narrows them. Raises CompilerBug when an input
+    ``plugins`` are the run's (the registry's, :mod:`trainc.plugins.registry`; the core
+    knows none of them); ``specs`` lets the jobs of one run share each runtime's decoded
+    spec. Raises CompilerBug when an input
     was not validated first: nothing resolves an invalid object.
     """
     return run_phases(start(trainjob, runtime, settings, specs=specs), plugins)

@@ -1,17 +1,87 @@
-"""The phases of a resolution, as upstream's runtime framework defines them.
+"""The phases of a plugin, as upstream's runtime framework defines them.
 
-A plugin opts into a phase by implementing its method; the framework derives per-phase
-lists with ``isinstance`` against these Protocols. Phases run in the order of
+Upstream's interfaces
+(https://github.com/kubeflow/trainer/blob/master/pkg/runtime/framework/interfaces.go) are a
+``Plugin`` with a name and one interface per phase: ``CustomValidationPlugin``, the enforce
+phases, ``ComponentBuilderPlugin``. A plugin opts into a phase by implementing its method;
+the framework derives per-phase lists with ``isinstance`` against these Protocols
+(:func:`trainc.resolve.framework.plan`). The enforce phases run in the order of
 :func:`trainc.resolve.framework.run_phases` and, within a phase, in registry order.
-Building objects is not a phase here: the compiler turns the settled resolution into
-manifests (:mod:`trainc.compiler`), so validation sees everything first.
+
+Validation and building are split from resolving here, where upstream interleaves them
+in one reconcile: every check sees the resolved job before anything is built, and a
+build reports nothing. Validation has four phases, one per thing trainc can judge
+without a cluster: every runtime's template, a runtime some TrainJob uses, a TrainJob on
+its runtime (the TrainJob webhook's ``Validate``), and the resolved job.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from trainc.diagnostics import Diagnostic
+from trainc.load.defaulted import DefaultedObject
+from trainc.model.json import JsonObject
 from trainc.resolve.context import Resolution
+from trainc.resolve.resolved import ResolvedJob
+
+
+class Plugin(Protocol):
+    """What every plugin is: a frozen, hashable value with upstream's name of its concern."""
+
+    @property
+    def name(self) -> str:
+        """Upstream's name of the plugin (``mpi``, ``volcano``), for traces and tests."""
+
+
+@runtime_checkable
+class ValidateRuntime(Protocol):
+    """Check every runtime's JobSet template, as the JobSet webhook does for KEP-572.
+
+    Runs for every runtime, also one labelled to skip Trainer's webhooks: what it checks
+    is refused by a webhook that label does not exempt.
+    """
+
+    def validate_runtime(self, runtime: DefaultedObject) -> list[Diagnostic]:
+        """Findings in ``runtime``'s file."""
+
+
+@runtime_checkable
+class ValidateUsedRuntime(Protocol):
+    """Check a runtime by the rules a TrainJob's admission applies to it alone.
+
+    Runs once per runtime that some TrainJob uses, and reports in the runtime's file:
+    one finding however many TrainJobs would trip it.
+    """
+
+    def validate_used_runtime(self, runtime: DefaultedObject) -> list[Diagnostic]:
+        """Findings in ``runtime``'s file."""
+
+
+@runtime_checkable
+class ValidateTrainJob(Protocol):
+    """Check a TrainJob on its runtime, as the plugin's ``Validate`` in the TrainJob webhook."""
+
+    def validate_trainjob(
+        self, trainjob: DefaultedObject, runtime: DefaultedObject
+    ) -> list[Diagnostic]:
+        """Findings about ``trainjob`` (or ``runtime``) when ``trainjob`` uses ``runtime``."""
+
+
+@runtime_checkable
+class ValidateResolved(Protocol):
+    """Check what a TrainJob resolved to, where the rule needs the final counts or names."""
+
+    def validate_resolved(self, job: ResolvedJob) -> list[Diagnostic]:
+        """Findings about ``job``, placed on the input lines its values came from."""
+
+
+@runtime_checkable
+class Build(Protocol):
+    """Build the plugin's objects from a resolved job, as upstream's ``ComponentBuilderPlugin``."""
+
+    def build(self, job: ResolvedJob) -> list[JsonObject]:
+        """The plugin's objects for ``job``, none when its policy is not set."""
 
 
 @runtime_checkable

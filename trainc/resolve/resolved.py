@@ -1,22 +1,24 @@
 """A TrainJob resolved: the JobSet it becomes, its pod counts, and where every value came from.
 
 Produced once per TrainJob by :func:`trainc.resolve.job.resolve_job`; validation judges
-it (its Jobs, counts, names, lifecycle settings) and the compiler turns it into
+it (its Jobs, counts, names, lifecycle settings) and the build turns it into
 manifests, so both read the same result and no rule is computed twice.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from trainc.diagnostics import Diagnostic
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.model.trainjob import TrainJobSpec
-from trainc.resolve.plugins.torchtune import TuneRun
 from trainc.resolve.provenance import Origin, Trace, Written
 from trainc.resolve.resources import Amounts
+
+_State = TypeVar("_State")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +38,7 @@ class PodSet:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """A volumeClaimPolicies template the compiler emits as a PersistentVolumeClaim."""
+    """A volumeClaimPolicies template built as a PersistentVolumeClaim."""
 
     name: str
     template: JsonObject
@@ -63,8 +65,8 @@ class ResolvedJob:
     annotations and spec exactly as emitted, webhook defaults included. ``trace`` knows
     the origin of every value of those two. ``findings`` are the problems met while
     resolving (a Secret nobody named, an invalid annotation): validation reports them.
-    ``claims`` are the volumeClaimPolicies templates the compiler emits as PVCs;
-    ``torchtune`` what a TorchTune TrainJob's recipe was chosen from.
+    ``claims`` are the volumeClaimPolicies templates built as PVCs; ``extensions`` the
+    state plugins kept for their own checks, one value per type.
     """
 
     trainjob: DefaultedObject
@@ -78,7 +80,7 @@ class ResolvedJob:
     trace: Trace
     findings: tuple[Diagnostic, ...] = ()
     claims: tuple[Claim, ...] = ()
-    torchtune: TuneRun | None = None
+    extensions: tuple[object, ...] = ()
 
     @property
     def name(self) -> str:
@@ -96,6 +98,10 @@ class ResolvedJob:
         if found is not None:
             return found
         return Written(self.runtime, ("spec", "template", "spec", *path))
+
+    def extension(self, kind: type[_State]) -> _State | None:
+        """The state of type ``kind`` a plugin kept while resolving, if it kept one."""
+        return next((state for state in self.extensions if isinstance(state, kind)), None)
 
     def pod_count(self) -> int:
         """Pods of the whole TrainJob: the sum of every PodSet's final count."""

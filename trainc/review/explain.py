@@ -40,7 +40,7 @@ from trainc.resolve.provenance import Derived, Origin, Written
 from trainc.resolve.resolved import ResolvedJob
 
 if TYPE_CHECKING:
-    from trainc.compiler.run import BuiltJob
+    from trainc.build.job import BuiltJob
 
 #: What a value no rule recorded was written by: the compiler itself.
 BUILT = "trainc"

@@ -28,7 +28,7 @@ class Limits:
     """Bounds of one sweep pass: page size, per-request timeout, retries, budgets (seconds).
 
     The time budget stays well inside the 600 s deadline of the CronJob's run
-    (:mod:`trainc.compiler.sweeper`), so a slow pass still ends with its summary line.
+    (:mod:`trainc.build.sweeper`), so a slow pass still ends with its summary line.
     """
 
     page_size: int = 500

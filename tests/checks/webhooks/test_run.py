@@ -13,6 +13,7 @@ from tests.support.builders import (
     make_runtime,
     make_trainjob,
     objects_from_file,
+    rjob,
 )
 from tests.support.documents import make_object
 from trainc.load.defaulted import DefaultedObject
@@ -190,3 +191,21 @@ def test_malformed_objects_never_raise(runtime_spec, trainjob_spec):
     )
 
     cross_object([defaulted(runtime, schema_valid=False), defaulted(trainjob, schema_valid=False)])
+
+
+FLUX_JOBS = [rjob("node", ancestor="trainer", init_containers=["flux-installer"])]
+
+
+def test_runtime_defects_are_reported_once_and_only_for_used_runtimes():
+    flux = make_runtime(
+        "flux",
+        ml_policy={"flux": {}},
+        replicated_jobs=FLUX_JOBS,
+        labels={"trainer.kubeflow.org/webhook-validation": "disabled"},
+    )
+    unused = make_runtime("unused", ml_policy={"flux": {}}, replicated_jobs=FLUX_JOBS)
+    jobs = [make_trainjob(name, runtime="flux") for name in ("a", "b")]
+
+    findings = cross_object([flux, unused, *jobs])
+
+    assert [(d.code, d.name) for d in findings] == [("xobj.flux-reserved-init-container", "flux")]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from trainc.checks.created.locate import locate
+from trainc.checks.shared.locate import locate
 from trainc.checks.workload.fielderrors import FieldError, Key, invalid
 from trainc.checks.workload.objects import check_job
 from trainc.checks.workload.version import KubeVersion

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from trainc.checks.created.locate import locate
+from trainc.checks.shared.locate import locate
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object, get_path
 from trainc.resolve.provenance import Derived

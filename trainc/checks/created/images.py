@@ -9,7 +9,7 @@ registry. A digest (``@sha256:...``) pins an image whatever its tag says.
 
 Which pods run an image is not always what the TrainJob suggests: ``trainer.image``
 replaces only the ``node`` container of the replicatedJobs labelled as the trainer step
-(:mod:`trainc.resolve.plugins.jobset`), so the others keep the runtime's image (upstream's
+(:mod:`trainc.plugins.jobset`), so the others keep the runtime's image (upstream's
 DeepSpeed runtime: the launcher gets ``trainer.image``, the ``node`` workers keep
 ``deepspeed-runtime``). One finding per
 written image value therefore names the replicatedJobs and containers that run it, and
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from trainc.checks.created.locate import locate
+from trainc.checks.shared.locate import locate
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, as_list, as_object, get_path
 from trainc.resolve.provenance import Derived, Origin, Written

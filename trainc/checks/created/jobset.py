@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from trainc.checks.created.locate import locate
+from trainc.checks.shared.locate import locate
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import as_list, as_object, get_path
 from trainc.resolve.resolved import ResolvedJob

@@ -7,8 +7,8 @@ checks judge it as the cluster will:
   a gang without members, a replicatedJob without containers);
 - the JobSet webhook's checks that depend on the resolved counts and names (name
   budgets, replicas * parallelism, the coordinator's pod index);
-- Trainer's TorchTune rules, on what the recipe was chosen from;
-- what Kueue refuses or fights over (:mod:`.kueue`);
+- the plugins' checks of the resolved job, in registry order (TorchTune's rules, what
+  Kueue refuses or fights over);
 - the API server's rules for the Jobs the JobSet controller creates (:mod:`.childjobs`).
 
 Compile builds from the same resolved job, so whatever it could find, this finds first.
@@ -24,13 +24,13 @@ from trainc.checks.created.coordinator import check_coordinator_pod
 from trainc.checks.created.credentials import check_plaintext_credentials
 from trainc.checks.created.images import check_image_tags
 from trainc.checks.created.jobset import check_replicas_parallelism
-from trainc.checks.created.kueue import check_kueue
 from trainc.checks.created.names import check_name_budgets
-from trainc.checks.created.torchtune import check_torchtune
 from trainc.checks.workload.version import KubeVersion
 from trainc.config.judgement import Judgement
 from trainc.config.sweeper import check_deadline_period
 from trainc.diagnostics import Diagnostic
+from trainc.plugins import registry
+from trainc.resolve.framework import plan
 from trainc.resolve.resolved import ResolvedJob
 
 
@@ -52,19 +52,17 @@ def _found_while_resolving(job: ResolvedJob) -> list[Diagnostic]:
     return list(job.findings)
 
 
-#: Checks of the JobSet and the TrainJob's own rules, in order; the Jobs come last.
+#: Checks of the JobSet, in order; the plugins' follow, and the Jobs come last.
 JOB_CHECKS: tuple[JobCheck, ...] = (
     _found_while_resolving,
     check_name_budgets,
     check_replicas_parallelism,
     check_coordinator_pod,
-    check_torchtune,
-    check_kueue,
 )
 
 
 def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
-    """Every finding about ``job``: the table's checks in order, then its Jobs', then
+    """Every finding about ``job``: the table's checks in order, the plugins', then its Jobs', then
     trainc's own judgements about the repository (:func:`check_repository_lints`).
 
     The Jobs are judged only when the JobSet itself would be created: after an error
@@ -76,6 +74,8 @@ def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for check in JOB_CHECKS:
         found += check(job)
+    for plugin in plan(registry.PLUGINS).validate_resolved:
+        found += plugin.validate_resolved(job)
     if not target.judgement.fails(found):
         found += check_child_jobs(job, target.version)
     return found + check_repository_lints(job, target)

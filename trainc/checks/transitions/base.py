@@ -32,6 +32,7 @@ from trainc.load.defaulted import DefaultedObject
 from trainc.load.documents import LoadedObject
 from trainc.model.kinds import TRAINJOB
 from trainc.model.schematree import load_kind_schema
+from trainc.plugins import registry
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import RuntimeSpecs, resolve_job
 from trainc.resolve.resolved import ResolvedJob
@@ -147,7 +148,9 @@ class BaseRevision:
         runtime = self._index.lookup(old)
         if not isinstance(runtime, DefaultedObject):
             return None
-        resolved = resolve_job(old, runtime, self._config.compile, specs=self._specs)
+        resolved = resolve_job(
+            old, runtime, self._config.compile, plugins=registry.PLUGINS, specs=self._specs
+        )
         if any(finding.is_error for finding in resolved.findings):
             return None
         return resolved

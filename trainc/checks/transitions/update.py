@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Final
 
-from trainc.checks.created.kueue import queue_name
-from trainc.checks.created.locate import locate
+from trainc.checks.shared.locate import locate
 from trainc.checks.transitions.new_object_fix import new_object_fix
 from trainc.diagnostics import Diagnostic, Severity
 from trainc.model.json import (
@@ -45,6 +44,7 @@ from trainc.model.kinds import TRAINJOB
 from trainc.model.labels import JOBSET_API_VERSION, JOBSET_KIND
 from trainc.model.schemafiles import OUTPUT_SCHEMAS
 from trainc.model.schematree import KindSchema, load_kind_schema
+from trainc.plugins.kueue import queue_name
 from trainc.resolve.edits import child_object
 from trainc.resolve.provenance import Derived
 from trainc.resolve.quantity import QuantityError, parse_quantity

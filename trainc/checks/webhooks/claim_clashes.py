@@ -2,7 +2,7 @@
 
 The JobSet controller names the claim of template ``t`` of JobSet ``j`` ``t-j``
 (KEP-572, https://github.com/kubernetes-sigs/jobset/blob/main/pkg/controllers/volume_claim_policy.go),
-and so does trainc for the claims it emits (:mod:`trainc.resolve.plugins.volumes`); a
+and so does trainc for the claims it emits (:mod:`trainc.plugins.volumes`); a
 TrainJob's JobSet has the TrainJob's name. So template ``data`` of TrainJob ``x-y`` and
 template ``data-x`` of TrainJob ``y`` both name ``data-x-y``: two jobs would write one
 volume, or the second would be refused. Every other object a TrainJob becomes (its

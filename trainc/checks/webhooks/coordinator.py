@@ -9,7 +9,7 @@ TrainJob resolves to (:mod:`trainc.checks.created.coordinator`).
 
 from __future__ import annotations
 
-from trainc.checks.webhooks.template import (
+from trainc.checks.shared.template import (
     Node,
     child,
     int_value,
@@ -19,7 +19,7 @@ from trainc.checks.webhooks.template import (
 )
 from trainc.diagnostics import Diagnostic, counted, did_you_mean
 from trainc.load.defaulted import DefaultedObject
-from trainc.resolve.plugins.jobset import replicas_of
+from trainc.plugins.jobset import replicas_of
 
 
 def check_coordinator(runtime: DefaultedObject) -> list[Diagnostic]:

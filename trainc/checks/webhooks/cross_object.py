@@ -1,7 +1,8 @@
 """The cross-object layer: admission-webhook checks over all objects of a run, in a fixed order.
 
 Four lists of checks, each in the order upstream's plugins document (``docs/upstream.md``,
-"Webhooks" and "JobSet"):
+"Webhooks" and "JobSet"): the webhooks' own checks here, then the plugins' validate parts
+(:mod:`trainc.resolve.phases`) in registry order (:mod:`trainc.plugins.registry`):
 
 - runtime webhook checks, skipped for runtimes labelled
   ``trainer.kubeflow.org/webhook-validation: disabled``, which bypass Trainer's validating
@@ -24,25 +25,19 @@ from trainc.checks.webhooks.claim_clashes import check_claim_clashes
 from trainc.checks.webhooks.coordinator import check_coordinator
 from trainc.checks.webhooks.duplicates import check_duplicates
 from trainc.checks.webhooks.elsewhere import Elsewhere, claim_user
-from trainc.checks.webhooks.frameworks import (
-    check_flux_init_containers,
-    check_reserved_env,
-    check_torch_env_injection,
-)
 from trainc.checks.webhooks.initializers import check_initializers
 from trainc.checks.webhooks.jobset_policies import check_jobset_policies
 from trainc.checks.webhooks.jobset_webhook import check_jobset_template
 from trainc.checks.webhooks.lifecycle import check_deprecated_runtime, check_runtime_ttl
-from trainc.checks.webhooks.mpi import check_mpi_implementation, check_mpi_launcher_node
 from trainc.checks.webhooks.patches import check_runtime_patches
 from trainc.checks.webhooks.runtime_ref import report_lookup_failure
 from trainc.checks.webhooks.runtime_webhook import check_ancestor_jobs
-from trainc.checks.webhooks.volcano import check_volcano_queue
-from trainc.checks.webhooks.volumes import check_volume_claim_names, check_volume_claims
 from trainc.diagnostics import Diagnostic
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.model.labels import WEBHOOK_VALIDATION_DISABLED, WEBHOOK_VALIDATION_LABEL
+from trainc.plugins import registry
+from trainc.resolve.framework import plan
 from trainc.resolve.index import LookupFailure, RuntimeIndex
 
 RuntimeCheck = Callable[[DefaultedObject], list[Diagnostic]]
@@ -53,21 +48,11 @@ JOBSET_CHECKS: tuple[RuntimeCheck, ...] = (
     check_jobset_template,
     check_jobset_policies,
     check_coordinator,
-    check_volume_claims,
-)
-USED_RUNTIME_CHECKS: tuple[RuntimeCheck, ...] = (
-    check_torch_env_injection,
-    check_mpi_implementation,
-    check_flux_init_containers,
 )
 TRAINJOB_CHECKS: tuple[TrainJobCheck, ...] = (
     check_deprecated_runtime,
     check_initializers,
     check_runtime_patches,
-    check_reserved_env,
-    check_mpi_launcher_node,
-    check_volcano_queue,
-    check_volume_claim_names,
 )
 
 
@@ -110,18 +95,21 @@ def check_cross_object(
         user = claim_user(trainjob, resolved)
         if user is not None:
             claim_users.append(user)
+    used_runtime_checks = plan(registry.PLUGINS).validate_used_runtime
     for runtime in used.values():
-        for runtime_check in USED_RUNTIME_CHECKS:
-            found += runtime_check(runtime)
+        for plugin in used_runtime_checks:
+            found += plugin.validate_used_runtime(runtime)
     found += check_claim_clashes(claim_users)
     return list(dict.fromkeys(found))
 
 
 def check_trainjob(trainjob: DefaultedObject, runtime: DefaultedObject) -> list[Diagnostic]:
-    """The checks of :data:`TRAINJOB_CHECKS`, in order, of ``trainjob`` on ``runtime``."""
+    """The checks of :data:`TRAINJOB_CHECKS`, then the plugins', of ``trainjob`` on ``runtime``."""
     found: list[Diagnostic] = []
     for check in TRAINJOB_CHECKS:
         found += check(trainjob, runtime)
+    for plugin in plan(registry.PLUGINS).validate_trainjob:
+        found += plugin.validate_trainjob(trainjob, runtime)
     return found
 
 
@@ -131,4 +119,6 @@ def _check_runtime(runtime: DefaultedObject) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for check in checks:
         found += check(runtime)
+    for plugin in plan(registry.PLUGINS).validate_runtime:
+        found += plugin.validate_runtime(runtime)
     return found

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypeAlias
 
-from trainc.checks.webhooks.findings import describe, where
+from trainc.checks.shared.findings import describe, where
 from trainc.diagnostics import Diagnostic
 from trainc.load.defaulted import DefaultedObject
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 
 from trainc.checks.webhooks.claim_clashes import ClaimUser
 from trainc.checks.webhooks.duplicates import Identity
-from trainc.checks.webhooks.volumes import claim_template_names
 from trainc.load.declared import Declared
 from trainc.load.defaulted import DefaultedObject, effective_namespace
 from trainc.load.documents import LoadedObject
 from trainc.model.json import JsonObject
 from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, RUNTIME_KINDS, TRAINJOB
+from trainc.plugins.volumes import claim_template_names
 from trainc.resolve.index import RuntimeAddress, runtime_address
 from trainc.resolve.resolved import claim_name
 

@@ -11,8 +11,8 @@ the step; the message says where the runtime falls short.
 
 from __future__ import annotations
 
-from trainc.checks.webhooks.findings import describe, listing, where
-from trainc.checks.webhooks.template import (
+from trainc.checks.shared.findings import describe, listing, where
+from trainc.checks.shared.template import (
     Node,
     all_containers,
     containers,

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from trainc.checks.webhooks.findings import listing
-from trainc.checks.webhooks.template import (
+from trainc.checks.shared.findings import listing
+from trainc.checks.shared.template import (
     Node,
     child,
     children,

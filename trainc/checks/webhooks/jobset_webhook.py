@@ -11,7 +11,7 @@ JobSet (:mod:`trainc.checks.created`); success and failure policies are in
 
 from __future__ import annotations
 
-from trainc.checks.webhooks.template import (
+from trainc.checks.shared.template import (
     Node,
     children,
     jobset_spec,

@@ -9,7 +9,7 @@ how it ended. Trainer also warns when a TrainJob references a runtime labelled
 
 from __future__ import annotations
 
-from trainc.checks.webhooks.template import int_value
+from trainc.checks.shared.template import int_value
 from trainc.diagnostics import Diagnostic
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import get_path

@@ -10,8 +10,8 @@ and env of the containers Trainer owns (``node``, ``dataset-initializer``,
 
 from __future__ import annotations
 
-from trainc.checks.webhooks.findings import describe, listing
-from trainc.checks.webhooks.template import (
+from trainc.checks.shared.findings import describe, listing
+from trainc.checks.shared.template import (
     ContainerList,
     Node,
     container_names,

@@ -10,8 +10,8 @@ supports nothing else) and must contain the container Trainer injects into
 
 from __future__ import annotations
 
-from trainc.checks.webhooks.findings import listing
-from trainc.checks.webhooks.template import (
+from trainc.checks.shared.findings import listing
+from trainc.checks.shared.template import (
     POD_SPEC,
     Node,
     ancestor,

@@ -1,1 +1,0 @@
-"""One builder per upstream concern; each returns no object unless its policy is set."""

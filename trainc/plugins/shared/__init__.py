@@ -1,0 +1,1 @@
+"""What two or more plugins share, below them so that no plugin imports another."""

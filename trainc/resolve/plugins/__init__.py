@@ -1,1 +1,0 @@
-"""One plugin per upstream concern, enforce phases only; each a no-op unless its policy is set."""
