@@ -9,7 +9,6 @@ import pytest
 
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.app import RunOptions, Session
-from trainc.app.explain import Selector
 from trainc.emit.sinks import StreamOutput
 from trainc.errors import UsageError
 
@@ -48,7 +47,7 @@ def test_validate_and_compile_judge_a_repository_alike(repo: Path) -> None:
 
 
 def test_explain_keeps_the_built_objects_of_each_resolved_job(repo: Path) -> None:
-    report = Session(RunOptions(cwd=repo)).explain(Selector(object_name="JobSet/b"))
+    report = Session(RunOptions(cwd=repo)).explain(object_name="JobSet/b")
     assert [(obj.kind, obj.name) for obj in report.objects] == [("JobSet", "b")]
 
 

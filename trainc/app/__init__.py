@@ -1,11 +1,12 @@
 """The library façade: what the command line, the Argo CD plugin, pre-commit and tests call.
 
 Every command is a method of :class:`Session`, made from one :class:`RunOptions`
-(:mod:`.session`, :mod:`.options`); :mod:`.library` gives each as one call. A command's
-own module holds its report and what it does beyond the engine's run: :mod:`.compile`,
-:mod:`.diff`, :mod:`.explain`, :mod:`.migrate`, :mod:`.prune`, :mod:`.sweep` (with
-:mod:`.cluster`), :mod:`.schemas`, :mod:`.cache`. Only the light ones are imported here:
-the others load with the command that needs them.
+(:mod:`.session`, :mod:`.options`); :mod:`.library` gives each as one call. The engine
+runs what reads the repository (validate, compile, diff, explain); the commands that
+act on something else have a module here that hands them to their package:
+:mod:`.migrate`, :mod:`.prune`, :mod:`.sweep` (with :mod:`.cluster`), :mod:`.init`,
+:mod:`.schemas`, :mod:`.cache`; :mod:`.compile` holds compile's report. Only the light
+ones are imported here: the others load with the command that needs them.
 """
 
 from trainc.app.cache import (

@@ -14,9 +14,9 @@ from trainc.app.session import Session
 from trainc.engine.report import ValidationReport
 
 if TYPE_CHECKING:
-    from trainc.app.explain import ExplainReport
     from trainc.app.migrate import MigrationReport
     from trainc.emit.sinks import OutputSink
+    from trainc.engine.explain import ExplainReport
 
 
 def validate_paths(
@@ -41,12 +41,9 @@ def explain_paths(
     field: str | None = None,
     **choices: Unpack[RunChoices],
 ) -> ExplainReport:
-    """``trainc explain`` of ``paths`` (see :meth:`Session.explain` and
-    :class:`~trainc.app.explain.Selector`)."""
-    from trainc.app.explain import Selector  # noqa: PLC0415 - explain only, see Session
-
+    """``trainc explain`` of ``paths`` (see :meth:`Session.explain`)."""
     session = Session(RunOptions(cwd=cwd, paths=paths, **choices))
-    return session.explain(Selector(object_name, field))
+    return session.explain(object_name=object_name, field=field)
 
 
 def migrate_paths(

@@ -33,13 +33,13 @@ from trainc.load.inputs import load_base
 
 if TYPE_CHECKING:
     from trainc.app.cluster import Cluster
-    from trainc.app.diff import DiffReport
-    from trainc.app.explain import ExplainReport, Selector
     from trainc.app.migrate import MigrateRequest, MigrationReport
     from trainc.app.prune import PrunePlan, PruneReport
     from trainc.app.sweep import Sweeper, SweepRequest
     from trainc.checks.transitions.base import BaseRevision
     from trainc.emit.sinks import OutputSink
+    from trainc.engine.diff import DiffReport
+    from trainc.engine.explain import ExplainReport
 
 
 class Session:
@@ -85,8 +85,8 @@ class Session:
 
     def diff(self) -> DiffReport:
         """``trainc diff``: the output at ``base`` and in the working tree, compared
-        (:func:`~trainc.app.diff.diff_run`)."""
-        from trainc.app.diff import DiffReport, diff_run  # noqa: PLC0415 - see module
+        (:func:`~trainc.engine.diff.diff_repository`)."""
+        from trainc.engine.diff import DiffReport, diff_repository  # noqa: PLC0415 - see module
 
         run = self._run(jobs=1, with_base=True)
         if run is None:
@@ -94,18 +94,24 @@ class Session:
             return DiffReport(report, report.diagnostics, ())
         if run.base is None:
             raise UsageError("trainc diff compares with a git revision: give --base REF")
-        return diff_run(run, run.base)
+        return diff_repository(run, run.base)
 
-    def explain(self, selector: Selector) -> ExplainReport:
-        """``trainc explain``: the compiled objects ``selector`` names, with the origin of
-        each value (:func:`~trainc.app.explain.explain_run`)."""
-        from trainc.app.explain import ExplainReport, explain_run  # noqa: PLC0415 - see module
+    def explain(self, *, object_name: str | None = None, field: str | None = None) -> ExplainReport:
+        """``trainc explain``: the compiled objects, with the origin of each value; the
+        ones ``object_name`` names, or the history of ``field`` (see
+        :class:`~trainc.engine.explain.Selector` and
+        :func:`~trainc.engine.explain.explain_repository`)."""
+        from trainc.engine.explain import (  # noqa: PLC0415 - see module
+            ExplainReport,
+            Selector,
+            explain_repository,
+        )
 
         run = self._run(jobs=1)
         if run is None:
             report = ValidationReport.config_failure(self.loaded_config)
             return ExplainReport(report, report.diagnostics)
-        return explain_run(run, selector)
+        return explain_repository(run, Selector(object_name, field))
 
     def migrate(self, request: MigrateRequest) -> MigrationReport:
         """``trainc migrate``: old spellings rewritten (:func:`~trainc.app.migrate.migrate_run`).

@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from trainc import __version__
 from trainc.app import RunOptions, Session
-from trainc.app.diff import DiffReport
 from trainc.argocd import argocd_overrides
 from trainc.cli.options import ReportOptions
 from trainc.cli.progress import progress_line
@@ -18,6 +18,9 @@ from trainc.report.base import use_color, write_json
 from trainc.review.jsonout import diff_document
 from trainc.review.markdown import render_markdown
 from trainc.review.text import render_text
+
+if TYPE_CHECKING:
+    from trainc.engine.diff import DiffReport  # the report's type: the engine makes it
 
 #: How the working tree is named in the diff headers.
 WORKING_TREE = "working tree"

@@ -9,7 +9,6 @@ import click
 
 from trainc import __version__
 from trainc.app import RunOptions, Session
-from trainc.app.explain import Selector
 from trainc.cli.options import ReportOptions, report_options
 from trainc.review.explain import render_explained, render_histories
 
@@ -58,7 +57,7 @@ def explain_command(
       trainc explain jobs/llama.yaml --field env[PET_NNODES].value
     """
     options = RunOptions(cwd=Path.cwd(), paths=paths, **report.repository)
-    result = Session(options).explain(Selector(object_name, field))
+    result = Session(options).explain(object_name=object_name, field=field)
     report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     text = render_histories(result.fields) if result.fields else render_explained(result.objects)
     sys.stdout.write(text)

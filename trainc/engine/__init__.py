@@ -4,7 +4,8 @@
 per-object checks, cache), the object checks across files (:mod:`.pipeline`), then the
 job pass (:mod:`.job_pass`: resolve, judge, build, check the output, render), with
 worker processes (:mod:`.workers`) and the cache wiring (:mod:`.cache`).
-:mod:`.compile` adds compile's output stage (:mod:`.output`). Stages are pure functions
-of what the run prepared and return findings or objects; the engine calls them, they
-never call back.
+:mod:`.compile` adds compile's output stage (:mod:`.output`); :mod:`.diff` and
+:mod:`.explain` keep each built job for the reviews (:mod:`trainc.review`). Stages are
+pure functions of what the run prepared and return findings or objects; the engine
+calls them, they never call back.
 """

@@ -1,4 +1,5 @@
-"""``trainc explain``: the compiled objects with the origin of each line."""
+"""``trainc explain``'s run: the compiled objects, built in memory, with the origin of each
+line (:mod:`trainc.review.explain`)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ class Selector:
     field: str | None = None
 
 
-def explain_run(run: Run, selector: Selector) -> ExplainReport:
+def explain_repository(run: Run, selector: Selector) -> ExplainReport:
     """Compile the run's TrainJobs in memory and say where each value came from.
 
     Raises UsageError for a malformed selector or one that names nothing built.

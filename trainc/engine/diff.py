@@ -1,4 +1,5 @@
-"""``trainc diff``: the output at a base revision and in the working tree, compared."""
+"""``trainc diff``'s run: the output at a base revision and in the working tree, built in
+memory and compared (:mod:`trainc.review.changes`)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ class DiffReport(ExitCodeFromFindings):
     changes: tuple[ObjectChange, ...]
 
 
-def diff_run(run: Run, revision: BaseRevision) -> DiffReport:
+def diff_repository(run: Run, revision: BaseRevision) -> DiffReport:
     """Compile the run's TrainJobs at ``revision`` and in the working tree, in memory,
     and compare the two outputs.
 
