@@ -37,9 +37,16 @@ from ruamel.yaml.tag import Tag
 from ruamel.yaml.tokens import DirectiveToken
 
 from trainc.config.limits import Limits
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.convert import Converter, mark_finding, too_deep
 from trainc.load.source import SourceFile, line_and_column
+
+LOAD_TAB_INDENT = Rule(
+    "load.tab-indent",
+    Severity.ERROR,
+    "a tab character is used where YAML allows only spaces",
+)
+
 
 #: Where ruamel.yaml's modules live, to tell its internal assertions from trainc's.
 _RUAMEL_PACKAGE = str(Path(ruamel.yaml.__file__).parent)
@@ -229,7 +236,7 @@ def _syntax_finding(source: SourceFile, error: MarkedYAMLError) -> Diagnostic:
             source,
             line,
             column,
-            "load.tab-indent",
+            LOAD_TAB_INDENT.code,
             "a tab character is used for indentation; YAML allows only spaces there",
             hint="replace the tab with spaces",
         )

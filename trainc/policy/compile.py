@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.kinds import INPUT_KINDS, TRAINJOB
@@ -22,6 +22,13 @@ from trainc.schema.cel.reads import Reads, reads, union
 
 if TYPE_CHECKING:
     from trainc.model.policy import MatchResources, ValidationPolicy
+
+POLICY_FAMILY = Rule(
+    "policy.*",
+    Severity.ERROR,
+    "an organisation policy is violated",
+)
+
 
 #: Variables every policy expression sees, as in a ValidatingAdmissionPolicy plus
 #: trainc's ``runtime`` (the TrainJob's runtime) and ``resolved`` (its summary).

@@ -29,6 +29,14 @@ from trainc.schema.structural import check_schema
 
 if TYPE_CHECKING:
     from trainc.model.policy import ValidationPolicy
+from trainc.diagnostics import Rule, Severity
+
+POLICY_INVALID = Rule(
+    "policy.invalid",
+    Severity.ERROR,
+    "a policy file is malformed",
+)
+
 
 #: Policy names become rule codes ``policy.<name>``: a DNS label keeps codes kebab-case.
 _POLICY_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
@@ -104,7 +112,7 @@ def _unique(candidates: list[_Candidate], diagnostics: list[Diagnostic]) -> Iter
             diagnostics.append(
                 candidate.document.finding(
                     ("metadata", "name"),
-                    "policy.invalid",
+                    POLICY_INVALID.code,
                     f"policy name {candidate.name!r} is already used in {where}",
                     hint="policy names are rule codes and must be unique",
                 )
@@ -122,7 +130,7 @@ def _candidates(
         data = drop_nulls(document.data)
         findings = check_schema(data, schema)
         diagnostics.extend(
-            document.finding(f.path, "policy.invalid", f.message, hint=f.hint) for f in findings
+            document.finding(f.path, POLICY_INVALID.code, f.message, hint=f.hint) for f in findings
         )
         if findings:
             continue
@@ -138,10 +146,10 @@ def _candidates(
 
 def _bad_name(document: Document, name: object) -> Diagnostic:
     if name is None:
-        return document.finding(("metadata",), "policy.invalid", "metadata.name is required")
+        return document.finding(("metadata",), POLICY_INVALID.code, "metadata.name is required")
     return document.finding(
         ("metadata", "name"),
-        "policy.invalid",
+        POLICY_INVALID.code,
         f"policy name {name!r} is not a DNS label",
         hint="use lower-case letters, digits and '-', at most 63 characters; "
         "the name becomes the rule code policy.<name>",

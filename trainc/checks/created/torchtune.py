@@ -17,10 +17,17 @@ from __future__ import annotations
 from typing import Final
 
 from trainc.checks.webhooks.findings import listing
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import FieldPath, as_list, get_path
 from trainc.resolve.plugins.torchtune import MODELS, MULTI_NODE_MODEL, RUNTIME_OWNED_ARGS, TuneRun
 from trainc.resolve.resolved import ResolvedJob
+
+XOBJ_TORCHTUNE = Rule(
+    "xobj.torchtune",
+    Severity.ERROR,
+    "a TorchTune TrainJob breaks the TorchTune runtime contract",
+)
+
 
 _TRAINER: Final[FieldPath] = ("spec", "trainer")
 _QLORA_SINGLE_DEVICE_MODELS: Final = ("llama3_2/1B", "llama3_2/3B")
@@ -46,7 +53,7 @@ def _check_model(job: ResolvedJob, run: TuneRun) -> list[Diagnostic]:
     return [
         job.trainjob.finding(
             ("spec", "runtimeRef", "name"),
-            "xobj.torchtune",
+            XOBJ_TORCHTUNE.code,
             f"must have a supported pretrained model, invalid model configured: {run.model}",
             hint=f"use a TorchTune runtime for one of {listing(MODELS)}",
         )
@@ -62,7 +69,7 @@ def _check_nodes(job: ResolvedJob, run: TuneRun) -> list[Diagnostic]:
         return []
     return [
         job.trainjob.finding(
-            (*_TRAINER, "numNodes"), "xobj.torchtune", message, hint="set trainer.numNodes: 1"
+            (*_TRAINER, "numNodes"), XOBJ_TORCHTUNE.code, message, hint="set trainer.numNodes: 1"
         )
     ]
 
@@ -74,7 +81,7 @@ def _check_qlora(job: ResolvedJob, run: TuneRun) -> list[Diagnostic]:
         return [
             job.trainjob.finding(
                 ("spec", "runtimeRef", "name"),
-                "xobj.torchtune",
+                XOBJ_TORCHTUNE.code,
                 f"QLoRA is not supported for {run.model} model",
                 hint="drop model.quantize_base from trainer.args, or use a Llama runtime",
             )
@@ -84,7 +91,7 @@ def _check_qlora(job: ResolvedJob, run: TuneRun) -> list[Diagnostic]:
     return [
         job.trainjob.finding(
             (*_TRAINER, "numProcPerNode"),
-            "xobj.torchtune",
+            XOBJ_TORCHTUNE.code,
             f"must be auto or 1 for {run.model} model when using QLoRA: QLoRA for this model "
             "needs a single device",
             hint="set trainer.numProcPerNode: 1, or request exactly one GPU in "
@@ -101,7 +108,7 @@ def _check_args(job: ResolvedJob) -> list[Diagnostic]:
             found.append(
                 job.trainjob.finding(
                     (*_TRAINER, "args", index),
-                    "xobj.torchtune",
+                    XOBJ_TORCHTUNE.code,
                     f"must not set {key}: the TorchTune runtime points it at the volume its "
                     "initializers fill",
                     hint=f"delete {arg!r} from trainer.args",

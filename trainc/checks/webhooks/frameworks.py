@@ -19,10 +19,29 @@ from trainc.checks.webhooks.template import (
     replicated_jobs,
     str_value,
 )
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, as_list, as_object, get_path
 from trainc.model.labels import NODE_JOB
+
+XOBJ_RESERVED_ENV = Rule(
+    "xobj.reserved-env",
+    Severity.ERROR,
+    "trainer.env sets a variable the framework plugin reserves",
+)
+
+XOBJ_TORCH_ENV_INJECTION = Rule(
+    "xobj.torch-env-injection",
+    Severity.ERROR,
+    "a torch envInjection target is not in the runtime template",
+)
+
+XOBJ_FLUX_RESERVED_INIT_CONTAINER = Rule(
+    "xobj.flux-reserved-init-container",
+    Severity.ERROR,
+    "the flux-installer init container is reserved",
+)
+
 
 TORCH_RESERVED_ENV = frozenset(
     {"PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT"}
@@ -67,7 +86,7 @@ def check_reserved_env(trainjob: DefaultedObject, runtime: DefaultedObject) -> l
             found.append(
                 trainjob.finding(
                     entry.at("name"),
-                    "xobj.reserved-env",
+                    XOBJ_RESERVED_ENV.code,
                     message,
                     hint=f"delete it; set {source} instead" if source else "delete it",
                 )
@@ -102,7 +121,7 @@ def check_torch_env_injection(runtime: DefaultedObject) -> list[Diagnostic]:
             found.append(
                 runtime.finding(
                     target.at("containerNames", index) if rjob else target.at("jobName"),
-                    "xobj.torch-env-injection",
+                    XOBJ_TORCH_ENV_INJECTION.code,
                     f'envInjection target podSet "{job}" container "{container}" not found in '
                     "runtime template",
                     hint=f"name a container of replicatedJob {job!r}"
@@ -122,7 +141,7 @@ def check_flux_init_containers(runtime: DefaultedObject) -> list[Diagnostic]:
     return [
         runtime.finding(
             container.at("name"),
-            "xobj.flux-reserved-init-container",
+            XOBJ_FLUX_RESERVED_INIT_CONTAINER.code,
             f"InitContainer '{FLUX_INSTALLER}' is reserved: the Flux plugin adds its own to "
             f"replicatedJob {NODE_JOB!r}",
             hint="rename this init container",

@@ -11,10 +11,23 @@ from __future__ import annotations
 
 from trainc.checks.webhooks.findings import describe, listing
 from trainc.checks.webhooks.template import int_value, replicated_jobs
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonObject, as_object, get_path
 from trainc.model.labels import LAUNCHER_JOB, NODE_JOB
+
+XOBJ_MPI_IMPLEMENTATION = Rule(
+    "xobj.mpi-implementation",
+    Severity.ERROR,
+    "the MPI implementation is not supported",
+)
+
+XOBJ_MPI_LAUNCHER_NODE = Rule(
+    "xobj.mpi-launcher-node",
+    Severity.ERROR,
+    "an MPI runtime with runLauncherAsNode lacks launcher or node",
+)
+
 
 _MPI: FieldPath = ("spec", "mlPolicy", "mpi")
 _OPENMPI = "OpenMPI"
@@ -45,7 +58,7 @@ def check_mpi_launcher_node(
     return [
         trainjob.finding(
             ("spec", "trainer", "numNodes"),
-            "xobj.mpi-launcher-node",
+            XOBJ_MPI_LAUNCHER_NODE.code,
             "must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have "
             f"either launcher and node: {describe(runtime)} has replicatedJobs "
             f"{listing(names)}, without {listing(missing)}",
@@ -63,7 +76,7 @@ def check_mpi_implementation(runtime: DefaultedObject) -> list[Diagnostic]:
     return [
         runtime.finding(
             (*_MPI, "mpiImplementation"),
-            "xobj.mpi-implementation",
+            XOBJ_MPI_IMPLEMENTATION.code,
             f"MPI implementation for {implementation or repr('')} doesn't supported: "
             f"Trainer's MPI plugin only implements {_OPENMPI}, so every TrainJob on this "
             "runtime fails to build",

@@ -7,11 +7,18 @@ name when no runtime has it, the kind or API group when Trainer cannot serve the
 
 from __future__ import annotations
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, get_path
 from trainc.model.kinds import RUNTIME_KINDS
 from trainc.resolve.index import LookupFailure
+
+XOBJ_RUNTIME_UNSUPPORTED = Rule(
+    "xobj.runtime-unsupported",
+    Severity.ERROR,
+    "runtimeRef names a kind or API group Trainer does not support",
+)
+
 
 _REF: FieldPath = ("spec", "runtimeRef")
 
@@ -24,7 +31,7 @@ def report_lookup_failure(trainjob: DefaultedObject, failure: LookupFailure) -> 
 
 
 def _failing_field(trainjob: DefaultedObject, failure: LookupFailure) -> FieldPath:
-    if failure.code == "xobj.runtime-unsupported":
+    if failure.code == XOBJ_RUNTIME_UNSUPPORTED.code:
         kind = get_path(trainjob.data, (*_REF, "kind"))
         supported = isinstance(kind, str) and kind in RUNTIME_KINDS
         return (*_REF, "apiGroup") if supported else (*_REF, "kind")

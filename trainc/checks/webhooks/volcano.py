@@ -11,11 +11,24 @@ subdomain); the finding points at whichever document supplied the value that win
 from __future__ import annotations
 
 from trainc.checks.webhooks.template import runtime_patches
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, get_path
 from trainc.model.labels import VOLCANO_QUEUE_ANNOTATION
 from trainc.schema.metadata import dns1123_subdomain_errors
+
+XOBJ_VOLCANO_QUEUE_EMPTY = Rule(
+    "xobj.volcano-queue-empty",
+    Severity.ERROR,
+    "the Volcano queue annotation is empty",
+)
+
+XOBJ_VOLCANO_QUEUE_INVALID = Rule(
+    "xobj.volcano-queue-invalid",
+    Severity.ERROR,
+    "the Volcano queue annotation is not a valid queue name (a DNS-1123 subdomain)",
+)
+
 
 _ANNOTATION: FieldPath = ("template", "metadata", "annotations", VOLCANO_QUEUE_ANNOTATION)
 
@@ -33,7 +46,7 @@ def check_volcano_queue(trainjob: DefaultedObject, runtime: DefaultedObject) -> 
         return [
             source.finding(
                 path,
-                "xobj.volcano-queue-empty",
+                XOBJ_VOLCANO_QUEUE_EMPTY.code,
                 f"Volcano queue name must not be empty: annotation {VOLCANO_QUEUE_ANNOTATION} "
                 "is set to an empty string",
                 hint="name a Volcano queue, or delete the annotation to use the queue 'default'",
@@ -47,7 +60,7 @@ def check_volcano_queue(trainjob: DefaultedObject, runtime: DefaultedObject) -> 
     return [
         source.finding(
             path,
-            "xobj.volcano-queue-invalid",
+            XOBJ_VOLCANO_QUEUE_INVALID.code,
             f"Volcano queue name {value!r} is not valid: {'; '.join(errors)}",
             hint="Volcano queues are named like Kubernetes objects, e.g. 'research-gpu'",
         )

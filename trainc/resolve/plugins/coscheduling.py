@@ -17,12 +17,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from trainc.diagnostics import Rule, Severity
 from trainc.model.json import FieldPath
 from trainc.model.labels import COSCHEDULING_POD_GROUP_LABEL
 from trainc.model.mlpolicy import CoschedulingPodGroupPolicySource
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.resolve.context import Resolution
 from trainc.resolve.scheduling import scheduler_names
+
+COMPILE_COSCHEDULING_SCHEDULER = Rule(
+    "compile.coscheduling-scheduler",
+    Severity.WARNING,
+    "no pod template names a scheduler, and the default one ignores Coscheduling PodGroups",
+)
+
+COMPILE_PODGROUP_EMPTY = Rule(
+    "compile.podgroup-empty",
+    Severity.ERROR,
+    "the Coscheduling PodGroup would have no members",
+)
+
 
 _POLICY: Final[FieldPath] = ("spec", "podGroupPolicy", "coscheduling")
 
@@ -48,7 +62,7 @@ class CoschedulingPlugin:
             context.findings.append(
                 context.job.trainjob.finding(
                     ("spec", "trainer", "numNodes"),
-                    "compile.podgroup-empty",
+                    COMPILE_PODGROUP_EMPTY.code,
                     "the TrainJob has no pods, but a Coscheduling PodGroup needs minMember >= 1",
                     hint="set trainer.numNodes to 1 or more",
                 )
@@ -57,7 +71,7 @@ class CoschedulingPlugin:
             context.findings.append(
                 context.job.runtime.finding(
                     _POLICY,
-                    "compile.coscheduling-scheduler",
+                    COMPILE_COSCHEDULING_SCHEDULER.code,
                     "no pod template sets schedulerName, so the pods go to the default "
                     "scheduler, which ignores the PodGroup unless its profile runs the "
                     "Coscheduling plugin: the pods would start one by one, not as a gang",

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from trainc.diagnostics import Rule, Severity
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object
 from trainc.model.labels import (
     ANCESTOR_TRAINER,
@@ -46,6 +47,14 @@ from trainc.resolve.provenance import Origin
 from trainc.resolve.secrets import ProvisionedSecret
 from trainc.resolve.trainer import trainer_container
 
+COMPILE_FLUX_CURVE_SECRET = Rule(
+    "compile.flux-curve-secret",
+    Severity.ERROR,
+    "a Flux runtime names no valid CURVE certificate Secret, which trainc never generates",
+    compiled=True,
+)
+
+
 _INSTALLER = "flux-installer"
 _CONFIG_DIR = "/etc/flux-config"
 _DEFAULTS: Final = {
@@ -58,7 +67,7 @@ _CONFIG_MAP_MODE, _CURVE_MODE = 0o755, 0o400
 CURVE_SECRET = ProvisionedSecret(
     annotation=FLUX_CURVE_SECRET_ANNOTATION,
     setting="compile.flux.curveSecret",
-    code="compile.flux-curve-secret",
+    code=COMPILE_FLUX_CURVE_SECRET.code,
     policy=("spec", "mlPolicy", "flux"),
     contents="a Secret with key curve.cert, the ZeroMQ CURVE certificate Flux brokers share",
     generated="a CURVE key pair derived from the TrainJob's UID",

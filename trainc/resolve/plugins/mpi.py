@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from trainc.diagnostics import Rule, Severity
 from trainc.model.json import JsonObject
 from trainc.model.labels import (
     LAUNCHER_JOB,
@@ -45,6 +46,14 @@ from trainc.resolve.provenance import Origin, Written
 from trainc.resolve.secrets import ProvisionedSecret
 from trainc.resolve.trainer import gpus_per_node
 
+COMPILE_MPI_SSH_SECRET = Rule(
+    "compile.mpi-ssh-secret",
+    Severity.ERROR,
+    "an MPI runtime names no valid SSH Secret, which trainc never generates",
+    compiled=True,
+)
+
+
 _SSH_VOLUME = "mpi-ssh-auth"
 _HOSTFILE_VOLUME = "mpi-hostfile"
 _HOSTFILE_DIR = "/etc/mpi"
@@ -57,7 +66,7 @@ _SECRET_MODE, _PRIVATE_MODE, _PUBLIC_MODE, _HOSTFILE_MODE = 0o400, 0o640, 0o644,
 SSH_SECRET = ProvisionedSecret(
     annotation=MPI_SSH_AUTH_SECRET_ANNOTATION,
     setting="compile.mpi.sshAuthSecret",
-    code="compile.mpi-ssh-secret",
+    code=COMPILE_MPI_SSH_SECRET.code,
     policy=("spec", "mlPolicy", "mpi"),
     contents=(
         "a kubernetes.io/ssh-auth Secret with keys ssh-privatekey and ssh-publickey "

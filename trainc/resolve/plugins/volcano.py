@@ -16,11 +16,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from trainc.diagnostics import Rule, Severity
 from trainc.model.labels import VOLCANO_GROUP_ANNOTATION
 from trainc.model.mlpolicy import VolcanoPodGroupPolicySource
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.resolve.context import Resolution
 from trainc.resolve.scheduling import scheduler_names
+
+COMPILE_VOLCANO_SCHEDULER = Rule(
+    "compile.volcano-scheduler",
+    Severity.WARNING,
+    "no pod template sets schedulerName: volcano",
+)
+
 
 SCHEDULER: Final = "volcano"
 _POLICY: Final = ("spec", "podGroupPolicy", "volcano")
@@ -45,7 +53,7 @@ class VolcanoPlugin:
             context.findings.append(
                 context.job.runtime.finding(
                     _POLICY,
-                    "compile.volcano-scheduler",
+                    COMPILE_VOLCANO_SCHEDULER.code,
                     "no pod template sets schedulerName: volcano, so the pods go to another "
                     "scheduler, which ignores the Volcano PodGroup and its queue",
                     hint="set schedulerName: volcano in the runtime's pod templates",
