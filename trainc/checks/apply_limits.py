@@ -41,7 +41,12 @@ from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, forma
 from trainc.model.labels import JOBSET_KIND
 from trainc.resolve.provenance import Origin, Written
 from trainc.resolve.resolved import ResolvedJob
-from trainc.schema.metadata import ANNOTATIONS_MAX_BYTES, annotations_size, utf8_size
+from trainc.schema.metadata import (
+    ANNOTATIONS_MAX_BYTES,
+    META_ANNOTATIONS_TOO_LARGE,
+    annotations_size,
+    utf8_size,
+)
 
 APPLY_LAST_APPLIED_TOO_LARGE = Rule(
     "apply.last-applied-too-large",
@@ -144,7 +149,7 @@ def _annotation_limit(
         return []
     over = total + copy > ANNOTATIONS_MAX_BYTES
     if server_side or total > ANNOTATIONS_MAX_BYTES:
-        code = "meta.annotations-too-large" if over else APPLY_ANNOTATIONS_NEAR_LIMIT.code
+        code = META_ANNOTATIONS_TOO_LARGE.code if over else APPLY_ANNOTATIONS_NEAR_LIMIT.code
         what = f"its annotations total {total:,} bytes"
         hint = "move large data out of annotations"
     else:

@@ -23,6 +23,7 @@ from trainc.errors import UsageError
 from trainc.load.globs import PathFilter
 from trainc.load.packages import Package, enclosing_package, package_of, package_on_disk
 from trainc.load.pathnames import repo_name
+from trainc.load.reader import LOAD_UNREADABLE
 
 LOAD_SYMLINK_ESCAPE = Rule(
     "load.symlink-escape",
@@ -150,7 +151,7 @@ class _Walk:
         except OSError as error:  # unreadable, or gone (or not a directory) since found
             self.diagnostics.append(
                 finding(
-                    "load.unreadable",
+                    LOAD_UNREADABLE.code,
                     f"cannot list the directory: {error.strerror}; its files are not read",
                     file=prefix or None,
                     hint="exclude it with inputs.exclude in trainc.yaml if it holds no inputs",

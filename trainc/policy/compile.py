@@ -17,6 +17,7 @@ from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.kinds import INPUT_KINDS, TRAINJOB
+from trainc.policy.files import POLICY_INVALID
 from trainc.schema.cel.engine import CelCompileError, Program, compile_expression
 from trainc.schema.cel.reads import Reads, reads, union
 
@@ -183,7 +184,7 @@ class _Compiler:
             )
             message = f"{key} does not compile: {error}"
             self.diagnostics.append(
-                self.document.finding(path, "policy.invalid", message, position=position)
+                self.document.finding(path, POLICY_INVALID.code, message, position=position)
             )
             return compile_expression("false", ACTIVATION_VARIABLES)
 

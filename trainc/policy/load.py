@@ -23,20 +23,12 @@ from trainc.model.json import get_path
 from trainc.model.labels import POLICY_KIND
 from trainc.model.schematree import load_kind_schema
 from trainc.policy.compile import CompiledPolicy, compile_policy
-from trainc.policy.files import read_policy_files
+from trainc.policy.files import POLICY_INVALID, read_policy_files
 from trainc.schema.defaults import drop_nulls
 from trainc.schema.structural import check_schema
 
 if TYPE_CHECKING:
     from trainc.model.policy import ValidationPolicy
-from trainc.diagnostics import Rule, Severity
-
-POLICY_INVALID = Rule(
-    "policy.invalid",
-    Severity.ERROR,
-    "a policy file is malformed",
-)
-
 
 #: Policy names become rule codes ``policy.<name>``: a DNS label keeps codes kebab-case.
 _POLICY_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")

@@ -26,6 +26,13 @@ XOBJ_RUNTIME_NOT_FOUND = Rule(
 )
 
 
+XOBJ_RUNTIME_UNSUPPORTED = Rule(
+    "xobj.runtime-unsupported",
+    Severity.ERROR,
+    "runtimeRef names a kind or API group Trainer does not support",
+)
+
+
 _SUPPORTED = {
     f"{CLUSTER_TRAINING_RUNTIME.kind}.{GROUP}": CLUSTER_TRAINING_RUNTIME.kind,
     f"{TRAINING_RUNTIME.kind}.{GROUP}": TRAINING_RUNTIME.kind,

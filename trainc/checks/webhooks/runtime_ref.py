@@ -7,18 +7,11 @@ name when no runtime has it, the kind or API group when Trainer cannot serve the
 
 from __future__ import annotations
 
-from trainc.diagnostics import Diagnostic, Rule, Severity
+from trainc.diagnostics import Diagnostic
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, get_path
 from trainc.model.kinds import RUNTIME_KINDS
-from trainc.resolve.index import LookupFailure
-
-XOBJ_RUNTIME_UNSUPPORTED = Rule(
-    "xobj.runtime-unsupported",
-    Severity.ERROR,
-    "runtimeRef names a kind or API group Trainer does not support",
-)
-
+from trainc.resolve.index import XOBJ_RUNTIME_UNSUPPORTED, LookupFailure
 
 _REF: FieldPath = ("spec", "runtimeRef")
 
