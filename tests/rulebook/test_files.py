@@ -4,7 +4,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from trainc.config.judgement import is_rule_code
 from trainc.rulebook.__main__ import main
+from trainc.rulebook.declared import declared_rules
 from trainc.rulebook.files import CATALOGUE_PATH, PAGE_PATH, checkout_root, stale_files, write_files
 
 
@@ -57,3 +59,19 @@ def test_a_finding_made_with_only_its_module_imported_has_the_declared_severity(
         "assert 'trainc.checks.apply_limits' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True)
+
+
+def test_trainc_yaml_may_name_every_declared_rule_without_its_module_imported() -> None:
+    """trainc.yaml's ``rules:`` and suppressions are checked against the whole catalogue,
+    including the rules of modules a run imports only when it needs them."""
+    script = (
+        "import sys\n"
+        "from trainc.config.judgement import is_rule_code\n"
+        "assert 'trainc.checks.apply_limits' not in sys.modules\n"
+        "assert 'trainc.load.template' not in sys.modules\n"
+        "assert is_rule_code('apply.object-too-large')\n"
+        "assert is_rule_code('load.template-syntax')\n"
+        "assert not is_rule_code('apply.object-too-big')\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True)
+    assert all(is_rule_code(rule.code.replace("*", "x")) for rule in declared_rules())
