@@ -102,13 +102,29 @@ def pod_total(spec: JsonObject, key: str, *, pod_level: bool, overhead: bool) ->
         largest_init = maximum(largest_init, needed)
     result = maximum(result, largest_init)
     if pod_level:
-        result.update(resource_amounts(as_object(spec.get("resources")).get(key)))
+        own = resource_amounts(as_object(spec.get("resources")).get(key))
+        result.update({name: a for name, a in own.items() if pod_level_resource(name)})
     if overhead:
         extra = resource_amounts(spec.get("overhead"))
         if key == "limits":  # overhead adds only to the limits the pod sets
             extra = {name: amount for name, amount in extra.items() if name in result}
         result = add(result, extra)
     return result
+
+
+def pod_level_resource(name: str) -> bool:
+    """``IsSupportedPodLevelResource``: the resources a pod may set for itself as a whole."""
+    return name in {"cpu", "memory"} or name.startswith("hugepages-")
+
+
+def pod_level_set(spec: JsonObject) -> bool:
+    """``IsPodLevelResourcesSet``: ``spec.resources`` requests or limits a supported resource."""
+    own = as_object(spec.get("resources"))
+    return any(
+        pod_level_resource(name)
+        for key in ("requests", "limits")
+        for name in as_object(own.get(key))
+    )
 
 
 def pretty(amounts: Mapping[str, Amount]) -> str:
