@@ -13,18 +13,23 @@ and several errors of one plugin are joined as ``utilerrors.NewAggregate`` joins
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 
 from trainc.checks.admission.pod_security.message import go_quote
 from trainc.checks.workload.jsonfields import objects
 from trainc.checks.workload.quantities import Amount, resource_amounts
+from trainc.checks.workload.version import KubeVersion
 from trainc.model.json import JsonObject, as_object
 
 #: A ``ResourceList``: resource name to amount, in the order first seen.
 ResourceList = dict[str, Amount]
 
 ZERO = Amount(Decimal(0), binary=False)
+
+#: The release whose defaults turn the PodLevelResources gate on (beta): from it, a pod's
+#: own ``spec.resources`` replace its containers' sums.
+POD_LEVEL_RESOURCES: KubeVersion = (1, 34)
 
 
 def add(total: Mapping[str, Amount], more: Mapping[str, Amount]) -> ResourceList:
@@ -72,7 +77,9 @@ def container_list(container: JsonObject, key: str) -> ResourceList:
     return resource_amounts(as_object(container.get("resources")).get(key))
 
 
-def pod_total(spec: JsonObject, key: str, *, pod_level: bool, overhead: bool) -> ResourceList:
+def pod_total(
+    spec: JsonObject, key: str, *, pod_level: Callable[[str], bool] | None, overhead: bool
+) -> ResourceList:
     """What a pod needs of ``requests`` or ``limits``, as Kubernetes sums its containers.
 
     Containers add up; init containers run one after another, so the pod needs the
@@ -82,9 +89,10 @@ def pod_total(spec: JsonObject, key: str, *, pod_level: bool, overhead: bool) ->
     https://github.com/kubernetes/kubernetes/blob/v1.36.0/plugin/pkg/admission/limitranger/admission.go)
     and quota (``PodRequests``/``PodLimits`` in
     https://github.com/kubernetes/kubernetes/blob/v1.36.0/pkg/api/v1/resource/helpers.go)
-    compute. Quota's helper also lets pod-level ``spec.resources`` replace the sum for the
-    resources they name (``pod_level``, on where the PodLevelResources gate is) and adds
-    ``spec.overhead`` (``overhead``; to every request, and to the limits the pod sets).
+    compute. Where the PodLevelResources gate is on, both let the pod's own
+    ``spec.resources`` replace the sum for the resources they name that ``pod_level``
+    accepts (None: the gate is off); quota's helper also adds ``spec.overhead``
+    (``overhead``; to every request, and to the limits the pod sets).
     """
     result: ResourceList = {}
     for _, container in objects(spec.get("containers")):
@@ -101,9 +109,9 @@ def pod_total(spec: JsonObject, key: str, *, pod_level: bool, overhead: bool) ->
             needed = add(needed, sidecars)
         largest_init = maximum(largest_init, needed)
     result = maximum(result, largest_init)
-    if pod_level:
+    if pod_level is not None:
         own = resource_amounts(as_object(spec.get("resources")).get(key))
-        result.update({name: a for name, a in own.items() if pod_level_resource(name)})
+        result.update({name: a for name, a in own.items() if pod_level(name)})
     if overhead:
         extra = resource_amounts(spec.get("overhead"))
         if key == "limits":  # overhead adds only to the limits the pod sets
@@ -112,9 +120,14 @@ def pod_total(spec: JsonObject, key: str, *, pod_level: bool, overhead: bool) ->
     return result
 
 
+def cpu_or_memory(name: str) -> bool:
+    """LimitRanger's ``isSupportedPodLevelResource``: cpu and memory only."""
+    return name in {"cpu", "memory"}
+
+
 def pod_level_resource(name: str) -> bool:
-    """``IsSupportedPodLevelResource``: the resources a pod may set for itself as a whole."""
-    return name in {"cpu", "memory"} or name.startswith("hugepages-")
+    """``IsSupportedPodLevelResource`` of the shared helpers: cpu, memory and hugepages."""
+    return cpu_or_memory(name) or name.startswith("hugepages-")
 
 
 def pod_level_set(spec: JsonObject) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.checks.admission.limit_ranges.corpus import NEWEST
 from trainc.checks.admission.limit_ranges import (
     ANNOTATION,
     admit_claim,
@@ -100,20 +101,20 @@ def test_init_containers_get_defaults_too() -> None:
 def test_stored_limit_range_defaults_max_to_default_and_default_to_request() -> None:
     """A LimitRange written with only ``max`` limits and requests every container at it."""
     only_max = limit_range_from_json(limit_range("cap", {"type": "Container", "max": {"cpu": "2"}}))
-    decision = admit_pod([only_max], {"containers": [container("node")]})
+    decision = admit_pod([only_max], {"containers": [container("node")]}, NEWEST)
     assert decision.refusal is None
     assert resources_of(decision.spec) == {"limits": {"cpu": "2"}, "requests": {"cpu": "2"}}
     with_min = limit_range_from_json(
         limit_range("floor", {"type": "Container", "min": {"memory": "1Gi"}})
     )
-    decision = admit_pod([with_min], {"containers": [container("node")]})
+    decision = admit_pod([with_min], {"containers": [container("node")]}, NEWEST)
     assert decision.refusal is None
     assert resources_of(decision.spec) == {"requests": {"memory": "1Gi"}}
 
 
 def test_a_limit_without_request_requests_the_limit_before_the_checks() -> None:
     lr = limit_range_from_json(limit_range("cap", {"type": "Container", "max": {"cpu": "8"}}))
-    decision = admit_pod([lr], {"containers": [container("node", limits={"cpu": "16"})]})
+    decision = admit_pod([lr], {"containers": [container("node", limits={"cpu": "16"})]}, NEWEST)
     assert decision.refusal == "maximum cpu usage per Container is 8, but limit is 16"
     assert decision.refused_by == "cap"
     assert forbidden("pods", "train-node-0-0-x7k2p", decision.refusal) == (
@@ -125,7 +126,7 @@ def test_a_limit_without_request_requests_the_limit_before_the_checks() -> None:
 def test_a_request_above_the_max_that_becomes_the_default_limit() -> None:
     """A TrainJob asks for 16 CPUs without a limit: the default limit is the max, 8."""
     lr = limit_range_from_json(limit_range("cap", {"type": "Container", "max": {"cpu": "8"}}))
-    decision = admit_pod([lr], {"containers": [container("node", {"cpu": "16"})]})
+    decision = admit_pod([lr], {"containers": [container("node", {"cpu": "16"})]}, NEWEST)
     assert decision.refusal == "maximum cpu usage per Container is 8, but request is 16"
 
 
@@ -139,7 +140,7 @@ def test_a_default_limit_below_the_request_is_left_to_pod_validation() -> None:
             container("node", {"cpu": "4", "nvidia.com/gpu": "2"}, {"nvidia.com/gpu": "2"})
         ]
     }
-    decision = admit_pod([lr], spec)
+    decision = admit_pod([lr], spec, NEWEST)
     assert decision.refusal is None
     assert resources_of(decision.spec) == {
         "requests": {"cpu": "4", "nvidia.com/gpu": "2", "memory": "4Gi"},
@@ -155,11 +156,15 @@ def test_ratio_is_printed_with_six_decimals() -> None:
     lr = limit_range_from_json(
         limit_range("ratio", {"type": "Container", "maxLimitRequestRatio": {"cpu": "2"}})
     )
-    decision = admit_pod([lr], {"containers": [container("node", {"cpu": "1"}, {"cpu": "4"})]})
+    decision = admit_pod(
+        [lr], {"containers": [container("node", {"cpu": "1"}, {"cpu": "4"})]}, NEWEST
+    )
     assert decision.refusal == (
         "cpu max limit to request ratio per Container is 2, but provided ratio is 4.000000"
     )
-    decision = admit_pod([lr], {"containers": [container("node", {"cpu": "3"}, {"cpu": "4"})]})
+    decision = admit_pod(
+        [lr], {"containers": [container("node", {"cpu": "3"}, {"cpu": "4"})]}, NEWEST
+    )
     assert decision.refusal is None
 
 
@@ -176,7 +181,7 @@ def test_errors_of_one_limit_range_are_aggregated_and_repeats_dropped() -> None:
             container("b", {"cpu": "500m"}, {"memory": "512Mi"}),
         ]
     }
-    decision = admit_pod([lr], spec)
+    decision = admit_pod([lr], spec, NEWEST)
     assert decision.refusal == (
         "[minimum cpu usage per Container is 1, but request is 500m, "
         "maximum memory usage per Container is 1Gi, but limit is 2Gi]"
@@ -196,7 +201,7 @@ def test_several_limit_ranges_first_default_wins_first_refusal_is_reported() -> 
     third = limit_range_from_json(limit_range("c-pods", {"type": "Pod", "max": {"cpu": "500m"}}))
     ranges = ordered([third, second, first])
     assert [lr.name for lr in ranges] == ["a-defaults", "b-bounds", "c-pods"]
-    decision = admit_pod(ranges, {"containers": [container("node")]})
+    decision = admit_pod(ranges, {"containers": [container("node")]}, NEWEST)
     assert resources_of(decision.spec) == {"limits": {"cpu": "1"}, "requests": {"cpu": "1"}}
     assert decision.refused_by == "b-bounds"
     assert decision.refusal == "minimum cpu usage per Container is 2, but request is 1"
@@ -231,7 +236,24 @@ def test_claims() -> None:
 def test_huge_amounts_compare_in_whole_units() -> None:
     """Beyond ``MaxMilliValue`` thousandths overflow, so upstream compares whole units."""
     lr = limit_range_from_json(limit_range("huge", {"type": "Container", "max": {"memory": "6Ei"}}))
-    decision = admit_pod([lr], {"containers": [container("node", limits={"memory": "5Ei"})]})
+    decision = admit_pod(
+        [lr], {"containers": [container("node", limits={"memory": "5Ei"})]}, NEWEST
+    )
     assert decision.refusal is None
-    decision = admit_pod([lr], {"containers": [container("node", limits={"memory": "7Ei"})]})
+    decision = admit_pod(
+        [lr], {"containers": [container("node", limits={"memory": "7Ei"})]}, NEWEST
+    )
     assert decision.refusal == "maximum memory usage per Container is 6Ei, but limit is 7Ei"
+
+
+def test_pod_level_resources_replace_the_container_sums_where_the_gate_is_on() -> None:
+    """From 1.34 a pod's own cpu and memory are what a ``Pod`` item judges."""
+    lr = limit_range_from_json(limit_range("pods", {"type": "Pod", "max": {"cpu": "8"}}))
+    spec: JsonObject = {
+        "resources": {"requests": {"cpu": "4"}, "limits": {"cpu": "4"}},
+        "containers": [container("a", limits={"cpu": "6"}), container("b", limits={"cpu": "6"})],
+    }
+    assert admit_pod([lr], spec, (1, 34)).refusal is None
+    assert admit_pod([lr], spec, (1, 33)).refusal == (
+        "maximum cpu usage per Pod is 8, but limit is 12"
+    )

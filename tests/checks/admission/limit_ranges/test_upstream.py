@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.checks.admission.limit_ranges.corpus import ADMITTED, CLAIMS, REFUSED, Case, ClaimCase
+from tests.checks.admission.limit_ranges.corpus import (
+    ADMITTED,
+    CLAIMS,
+    NEWEST,
+    REFUSED,
+    Case,
+    ClaimCase,
+)
 from trainc.checks.admission.limit_ranges import apply_defaults, claim_errors, pod_errors
 from trainc.checks.admission.limit_ranges.limit_range import Item, LimitRange
 from trainc.checks.admission.resource_lists import aggregate
@@ -29,7 +36,7 @@ def as_built(raw: JsonObject) -> LimitRange:
 def test_pod(case: Case) -> None:
     limit_range = as_built(case.item)
     spec, _ = apply_defaults(case.spec, [limit_range])
-    errors = pod_errors(limit_range, spec)
+    errors = pod_errors(limit_range, spec, NEWEST)
     assert (aggregate(errors) if errors else None) == case.expect
 
 

@@ -107,7 +107,7 @@ def test_a_limit_range_default_satisfies_the_must_specify_rule() -> None:
             "spec": {"limits": [{"type": "Container", "default": {"cpu": "16"}}]},
         }
     )
-    decision = admit_pod([defaults], node().spec)
+    decision = admit_pod([defaults], node().spec, NEWEST)
     assert decision.refusal is None
     defaulted = Target("", "pods", {"spec": decision.spec})
     assert admit([quota("compute", {"limits.cpu": "64"})], defaulted, NEWEST) is None

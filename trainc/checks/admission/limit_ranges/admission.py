@@ -23,13 +23,16 @@ from trainc.checks.admission.limit_ranges import constraints
 from trainc.checks.admission.limit_ranges.defaults import apply_defaults, default_requests_to_limits
 from trainc.checks.admission.limit_ranges.limit_range import CLAIM, CONTAINER, POD, Item, LimitRange
 from trainc.checks.admission.resource_lists import (
+    POD_LEVEL_RESOURCES,
     ResourceList,
     aggregate,
     container_list,
+    cpu_or_memory,
     pod_total,
 )
 from trainc.checks.workload.jsonfields import objects
 from trainc.checks.workload.quantities import Amount, resource_amounts
+from trainc.checks.workload.version import KubeVersion
 from trainc.model.json import JsonObject, as_object
 
 _Check = Callable[[str, str, Amount, ResourceList, ResourceList], str | None]
@@ -63,8 +66,13 @@ def _judge(item: Item, kind: str, requests: ResourceList, limits: ResourceList) 
                 yield error
 
 
-def pod_errors(limit_range: LimitRange, spec: JsonObject) -> list[str]:
-    """Every refusal one LimitRange makes of a pod whose defaults are already applied."""
+def pod_errors(limit_range: LimitRange, spec: JsonObject, release: KubeVersion) -> list[str]:
+    """Every refusal one LimitRange makes of a pod whose defaults are already applied.
+
+    A ``Pod`` item reads the pod's sums; from the release where pod-level resources are
+    on, the pod's own cpu and memory in ``spec.resources`` replace them.
+    """
+    pod_level = cpu_or_memory if release >= POD_LEVEL_RESOURCES else None
     errors: list[str] = []
     for item in limit_range.items:
         if item.type == CONTAINER:
@@ -74,8 +82,8 @@ def pod_errors(limit_range: LimitRange, spec: JsonObject) -> list[str]:
                     limits = container_list(container, "limits")
                     errors.extend(_judge(item, CONTAINER, requests, limits))
         elif item.type == POD:
-            requests = pod_total(spec, "requests", pod_level=False, overhead=False)
-            limits = pod_total(spec, "limits", pod_level=False, overhead=False)
+            requests = pod_total(spec, "requests", pod_level=pod_level, overhead=False)
+            limits = pod_total(spec, "limits", pod_level=pod_level, overhead=False)
             errors.extend(_judge(item, POD, requests, limits))
     return errors
 
@@ -100,16 +108,17 @@ def claim_errors(limit_range: LimitRange, claim: JsonObject) -> list[str]:
     return errors
 
 
-def admit_pod(limit_ranges: list[LimitRange], spec: JsonObject) -> Decision:
+def admit_pod(limit_ranges: list[LimitRange], spec: JsonObject, release: KubeVersion) -> Decision:
     """LimitRanger on a pod being created: every LimitRange's defaults, then its checks.
 
     ``spec`` is the pod's spec as its creator sends it; ``limit_ranges`` the namespace's,
     in the order to apply them (see
-    :func:`~trainc.checks.admission.limit_ranges.limit_range.ordered`).
+    :func:`~trainc.checks.admission.limit_ranges.limit_range.ordered`); ``release`` the
+    cluster's.
     """
     defaulted, annotation = apply_defaults(default_requests_to_limits(spec), limit_ranges)
     for limit_range in limit_ranges:
-        errors = pod_errors(limit_range, defaulted)
+        errors = pod_errors(limit_range, defaulted, release)
         if errors:
             return Decision(defaulted, annotation, aggregate(errors), limit_range.name)
     return Decision(defaulted, annotation)

@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from decimal import ROUND_UP, Decimal
 
 from trainc.checks.admission.resource_lists import (
+    POD_LEVEL_RESOURCES,
     ResourceList,
     add,
     container_list,
+    pod_level_resource,
     pod_level_set,
     pod_total,
 )
@@ -42,8 +44,7 @@ from trainc.checks.workload.quantities import Amount, is_native_resource, resour
 from trainc.checks.workload.version import KubeVersion
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object
 
-#: Releases whose default turned a gate on that the evaluators read.
-POD_LEVEL_RESOURCES: KubeVersion = (1, 34)
+#: The release whose defaults turn the VolumeAttributesClass gate on (GA).
 VOLUME_ATTRIBUTES_CLASS: KubeVersion = (1, 34)
 
 _ONE = Amount(Decimal(1), binary=False)
@@ -157,7 +158,7 @@ def _compute_usage(requests: ResourceList, limits: ResourceList) -> ResourceList
 
 def pod_usage(spec: JsonObject, release: KubeVersion) -> ResourceList:
     """``PodUsageFunc`` for a pod being created (never terminal, so charged in full)."""
-    pod_level = release >= POD_LEVEL_RESOURCES
+    pod_level = pod_level_resource if release >= POD_LEVEL_RESOURCES else None
     requests = pod_total(spec, "requests", pod_level=pod_level, overhead=True)
     limits = pod_total(spec, "limits", pod_level=pod_level, overhead=True)
     return add({"count/pods": _ONE}, _compute_usage(requests, limits))
