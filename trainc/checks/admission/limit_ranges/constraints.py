@@ -8,11 +8,12 @@ amounts is too large for that (above ``MaxMilliValue``), then whole units (``Val
 missing amount counts as zero. The ratio is computed and printed in float64 (``%f``, six
 decimals: ``4.000000``), as Go does. Each function returns the refusal, or None.
 
-Upstream's development branch has since replaced both with exact decimal arithmetic
+A later version of upstream's plugin replaces both with exact decimal arithmetic
 (``Quantity.Cmp``, and the ratio rounded half-even to six decimals). Since every amount
 the API server stores is already rounded to a thousandth, the two readings give the same
 verdicts and texts, except for amounts above ``MaxMilliValue`` (9.2e15) and ratios whose
-seventh decimal is a rounding tie; trainc follows the released code.
+seventh decimal is a rounding tie. trainc keeps the thousandths-and-float64 reading; the
+release that switches is not pinned here.
 """
 
 from __future__ import annotations
