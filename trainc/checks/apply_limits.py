@@ -36,12 +36,60 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from trainc.checks.shared.locate import locate
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, format_path
 from trainc.model.labels import JOBSET_KIND
 from trainc.resolve.provenance import Origin, Written
 from trainc.resolve.resolved import ResolvedJob
-from trainc.schema.metadata import ANNOTATIONS_MAX_BYTES, annotations_size, utf8_size
+from trainc.schema.metadata import (
+    ANNOTATIONS_MAX_BYTES,
+    META_ANNOTATIONS_TOO_LARGE,
+    annotations_size,
+    utf8_size,
+)
+
+APPLY_LAST_APPLIED_TOO_LARGE = Rule(
+    "apply.last-applied-too-large",
+    Severity.ERROR,
+    "with client-side apply, the last-applied-configuration copy breaks the annotation limit",
+    compiled=True,
+)
+
+APPLY_LAST_APPLIED_NEAR_LIMIT = Rule(
+    "apply.last-applied-near-limit",
+    Severity.WARNING,
+    "with client-side apply, the last-applied-configuration copy nears the annotation limit",
+    compiled=True,
+)
+
+APPLY_ANNOTATIONS_NEAR_LIMIT = Rule(
+    "apply.annotations-near-limit",
+    Severity.WARNING,
+    "an emitted object's annotations near 256 KiB",
+    compiled=True,
+)
+
+APPLY_OBJECT_TOO_LARGE = Rule(
+    "apply.object-too-large",
+    Severity.ERROR,
+    "an emitted object exceeds etcd's 1.5 MiB request limit",
+    compiled=True,
+)
+
+APPLY_OBJECT_NEAR_LIMIT = Rule(
+    "apply.object-near-limit",
+    Severity.WARNING,
+    "an emitted object nears etcd's 1.5 MiB request limit",
+    compiled=True,
+)
+
+APPLY_CONFIG_MAP_TOO_LARGE = Rule(
+    "apply.config-map-too-large",
+    Severity.ERROR,
+    "an emitted ConfigMap's data exceeds 1 MiB",
+    compiled=True,
+)
+
 
 LAST_APPLIED: Final = "kubectl.kubernetes.io/last-applied-configuration"
 #: etcd's default ``--max-request-bytes``.
@@ -101,11 +149,11 @@ def _annotation_limit(
         return []
     over = total + copy > ANNOTATIONS_MAX_BYTES
     if server_side or total > ANNOTATIONS_MAX_BYTES:
-        code = "meta.annotations-too-large" if over else "apply.annotations-near-limit"
+        code = META_ANNOTATIONS_TOO_LARGE.code if over else APPLY_ANNOTATIONS_NEAR_LIMIT.code
         what = f"its annotations total {total:,} bytes"
         hint = "move large data out of annotations"
     else:
-        code = "apply.last-applied-too-large" if over else "apply.last-applied-near-limit"
+        code = APPLY_LAST_APPLIED_TOO_LARGE.code if over else APPLY_LAST_APPLIED_NEAR_LIMIT.code
         what = (
             f"with client-side apply its annotations would total {total + copy:,} bytes, "
             f"{copy:,} of them the {LAST_APPLIED} copy of the whole object"
@@ -127,7 +175,7 @@ def _object_limit(job: ResolvedJob, obj: JsonObject, size: int) -> list[Diagnost
         _finding(
             job,
             obj,
-            "apply.object-too-large" if over else "apply.object-near-limit",
+            APPLY_OBJECT_TOO_LARGE.code if over else APPLY_OBJECT_NEAR_LIMIT.code,
             f"the object is {size:,} bytes of JSON; {limit}",
             "ship large values in the image or in a volume rather than in the object",
         )
@@ -143,7 +191,7 @@ def _config_map_limit(job: ResolvedJob, obj: JsonObject) -> list[Diagnostic]:
         _finding(
             job,
             obj,
-            "apply.config-map-too-large",
+            APPLY_CONFIG_MAP_TOO_LARGE.code,
             f"its data totals {total:,} bytes: Too long: the API server accepts at most "
             f"{CONFIG_MAP_MAX_BYTES:,}",
             "split the job, or ship the data in a volume",

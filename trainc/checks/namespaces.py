@@ -19,11 +19,46 @@ from collections.abc import Collection, Iterable
 from typing import Final
 
 from trainc.config.settings import RepoConfig
-from trainc.diagnostics import Diagnostic, did_you_mean
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity, did_you_mean
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.kinds import TRAINJOB
 
-CODE: Final = "compile.unknown-namespace"
+COMPILE_UNKNOWN_NAMESPACE = Rule(
+    "compile.unknown-namespace",
+    Severity.WARNING,
+    "a TrainJob's namespace is not in trainc.yaml's namespaces (a typo gets its own Role)",
+    doc=RuleDoc(
+        what="a TrainJob's `metadata.namespace` that trainc.yaml's `namespaces` does not list",
+        section=(
+            "Nothing refuses `namespace: reserch`: the output puts the JobSet there, the "
+            "sweeper gets a\n"
+            "Role there, and the job never starts (or, with Argo CD's "
+            "`CreateNamespace=true`, runs\n"
+            "where nobody looks). The repository knows the namespaces trainc.yaml lists,\n"
+            "\n"
+            "```yaml\n"
+            "namespaces: [research, vision]\n"
+            "```\n"
+            "\n"
+            "and those its `v1` Namespace manifests declare. A TrainJob whose "
+            "`metadata.namespace`\n"
+            "names another one gets this warning at that line, with the closest known "
+            "name. A\n"
+            "TrainJob that sets no namespace gets the run's default (trainc.yaml's "
+            "`namespace`, or\n"
+            "Argo CD's destination), which is not judged. Namespace manifests count in "
+            "runs over the\n"
+            "whole repository; a run on named files (the pre-commit hook) reads no other "
+            "file, so it\n"
+            "judges against the `namespaces` list only, and without one not at all. A "
+            "repository\n"
+            "with neither is not checked.\n"
+        ),
+    ),
+)
+
+
+CODE: Final = COMPILE_UNKNOWN_NAMESPACE.code
 
 
 def known_namespaces(

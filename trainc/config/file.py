@@ -9,10 +9,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
+from trainc.diagnostics import Rule, Severity
 from trainc.model import patterns
 from trainc.model.json import JsonObject
 from trainc.model.markers import FreeForm, MaxLength, Minimum, MinItems, MinLength, Pattern
 from trainc.model.scalars import Int64, Quantity
+
+CONFIG_SYNTAX = Rule(
+    "config.syntax",
+    Severity.ERROR,
+    "trainc.yaml is not valid YAML",
+)
+
+CONFIG_INVALID = Rule(
+    "config.invalid",
+    Severity.ERROR,
+    "trainc.yaml does not match its schema",
+)
+
 
 CONFIG_API_VERSION = "trainc.dev/v1alpha1"
 CONFIG_FILE_NAME = "trainc.yaml"

@@ -27,10 +27,35 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from trainc.config.settings import DEPLOY_JOBSET, Deploy, PathRules, RepoConfig
-from trainc.diagnostics import CATALOGUE, Diagnostic, Severity, did_you_mean, finding, rule_for
+from trainc.diagnostics import (
+    CATALOGUE,
+    Diagnostic,
+    Rule,
+    Severity,
+    did_you_mean,
+    finding,
+    rule_for,
+)
 from trainc.load.globs import any_of
 from trainc.load.source import SourceFile
 from trainc.load.suppressions import Suppression, find_suppressions
+
+# Both rules are sensitive: a suppression comment sits on the line it silences, which may
+# hold a literal credential (compile.plaintext-credential); their messages name the codes.
+SUPPRESSION_INVALID = Rule(
+    "suppression.invalid",
+    Severity.ERROR,
+    "a suppression comment names no rule, or cannot apply",
+    sensitive=True,
+)
+
+SUPPRESSION_UNUSED = Rule(
+    "suppression.unused",
+    Severity.WARNING,
+    "a suppression comment silences no finding",
+    sensitive=True,
+)
+
 
 #: The codes of the findings about suppressions themselves: trainc.yaml may set their
 #: level, a suppression cannot silence them.
@@ -162,19 +187,21 @@ class Judgement:
     def _invalid(self, suppression: Suppression) -> list[Diagnostic]:
         if suppression.problem is not None:
             return [
-                _at(suppression, "suppression.invalid", f"this suppression {suppression.problem}")
+                _at(
+                    suppression, SUPPRESSION_INVALID.code, f"this suppression {suppression.problem}"
+                )
             ]
         found = []
         for code in suppression.codes:
             if code.startswith(SUPPRESSION_FAMILY):
                 message = f"this suppression names {code!r}, which only trainc.yaml's rules can set"
                 found.append(
-                    _at(suppression, "suppression.invalid", message, f"rules: {{{code}: 'off'}}")
+                    _at(suppression, SUPPRESSION_INVALID.code, message, f"rules: {{{code}: 'off'}}")
                 )
             elif not is_rule_code(code):
                 message = f"this suppression names {code!r}, which is no rule code"
                 found.append(
-                    _at(suppression, "suppression.invalid", message, unknown_code_hint(code))
+                    _at(suppression, SUPPRESSION_INVALID.code, message, unknown_code_hint(code))
                 )
         return found
 
@@ -194,7 +221,7 @@ class Judgement:
         named = ", ".join(repr(code) for code in unused)
         message = f"this suppression silences nothing: no {named} finding {where}"
         hint = "remove it, or the codes that no longer apply"
-        return [_at(suppression, "suppression.unused", message, hint)]
+        return [_at(suppression, SUPPRESSION_UNUSED.code, message, hint)]
 
 
 def _at(suppression: Suppression, code: str, message: str, hint: str | None = None) -> Diagnostic:

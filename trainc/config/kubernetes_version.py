@@ -17,6 +17,7 @@ from trainc.checks.workload.version import (
     read_version,
     release_text,
 )
+from trainc.config.file import CONFIG_INVALID
 from trainc.config.settings import DEFAULT_KUBERNETES_VERSION
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import Document
@@ -37,7 +38,7 @@ def check_kubernetes_version(document: Document | None) -> list[Diagnostic]:
     return [
         document.finding(
             (_FIELD,),
-            "config.invalid",
+            CONFIG_INVALID.code,
             f"kubernetesVersion {value!r} is not a release trainc knows the rules of "
             f"(Kubernetes {KNOWN_RELEASES})",
             hint=f"name your cluster's release (the newest trainc knows is {newest!r}), or "

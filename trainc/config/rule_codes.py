@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from trainc.config.file import CONFIG_INVALID
 from trainc.config.judgement import is_rule_code, unknown_code_hint
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
@@ -35,7 +36,7 @@ def _check_codes(
         hint = unknown_code_hint(code)
         found.append(
             finding_in(
-                document, config.config_file, (*at, code), "config.invalid", message, hint=hint
+                document, config.config_file, (*at, code), CONFIG_INVALID.code, message, hint=hint
             )
         )
     return found

@@ -25,7 +25,7 @@ from trainc.checks.workload.resources import check_container_resources
 from trainc.checks.workload.version import parse_version
 from trainc.config.cron import longest_gap_seconds
 from trainc.config.settings import RepoConfig
-from trainc.diagnostics import Diagnostic, counted, finding
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity, counted, finding
 from trainc.load.documents import Document, finding_in
 from trainc.model.json import FieldPath, JsonObject, as_object
 from trainc.model.labels import (
@@ -36,7 +36,52 @@ from trainc.model.labels import (
 from trainc.resolve.quantity import QuantityError, parse_quantity
 from trainc.resolve.resolved import ResolvedJob
 
-DEADLINE_SWEEP_PERIOD: Final = "compile.deadline-sweep-period"
+COMPILE_NO_SWEEPER = Rule(
+    "compile.no-sweeper",
+    Severity.WARNING,
+    "jobs set deadlines or TTLs, but no sweeper is configured to enforce them",
+    compiled=True,
+)
+
+COMPILE_SWEEPER_RESOURCES = Rule(
+    "compile.sweeper-resources",
+    Severity.ERROR,
+    "a request of the sweeper's container exceeds its limit",
+    compiled=True,
+)
+
+COMPILE_DEADLINE_SWEEP_PERIOD = Rule(
+    "compile.deadline-sweep-period",
+    Severity.WARNING,
+    "activeDeadlineSeconds is shorter than the sweeper's period, so it cannot hold on time",
+    compiled=True,
+    doc=RuleDoc(
+        what=(
+            "a TrainJob's `activeDeadlineSeconds` shorter than the longest wait between two "
+            "sweeper runs"
+        ),
+        section=(
+            "Once trainc replaces the Trainer controller, a TrainJob's "
+            "`activeDeadlineSeconds` is held\n"
+            "by the sweeper, which fails the job's Jobs at its first run after the "
+            "deadline passed.\n"
+            "The longest wait between two runs of `sweeper.schedule` (the CronJob's cron "
+            "syntax, in\n"
+            "UTC; `*/5 * * * *` by default, so 300 s) is how late that can be: a deadline "
+            "shorter\n"
+            "than it can be overrun by more than the deadline itself. The warning sits on "
+            "the\n"
+            "TrainJob's `activeDeadlineSeconds` and gives the longest run possible. Allow "
+            "the job at\n"
+            "least the sweeper's period, or run the sweeper more often. Without a "
+            "`sweeper` section\n"
+            "nothing enforces deadlines at all, which `compile.no-sweeper` reports.\n"
+        ),
+    ),
+)
+
+
+DEADLINE_SWEEP_PERIOD: Final = COMPILE_DEADLINE_SWEEP_PERIOD.code
 _RESOURCES: Final[FieldPath] = ("sweeper", "resources")
 _LIFECYCLE_ANNOTATIONS: Final = (
     ACTIVE_DEADLINE_ANNOTATION,
@@ -69,7 +114,7 @@ def _undecodable(resources: JsonObject) -> list[FieldError]:
                 parse_quantity(value)
             except QuantityError as error:
                 path = (*_RESOURCES, kind, Key(name))
-                errors.append(invalid(path, "compile.sweeper-resources", value, str(error)))
+                errors.append(invalid(path, COMPILE_SWEEPER_RESOURCES.code, value, str(error)))
     return errors
 
 
@@ -79,7 +124,7 @@ def _located(config: RepoConfig, document: Document | None, error: FieldError) -
         document,
         config.config_file,
         error.path,
-        "compile.sweeper-resources",
+        COMPILE_SWEEPER_RESOURCES.code,
         message,
         section=("sweeper", "resources"),
     )
@@ -117,7 +162,7 @@ class Enforcement:
         )
         return [
             finding(
-                "compile.no-sweeper",
+                COMPILE_NO_SWEEPER.code,
                 f"{jobs} a deadline, TTL or progress deadline "
                 f"({listed}), but trainc.yaml configures no sweeper: nothing in the cluster "
                 "will enforce them",

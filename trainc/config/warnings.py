@@ -27,11 +27,55 @@ from trainc.config.settings import (
     PLACEHOLDER_PROJECT_URL,
     RepoConfig,
 )
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.load.documents import Document
 from trainc.load.inputs import load_single_file
 from trainc.load.source import SourceFile
 from trainc.model.json import as_list, as_object
+
+CONFIG_NAMESPACE_OVERRIDES_DESTINATION = Rule(
+    "config.namespace-overrides-destination",
+    Severity.WARNING,
+    "trainc.yaml's namespace overrides the Argo CD Application's destination namespace",
+    doc=RuleDoc(
+        what=(
+            "under Argo CD, `namespace` in `trainc.yaml` differs from the Application's "
+            "destination namespace (`ARGOCD_APP_NAMESPACE`) and wins over it, so objects "
+            "that set no namespace land outside the destination"
+        ),
+        fix=(
+            "remove `namespace` from `trainc.yaml` to follow the destination, or choose with "
+            "the plugin parameter `namespace` in the Application (then nothing is overridden "
+            "by accident); see [argocd.md](argocd.md#what-trainc-reads-from-argo-cd)"
+        ),
+    ),
+)
+
+CONFIG_PLACEHOLDER = Rule(
+    "config.placeholder",
+    Severity.WARNING,
+    "the sweeper image or pre-commit's trainc repository is still trainc init's placeholder",
+    doc=RuleDoc(
+        what=(
+            "`sweeper.image` is still `ghcr.io/example/trainc` (any tag), or a "
+            "`repos[].repo` of `.pre-commit-config.yaml` is still "
+            "`https://github.com/example/trainc`: the placeholders `trainc init` writes. The "
+            "CronJob could not pull its image, and `pre-commit install` could not fetch the "
+            "hooks"
+        ),
+        fix=(
+            "build and push the image ([deploy.md](deploy.md#2-the-trainc-image)), name it in "
+            "`sweeper.image`; name the git repository your organisation gets trainc from"
+        ),
+    ),
+)
+
+CONFIG_NOT_DEPLOYED = Rule(
+    "config.not-deployed",
+    Severity.WARNING,
+    "with deploy: TrainJob, trainc.yaml's compile or sweeper section is not used",
+)
+
 
 #: pre-commit's configuration file, at the repository root.
 PRE_COMMIT_CONFIG: Final = ".pre-commit-config.yaml"
@@ -65,7 +109,7 @@ def _in_trainc_yaml(config: RepoConfig, document: Document) -> list[Diagnostic]:
         found.append(
             document.finding(
                 ("namespace",),
-                "config.namespace-overrides-destination",
+                CONFIG_NAMESPACE_OVERRIDES_DESTINATION.code,
                 f"trainc.yaml sets namespace {config.namespace!r}, which overrides the Argo "
                 f"CD Application's destination namespace {destination!r}: objects that set "
                 f"no namespace go to {config.namespace!r}",
@@ -79,7 +123,7 @@ def _in_trainc_yaml(config: RepoConfig, document: Document) -> list[Diagnostic]:
         found.append(
             document.finding(
                 ("sweeper", "image"),
-                "config.placeholder",
+                CONFIG_PLACEHOLDER.code,
                 f"the sweeper image {config.sweeper.image!r} is the placeholder `trainc init` "
                 "wrote: the sweeper's CronJob could not pull it",
                 hint="build the image from trainc's Dockerfile, push it to your registry, "
@@ -94,7 +138,7 @@ def _not_deployed(document: Document) -> list[Diagnostic]:
     return [
         document.finding(
             (section,),
-            "config.not-deployed",
+            CONFIG_NOT_DEPLOYED.code,
             f"trainc.yaml sets deploy: TrainJob, so its `{section}` section is not used: "
             "trainc compiles nothing and runs no sweeper when the Trainer controller "
             "deploys the TrainJobs",
@@ -130,7 +174,7 @@ def _placeholder_repository(root: Path) -> tuple[list[Diagnostic], dict[str, Sou
     found = [
         document.finding(
             ("repos", index, "repo"),
-            "config.placeholder",
+            CONFIG_PLACEHOLDER.code,
             f"pre-commit fetches trainc from {PLACEHOLDER_PROJECT_URL}, the placeholder "
             "`trainc init` wrote: `pre-commit install` cannot fetch the hooks",
             hint="name the git repository your organisation gets trainc from, and its tag",

@@ -17,11 +17,18 @@ own mistakes only once someone fixed the runtime.
 from __future__ import annotations
 
 from trainc.checks.shared.findings import describe, where
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.policy.compile import POLICY_CODES
 
-NOT_FULLY_CHECKED = "xobj.not-fully-checked"
+XOBJ_NOT_FULLY_CHECKED = Rule(
+    "xobj.not-fully-checked",
+    Severity.WARNING,
+    "the runtime's errors stopped the checks of the JobSet, Jobs and pods of a TrainJob",
+)
+
+
+NOT_FULLY_CHECKED = XOBJ_NOT_FULLY_CHECKED.code
 
 
 def stops_later_checks(diagnostic: Diagnostic) -> bool:

@@ -19,8 +19,9 @@ from trainc.load.left_out import LeftOutRuntime, left_out_runtimes
 from trainc.load.settings import InputSettings
 from trainc.model.json import get_path
 from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, TRAINJOB
+from trainc.resolve.index import XOBJ_RUNTIME_NOT_FOUND
 
-_NOT_FOUND = "xobj.runtime-not-found"
+_NOT_FOUND = XOBJ_RUNTIME_NOT_FOUND.code
 
 
 def explain_missing_runtimes(

@@ -23,7 +23,7 @@ import sys
 from typing import Any, Protocol, TypeVar
 
 from trainc.config.limits import Limits
-from trainc.diagnostics import Diagnostic, counted, finding
+from trainc.diagnostics import Diagnostic, Rule, Severity, counted, finding
 from trainc.load.documents import Document, Parsed
 from trainc.load.scalars import (
     Resolved,
@@ -36,6 +36,43 @@ from trainc.load.scalars import (
 )
 from trainc.load.source import SourceFile
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path
+
+LOAD_SYNTAX = Rule(
+    "load.syntax",
+    Severity.ERROR,
+    "the file is not well-formed YAML or JSON, or holds a value kubectl cannot send",
+)
+
+LOAD_DUPLICATE_KEY = Rule(
+    "load.duplicate-key",
+    Severity.ERROR,
+    "a mapping has the same key twice",
+)
+
+LOAD_NON_STRING_KEY = Rule(
+    "load.non-string-key",
+    Severity.ERROR,
+    "a mapping key is not a string (Kubernetes objects are JSON)",
+)
+
+LOAD_ALIAS_BOUND = Rule(
+    "load.alias-bound",
+    Severity.ERROR,
+    "anchors and aliases expand beyond the configured bound",
+)
+
+LOAD_TOO_DEEP = Rule(
+    "load.too-deep",
+    Severity.ERROR,
+    "the document nests deeper than the configured bound",
+)
+
+LOAD_TOO_MANY_DOCUMENTS = Rule(
+    "load.too-many-documents",
+    Severity.ERROR,
+    "the file holds more YAML documents than the bound",
+)
+
 
 #: What a ``\ud800`` escape decodes to: half a UTF-16 pair, no Unicode character.
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -118,7 +155,7 @@ def mark_finding(
 def too_deep(source: SourceFile, max_depth: int, line: int, column: int) -> Diagnostic:
     """``load.too-deep`` at a 0-based parser position: the rest of the document is lost."""
     message = f"the document nests deeper than {counted(max_depth, 'level')}; the rest is not read"
-    return mark_finding(source, line, column, "load.too-deep", message)
+    return mark_finding(source, line, column, LOAD_TOO_DEEP.code, message)
 
 
 class Rejected(Exception):  # noqa: N818  # a control-flow signal, caught by Converter.add
@@ -168,7 +205,7 @@ class Converter:
             )
             hint = "split the file, or raise limits.maxDocuments in trainc.yaml"
             self.diagnostics.append(
-                self._finding(root, "load.too-many-documents", message, (), hint)
+                self._finding(root, LOAD_TOO_MANY_DOCUMENTS.code, message, (), hint)
             )
             return False
         before = len(self.diagnostics)
@@ -226,7 +263,7 @@ class Converter:
             f"the file expands to more than {self._budget} YAML nodes (each use of an alias"
             " counts its whole anchored value); nothing after this point is read"
         )
-        return Rejected(self._finding(node, "load.alias-bound", message, path), whole_file=True)
+        return Rejected(self._finding(node, LOAD_ALIAS_BOUND.code, message, path), whole_file=True)
 
     def _check_expansion(self, root: Node) -> None:
         """Refuse a document whose aliases expand past the budget, without expanding them.
@@ -243,7 +280,7 @@ class Converter:
                 return known
             if id(node) in active:
                 message = "an alias is used inside the value it names, so it never ends"
-                finding = self._finding(node, "load.alias-bound", message, ())
+                finding = self._finding(node, LOAD_ALIAS_BOUND.code, message, ())
                 raise Rejected(finding, whole_file=False)
             total = 1
             if node.id == "mapping":
@@ -263,7 +300,7 @@ class Converter:
     def _value(self, node: Node, path: FieldPath, depth: int) -> JsonValue:
         if depth > self._max_depth:
             message = f"aliases nest the document deeper than {counted(self._max_depth, 'level')}"
-            raise Rejected(self._finding(node, "load.too-deep", message, ()), whole_file=False)
+            raise Rejected(self._finding(node, LOAD_TOO_DEEP.code, message, ()), whole_file=False)
         self._remaining -= 1
         if self._remaining < 0:
             raise self._over_budget(node, path)
@@ -291,7 +328,7 @@ class Converter:
             "which is not a Unicode character"
         )
         hint = "write the character itself, or one \\U escape (\\U0001F600)"
-        self.diagnostics.append(self._finding(node, "load.syntax", message, path, hint))
+        self.diagnostics.append(self._finding(node, LOAD_SYNTAX.code, message, path, hint))
         return _SURROGATE.sub("\ufffd", text)
 
     def _scalar(self, node: Node, path: FieldPath) -> JsonValue:
@@ -304,7 +341,7 @@ class Converter:
             return json_value(resolved, text)
         except ScalarError as error:
             self.diagnostics.append(
-                self._finding(node, "load.syntax", str(error), path, error.hint)
+                self._finding(node, LOAD_SYNTAX.code, str(error), path, error.hint)
             )
             self._refused.append(path)
             return text
@@ -347,7 +384,7 @@ class Converter:
                 first = self.source.user_line(self._positions[child][0] + 1)
                 message = f"key {key!r} is defined twice (first on line {first}); the last wins"
                 self.diagnostics.append(
-                    self._finding(key_node, "load.duplicate-key", message, child)
+                    self._finding(key_node, LOAD_DUPLICATE_KEY.code, message, child)
                 )
             explicit.add(key)
             self._positions[child] = self._locate(key_node)
@@ -362,7 +399,7 @@ class Converter:
                 self._fill(source, path, depth, result, merged=True)
             else:
                 message = "a merge key (<<) takes a mapping or a list of mappings"
-                self.diagnostics.append(self._finding(source, "load.syntax", message, path))
+                self.diagnostics.append(self._finding(source, LOAD_SYNTAX.code, message, path))
 
     def _key(self, node: Node, path: FieldPath) -> str | None:
         """The key as kubectl sends it; a key that is not a string is reported.
@@ -376,7 +413,7 @@ class Converter:
             text, resolved = self._typed(node, path)
             if isinstance(resolved, ScalarError):
                 self.diagnostics.append(
-                    self._finding(node, "load.syntax", str(resolved), path, resolved.hint)
+                    self._finding(node, LOAD_SYNTAX.code, str(resolved), path, resolved.hint)
                 )
                 return sys.intern(text)
             kind = resolved.kind
@@ -395,9 +432,11 @@ class Converter:
                     f"it as the key {sent!r}"
                 )
             hint = f'quote it: "{text}"' if text else "give the entry a key"
-            self.diagnostics.append(self._finding(node, "load.non-string-key", message, path, hint))
+            self.diagnostics.append(
+                self._finding(node, LOAD_NON_STRING_KEY.code, message, path, hint)
+            )
             return sys.intern(sent if sent is not None else text)
         kind = "mapping" if node.id == "mapping" else "sequence"
         message = f"a {kind} is used as a mapping key, but keys must be strings; entry skipped"
-        self.diagnostics.append(self._finding(node, "load.non-string-key", message, path))
+        self.diagnostics.append(self._finding(node, LOAD_NON_STRING_KEY.code, message, path))
         return None

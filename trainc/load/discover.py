@@ -18,11 +18,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainc.diagnostics import Diagnostic, finding
+from trainc.diagnostics import Diagnostic, Rule, Severity, finding
 from trainc.errors import UsageError
 from trainc.load.globs import PathFilter
 from trainc.load.packages import Package, enclosing_package, package_of, package_on_disk
 from trainc.load.pathnames import repo_name
+from trainc.load.reader import LOAD_UNREADABLE
+
+LOAD_SYMLINK_ESCAPE = Rule(
+    "load.symlink-escape",
+    Severity.ERROR,
+    "a symbolic link points outside the repository root",
+)
+
 
 _GIT_DIR = ".git"
 
@@ -111,7 +119,7 @@ class _Walk:
             target = ""  # a directory above the named path is the link
         self.diagnostics.append(
             finding(
-                "load.symlink-escape",
+                LOAD_SYMLINK_ESCAPE.code,
                 f"symbolic link leads outside the repository root{target}; not read",
                 file=relative,
                 hint="copy the file into the repository or point the link inside it",
@@ -143,7 +151,7 @@ class _Walk:
         except OSError as error:  # unreadable, or gone (or not a directory) since found
             self.diagnostics.append(
                 finding(
-                    "load.unreadable",
+                    LOAD_UNREADABLE.code,
                     f"cannot list the directory: {error.strerror}; its files are not read",
                     file=prefix or None,
                     hint="exclude it with inputs.exclude in trainc.yaml if it holds no inputs",

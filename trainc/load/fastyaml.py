@@ -33,7 +33,7 @@ from typing import Any
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no annotations; typed here
 
 from trainc.config.limits import Limits
-from trainc.load.convert import Converter, Node, shared
+from trainc.load.convert import LOAD_TOO_DEEP, Converter, Node, shared
 from trainc.load.documents import Parsed
 from trainc.load.scalars import TAG_PREFIX
 from trainc.load.source import SourceFile
@@ -164,7 +164,7 @@ def parse(source: SourceFile, limits: Limits) -> Parsed | None:
     except _Unsure:
         return None
     parsed = converter.parsed()
-    if any(diagnostic.code == "load.too-deep" for diagnostic in parsed.diagnostics):
+    if any(diagnostic.code == LOAD_TOO_DEEP.code for diagnostic in parsed.diagnostics):
         return None
     return parsed
 

@@ -29,6 +29,14 @@ from trainc.model.kinds import RUNTIME_KINDS
 
 if TYPE_CHECKING:
     from trainc.cache.store import Store
+from trainc.diagnostics import Rule, Severity
+
+LOAD_RUNTIME_OUTSIDE_PATHS = Rule(
+    "load.runtime-outside-paths",
+    Severity.WARNING,
+    "a runtime is defined outside inputs.runtimes, where runs on a few files look",
+)
+
 
 _TEMPLATE_SUFFIX = ".j2"
 #: ``{{ ... }}`` in a file that is no ``.j2`` template: Helm's or another tool's Go
@@ -291,7 +299,7 @@ def _outside_runtime_globs(
     return [
         obj.document.finding(
             ("kind",),
-            "load.runtime-outside-paths",
+            LOAD_RUNTIME_OUTSIDE_PATHS.code,
             f"{obj.kind} {obj.name} is defined outside inputs.runtimes "
             f"({', '.join(config.runtimes)}): a run on a few files will not find it",
             hint="move the file there, or add its path to inputs.runtimes in trainc.yaml",

@@ -32,7 +32,7 @@ from typing import Any
 
 from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic
-from trainc.load.convert import Converter, Mark, mark_finding, too_deep
+from trainc.load.convert import LOAD_SYNTAX, Converter, Mark, mark_finding, too_deep
 from trainc.load.documents import Parsed
 from trainc.load.scalars import Resolved, ScalarError, json_number, resolve_plain
 from trainc.load.source import LINE_BREAK, SourceFile
@@ -283,4 +283,4 @@ def _finding(source: SourceFile, mark: _Mark, message: str) -> Diagnostic:
         "commas; a file that is no manifest (tsconfig.json, editor settings) belongs in "
         "inputs.exclude of trainc.yaml"
     )
-    return mark_finding(source, mark.line, mark.column, "load.syntax", message, hint=hint)
+    return mark_finding(source, mark.line, mark.column, LOAD_SYNTAX.code, message, hint=hint)

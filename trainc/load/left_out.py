@@ -20,14 +20,12 @@ from pathlib import Path
 from trainc.load.discover import discover_files
 from trainc.load.globs import path_filter
 from trainc.load.inputs import load_file
-from trainc.load.packages import KUSTOMIZATION_FILES, package_on_disk
+from trainc.load.packages import KUSTOMIZATION_FILES, LOAD_KUSTOMIZE_DIRECTORY, package_on_disk
 from trainc.load.pathnames import os_name, repo_name
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import read_input
 from trainc.load.settings import InputSettings
 from trainc.model.kinds import RUNTIME_KINDS
-
-_KUSTOMIZE_DIRECTORY = "load.kustomize-directory"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +83,7 @@ def _left_out_files(config: InputSettings) -> Iterator[tuple[str, str | None]]:
             yield path, None
     for finding in walked.diagnostics:
         package = None
-        if finding.code == _KUSTOMIZE_DIRECTORY and finding.file is not None:
+        if finding.code == LOAD_KUSTOMIZE_DIRECTORY.code and finding.file is not None:
             package = package_on_disk(config.root, finding.file)
         if package is not None:
             kustomization = f"{package.directory}/{package.marker}"

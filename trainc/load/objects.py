@@ -13,11 +13,52 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.load.documents import Document, LoadedObject
 from trainc.model.json import FieldPath, JsonObject, JsonValue
 from trainc.model.kinds import KINDS_BY_NAME
 from trainc.model.labels import GROUP
+
+LOAD_NOT_AN_OBJECT = Rule(
+    "load.not-an-object",
+    Severity.ERROR,
+    "a trainer.kubeflow.org document is not a mapping",
+)
+
+LOAD_MISSING_NAME = Rule(
+    "load.missing-name",
+    Severity.ERROR,
+    "the object has no metadata.name",
+)
+
+LOAD_UNKNOWN_KIND = Rule(
+    "load.unknown-kind",
+    Severity.ERROR,
+    "the kind is not one trainc reads in the trainer.kubeflow.org group",
+)
+
+LOAD_IGNORED_DOCUMENT = Rule(
+    "load.ignored-document",
+    Severity.INFO,
+    "the document is not a trainer.kubeflow.org object and is skipped",
+)
+
+LOAD_TRAINING_OPERATOR_V1 = Rule(
+    "load.training-operator-v1",
+    Severity.WARNING,
+    "a Training Operator v1 job (PyTorchJob, MPIJob, ...) that trainc does not read",
+    doc=RuleDoc(
+        what=(
+            "a `PyTorchJob`, `MPIJob`, `TFJob`, `XGBoostJob`, `PaddleJob` or `JAXJob` of "
+            "`kubeflow.org/v1`, which Trainer replaces"
+        ),
+        fix=(
+            "rewrite it as a TrainJob on a runtime: Kubeflow's [migration "
+            "guide](https://www.kubeflow.org/docs/components/trainer/operator-guides/migration/)"
+        ),
+    ),
+)
+
 
 _SUPPORTED = ", ".join(KINDS_BY_NAME)
 
@@ -92,14 +133,14 @@ def _classify(document: Document, found: _Found) -> None:
     name = _metadata(data).get("name")
     if api_version == "v1" and kind == "Namespace" and isinstance(name, str):
         found.namespaces.append(name)
-    code = "load.ignored-document"
+    code = LOAD_IGNORED_DOCUMENT.code
     hint = None
     if isinstance(api_version, str) and isinstance(kind, str):
         name = _metadata(data).get("name")
         what = f"{api_version} {kind}" + (f"/{name}" if isinstance(name, str) else "")
         message = f"not a {GROUP} object, skipped: {what}"
         if api_version == TRAINING_OPERATOR_V1 and kind in TRAINING_OPERATOR_V1_KINDS:
-            code = "load.training-operator-v1"
+            code = LOAD_TRAINING_OPERATOR_V1.code
             message = f"{what} is a Training Operator v1 job, which trainc does not read"
             hint = (
                 f"write it as a TrainJob on a runtime: see the migration guide, {MIGRATION_GUIDE}"
@@ -116,13 +157,13 @@ def _not_a_mapping(document: Document, data: JsonValue) -> Diagnostic:
     ):
         return document.finding(
             (),
-            "load.not-an-object",
+            LOAD_NOT_AN_OBJECT.code,
             f"the document is a YAML list, but a {GROUP} object must be a mapping",
             hint="write each object as its own document, separated by ---",
         )
     shape = "list" if isinstance(data, list) else type(data).__name__
     message = f"the document is a YAML {shape}, not a Kubernetes object; skipped"
-    return document.finding((), "load.ignored-document", message)
+    return document.finding((), LOAD_IGNORED_DOCUMENT.code, message)
 
 
 def _metadata(data: JsonObject) -> JsonObject:
@@ -136,7 +177,7 @@ def _trainer_object(document: Document, data: JsonObject) -> LoadedObject | Diag
         what = f"kind {kind!r} is" if isinstance(kind, str) else "a document without a kind is"
         return document.finding(
             ("kind",),
-            "load.unknown-kind",
+            LOAD_UNKNOWN_KIND.code,
             f"{what} not a {GROUP} kind trainc reads",
             hint=f"supported kinds: {_SUPPORTED}",
         )
@@ -145,7 +186,7 @@ def _trainer_object(document: Document, data: JsonObject) -> LoadedObject | Diag
     if not isinstance(name, str) or not name:
         return document.finding(
             ("metadata", "name"),
-            "load.missing-name",
+            LOAD_MISSING_NAME.code,
             f"the {kind} has no metadata.name",
             hint="GitOps tools apply objects by name; generateName cannot be used",
         )

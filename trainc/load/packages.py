@@ -19,8 +19,47 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from trainc.config.file import OWNERSHIP_FILE_NAME
-from trainc.diagnostics import Diagnostic, Severity, finding
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity, finding
 from trainc.load.pathnames import os_name
+
+LOAD_KUSTOMIZE_DIRECTORY = Rule(
+    "load.kustomize-directory",
+    Severity.INFO,
+    "a kustomize directory is left out: pipe its build into trainc instead",
+    doc=RuleDoc(
+        what=(
+            "a directory holding `kustomization.yaml`, `kustomization.yml` or "
+            "`Kustomization`, the names "
+            "[kustomize](https://github.com/kubernetes-sigs/kustomize/"
+            "blob/master/api/konfig/general.go) "
+            "accepts: its patches are fragments, not objects"
+        ),
+        fix="`kustomize build DIR \\| trainc validate -`",
+        level_note="(warning when the directory or a file in it was named)",
+    ),
+)
+
+LOAD_HELM_CHART = Rule(
+    "load.helm-chart",
+    Severity.INFO,
+    "a Helm chart is left out: pipe its rendering into trainc instead",
+    doc=RuleDoc(
+        what="a directory holding `Chart.yaml`: its templates are Go template text",
+        fix="`helm template NAME DIR \\| trainc validate -`",
+        level_note="(warning when named)",
+    ),
+)
+
+LOAD_COMPILED_OUTPUT = Rule(
+    "load.compiled-output",
+    Severity.INFO,
+    "the output of trainc compile is not read as input",
+    doc=RuleDoc(
+        what="a directory written by `trainc compile -o DIR` (it holds `.trainc-owned`)",
+        fix="set `compile.output` in `trainc.yaml` (or exclude it with `inputs.exclude`)",
+    ),
+)
+
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 HELM_CHART_FILE = "Chart.yaml"
@@ -44,17 +83,17 @@ class Package:
         directory = self.directory
         if self.marker == OWNERSHIP_FILE_NAME:
             return finding(
-                "load.compiled-output",
+                LOAD_COMPILED_OUTPUT.code,
                 f"the output of trainc compile (it holds {OWNERSHIP_FILE_NAME}); not read as input",
                 file=directory,
                 hint="set compile.output in trainc.yaml, or add the directory to inputs.exclude",
             )
         if self.marker == HELM_CHART_FILE:
-            code = "load.helm-chart"
+            code = LOAD_HELM_CHART.code
             what = f"a Helm chart ({HELM_CHART_FILE}): its templates become objects"
             pipeline = f"helm template {PurePosixPath(directory).name} {directory}"
         else:
-            code = "load.kustomize-directory"
+            code = LOAD_KUSTOMIZE_DIRECTORY.code
             what = (
                 f"a kustomize directory ({self.marker}): its resources and patches become objects"
             )

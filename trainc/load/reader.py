@@ -14,9 +14,34 @@ from pathlib import Path
 from typing import BinaryIO
 
 from trainc.config.limits import Limits
-from trainc.diagnostics import Diagnostic, counted, finding
+from trainc.diagnostics import Diagnostic, Rule, Severity, counted, finding
 from trainc.load.pathnames import os_name
 from trainc.load.source import line_and_column
+
+LOAD_UNREADABLE = Rule(
+    "load.unreadable",
+    Severity.ERROR,
+    "the file could not be read",
+)
+
+LOAD_TOO_LARGE = Rule(
+    "load.too-large",
+    Severity.ERROR,
+    "the file is larger than the configured bound",
+)
+
+LOAD_BINARY = Rule(
+    "load.binary",
+    Severity.ERROR,
+    "the file is binary, not YAML text",
+)
+
+LOAD_ENCODING = Rule(
+    "load.encoding",
+    Severity.ERROR,
+    "the file is not valid UTF-8",
+)
+
 
 # O_NONBLOCK: opening a FIFO planted in the repository must not hang the run.
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
@@ -43,7 +68,7 @@ def too_large(
     actual = f"is {counted(size, 'byte')}" if size is not None else "is larger"
     return file_finding(
         path,
-        "load.too-large",
+        LOAD_TOO_LARGE.code,
         f"{subject} {actual}; inputs are limited to {counted(limits.max_file_bytes, 'byte')}",
         hint="raise limits.maxFileBytes in trainc.yaml if the file is meant to be this large",
     )
@@ -64,11 +89,11 @@ def read_file(file: Path, path: str, limits: Limits) -> bytes | Diagnostic:
     try:
         descriptor = os.open(file, _OPEN_FLAGS)
     except OSError as error:
-        return file_finding(path, "load.unreadable", f"cannot open the file: {error.strerror}")
+        return file_finding(path, LOAD_UNREADABLE.code, f"cannot open the file: {error.strerror}")
     try:
         return _read_bounded(descriptor, path, limits)
     except OSError as error:
-        return file_finding(path, "load.unreadable", f"cannot read the file: {error.strerror}")
+        return file_finding(path, LOAD_UNREADABLE.code, f"cannot read the file: {error.strerror}")
     finally:
         os.close(descriptor)
 
@@ -82,13 +107,13 @@ def read_stream(stream: BinaryIO, path: str, limits: Limits) -> bytes | Diagnost
     try:
         return _read_chunks(stream.read, path, limits)
     except OSError as error:
-        return file_finding(path, "load.unreadable", f"cannot read the input: {error.strerror}")
+        return file_finding(path, LOAD_UNREADABLE.code, f"cannot read the input: {error.strerror}")
 
 
 def _read_bounded(descriptor: int, path: str, limits: Limits) -> bytes | Diagnostic:
     status = os.fstat(descriptor)
     if not stat.S_ISREG(status.st_mode):
-        return file_finding(path, "load.unreadable", "not a regular file")
+        return file_finding(path, LOAD_UNREADABLE.code, "not a regular file")
     if status.st_size > limits.max_file_bytes:
         return too_large(path, status.st_size, limits)
     return _read_chunks(lambda size: os.read(descriptor, size), path, limits)
@@ -116,7 +141,7 @@ def decode_input(path: str, data: bytes) -> str | Diagnostic:
     a binary file. For bad UTF-8 the finding points at the line of the first bad byte.
     """
     if b"\0" in data:
-        return file_finding(path, "load.binary", "the file contains NUL bytes; it is not text")
+        return file_finding(path, LOAD_BINARY.code, "the file contains NUL bytes; it is not text")
     data = data.removeprefix(codecs.BOM_UTF8)
     try:
         return data.decode("utf-8")
@@ -125,7 +150,7 @@ def decode_input(path: str, data: bytes) -> str | Diagnostic:
         line, column = line_and_column(before, len(before))
         return file_finding(
             path,
-            "load.encoding",
+            LOAD_ENCODING.code,
             f"the file is not valid UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start})",
             line=line + 1,
             column=column + 1,

@@ -37,9 +37,16 @@ from ruamel.yaml.tag import Tag
 from ruamel.yaml.tokens import DirectiveToken
 
 from trainc.config.limits import Limits
-from trainc.diagnostics import Diagnostic
-from trainc.load.convert import Converter, mark_finding, too_deep
+from trainc.diagnostics import Diagnostic, Rule, Severity
+from trainc.load.convert import LOAD_SYNTAX, Converter, mark_finding, too_deep
 from trainc.load.source import SourceFile, line_and_column
+
+LOAD_TAB_INDENT = Rule(
+    "load.tab-indent",
+    Severity.ERROR,
+    "a tab character is used where YAML allows only spaces",
+)
+
 
 #: Where ruamel.yaml's modules live, to tell its internal assertions from trainc's.
 _RUAMEL_PACKAGE = str(Path(ruamel.yaml.__file__).parent)
@@ -201,7 +208,7 @@ def _malformed_finding(source: SourceFile, mark: Any) -> Diagnostic:
     line, column = mark.line, mark.column
     message = "malformed YAML: the parser cannot place what is written here"
     hint = "check the indentation and the block scalar indicators ('|', '>') around this line"
-    return mark_finding(source, line, column, "load.syntax", message, hint=hint)
+    return mark_finding(source, line, column, LOAD_SYNTAX.code, message, hint=hint)
 
 
 def _compose(yaml: YAML, text: str) -> Generator[Any, None, None]:
@@ -217,7 +224,7 @@ def _directive_finding(source: SourceFile, mark: Any) -> Diagnostic:
         "(did not find expected <document start>)"
     )
     hint = "delete the directive lines; write full tags (!<tag:...>) instead of %TAG handles"
-    return mark_finding(source, mark.line, mark.column, "load.syntax", message, hint=hint)
+    return mark_finding(source, mark.line, mark.column, LOAD_SYNTAX.code, message, hint=hint)
 
 
 def _syntax_finding(source: SourceFile, error: MarkedYAMLError) -> Diagnostic:
@@ -229,7 +236,7 @@ def _syntax_finding(source: SourceFile, error: MarkedYAMLError) -> Diagnostic:
             source,
             line,
             column,
-            "load.tab-indent",
+            LOAD_TAB_INDENT.code,
             "a tab character is used for indentation; YAML allows only spaces there",
             hint="replace the tab with spaces",
         )
@@ -238,7 +245,7 @@ def _syntax_finding(source: SourceFile, error: MarkedYAMLError) -> Diagnostic:
     if error.context and error.problem and context_mark is not None and context_mark.line != line:
         where = source.user_line(context_mark.line + 1)
         problem = f"{problem} ({error.context} that starts on line {where})"
-    return mark_finding(source, line, column, "load.syntax", problem)
+    return mark_finding(source, line, column, LOAD_SYNTAX.code, problem)
 
 
 def _reader_finding(source: SourceFile, error: ReaderError) -> Diagnostic:
@@ -247,4 +254,4 @@ def _reader_finding(source: SourceFile, error: ReaderError) -> Diagnostic:
     character = error.character
     code_point = character if isinstance(character, int) else ord(character)
     message = f"the character U+{code_point:04X} is not allowed in YAML ({error.reason})"
-    return mark_finding(source, line, column, "load.syntax", message)
+    return mark_finding(source, line, column, LOAD_SYNTAX.code, message)

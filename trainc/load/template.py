@@ -21,10 +21,35 @@ from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
 from trainc.config.limits import Limits
-from trainc.diagnostics import Diagnostic, counted
+from trainc.diagnostics import Diagnostic, Rule, Severity, counted
 from trainc.load.reader import file_finding, too_large
 from trainc.load.source import LINE_BREAK, SourceFile
 from trainc.model.json import JsonObject
+
+LOAD_TEMPLATE_SYNTAX = Rule(
+    "load.template-syntax",
+    Severity.ERROR,
+    "a Jinja2 template has a syntax error",
+)
+
+LOAD_TEMPLATE_UNDEFINED = Rule(
+    "load.template-undefined",
+    Severity.ERROR,
+    "a Jinja2 template uses a value the config does not define",
+)
+
+LOAD_TEMPLATE_SECURITY = Rule(
+    "load.template-security",
+    Severity.ERROR,
+    "a Jinja2 template tried something the sandbox forbids",
+)
+
+LOAD_TEMPLATE_ERROR = Rule(
+    "load.template-error",
+    Severity.ERROR,
+    "a Jinja2 template failed while rendering",
+)
+
 
 # Template text cannot hold NUL (the reader refuses it as binary), so a NUL-delimited
 # line number is a marker the template's own text never produces (a value it prints
@@ -136,23 +161,26 @@ def render_template(
         rendered = _generate(compiled.generate(context), limits.max_file_bytes)
     except TemplateSyntaxError as error:
         return file_finding(
-            path, "load.template-syntax", error.message or str(error), line=error.lineno
+            path, LOAD_TEMPLATE_SYNTAX.code, error.message or str(error), line=error.lineno
         )
     except SecurityError as error:
         return _render_finding(
-            path, "load.template-security", f"the sandbox refused: {error}", error
+            path, LOAD_TEMPLATE_SECURITY.code, f"the sandbox refused: {error}", error
         )
     except UndefinedError as error:
         return _render_finding(
             path,
-            "load.template-undefined",
+            LOAD_TEMPLATE_UNDEFINED.code,
             f"undefined value: {error}",
             error,
             hint="define it under values in trainc.yaml",
         )
     except _RENDER_ERRORS as error:
         return _render_finding(
-            path, "load.template-error", f"rendering failed: {type(error).__name__}: {error}", error
+            path,
+            LOAD_TEMPLATE_ERROR.code,
+            f"rendering failed: {type(error).__name__}: {error}",
+            error,
         )
     if rendered is None:
         return too_large(path, None, limits, subject="the rendered template")

@@ -24,7 +24,7 @@ from dataclasses import replace
 from trainc.config.limits import Limits
 from trainc.diagnostics import Diagnostic
 from trainc.load import fastyaml
-from trainc.load.convert import Converter, mark_finding
+from trainc.load.convert import LOAD_SYNTAX, Converter, mark_finding
 from trainc.load.documents import Parsed
 from trainc.load.shallow import parse_heads
 from trainc.load.source import SourceFile, line_and_column
@@ -77,7 +77,7 @@ def _separator_findings(source: SourceFile) -> list[Diagnostic]:
                     source,
                     line0,
                     0,
-                    "load.syntax",
+                    LOAD_SYNTAX.code,
                     f"invalid Yaml document separator: {rest}",
                     hint="kubectl and Argo CD cut files into documents at every line that "
                     "starts with ---, and allow only a comment after it: move the content "

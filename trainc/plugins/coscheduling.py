@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from trainc.diagnostics import Rule, Severity
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.labels import (
     COSCHEDULING_API_VERSION,
@@ -33,6 +34,19 @@ from trainc.plugins.shared.podgroup import min_resources
 from trainc.resolve.context import Resolution
 from trainc.resolve.resolved import ResolvedJob
 from trainc.resolve.scheduling import scheduler_names
+
+COMPILE_COSCHEDULING_SCHEDULER = Rule(
+    "compile.coscheduling-scheduler",
+    Severity.WARNING,
+    "no pod template names a scheduler, and the default one ignores Coscheduling PodGroups",
+)
+
+COMPILE_PODGROUP_EMPTY = Rule(
+    "compile.podgroup-empty",
+    Severity.ERROR,
+    "the Coscheduling PodGroup would have no members",
+)
+
 
 _POLICY: Final[FieldPath] = ("spec", "podGroupPolicy", "coscheduling")
 
@@ -58,7 +72,7 @@ class CoschedulingPlugin:
             context.findings.append(
                 context.job.trainjob.finding(
                     ("spec", "trainer", "numNodes"),
-                    "compile.podgroup-empty",
+                    COMPILE_PODGROUP_EMPTY.code,
                     "the TrainJob has no pods, but a Coscheduling PodGroup needs minMember >= 1",
                     hint="set trainer.numNodes to 1 or more",
                 )
@@ -67,7 +81,7 @@ class CoschedulingPlugin:
             context.findings.append(
                 context.job.runtime.finding(
                     _POLICY,
-                    "compile.coscheduling-scheduler",
+                    COMPILE_COSCHEDULING_SCHEDULER.code,
                     "no pod template sets schedulerName, so the pods go to the default "
                     "scheduler, which ignores the PodGroup unless its profile runs the "
                     "Coscheduling plugin: the pods would start one by one, not as a gang",

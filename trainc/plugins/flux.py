@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.shared.template import containers, named, replicated_jobs
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
 from trainc.model.labels import (
@@ -73,6 +73,19 @@ from trainc.resolve.resolved import ResolvedJob
 from trainc.resolve.secrets import ProvisionedSecret
 from trainc.resolve.trainer import gpus_per_node, trainer_container, trainer_node
 
+XOBJ_FLUX_RESERVED_INIT_CONTAINER = Rule(
+    "xobj.flux-reserved-init-container",
+    Severity.ERROR,
+    "the flux-installer init container is reserved",
+)
+
+COMPILE_FLUX_CURVE_SECRET = Rule(
+    "compile.flux-curve-secret",
+    Severity.ERROR,
+    "a Flux runtime names no valid CURVE certificate Secret, which trainc never generates",
+    compiled=True,
+)
+
 _INSTALLER = "flux-installer"
 _CONFIG_DIR = "/etc/flux-config"
 _DEFAULTS: Final = {
@@ -85,7 +98,7 @@ _CONFIG_MAP_MODE, _CURVE_MODE = 0o755, 0o400
 CURVE_SECRET = ProvisionedSecret(
     annotation=FLUX_CURVE_SECRET_ANNOTATION,
     setting="compile.flux.curveSecret",
-    code="compile.flux-curve-secret",
+    code=COMPILE_FLUX_CURVE_SECRET.code,
     policy=("spec", "mlPolicy", "flux"),
     contents="a Secret with key curve.cert, the ZeroMQ CURVE certificate Flux brokers share",
     generated="a CURVE key pair derived from the TrainJob's UID",
@@ -418,7 +431,7 @@ def check_flux_init_containers(runtime: DefaultedObject) -> list[Diagnostic]:
     return [
         runtime.finding(
             container.at("name"),
-            "xobj.flux-reserved-init-container",
+            XOBJ_FLUX_RESERVED_INIT_CONTAINER.code,
             f"InitContainer '{FLUX_INSTALLER}' is reserved: the Flux plugin adds its own to "
             f"replicatedJob {NODE_JOB!r}",
             hint="rename this init container",

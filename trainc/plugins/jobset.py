@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import (
     FieldPath,
     JsonObject,
@@ -63,6 +63,13 @@ from trainc.resolve.edits import (
 from trainc.resolve.jobset_defaults import apply_webhook_defaults
 from trainc.resolve.resolved import ResolvedJob
 from trainc.resolve.trainer import upsert_trainer_env
+
+COMPILE_NO_CONTAINERS = Rule(
+    "compile.no-containers",
+    Severity.ERROR,
+    "a replicated job's pod template has no containers, so its JobSet would be refused",
+)
+
 
 #: Environment variable the initializers read their source from.
 STORAGE_URI_ENV: Final = "STORAGE_URI"
@@ -194,7 +201,7 @@ def _no_containers(context: Resolution, job: JsonObject) -> Diagnostic:
     index = next((i for i, rj in enumerate(jobs) if as_object(rj).get("name") == name), None)
     return runtime.finding(
         (*_REPLICATED_JOBS, index, "template") if index is not None else _REPLICATED_JOBS,
-        "compile.no-containers",
+        COMPILE_NO_CONTAINERS.code,
         f"replicatedJob {name!r} has no containers, so its JobSet cannot be created: the "
         "JobSet webhook gives it a pod spec, which the API server refuses without containers",
         hint="set the containers of its pod template (template.spec.template.spec.containers)",

@@ -53,7 +53,7 @@ import re
 from typing import Final
 
 from trainc.checks.shared.locate import locate
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import JsonObject, as_object, get_path
 from trainc.model.labels import (
     JOBSET_CONTROLLER_MANAGED_BY,
@@ -67,6 +67,75 @@ from trainc.resolve.edits import set_labels
 from trainc.resolve.provenance import Origin, Written
 from trainc.resolve.resolved import ResolvedJob
 from trainc.schema.metadata import dns1123_subdomain_errors
+
+KUEUE_QUEUE_NAME_RULE = Rule(
+    "kueue.queue-name",
+    Severity.ERROR,
+    "the queue name is not a DNS-1123 subdomain, Kueue refuses it",
+    doc=RuleDoc(
+        what="a `kueue.x-k8s.io/queue-name` label that is not a DNS-1123 subdomain, empty included",
+        source="`ValidateQueueName` in Kueue's `pkg/controller/jobframework/validation.go`",
+    ),
+)
+
+KUEUE_MAX_EXEC_TIME_RULE = Rule(
+    "kueue.max-exec-time",
+    Severity.ERROR,
+    "max-exec-time-seconds is not a whole number from 1 to 2147483647 (refused or ignored)",
+    doc=RuleDoc(
+        what=(
+            "a `kueue.x-k8s.io/max-exec-time-seconds` label that is not a whole number above "
+            "zero (refused), or above 2147483647 (ignored: no limit)"
+        ),
+        source=(
+            "`validateCreateForMaxExecTime`, same file; "
+            "`MaximumExecutionTimeSecondsForObject` in `utils.go`"
+        ),
+    ),
+)
+
+KUEUE_QUEUE_ANNOTATION = Rule(
+    "kueue.queue-annotation",
+    Severity.WARNING,
+    "the queue name is an annotation, which Kueue no longer reads, and no label",
+    doc=RuleDoc(
+        what=(
+            "the queue name written as an annotation and not as a label: Kueue reads the "
+            "label only, so the job runs unqueued"
+        ),
+        source="`QueueNameForObject` in `utils.go`",
+    ),
+)
+
+KUEUE_SUSPEND_IN_GIT = Rule(
+    "kueue.suspend-in-git",
+    Severity.ERROR,
+    "a queued job sets suspend: true, a field Kueue owns and GitOps would force back",
+    compiled=True,
+    doc=RuleDoc(
+        what=(
+            "`suspend: true` on a queued job: Kueue resumes it on admission and GitOps "
+            "suspends it again, forever"
+        ),
+        source=(
+            "Kueue's JobSet webhook (`pkg/controller/jobs/jobset`) and job reconciler "
+            "(`pkg/controller/jobframework/reconciler.go`)"
+        ),
+    ),
+)
+
+KUEUE_MULTIKUEUE_WITHOUT_QUEUE = Rule(
+    "kueue.multikueue-without-queue",
+    Severity.ERROR,
+    "managedBy: kueue.x-k8s.io/multikueue without a queue name, so nothing ever runs it",
+    doc=RuleDoc(
+        what=(
+            "`managedBy: kueue.x-k8s.io/multikueue` without a queue name: no controller ever "
+            "runs the JobSet"
+        ),
+        source="Kueue's MultiKueue JobSet adapter, same directory",
+    ),
+)
 
 
 class KueuePlugin:
@@ -150,7 +219,7 @@ def _queue_name_errors(job: ResolvedJob) -> list[Diagnostic]:
     return [
         locate(
             _origin(job, "labels", KUEUE_QUEUE_NAME),
-            "kueue.queue-name",
+            KUEUE_QUEUE_NAME_RULE.code,
             f"Kueue would refuse the JobSet: metadata.labels[{KUEUE_QUEUE_NAME}]: "
             f"Invalid value: {value!r}: {'; '.join(errors)}",
             hint="name the LocalQueue as it is named in the job's namespace, e.g. 'team-a-gpu'",
@@ -173,7 +242,7 @@ def _max_exec_time_errors(job: ResolvedJob) -> list[Diagnostic]:
     return [
         locate(
             _origin(job, "labels", KUEUE_MAX_EXEC_TIME),
-            "kueue.max-exec-time",
+            KUEUE_MAX_EXEC_TIME_RULE.code,
             f"metadata.labels[{KUEUE_MAX_EXEC_TIME}] is {value!r}: {why}",
             hint='write the seconds the job may run once admitted, e.g. "3600"',
         )
@@ -196,7 +265,7 @@ def _queue_annotations(job: ResolvedJob) -> list[Diagnostic]:
     return [
         locate(
             origin,
-            "kueue.queue-annotation",
+            KUEUE_QUEUE_ANNOTATION.code,
             f"Kueue reads the queue name only from the label {KUEUE_QUEUE_NAME}: as an "
             "annotation it queues nothing, and the JobSet would run without Kueue",
             hint=f"make it a label: metadata.labels {KUEUE_QUEUE_NAME}: <LocalQueue>",
@@ -212,7 +281,7 @@ def _has_queue_annotation(metadata: JsonObject) -> bool:
 def _suspended(job: ResolvedJob, queue: str) -> Diagnostic:
     return job.trainjob.finding(
         ("spec", "suspend"),
-        "kueue.suspend-in-git",
+        KUEUE_SUSPEND_IN_GIT.code,
         f"suspend: true on a job queued in Kueue (queue {queue!r}) fights Kueue for the "
         "JobSet's spec.suspend: Kueue resumes the JobSet when it admits it, and a GitOps "
         "tool that corrects drift (Argo CD self-heal, Flux) suspends it again, over and "
@@ -227,7 +296,7 @@ def _suspended(job: ResolvedJob, queue: str) -> Diagnostic:
 def _unqueued_multikueue(job: ResolvedJob) -> Diagnostic:
     return locate(
         job.origin(("managedBy",)),
-        "kueue.multikueue-without-queue",
+        KUEUE_MULTIKUEUE_WITHOUT_QUEUE.code,
         f"managedBy {MULTIKUEUE_MANAGED_BY!r} hands the JobSet to MultiKueue, which only "
         f"dispatches queued jobs, but the job has no {KUEUE_QUEUE_NAME} label: the "
         "management cluster's JobSet controller leaves it alone and no worker cluster "

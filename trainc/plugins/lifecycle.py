@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from trainc.diagnostics import Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.load.pathnames import text_name
 from trainc.model.json import JsonObject, JsonValue, as_list, get_path
@@ -55,6 +56,14 @@ from trainc.model.lifecycle import describe_bounds, format_seconds, parse_second
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import child_object, set_labels
 from trainc.resolve.provenance import Origin, Written
+
+COMPILE_PROGRESS_DEADLINE = Rule(
+    "compile.progress-deadline",
+    Severity.ERROR,
+    "the progress-deadline annotation is not a positive integer",
+    compiled=True,
+)
+
 
 #: Name of the failure-policy rule that lets a sweeper-failed Job fail the whole JobSet
 #: (a valid rule name for the JobSet webhook: ``^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$``).
@@ -134,7 +143,7 @@ def _progress_deadline(context: Resolution) -> tuple[str, Origin] | None:
         context.findings.append(
             source.finding(
                 at,
-                "compile.progress-deadline",
+                COMPILE_PROGRESS_DEADLINE.code,
                 f"{key} is {value!r}: it must be {describe_bounds(key)}",
                 hint='write whole seconds as a quoted string, e.g. "600"',
             )

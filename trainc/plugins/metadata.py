@@ -41,11 +41,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import JsonObject, as_object, get_path
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import child_object
 from trainc.resolve.provenance import Written, describe
+
+COMPILE_METADATA_CLASH = Rule(
+    "compile.metadata-clash",
+    Severity.WARNING,
+    "a TrainJob label or annotation does not reach the JobSet, which sets another value",
+    compiled=True,
+)
+
 
 #: Prefixes whose keys stay on the TrainJob: trainc's own and upstream Trainer's.
 _RESERVED_PREFIXES: Final = ("trainc.dev/", "trainer.kubeflow.org/")
@@ -115,7 +123,7 @@ def _clash(
     noun = field.removesuffix("s")
     return context.job.trainjob.finding(
         ("metadata", field, key),
-        "compile.metadata-clash",
+        COMPILE_METADATA_CLASH.code,
         f"the {noun} {key}: {value!r} does not reach the JobSet, which keeps {kept!r} ({where})",
         hint=f"remove the {noun} from the TrainJob or give it the JobSet's value {kept!r}",
     )

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from trainc.checks.shared.findings import describe, listing
 from trainc.checks.shared.template import int_value, replicated_jobs
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonObject, as_object, get_path
 from trainc.model.labels import (
@@ -61,6 +61,25 @@ from trainc.resolve.resolved import ResolvedJob
 from trainc.resolve.secrets import ProvisionedSecret
 from trainc.resolve.trainer import gpus_per_node
 
+XOBJ_MPI_IMPLEMENTATION = Rule(
+    "xobj.mpi-implementation",
+    Severity.ERROR,
+    "the MPI implementation is not supported",
+)
+
+XOBJ_MPI_LAUNCHER_NODE = Rule(
+    "xobj.mpi-launcher-node",
+    Severity.ERROR,
+    "an MPI runtime with runLauncherAsNode lacks launcher or node",
+)
+
+COMPILE_MPI_SSH_SECRET = Rule(
+    "compile.mpi-ssh-secret",
+    Severity.ERROR,
+    "an MPI runtime names no valid SSH Secret, which trainc never generates",
+    compiled=True,
+)
+
 _SSH_VOLUME = "mpi-ssh-auth"
 _HOSTFILE_VOLUME = "mpi-hostfile"
 _HOSTFILE_DIR = "/etc/mpi"
@@ -73,7 +92,7 @@ _SECRET_MODE, _PRIVATE_MODE, _PUBLIC_MODE, _HOSTFILE_MODE = 0o400, 0o640, 0o644,
 SSH_SECRET = ProvisionedSecret(
     annotation=MPI_SSH_AUTH_SECRET_ANNOTATION,
     setting="compile.mpi.sshAuthSecret",
-    code="compile.mpi-ssh-secret",
+    code=COMPILE_MPI_SSH_SECRET.code,
     policy=("spec", "mlPolicy", "mpi"),
     contents=(
         "a kubernetes.io/ssh-auth Secret with keys ssh-privatekey and ssh-publickey "
@@ -295,7 +314,7 @@ def check_mpi_launcher_node(
     return [
         trainjob.finding(
             ("spec", "trainer", "numNodes"),
-            "xobj.mpi-launcher-node",
+            XOBJ_MPI_LAUNCHER_NODE.code,
             "must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have "
             f"either launcher and node: {describe(runtime)} has replicatedJobs "
             f"{listing(names)}, without {listing(missing)}",
@@ -313,7 +332,7 @@ def check_mpi_implementation(runtime: DefaultedObject) -> list[Diagnostic]:
     return [
         runtime.finding(
             (*_MPI, "mpiImplementation"),
-            "xobj.mpi-implementation",
+            XOBJ_MPI_IMPLEMENTATION.code,
             f"MPI implementation for {implementation or repr('')} doesn't supported: "
             f"Trainer's MPI plugin only implements {_OPENMPI}, so every TrainJob on this "
             "runtime fails to build",

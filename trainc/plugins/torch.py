@@ -30,7 +30,7 @@ from trainc.checks.shared.template import (
     replicated_jobs,
     str_value,
 )
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, JsonValue, as_list, as_object, get_path
 from trainc.model.labels import ANCESTOR_TRAINER, NODE_CONTAINER
@@ -64,6 +64,13 @@ from trainc.resolve.trainer import (
     upsert_caused_env,
     upsert_trainer_env,
 )
+
+XOBJ_TORCH_ENV_INJECTION = Rule(
+    "xobj.torch-env-injection",
+    Severity.ERROR,
+    "a torch envInjection target is not in the runtime template",
+)
+
 
 NNODES_ENV: Final = "PET_NNODES"
 NPROC_PER_NODE_ENV: Final = "PET_NPROC_PER_NODE"
@@ -264,7 +271,7 @@ def check_torch_env_injection(runtime: DefaultedObject) -> list[Diagnostic]:
             found.append(
                 runtime.finding(
                     target.at("containerNames", index) if rjob else target.at("jobName"),
-                    "xobj.torch-env-injection",
+                    XOBJ_TORCH_ENV_INJECTION.code,
                     f'envInjection target podSet "{job}" container "{name}" not found in '
                     "runtime template",
                     hint=f"name a container of replicatedJob {job!r}"

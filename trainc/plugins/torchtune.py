@@ -27,9 +27,15 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from trainc.checks.shared.findings import listing
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import FieldPath, as_list, get_path
 from trainc.resolve.resolved import ResolvedJob
+
+XOBJ_TORCHTUNE = Rule(
+    "xobj.torchtune",
+    Severity.ERROR,
+    "a TorchTune TrainJob breaks the TorchTune runtime contract",
+)
 
 #: ``trainer.command`` of a TorchTune TrainJob.
 ENTRYPOINT: Final = ["tune", "run"]
@@ -44,6 +50,8 @@ RUNTIME_OWNED_ARGS: Final = (
     "checkpointer.checkpoint_dir",
     "tokenizer.merges_file",
 )
+
+
 #: ``PET_NPROC_PER_NODE`` when torchrun should start one process per GPU it finds.
 AUTO: Final = "auto"
 ProcsPerNode = int | Literal["auto"]
@@ -176,7 +184,7 @@ def _check_model(job: ResolvedJob, run: TuneRun) -> list[Diagnostic]:
     return [
         job.trainjob.finding(
             ("spec", "runtimeRef", "name"),
-            "xobj.torchtune",
+            XOBJ_TORCHTUNE.code,
             f"must have a supported pretrained model, invalid model configured: {run.model}",
             hint=f"use a TorchTune runtime for one of {listing(MODELS)}",
         )
@@ -192,7 +200,7 @@ def _check_nodes(job: ResolvedJob, run: TuneRun) -> list[Diagnostic]:
         return []
     return [
         job.trainjob.finding(
-            (*_TRAINER, "numNodes"), "xobj.torchtune", message, hint="set trainer.numNodes: 1"
+            (*_TRAINER, "numNodes"), XOBJ_TORCHTUNE.code, message, hint="set trainer.numNodes: 1"
         )
     ]
 
@@ -204,7 +212,7 @@ def _check_qlora(job: ResolvedJob, run: TuneRun) -> list[Diagnostic]:
         return [
             job.trainjob.finding(
                 ("spec", "runtimeRef", "name"),
-                "xobj.torchtune",
+                XOBJ_TORCHTUNE.code,
                 f"QLoRA is not supported for {run.model} model",
                 hint="drop model.quantize_base from trainer.args, or use a Llama runtime",
             )
@@ -214,7 +222,7 @@ def _check_qlora(job: ResolvedJob, run: TuneRun) -> list[Diagnostic]:
     return [
         job.trainjob.finding(
             (*_TRAINER, "numProcPerNode"),
-            "xobj.torchtune",
+            XOBJ_TORCHTUNE.code,
             f"must be auto or 1 for {run.model} model when using QLoRA: QLoRA for this model "
             "needs a single device",
             hint="set trainer.numProcPerNode: 1, or request exactly one GPU in "
@@ -231,7 +239,7 @@ def _check_args(job: ResolvedJob) -> list[Diagnostic]:
             found.append(
                 job.trainjob.finding(
                     (*_TRAINER, "args", index),
-                    "xobj.torchtune",
+                    XOBJ_TORCHTUNE.code,
                     f"must not set {key}: the TorchTune runtime points it at the volume its "
                     "initializers fill",
                     hint=f"delete {arg!r} from trainer.args",

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.shared.template import runtime_patches
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonObject, as_object, get_path
 from trainc.model.labels import (
@@ -45,6 +45,25 @@ from trainc.resolve.context import Resolution
 from trainc.resolve.resolved import ResolvedJob
 from trainc.resolve.scheduling import pod_specs, scheduler_names
 from trainc.schema.metadata import dns1123_subdomain_errors
+
+XOBJ_VOLCANO_QUEUE_EMPTY = Rule(
+    "xobj.volcano-queue-empty",
+    Severity.ERROR,
+    "the Volcano queue annotation is empty",
+)
+
+XOBJ_VOLCANO_QUEUE_INVALID = Rule(
+    "xobj.volcano-queue-invalid",
+    Severity.ERROR,
+    "the Volcano queue annotation is not a valid queue name (a DNS-1123 subdomain)",
+)
+
+COMPILE_VOLCANO_SCHEDULER = Rule(
+    "compile.volcano-scheduler",
+    Severity.WARNING,
+    "no pod template sets schedulerName: volcano",
+)
+
 
 SCHEDULER: Final = "volcano"
 _POLICY: Final = ("spec", "podGroupPolicy", "volcano")
@@ -75,7 +94,7 @@ class VolcanoPlugin:
             context.findings.append(
                 context.job.runtime.finding(
                     _POLICY,
-                    "compile.volcano-scheduler",
+                    COMPILE_VOLCANO_SCHEDULER.code,
                     "no pod template sets schedulerName: volcano, so the pods go to another "
                     "scheduler, which ignores the Volcano PodGroup and its queue",
                     hint="set schedulerName: volcano in the runtime's pod templates",
@@ -135,7 +154,7 @@ def check_volcano_queue(trainjob: DefaultedObject, runtime: DefaultedObject) -> 
         return [
             source.finding(
                 path,
-                "xobj.volcano-queue-empty",
+                XOBJ_VOLCANO_QUEUE_EMPTY.code,
                 f"Volcano queue name must not be empty: annotation {VOLCANO_QUEUE_ANNOTATION} "
                 "is set to an empty string",
                 hint="name a Volcano queue, or delete the annotation to use the queue 'default'",
@@ -149,7 +168,7 @@ def check_volcano_queue(trainjob: DefaultedObject, runtime: DefaultedObject) -> 
     return [
         source.finding(
             path,
-            "xobj.volcano-queue-invalid",
+            XOBJ_VOLCANO_QUEUE_INVALID.code,
             f"Volcano queue name {value!r} is not valid: {'; '.join(errors)}",
             hint="Volcano queues are named like Kubernetes objects, e.g. 'research-gpu'",
         )

@@ -43,7 +43,7 @@ from trainc.checks.shared.template import (
     str_value,
     volumes,
 )
-from trainc.diagnostics import Diagnostic, counted
+from trainc.diagnostics import Diagnostic, Rule, Severity, counted
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, as_object, copy_json
 from trainc.model.labels import (
@@ -59,6 +59,30 @@ from trainc.resolve.context import Resolution, pod_spec
 from trainc.resolve.edits import upsert_volumes
 from trainc.resolve.resolved import Claim, ResolvedJob
 from trainc.schema.metadata import LABEL_MAX, dns1123_subdomain_errors
+
+XOBJ_VOLUME_CLAIM_NAME = Rule(
+    "xobj.volume-claim-name",
+    Severity.ERROR,
+    "a volumeClaimPolicies template name is invalid or duplicated",
+)
+
+XOBJ_VOLUME_CLAIM_NAME_TOO_LONG = Rule(
+    "xobj.volume-claim-name-too-long",
+    Severity.ERROR,
+    "the generated <claim>-<jobset> PVC name exceeds 63",
+)
+
+XOBJ_VOLUME_CLAIM_NO_MOUNT = Rule(
+    "xobj.volume-claim-no-mount",
+    Severity.ERROR,
+    "no container mounts a volumeClaimPolicies template",
+)
+
+XOBJ_VOLUME_CLAIM_VOLUME_CONFLICT = Rule(
+    "xobj.volume-claim-volume-conflict",
+    Severity.ERROR,
+    "a pod volume has a volumeClaimPolicies name",
+)
 
 
 class VolumesPlugin:
@@ -136,7 +160,7 @@ def check_volume_claims(runtime: DefaultedObject) -> list[Diagnostic]:
             found.append(
                 runtime.finding(
                     template.at("metadata", "name"),
-                    "xobj.volume-claim-no-mount",
+                    XOBJ_VOLUME_CLAIM_NO_MOUNT.code,
                     "replicatedJob containers don't have a matching volumeMount: "
                     f"{name} from VolumeClaimPolicies",
                     hint=f"mount {name!r} in the containers that use the claim, or delete the "
@@ -156,7 +180,7 @@ def _check_template_name(
         [
             runtime.finding(
                 template.at("metadata", "name"),
-                "xobj.volume-claim-name",
+                XOBJ_VOLUME_CLAIM_NAME.code,
                 f"{'; '.join(errors)} (volumeClaimPolicies template name {name!r})",
                 hint="give every claim template a unique lower-case DNS name, e.g. 'shared-data'",
             )
@@ -180,7 +204,7 @@ def _pod_volume_conflicts(
 def _conflict(obj: DefaultedObject, volume: Node, name: str) -> Diagnostic:
     return obj.finding(
         volume.at("name"),
-        "xobj.volume-claim-volume-conflict",
+        XOBJ_VOLUME_CLAIM_VOLUME_CONFLICT.code,
         f"volume name conflicts with VolumeClaimPolicy template name: {name}",
         hint="drop this pod volume: the JobSet adds a volume for the claim template to every "
         "Job that mounts it",
@@ -195,7 +219,7 @@ def check_volume_claim_names(
     found = [
         trainjob.finding(
             ("metadata", "name"),
-            "xobj.volume-claim-name-too-long",
+            XOBJ_VOLUME_CLAIM_NAME_TOO_LONG.code,
             f"VolumeClaimPolicies template name is too long: the PVC for template {claim!r} "
             f"would be {claim}-{trainjob.name} ({len(claim) + 1 + len(trainjob.name)} "
             f"characters, at most {LABEL_MAX})",

@@ -13,15 +13,23 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.kinds import INPUT_KINDS, TRAINJOB
+from trainc.policy.files import POLICY_INVALID
 from trainc.schema.cel.engine import CelCompileError, Program, compile_expression
 from trainc.schema.cel.reads import Reads, reads, union
 
 if TYPE_CHECKING:
     from trainc.model.policy import MatchResources, ValidationPolicy
+
+POLICY_FAMILY = Rule(
+    "policy.*",
+    Severity.ERROR,
+    "an organisation policy is violated",
+)
+
 
 #: Variables every policy expression sees, as in a ValidatingAdmissionPolicy plus
 #: trainc's ``runtime`` (the TrainJob's runtime) and ``resolved`` (its summary).
@@ -176,7 +184,7 @@ class _Compiler:
             )
             message = f"{key} does not compile: {error}"
             self.diagnostics.append(
-                self.document.finding(path, "policy.invalid", message, position=position)
+                self.document.finding(path, POLICY_INVALID.code, message, position=position)
             )
             return compile_expression("false", ACTIVATION_VARIABLES)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.kinds import TRAINJOB
@@ -28,8 +28,21 @@ from trainc.resolve.resolved import ResolvedJob
 from trainc.schema.cel.engine import EvalError, EvalResult
 from trainc.schema.cel.reads import Reads, is_read, project
 
+POLICY_EVAL_ERROR = Rule(
+    "policy.eval-error",
+    Severity.ERROR,
+    "a policy expression could not be evaluated",
+)
+
+POLICY_NOT_EVALUATED = Rule(
+    "policy.not-evaluated",
+    Severity.WARNING,
+    "policies reading runtime or resolved were skipped: the TrainJob's runtime is unusable",
+)
+
+
 Activation = dict[str, object]
-_EVAL_ERROR = "policy.eval-error"
+_EVAL_ERROR = POLICY_EVAL_ERROR.code
 #: A matchCondition that errored or returned a non-bool, with what it returned.
 _Failure = tuple[NamedProgram, EvalResult]
 
@@ -79,7 +92,7 @@ def _not_evaluated(obj: DefaultedObject, names: Sequence[str], *, found: bool) -
         which = f"policies {', '.join(names)} were not evaluated on this TrainJob: they read"
     return obj.finding(
         ("spec", "runtimeRef"),
-        "policy.not-evaluated",
+        POLICY_NOT_EVALUATED.code,
         f"{which} `runtime` or `resolved`, which are null because the TrainJob's runtime {why}",
         hint="fix the runtime as its own finding says; a policy meant to skip TrainJobs "
         "without a runtime guards itself with the matchCondition `resolved != null`",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from trainc.config.limits import Limits
 from trainc.config.settings import DEFAULT_POLICY_PATHS, RepoConfig
-from trainc.diagnostics import Diagnostic, finding
+from trainc.diagnostics import Diagnostic, Rule, Severity, finding
 from trainc.load.discover import discover_files
 from trainc.load.documents import Document
 from trainc.load.globs import path_filter
@@ -21,6 +21,13 @@ from trainc.load.reader import decode_input, read_input
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.resources import data_dir
+
+POLICY_INVALID = Rule(
+    "policy.invalid",
+    Severity.ERROR,
+    "a policy file is malformed",
+)
+
 
 #: Built-in policies are reported as coming from here, not from a path on disk.
 BUILTIN_PREFIX = "<builtin>/"

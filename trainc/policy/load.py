@@ -23,7 +23,7 @@ from trainc.model.json import get_path
 from trainc.model.labels import POLICY_KIND
 from trainc.model.schematree import load_kind_schema
 from trainc.policy.compile import CompiledPolicy, compile_policy
-from trainc.policy.files import read_policy_files
+from trainc.policy.files import POLICY_INVALID, read_policy_files
 from trainc.schema.defaults import drop_nulls
 from trainc.schema.structural import check_schema
 
@@ -104,7 +104,7 @@ def _unique(candidates: list[_Candidate], diagnostics: list[Diagnostic]) -> Iter
             diagnostics.append(
                 candidate.document.finding(
                     ("metadata", "name"),
-                    "policy.invalid",
+                    POLICY_INVALID.code,
                     f"policy name {candidate.name!r} is already used in {where}",
                     hint="policy names are rule codes and must be unique",
                 )
@@ -122,7 +122,7 @@ def _candidates(
         data = drop_nulls(document.data)
         findings = check_schema(data, schema)
         diagnostics.extend(
-            document.finding(f.path, "policy.invalid", f.message, hint=f.hint) for f in findings
+            document.finding(f.path, POLICY_INVALID.code, f.message, hint=f.hint) for f in findings
         )
         if findings:
             continue
@@ -138,10 +138,10 @@ def _candidates(
 
 def _bad_name(document: Document, name: object) -> Diagnostic:
     if name is None:
-        return document.finding(("metadata",), "policy.invalid", "metadata.name is required")
+        return document.finding(("metadata",), POLICY_INVALID.code, "metadata.name is required")
     return document.finding(
         ("metadata", "name"),
-        "policy.invalid",
+        POLICY_INVALID.code,
         f"policy name {name!r} is not a DNS label",
         hint="use lower-case letters, digits and '-', at most 63 characters; "
         "the name becomes the rule code policy.<name>",

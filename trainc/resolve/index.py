@@ -13,11 +13,25 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from trainc.diagnostics import did_you_mean
+from trainc.diagnostics import Rule, Severity, did_you_mean
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import get_path
 from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME
 from trainc.model.labels import GROUP
+
+XOBJ_RUNTIME_NOT_FOUND = Rule(
+    "xobj.runtime-not-found",
+    Severity.ERROR,
+    "the referenced runtime is not in the repository",
+)
+
+
+XOBJ_RUNTIME_UNSUPPORTED = Rule(
+    "xobj.runtime-unsupported",
+    Severity.ERROR,
+    "runtimeRef names a kind or API group Trainer does not support",
+)
+
 
 _SUPPORTED = {
     f"{CLUSTER_TRAINING_RUNTIME.kind}.{GROUP}": CLUSTER_TRAINING_RUNTIME.kind,
@@ -69,7 +83,7 @@ class RuntimeIndex:
         group = get_path(trainjob.data, ("spec", "runtimeRef", "apiGroup"))
         name = get_path(trainjob.data, ("spec", "runtimeRef", "name"))
         if not isinstance(name, str):
-            return LookupFailure("xobj.runtime-not-found", "spec.runtimeRef.name is not set")
+            return LookupFailure(XOBJ_RUNTIME_NOT_FOUND.code, "spec.runtimeRef.name is not set")
         qualified = f"{kind}.{group}"
         if qualified not in _SUPPORTED:
             return LookupFailure(
@@ -83,7 +97,7 @@ class RuntimeIndex:
             return found
         resolved_kind, namespace, _ = address
         return LookupFailure(
-            "xobj.runtime-not-found",
+            XOBJ_RUNTIME_NOT_FOUND.code,
             self._not_found_message(resolved_kind, namespace, name),
             hint=self._suggest(resolved_kind, namespace, name),
         )

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Final
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.documents import LoadedObject
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, get_path
 from trainc.model.kinds import TRAINJOB
@@ -29,6 +29,43 @@ from trainc.model.patterns import (
     QUALIFIED_NAME,
 )
 from trainc.schema.remembered_checks import remembered
+
+META_NAME_FORMAT = Rule(
+    "meta.name-format",
+    Severity.ERROR,
+    "metadata.name is not a valid object name",
+)
+
+META_NAMESPACE_FORMAT = Rule(
+    "meta.namespace-format",
+    Severity.ERROR,
+    "metadata.namespace is not a valid namespace name",
+)
+
+META_LABEL_KEY = Rule(
+    "meta.label-key",
+    Severity.ERROR,
+    "a label or annotation key is not a qualified name",
+)
+
+META_LABEL_VALUE = Rule(
+    "meta.label-value",
+    Severity.ERROR,
+    "a label value is not valid",
+)
+
+META_ANNOTATIONS_TOO_LARGE = Rule(
+    "meta.annotations-too-large",
+    Severity.ERROR,
+    "annotations exceed the API server's total size limit",
+)
+
+META_NAMESPACE_IGNORED = Rule(
+    "meta.namespace-ignored",
+    Severity.WARNING,
+    "a cluster-scoped object sets metadata.namespace",
+)
+
 
 #: Limits of ObjectMeta (apimachinery ``validation.go``); the annotation total is in bytes.
 LABEL_MAX = 63
@@ -170,7 +207,7 @@ def _check_name(obj: LoadedObject) -> list[Diagnostic]:
     return [
         obj.finding(
             ("metadata", "name"),
-            "meta.name-format",
+            META_NAME_FORMAT.code,
             f"{'; '.join(errors)} ({obj.kind} name {obj.name!r})",
             hint=_name_hint(obj.name, SUBDOMAIN_MAX, dots=True),
         )
@@ -188,7 +225,7 @@ def _check_namespace(
         return [
             obj.finding(
                 path,
-                "meta.namespace-ignored",
+                META_NAMESPACE_IGNORED.code,
                 f"{obj.kind} is cluster-scoped; the API server ignores metadata.namespace "
                 f"{namespace!r}",
                 hint="delete metadata.namespace",
@@ -200,7 +237,7 @@ def _check_namespace(
     return [
         obj.finding(
             path,
-            "meta.namespace-format",
+            META_NAMESPACE_FORMAT.code,
             f"{'; '.join(errors)} (namespace {namespace!r})",
             hint=_name_hint(namespace, LABEL_MAX, dots=False),
         )
@@ -217,7 +254,7 @@ def _check_labels(obj: LoadedObject, labels: JsonObject, at: FieldPath) -> list[
             found.append(
                 obj.finding(
                     path,
-                    "meta.label-value",
+                    META_LABEL_VALUE.code,
                     f"{'; '.join(value_errors)} (value of label {key!r})",
                     hint="use at most 63 letters, digits, '-', '_' or '.', starting and ending "
                     "with a letter or digit; free text belongs in an annotation",
@@ -255,7 +292,7 @@ def _check_annotations(
         found.append(
             obj.finding(
                 (*at, "annotations"),
-                "meta.annotations-too-large",
+                META_ANNOTATIONS_TOO_LARGE.code,
                 f"annotation keys and values total {total} bytes; the API server accepts at "
                 f"most {ANNOTATIONS_MAX_BYTES} bytes (256 KiB)",
                 hint="move large data into a ConfigMap and reference it from an annotation",
@@ -269,7 +306,7 @@ def _key_finding(
 ) -> Diagnostic:
     return obj.finding(
         path,
-        "meta.label-key",
+        META_LABEL_KEY.code,
         f"{'; '.join(errors)} ({what} key {key!r})",
         hint="write keys as [prefix/]name: an optional DNS subdomain prefix such as "
         "example.com/, then at most 63 letters, digits, '-', '_' or '.'",

@@ -17,12 +17,61 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.documents import LoadedObject
 from trainc.model.json import FieldPath, JsonValue, as_list, as_object, format_path, get_path
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.model.labels import API_VERSION, GROUP, VERSION
 from trainc.schema.rewrites import AddEntry, Delete, Edit, Ref, Rename, Set, Template, describe
+
+LOAD_UNKNOWN_VERSION = Rule(
+    "load.unknown-version",
+    Severity.ERROR,
+    "the apiVersion is not one trainc reads",
+)
+
+MIGRATE_API_VERSION = Rule(
+    "migrate.api-version",
+    Severity.ERROR,
+    "the apiVersion belongs to an older draft of the API",
+)
+
+MIGRATE_INITIALIZER = Rule(
+    "migrate.initializer",
+    Severity.ERROR,
+    "datasetConfig/modelConfig moved to spec.initializer",
+)
+
+MIGRATE_OVERRIDES = Rule(
+    "migrate.overrides",
+    Severity.ERROR,
+    "pod overrides and spec.labels/annotations became runtimePatches",
+)
+
+MIGRATE_TORCH_SPEC = Rule(
+    "migrate.torch-spec",
+    Severity.ERROR,
+    "mlPolicy.torchSpec is now mlPolicy.torch",
+)
+
+MIGRATE_TORCH_NUM_PROC_PER_NODE = Rule(
+    "migrate.torch-num-proc-per-node",
+    Severity.ERROR,
+    "runtime torch.numProcPerNode was removed",
+)
+
+MIGRATE_TORCH_ELASTIC_POLICY = Rule(
+    "migrate.torch-elastic-policy",
+    Severity.ERROR,
+    "torch.elasticPolicy was removed",
+)
+
+MIGRATE_NUM_PROC_PER_NODE_STRING = Rule(
+    "migrate.num-proc-per-node-string",
+    Severity.ERROR,
+    "trainer.numProcPerNode is now an integer",
+)
+
 
 #: Draft apiVersions of the API that users meet in the KEP, and where they come from.
 #: KEP-2170 wrote its kinds in Kubeflow's shared group, ``kubeflow.org/v2alpha1``
@@ -115,7 +164,7 @@ def _check_api_version(obj: LoadedObject, _manager: str) -> list[_Found]:
         return [
             _Found(
                 ("apiVersion",),
-                "migrate.api-version",
+                MIGRATE_API_VERSION.code,
                 f"apiVersion {obj.api_version} is {draft} of the Trainer API; "
                 f"Trainer serves only {API_VERSION}",
                 edits,
@@ -124,7 +173,7 @@ def _check_api_version(obj: LoadedObject, _manager: str) -> list[_Found]:
         ]
     if not obj.api_version:
         message = f"the {obj.kind} has no apiVersion, which the API server requires"
-        return [_Found(("kind",), "load.unknown-version", message, edits)]
+        return [_Found(("kind",), LOAD_UNKNOWN_VERSION.code, message, edits)]
     group = obj.api_version.rpartition("/")[0]
     message = f"apiVersion {obj.api_version!r} is not served: {GROUP} has only version {VERSION}"
     note = ""
@@ -138,7 +187,7 @@ def _check_api_version(obj: LoadedObject, _manager: str) -> list[_Found]:
             "with inputs.exclude in trainc.yaml"
         )
     manual = f"{obj.api_version!r} is no release of the Trainer API, so its fields are unknown"
-    return [_Found(("apiVersion",), "load.unknown-version", message, edits, note, manual)]
+    return [_Found(("apiVersion",), LOAD_UNKNOWN_VERSION.code, message, edits, note, manual)]
 
 
 def _check_initializer(obj: LoadedObject, _manager: str) -> list[_Found]:
@@ -162,7 +211,7 @@ def _initializer_migration(old: str, new: str, block: dict[str, JsonValue]) -> _
         source = Ref(("spec", old, "input")) if "input" in block else {}
     return _Found(
         ("spec", old),
-        "migrate.initializer",
+        MIGRATE_INITIALIZER.code,
         f"spec.{old} is the KEP-2170 draft spelling of spec.initializer.{new}",
         (Set(("spec", "initializer", new), source, replaces=("spec", old)),),
         f" ({note})",
@@ -194,7 +243,7 @@ def _overrides_migration(
     )
     return _Found(
         ("spec", field),
-        "migrate.overrides",
+        MIGRATE_OVERRIDES.code,
         f"spec.{field} ({release}) was replaced by spec.runtimePatches in Trainer v2.2.0",
         (entry,),
         "; the manager is any domain-prefixed name you own, and env of the node and "
@@ -240,7 +289,7 @@ def _check_trainer_num_proc(obj: LoadedObject, _manager: str) -> list[_Found]:
     return [
         _Found(
             path,
-            "migrate.num-proc-per-node-string",
+            MIGRATE_NUM_PROC_PER_NODE_STRING.code,
             f"trainer.numProcPerNode is an integer since Trainer v2.2.0; {value!r} was the v2.1 "
             "int-or-string spelling",
             edits,
@@ -255,7 +304,7 @@ def _check_torch_spec(obj: LoadedObject, _manager: str) -> list[_Found]:
     return [
         _Found(
             (*_MLPOLICY, "torchSpec"),
-            "migrate.torch-spec",
+            MIGRATE_TORCH_SPEC.code,
             "mlPolicy.torchSpec is the KEP-2170 draft spelling of mlPolicy.torch",
             (Rename((*_MLPOLICY, "torchSpec"), "torch"),),
         )
@@ -273,7 +322,7 @@ def _check_torch_fields(obj: LoadedObject, _manager: str) -> list[_Found]:
             found.append(
                 _Found(
                     path,
-                    "migrate.torch-elastic-policy",
+                    MIGRATE_TORCH_ELASTIC_POLICY.code,
                     "mlPolicy.torch.elasticPolicy was removed in Trainer v2.2.0; no plugin ever "
                     "implemented it",
                     (Delete(path),),
@@ -314,7 +363,7 @@ def _num_proc_migration(path: FieldPath, source: dict[str, JsonValue]) -> _Found
         note = f"; {manual}"
     return _Found(
         path,
-        "migrate.torch-num-proc-per-node",
+        MIGRATE_TORCH_NUM_PROC_PER_NODE.code,
         f"{format_path(path)} was removed from runtimes in Trainer v2.2.0; {meaning}",
         (Delete(path),),
         note,

@@ -26,29 +26,115 @@ from trainc.model.schematree import KindSchema, SchemaNode
 
 if TYPE_CHECKING:
     import jsonschema_rs
+from trainc.diagnostics import Rule, Severity
+
+SCHEMA_UNKNOWN_FIELD = Rule(
+    "schema.unknown-field",
+    Severity.ERROR,
+    "the field is not part of the API",
+)
+
+SCHEMA_TYPE = Rule(
+    "schema.type",
+    Severity.ERROR,
+    "the value has the wrong type",
+)
+
+SCHEMA_REQUIRED = Rule(
+    "schema.required",
+    Severity.ERROR,
+    "a required field is missing",
+)
+
+SCHEMA_ENUM = Rule(
+    "schema.enum",
+    Severity.ERROR,
+    "the value is not one of the allowed values",
+)
+
+SCHEMA_RANGE = Rule(
+    "schema.range",
+    Severity.ERROR,
+    "the number is outside the allowed range",
+)
+
+SCHEMA_LENGTH = Rule(
+    "schema.length",
+    Severity.ERROR,
+    "the string is shorter or longer than allowed",
+)
+
+SCHEMA_ITEMS = Rule(
+    "schema.items",
+    Severity.ERROR,
+    "the list has fewer or more items than allowed",
+)
+
+SCHEMA_PROPERTIES = Rule(
+    "schema.properties",
+    Severity.ERROR,
+    "the object has fewer or more properties than allowed",
+)
+
+SCHEMA_PATTERN = Rule(
+    "schema.pattern",
+    Severity.ERROR,
+    "the string does not match the required pattern",
+)
+
+SCHEMA_FORMAT = Rule(
+    "schema.format",
+    Severity.ERROR,
+    "the string is not in the required format",
+)
+
+SCHEMA_UNIQUE = Rule(
+    "schema.unique",
+    Severity.ERROR,
+    "a set-type list holds the same item twice",
+)
+
+SCHEMA_DUPLICATE_LIST_KEY = Rule(
+    "schema.duplicate-list-key",
+    Severity.ERROR,
+    "a map-type list holds two items with the same key",
+)
+
+SCHEMA_INT_RANGE = Rule(
+    "schema.int-range",
+    Severity.ERROR,
+    "an integer does not fit the field's integer format",
+)
+
+SCHEMA_INVALID = Rule(
+    "schema.invalid",
+    Severity.ERROR,
+    "the value breaks the schema",
+)
+
 
 #: The ``ResourceList`` maps of a ``resources`` field, whose keys are resource names.
 _RESOURCE_LISTS = frozenset({"limits", "requests"})
 _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 _KIND_CODES = {
-    "Type": "schema.type",
-    "Required": "schema.required",
-    "Enum": "schema.enum",
-    "Minimum": "schema.range",
-    "Maximum": "schema.range",
-    "ExclusiveMinimum": "schema.range",
-    "ExclusiveMaximum": "schema.range",
-    "MinLength": "schema.length",
-    "MaxLength": "schema.length",
-    "MinItems": "schema.items",
-    "MaxItems": "schema.items",
-    "MinProperties": "schema.properties",
-    "MaxProperties": "schema.properties",
-    "Pattern": "schema.pattern",
-    "Format": "schema.format",
-    "UniqueItems": "schema.unique",
-    "AnyOf": "schema.type",
+    "Type": SCHEMA_TYPE.code,
+    "Required": SCHEMA_REQUIRED.code,
+    "Enum": SCHEMA_ENUM.code,
+    "Minimum": SCHEMA_RANGE.code,
+    "Maximum": SCHEMA_RANGE.code,
+    "ExclusiveMinimum": SCHEMA_RANGE.code,
+    "ExclusiveMaximum": SCHEMA_RANGE.code,
+    "MinLength": SCHEMA_LENGTH.code,
+    "MaxLength": SCHEMA_LENGTH.code,
+    "MinItems": SCHEMA_ITEMS.code,
+    "MaxItems": SCHEMA_ITEMS.code,
+    "MinProperties": SCHEMA_PROPERTIES.code,
+    "MaxProperties": SCHEMA_PROPERTIES.code,
+    "Pattern": SCHEMA_PATTERN.code,
+    "Format": SCHEMA_FORMAT.code,
+    "UniqueItems": SCHEMA_UNIQUE.code,
+    "AnyOf": SCHEMA_TYPE.code,
 }
 
 
@@ -144,10 +230,10 @@ def _translate(
         return
     if isinstance(kind, kinds.Required):
         yield SchemaFinding(
-            "schema.required", path, f"missing required field {kind.property!r}" + _where(path)
+            SCHEMA_REQUIRED.code, path, f"missing required field {kind.property!r}" + _where(path)
         )
         return
-    code = _KIND_CODES.get(type(kind).__name__, "schema.invalid")
+    code = _KIND_CODES.get(type(kind).__name__, SCHEMA_INVALID.code)
     value = _value_at(data, path, error.instance)
     yield SchemaFinding(code, path, _message(error, path, value, schema), _hint(error, path, value))
 
@@ -173,7 +259,7 @@ def _unknown_field(path: FieldPath, node: SchemaNode, schema: KindSchema) -> Sch
     if hint is None and known:
         hint = "known fields here: " + ", ".join(known)
     where = f" in {format_path(path[:-1])}" if len(path) > 1 else ""
-    return SchemaFinding("schema.unknown-field", path, f"unknown field {key!r}{where}", hint)
+    return SchemaFinding(SCHEMA_UNKNOWN_FIELD.code, path, f"unknown field {key!r}{where}", hint)
 
 
 def _misplaced(path: FieldPath, schema: KindSchema) -> str | None:
@@ -338,7 +424,7 @@ def _check_int(path: FieldPath, value: int, node: SchemaNode, found: list[Schema
     if not low <= value <= high:
         found.append(
             SchemaFinding(
-                "schema.int-range",
+                SCHEMA_INT_RANGE.code,
                 path,
                 f"{format_path(path)} is {value}, outside the {node.get('format', 'int64')} "
                 f"range [{low}, {high}]",
@@ -363,7 +449,7 @@ def _duplicate_keys(
         if identity in seen:
             shown = ", ".join(f"{key}={value!r}" for key, value in zip(keys, identity, strict=True))
             yield SchemaFinding(
-                "schema.duplicate-list-key",
+                SCHEMA_DUPLICATE_LIST_KEY.code,
                 (*path, index),
                 f"{format_path(path)}[{index}] repeats {shown} of item {seen[identity]}; "
                 "items of this list are merged by key, so each key must be unique",

@@ -21,12 +21,28 @@ from trainc.checks.shared.locate import locate
 from trainc.checks.workload.fielderrors import FieldError, Key, invalid
 from trainc.checks.workload.objects import check_job
 from trainc.checks.workload.version import KubeVersion
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, get_path
 from trainc.resolve.childjobs import ChildJob, child_jobs
 from trainc.resolve.provenance import Derived, Origin, Written
 from trainc.resolve.resolved import ResolvedJob
 from trainc.schema.metadata import label_value_errors
+
+JOB_METADATA = Rule(
+    "job.metadata",
+    Severity.ERROR,
+    "a label or annotation the JobSet controller adds is invalid",
+    doc=RuleDoc(
+        what=(
+            "a label or annotation the JobSet controller adds that is invalid, such as the "
+            "coordinator's address (`<jobset>-<rjob>-<job>-<pod>.<subdomain>`) when longer "
+            "than 63 characters"
+        ),
+        source="`ValidateObjectMeta` on the Job",
+        versions="all",
+    ),
+)
+
 
 _CONTROLLER: Final = "the JobSet controller"
 _METADATA: Final = (("metadata",), ("spec", "template", "metadata"))
@@ -106,7 +122,7 @@ def _check_added_metadata(child: ChildJob) -> list[FieldError]:
     Its pod template gets the same ones, which the pod template's own rules judge.
     """
     return [
-        invalid(("metadata", "labels", Key(key)), "job.metadata", value, error)
+        invalid(("metadata", "labels", Key(key)), JOB_METADATA.code, value, error)
         for key, value in child.labels.items()
         for error in label_value_errors(value)
     ]

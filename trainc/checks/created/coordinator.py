@@ -10,6 +10,7 @@ coordinator check is the runtime's alone (:mod:`trainc.checks.webhooks.coordinat
 
 from __future__ import annotations
 
+from trainc.checks.webhooks.coordinator import XOBJ_JOBSET_COORDINATOR
 from trainc.diagnostics import Diagnostic, counted
 from trainc.model.json import as_list, as_object, get_path
 from trainc.resolve.resolved import ResolvedJob
@@ -37,7 +38,7 @@ def check_coordinator_pod(job: ResolvedJob) -> list[Diagnostic]:
         return [
             job.trainjob.finding(
                 pod_set.count_origin.path,
-                "xobj.jobset-coordinator",
+                XOBJ_JOBSET_COORDINATOR.code,
                 f"{message} with this TrainJob's trainer.numNodes",
                 hint=f"set trainer.numNodes to at least {pod + 1}",
             )
@@ -45,7 +46,7 @@ def check_coordinator_pod(job: ResolvedJob) -> list[Diagnostic]:
     return [
         job.runtime.finding(
             (*_COORDINATOR, "podIndex"),
-            "xobj.jobset-coordinator",
+            XOBJ_JOBSET_COORDINATOR.code,
             message,
             hint=f"use a podIndex below {completions}",
         )

@@ -32,12 +32,73 @@ from collections.abc import Iterator
 from typing import Final
 
 from trainc.checks.shared.locate import locate
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object, get_path
 from trainc.resolve.provenance import Derived
 from trainc.resolve.resolved import ResolvedJob
 
-CODE: Final = "compile.plaintext-credential"
+COMPILE_PLAINTEXT_CREDENTIAL = Rule(
+    "compile.plaintext-credential",
+    Severity.ERROR,
+    "an env var named like a credential has a literal value, which compile writes to git",
+    sensitive=True,
+    doc=RuleDoc(
+        what=(
+            "an env var of an emitted pod whose name says it holds a credential, with a "
+            "literal `value:`"
+        ),
+        section=(
+            "`trainc compile` writes every env value of every pod into the rendered "
+            "manifests, which\n"
+            "live in git: a HuggingFace token or an S3 secret key written as a literal "
+            "value (the\n"
+            "Kubeflow SDK writes initializer credentials that way) is then readable by "
+            "everyone who\n"
+            "can read the repository, and stays in its history. The check reads the pods "
+            "as compiled,\n"
+            "so it sees the TrainJob's `trainer.env` and initializer `env`, the runtime's "
+            "templates\n"
+            "and the runtime patches alike, and reports each value at the line that wrote "
+            "it. It names\n"
+            "the variable and never prints the value; the text report does not quote that "
+            "line either.\n"
+            "The fix: keep the value in a Secret, reference it with "
+            "`valueFrom.secretKeyRef` (or\n"
+            "`envFrom.secretRef`; an initializer has "
+            "`spec.initializer.<dataset|model>.secretRef`), and\n"
+            "rotate the credential if it was ever committed.\n"
+            "\n"
+            "It is an error by default: pre-commit shows the output of a hook only when "
+            "the hook\n"
+            "fails, so a warning passes every commit unseen while the token lands in "
+            "`rendered/`. A\n"
+            "repository whose literal values are known to be harmless (test fixtures, a "
+            "local\n"
+            'cluster\'s dummy token) sets it to `warning` or `"off"` in `rules:`.\n'
+            "\n"
+            "A name counts as a credential by its last word (words split at `_`, `-`, `.` "
+            "and case\n"
+            "changes): `TOKEN`, `SECRET`, `PASSWORD`, `PASSWD`, `PASSPHRASE` or `APIKEY`, "
+            "also at the\n"
+            "end of a longer word (`HFTOKEN`), or exactly `KEY` or `PASS`. So "
+            "`HF_TOKEN`,\n"
+            "`HUGGING_FACE_HUB_TOKEN`, `AWS_SESSION_TOKEN`, `AWS_SECRET_ACCESS_KEY`, "
+            "`WANDB_API_KEY`,\n"
+            "`DB_PASSWORD` are reported, while `TOKENIZERS_PARALLELISM`, "
+            "`MAX_NEW_TOKENS`,\n"
+            "`TOKEN_PATH`, `SECRET_NAME`, `AWS_ACCESS_KEY_ID` (an identifier, useless "
+            "without its\n"
+            "secret), `SORT_KEY`, `CACHE_KEY`, `SSH_PUBLIC_KEY` and `PWD` are not. An "
+            "empty value, or\n"
+            "one made only of `$(VAR)` references to other variables, holds no secret and "
+            "is not\n"
+            "reported.\n"
+        ),
+    ),
+)
+
+
+CODE: Final = COMPILE_PLAINTEXT_CREDENTIAL.code
 
 #: Last words that say the value is a credential, also at the end of a longer word.
 _CREDENTIAL_WORDS: Final = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "APIKEY")

@@ -23,12 +23,61 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from trainc.checks.shared.locate import locate
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, as_list, as_object, get_path
 from trainc.resolve.provenance import Derived, Origin, Written
 from trainc.resolve.resolved import ResolvedJob
 
-CODE: Final = "compile.image-tag"
+COMPILE_IMAGE_TAG = Rule(
+    "compile.image-tag",
+    Severity.WARNING,
+    "a pod runs an image without a tag or with the tag latest: what runs changes unseen",
+    doc=RuleDoc(
+        what="a container image without a tag, or tagged `latest`, and without a digest",
+        section=(
+            "An image without a tag is `latest`, and a tag such as `latest` is moved by "
+            "every push:\n"
+            "two pods of one training, or a pod restarted after a push, can run different "
+            "code that no\n"
+            "commit shows, and the kubelet pulls such an image on every start\n"
+            "([image "
+            "names](https://kubernetes.io/docs/concepts/containers/images/#image-names)). "
+            "A\n"
+            "digest (`@sha256:...`) pins an image whatever its tag says; a `:` before the "
+            "last `/` is a\n"
+            "registry's port, not a tag. The check reads the pods as compiled, init "
+            "containers\n"
+            "included, and reports each image value once, at the line that wrote it (the "
+            "runtime, the\n"
+            "TrainJob's `trainer.image` or a runtime patch), naming the containers and "
+            "replicatedJobs\n"
+            "that run it.\n"
+            "\n"
+            "`trainer.image` does not reach every pod: it replaces the image of the "
+            "`node` container\n"
+            "of the replicatedJobs labelled `trainer.kubeflow.org/trainjob-ancestor-step: "
+            "trainer` only. In upstream's DeepSpeed runtime the `launcher` gets it while "
+            "the `node` workers keep\n"
+            "the runtime's untagged `deepspeed-runtime`, and the finding on the runtime's "
+            "line says so:\n"
+            "\n"
+            "```\n"
+            "runtimes/deepspeed_distributed.yaml:47:23: warning[compile.image-tag]: image "
+            "'ghcr.io/kubeflow/trainer/deepspeed-runtime' has no tag, so what runs can "
+            "change without a commit; it runs in container 'node' of replicatedJob "
+            "'node'; the TrainJob's trainer.image reaches only replicatedJob 'launcher', "
+            "the others keep the runtime's image\n"
+            "```\n"
+            "\n"
+            "Pin the runtime's images (a release tag such as `:v2.1.0`, or a digest), or "
+            "give the\n"
+            "workers the TrainJob's image with a runtime patch.\n"
+        ),
+    ),
+)
+
+
+CODE: Final = COMPILE_IMAGE_TAG.code
 
 _POD: Final[FieldPath] = ("template", "spec", "template", "spec")
 _TRAINER_IMAGE: Final[FieldPath] = ("spec", "trainer", "image")

@@ -11,9 +11,16 @@ from __future__ import annotations
 from typing import Final
 
 from trainc.checks.shared.locate import locate
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import as_list, as_object, get_path
 from trainc.resolve.resolved import ResolvedJob
+
+XOBJ_JOBSET_REPLICAS_PARALLELISM = Rule(
+    "xobj.jobset-replicas-parallelism",
+    Severity.ERROR,
+    "replicas times parallelism overflows int32",
+)
+
 
 INT32_MAX: Final = 2**31 - 1
 
@@ -33,7 +40,7 @@ def check_replicas_parallelism(job: ResolvedJob) -> list[Diagnostic]:
         found.append(
             locate(
                 job.origin(path),
-                "xobj.jobset-replicas-parallelism",
+                XOBJ_JOBSET_REPLICAS_PARALLELISM.code,
                 f"the product of replicas and parallelism must not exceed {INT32_MAX} for "
                 f"replicatedJob '{rjob.get('name')}': {replicas} replicas of {parallelism} pods",
                 hint="lower replicas or parallelism",

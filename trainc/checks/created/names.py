@@ -17,10 +17,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from trainc.diagnostics import Diagnostic, counted
+from trainc.diagnostics import Diagnostic, Rule, Severity, counted
 from trainc.model.json import JsonObject, as_list, as_object, get_path
 from trainc.resolve.resolved import ResolvedJob
 from trainc.schema.metadata import LABEL_MAX, dns1035_label_errors
+
+XOBJ_JOBSET_NAME_BUDGET = Rule(
+    "xobj.jobset-name-budget",
+    Severity.ERROR,
+    "generated Job or Pod names would exceed 63 characters",
+)
+
 
 _POD_SUFFIX: Final = "-abcde"
 #: The JobSet webhook's messages for the two budgets.
@@ -101,7 +108,7 @@ def check_name_budgets(job: ResolvedJob) -> list[Diagnostic]:
     return [
         job.trainjob.finding(
             ("metadata", "name"),
-            "xobj.jobset-name-budget",
+            XOBJ_JOBSET_NAME_BUDGET.code,
             f"{message}: {detail} characters",
             hint=hint,
         )

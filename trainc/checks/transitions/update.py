@@ -30,7 +30,7 @@ from typing import Final
 
 from trainc.checks.shared.locate import locate
 from trainc.checks.transitions.new_object_fix import new_object_fix
-from trainc.diagnostics import Diagnostic, Severity
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import (
     FieldPath,
     JsonObject,
@@ -52,6 +52,13 @@ from trainc.resolve.resolved import ResolvedJob
 from trainc.schema.cel.changes import describe_change, difference_path
 from trainc.schema.cel.transitions import check_transitions
 from trainc.schema.defaults import apply_defaults
+
+XOBJ_JOBSET_IMMUTABLE = Rule(
+    "xobj.jobset-immutable",
+    Severity.ERROR,
+    "an edit changes replicatedJobs or managedBy of a deployed JobSet (--base)",
+)
+
 
 #: Pod template fields the webhook lets change while the JobSet is suspended (for Kueue).
 _MUTABLE_WHILE_SUSPENDED: Final[tuple[tuple[str, str], ...]] = (
@@ -150,7 +157,10 @@ def _replicated_jobs_change(old: JsonObject, new: DeployedJobSet) -> list[Diagno
         notes.append(_while_suspended(new.job))
     return [
         new.finding(
-            ("spec", "replicatedJobs"), "xobj.jobset-immutable", _IMMUTABLE, hint="; ".join(notes)
+            ("spec", "replicatedJobs"),
+            XOBJ_JOBSET_IMMUTABLE.code,
+            _IMMUTABLE,
+            hint="; ".join(notes),
         )
     ]
 
@@ -177,7 +187,7 @@ def _managed_by_change(old: JsonObject, new: DeployedJobSet) -> list[Diagnostic]
         return []
     return [
         new.finding(
-            path, "xobj.jobset-immutable", _IMMUTABLE, hint=describe_change(before, after, path)
+            path, XOBJ_JOBSET_IMMUTABLE.code, _IMMUTABLE, hint=describe_change(before, after, path)
         )
     ]
 

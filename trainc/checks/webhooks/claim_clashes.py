@@ -20,11 +20,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.resolve.resolved import claim_name
 
-CLAIM_CLASH = "xobj.volume-claim-clash"
+XOBJ_VOLUME_CLAIM_CLASH = Rule(
+    "xobj.volume-claim-clash",
+    Severity.ERROR,
+    "two TrainJobs' volume claims get the same PVC name",
+)
+
+
+CLAIM_CLASH = XOBJ_VOLUME_CLAIM_CLASH.code
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,15 @@ from trainc.checks.shared.template import (
     replicated_jobs,
     str_value,
 )
-from trainc.diagnostics import Diagnostic, counted, did_you_mean
+from trainc.diagnostics import Diagnostic, Rule, Severity, counted, did_you_mean
 from trainc.load.defaulted import DefaultedObject
 from trainc.plugins.jobset import replicas_of
+
+XOBJ_JOBSET_COORDINATOR = Rule(
+    "xobj.jobset-coordinator",
+    Severity.ERROR,
+    "the coordinator names an unknown job or an index out of range",
+)
 
 
 def check_coordinator(runtime: DefaultedObject) -> list[Diagnostic]:
@@ -35,7 +41,7 @@ def check_coordinator(runtime: DefaultedObject) -> list[Diagnostic]:
         return [
             runtime.finding(
                 coordinator.at("replicatedJob"),
-                "xobj.jobset-coordinator",
+                XOBJ_JOBSET_COORDINATOR.code,
                 f"coordinator replicatedJob {name} does not exist",
                 hint=did_you_mean(name, names) or "name one of the template's replicatedJobs",
             )
@@ -51,7 +57,7 @@ def _check_job_index(runtime: DefaultedObject, coordinator: Node, rjob: Node) ->
     return [
         runtime.finding(
             coordinator.at("jobIndex"),
-            "xobj.jobset-coordinator",
+            XOBJ_JOBSET_COORDINATOR.code,
             f"coordinator job index {job} is invalid for replicatedJob {rjob.name}: it "
             f"has {counted(replicas, 'Job')}",
             hint=f"use a jobIndex below {replicas}",
@@ -66,7 +72,7 @@ def _check_mode(runtime: DefaultedObject, rjob: Node) -> list[Diagnostic]:
     return [
         runtime.finding(
             rjob.at("template", "spec", "completionMode"),
-            "xobj.jobset-coordinator",
+            XOBJ_JOBSET_COORDINATOR.code,
             f"job for coordinator pod must be indexed completion mode: replicatedJob "
             f"{rjob.name!r} sets completionMode {mode!r}",
             hint="set completionMode: Indexed, or delete it (Indexed is the default)",

@@ -17,8 +17,15 @@ from collections.abc import Mapping, Sequence
 from typing import TypeAlias
 
 from trainc.checks.shared.findings import describe, where
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
+
+XOBJ_DUPLICATE_OBJECT = Rule(
+    "xobj.duplicate-object",
+    Severity.ERROR,
+    "two documents declare the same object",
+)
+
 
 #: ``(kind, effective namespace, name)``: what the API server keeps one object of.
 Identity: TypeAlias = tuple[str, str | None, str]
@@ -52,7 +59,7 @@ def check_duplicates(
 def _duplicate(obj: DefaultedObject, first: str) -> Diagnostic:
     return obj.finding(
         ("metadata", "name"),
-        "xobj.duplicate-object",
+        XOBJ_DUPLICATE_OBJECT.code,
         f"{describe(obj)} is already declared at {first}",
         hint="delete one declaration or rename it; references resolve to the first",
     )

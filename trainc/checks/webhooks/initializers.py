@@ -22,7 +22,7 @@ from trainc.checks.shared.template import (
     replicated_jobs,
     runtime_patches,
 )
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import get_path
 from trainc.model.labels import (
@@ -30,6 +30,25 @@ from trainc.model.labels import (
     ANCESTOR_MODEL_INITIALIZER,
     INITIALIZER_VOLUME,
 )
+
+XOBJ_INITIALIZER_JOB = Rule(
+    "xobj.initializer-job",
+    Severity.ERROR,
+    "the runtime lacks the initializer job the TrainJob configures",
+)
+
+XOBJ_INITIALIZER_CONTAINER = Rule(
+    "xobj.initializer-container",
+    Severity.ERROR,
+    "the initializer job lacks its initializer container",
+)
+
+XOBJ_INITIALIZER_VOLUME_MOUNT = Rule(
+    "xobj.initializer-volume-mount",
+    Severity.ERROR,
+    "the initializer container lacks the initializer mount",
+)
+
 
 #: TrainJob initializer source → (step name, the spelling upstream's messages use).
 _STEPS = {
@@ -59,7 +78,7 @@ def _check_step(
         return [
             trainjob.finding(
                 path,
-                "xobj.initializer-job",
+                XOBJ_INITIALIZER_JOB.code,
                 f"must have {step} job when trainJob is configured with input {spelling}: "
                 f"{describe(runtime)} ({where(runtime)}) has replicatedJobs {listing(names)}",
                 hint=f"use a runtime with a {step!r} replicatedJob, or remove "
@@ -71,7 +90,7 @@ def _check_step(
         return [
             trainjob.finding(
                 path,
-                "xobj.initializer-container",
+                XOBJ_INITIALIZER_CONTAINER.code,
                 f"must have container with name - {step} in the {step} job: replicatedJob "
                 f"{step!r} of {describe(runtime)} ({where(runtime, rjob.path)}) has none",
                 hint=f"name the initializer container of replicatedJob {step!r} {step!r}",
@@ -103,7 +122,7 @@ def _mount_finding(
     step, _ = _STEPS[source]
     return trainjob.finding(
         ("spec", "initializer", source),
-        "xobj.initializer-volume-mount",
+        XOBJ_INITIALIZER_VOLUME_MOUNT.code,
         f"must have volumeMount with name - {INITIALIZER_VOLUME} in container {step} of the "
         f"{step} job: the container in {describe(runtime)} ({where(runtime, container.path)}) "
         f"mounts {listing(sorted(mounts))}",

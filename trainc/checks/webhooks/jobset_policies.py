@@ -21,9 +21,22 @@ from trainc.checks.shared.template import (
     replicated_jobs,
     str_value,
 )
-from trainc.diagnostics import Diagnostic, did_you_mean
+from trainc.diagnostics import Diagnostic, Rule, Severity, did_you_mean
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import as_list
+
+XOBJ_JOBSET_TARGET_UNKNOWN = Rule(
+    "xobj.jobset-target-unknown",
+    Severity.ERROR,
+    "a success or failure policy names an unknown replicatedJob",
+)
+
+XOBJ_JOBSET_FAILURE_RULE = Rule(
+    "xobj.jobset-failure-rule",
+    Severity.ERROR,
+    "a failurePolicy rule name or reason is invalid",
+)
+
 
 JOB_FAILURE_REASONS = (
     "BackoffLimitExceeded",
@@ -56,7 +69,7 @@ def _check_targets(
     return [
         runtime.finding(
             policy.at("targetReplicatedJobs", index),
-            "xobj.jobset-target-unknown",
+            XOBJ_JOBSET_TARGET_UNKNOWN.code,
             f"invalid replicatedJob name '{target}'{where} does not appear in "
             f".spec.ReplicatedJobs (the template has {listing(names)})",
             hint=did_you_mean(target, names) or "name one of the template's replicatedJobs",
@@ -91,7 +104,7 @@ def _check_rule_name(runtime: DefaultedObject, rule: Node) -> list[Diagnostic]:
     return [
         runtime.finding(
             rule.at("name"),
-            "xobj.jobset-failure-rule",
+            XOBJ_JOBSET_FAILURE_RULE.code,
             error,
             hint="use a letter, then letters, digits, '_', ',' or ':', at most 128 characters",
         )
@@ -104,7 +117,7 @@ def _check_reasons(runtime: DefaultedObject, rule: Node) -> list[Diagnostic]:
     return [
         runtime.finding(
             rule.at("onJobFailureReasons", index),
-            "xobj.jobset-failure-rule",
+            XOBJ_JOBSET_FAILURE_RULE.code,
             f"invalid job failure reason '{reason}' in failure policy is not a recognized job "
             "failure reason",
             hint=did_you_mean(reason, JOB_FAILURE_REASONS)
@@ -126,7 +139,7 @@ def _check_unique_names(runtime: DefaultedObject, rules: list[Node]) -> list[Dia
         found.extend(
             runtime.finding(
                 rule.at("name"),
-                "xobj.jobset-failure-rule",
+                XOBJ_JOBSET_FAILURE_RULE.code,
                 f"rule names are not unique, rules with indices [{indices}] all have the same "
                 f"name '{name}'",
                 hint="give every failure policy rule its own name",

@@ -18,7 +18,7 @@ from trainc.checks.shared.template import (
     replicated_jobs,
     str_value,
 )
-from trainc.diagnostics import Diagnostic, did_you_mean
+from trainc.diagnostics import Diagnostic, Rule, Severity, did_you_mean
 from trainc.load.defaulted import DefaultedObject
 from trainc.schema.metadata import (
     LABEL_MAX,
@@ -26,6 +26,37 @@ from trainc.schema.metadata import (
     dns1123_subdomain_errors,
     domain_prefixed_path_errors,
 )
+
+XOBJ_JOBSET_JOB_NAME = Rule(
+    "xobj.jobset-job-name",
+    Severity.ERROR,
+    "a replicatedJob name makes the generated Job names invalid",
+)
+
+XOBJ_JOBSET_MANAGED_BY = Rule(
+    "xobj.jobset-managed-by",
+    Severity.ERROR,
+    "the JobSet managedBy is not a short domain-prefixed path",
+)
+
+XOBJ_JOBSET_DEPENDS_ON = Rule(
+    "xobj.jobset-depends-on",
+    Severity.ERROR,
+    "dependsOn does not name an earlier replicatedJob",
+)
+
+XOBJ_JOBSET_SUBDOMAIN = Rule(
+    "xobj.jobset-subdomain",
+    Severity.ERROR,
+    "network.subdomain is not a valid DNS label",
+)
+
+XOBJ_JOBSET_GROUP_NAME = Rule(
+    "xobj.jobset-group-name",
+    Severity.ERROR,
+    "a replicatedJob groupName is not a valid DNS label",
+)
+
 
 _TOO_LONG = f"must be no more than {LABEL_MAX} characters"
 _SUBDOMAIN_TOO_LONG = ".spec.network.subdomain is too long, must be less than 63 characters"
@@ -55,7 +86,7 @@ def _check_depends_on(runtime: DefaultedObject) -> list[Diagnostic]:
             found.append(
                 runtime.finding(
                     rjob.at("dependsOn"),
-                    "xobj.jobset-depends-on",
+                    XOBJ_JOBSET_DEPENDS_ON.code,
                     "DependsOn can't be set for the first ReplicatedJob: the JobSet starts "
                     f"with replicatedJob {rjob.name!r}",
                     hint="remove dependsOn from the first replicatedJob, or move the jobs it "
@@ -84,7 +115,7 @@ def _depends_on_finding(
         hint = did_you_mean(target, names) or "name a replicatedJob listed earlier"
     return runtime.finding(
         entry.at("name"),
-        "xobj.jobset-depends-on",
+        XOBJ_JOBSET_DEPENDS_ON.code,
         f"replicatedJob: {rjob.name} cannot depend on replicatedJob: {target}",
         hint=hint,
     )
@@ -103,7 +134,7 @@ def _check_subdomain(runtime: DefaultedObject, spec: Node) -> list[Diagnostic]:
     return [
         runtime.finding(
             spec.at("network", "subdomain"),
-            "xobj.jobset-subdomain",
+            XOBJ_JOBSET_SUBDOMAIN.code,
             f"{'; '.join(dict.fromkeys(errors))} (subdomain {subdomain!r}, which also names "
             "the headless Service)",
             hint=_DNS1035_HINT,
@@ -123,7 +154,7 @@ def _check_managed_by(runtime: DefaultedObject, spec: Node) -> list[Diagnostic]:
     return [
         runtime.finding(
             spec.at("managedBy"),
-            "xobj.jobset-managed-by",
+            XOBJ_JOBSET_MANAGED_BY.code,
             f"{'; '.join(errors)} (JobSet managedBy {managed_by!r})",
             hint="name the JobSet controller as a domain-prefixed path, e.g. "
             "jobset.sigs.k8s.io/jobset-controller, or delete the field",
@@ -147,7 +178,7 @@ def _check_job_names(runtime: DefaultedObject) -> list[Diagnostic]:
             found.append(
                 runtime.finding(
                     rjob.at("name"),
-                    "xobj.jobset-job-name",
+                    XOBJ_JOBSET_JOB_NAME.code,
                     f"{'; '.join(errors)} (generated Job names such as {example!r} use "
                     f"replicatedJob name {rjob.name!r})",
                     hint="use lower-case letters, digits and '-' in replicatedJob names",
@@ -170,7 +201,7 @@ def _check_group_names(runtime: DefaultedObject) -> list[Diagnostic]:
             found.append(
                 runtime.finding(
                     rjob.at("groupName"),
-                    "xobj.jobset-group-name",
+                    XOBJ_JOBSET_GROUP_NAME.code,
                     f"{'; '.join(errors)} (groupName {group!r} of replicatedJob {rjob.name!r})",
                     hint=_DNS1035_HINT,
                 )

@@ -10,10 +10,23 @@ how it ended. Trainer also warns when a TrainJob references a runtime labelled
 from __future__ import annotations
 
 from trainc.checks.shared.template import int_value
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import get_path
 from trainc.model.labels import SUPPORT_DEPRECATED, SUPPORT_LABEL
+
+XOBJ_TTL_SHORT = Rule(
+    "xobj.ttl-short",
+    Severity.WARNING,
+    "ttlSecondsAfterFinished is under 60 seconds",
+)
+
+XOBJ_RUNTIME_DEPRECATED = Rule(
+    "xobj.runtime-deprecated",
+    Severity.WARNING,
+    "the referenced runtime is marked deprecated",
+)
+
 
 #: Seconds below which KEP-2899 warns about the runtime TTL.
 TTL_WARN_BELOW = 60
@@ -27,7 +40,7 @@ def check_runtime_ttl(runtime: DefaultedObject) -> list[Diagnostic]:
     return [
         runtime.finding(
             ("spec", "ttlSecondsAfterFinished"),
-            "xobj.ttl-short",
+            XOBJ_TTL_SHORT.code,
             f"ttlSecondsAfterFinished is {ttl}s: finished TrainJobs on this runtime are deleted "
             f"less than {TTL_WARN_BELOW}s after they end, before their status and logs can be "
             "read",
@@ -45,7 +58,7 @@ def check_deprecated_runtime(
     return [
         trainjob.finding(
             ("spec", "runtimeRef", "name"),
-            "xobj.runtime-deprecated",
+            XOBJ_RUNTIME_DEPRECATED.code,
             f"referenced {runtime.kind} {runtime.name!r} is labelled {SUPPORT_LABEL}: "
             f"{SUPPORT_DEPRECATED}; Trainer warns that it will be removed in a future release",
             hint="move to a supported runtime",

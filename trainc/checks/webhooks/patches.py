@@ -22,7 +22,7 @@ from trainc.checks.shared.template import (
     runtime_patches,
     str_value,
 )
-from trainc.diagnostics import Diagnostic, did_you_mean
+from trainc.diagnostics import Diagnostic, Rule, Severity, did_you_mean
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import as_list
 from trainc.model.labels import (
@@ -31,6 +31,31 @@ from trainc.model.labels import (
     NODE_CONTAINER,
 )
 from trainc.schema.metadata import domain_prefixed_path_errors
+
+XOBJ_PATCH_MANAGER = Rule(
+    "xobj.patch-manager",
+    Severity.ERROR,
+    "a runtimePatches manager is not a domain-prefixed path",
+)
+
+XOBJ_PATCH_UNKNOWN_JOB = Rule(
+    "xobj.patch-unknown-job",
+    Severity.ERROR,
+    "a runtime patch names a replicatedJob the runtime lacks",
+)
+
+XOBJ_PATCH_UNKNOWN_CONTAINER = Rule(
+    "xobj.patch-unknown-container",
+    Severity.ERROR,
+    "a runtime patch names a container the runtime lacks",
+)
+
+XOBJ_PATCH_FORBIDDEN_ENV = Rule(
+    "xobj.patch-forbidden-env",
+    Severity.ERROR,
+    "a runtime patch sets env on a container Trainer owns",
+)
+
 
 #: Containers whose env only the TrainJob's trainer and initializer fields may set.
 _OWNED_ENV = {
@@ -71,7 +96,7 @@ def _check_manager(trainjob: DefaultedObject, patch: Node) -> list[Diagnostic]:
     return [
         trainjob.finding(
             patch.at("manager"),
-            "xobj.patch-manager",
+            XOBJ_PATCH_MANAGER.code,
             f"{'; '.join(errors)} (runtimePatches manager {manager!r})",
             hint="name the manager by a domain you own and a path, e.g. example.com/ml-platform",
         )
@@ -84,7 +109,7 @@ def _unknown_job(
     names = [name for rjob in runtime_jobs if (name := rjob.name)]
     return trainjob.finding(
         patched.at("name"),
-        "xobj.patch-unknown-job",
+        XOBJ_PATCH_UNKNOWN_JOB.code,
         "must not have replicated job that doesn't exist in the runtime job template: "
         f"{describe(runtime)} has replicatedJobs {listing(names)}",
         hint=did_you_mean(patched.name or "", names) or "patch one of the runtime's replicatedJobs",
@@ -119,7 +144,7 @@ def _unknown_container(
         hint = did_you_mean(name, present) or f"patch one of {listing(present)}"
     return trainjob.finding(
         container.at("name"),
-        "xobj.patch-unknown-container",
+        XOBJ_PATCH_UNKNOWN_CONTAINER.code,
         f"{_UNKNOWN[kind]} {rjob.name}: its {kind} are {listing(present)}",
         hint=hint,
     )
@@ -128,7 +153,7 @@ def _unknown_container(
 def _owned_env(trainjob: DefaultedObject, container: Node, name: str) -> Diagnostic:
     return trainjob.finding(
         container.at("env"),
-        "xobj.patch-forbidden-env",
+        XOBJ_PATCH_FORBIDDEN_ENV.code,
         f"must not have envs for the {ANCESTOR_DATASET_INITIALIZER}, "
         f"{ANCESTOR_MODEL_INITIALIZER}, {NODE_CONTAINER} containers: the patch sets env on "
         f"container {name!r}",

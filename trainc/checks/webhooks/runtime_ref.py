@@ -11,7 +11,7 @@ from trainc.diagnostics import Diagnostic
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, get_path
 from trainc.model.kinds import RUNTIME_KINDS
-from trainc.resolve.index import LookupFailure
+from trainc.resolve.index import XOBJ_RUNTIME_UNSUPPORTED, LookupFailure
 
 _REF: FieldPath = ("spec", "runtimeRef")
 
@@ -24,7 +24,7 @@ def report_lookup_failure(trainjob: DefaultedObject, failure: LookupFailure) -> 
 
 
 def _failing_field(trainjob: DefaultedObject, failure: LookupFailure) -> FieldPath:
-    if failure.code == "xobj.runtime-unsupported":
+    if failure.code == XOBJ_RUNTIME_UNSUPPORTED.code:
         kind = get_path(trainjob.data, (*_REF, "kind"))
         supported = isinstance(kind, str) and kind in RUNTIME_KINDS
         return (*_REF, "apiGroup") if supported else (*_REF, "kind")

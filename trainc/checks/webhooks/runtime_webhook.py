@@ -19,7 +19,7 @@ from trainc.checks.shared.template import (
     replicas,
     replicated_jobs,
 )
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.labels import (
     ANCESTOR_DATASET_INITIALIZER,
@@ -28,6 +28,19 @@ from trainc.model.labels import (
     ANCESTOR_TRAINER,
     NODE_CONTAINER,
 )
+
+XOBJ_ANCESTOR_REPLICAS = Rule(
+    "xobj.ancestor-replicas",
+    Severity.ERROR,
+    "an ancestor-labelled replicatedJob has replicas other than 1",
+)
+
+XOBJ_ANCESTOR_CONTAINER = Rule(
+    "xobj.ancestor-container",
+    Severity.ERROR,
+    "an ancestor-labelled replicatedJob lacks its container",
+)
+
 
 #: The container each ancestor step must have.
 REQUIRED_CONTAINER = {
@@ -54,7 +67,7 @@ def check_ancestor_jobs(runtime: DefaultedObject) -> list[Diagnostic]:
 def _replicas_finding(runtime: DefaultedObject, rjob: Node, step: str) -> Diagnostic:
     return runtime.finding(
         rjob.at("replicas"),
-        "xobj.ancestor-replicas",
+        XOBJ_ANCESTOR_REPLICAS.code,
         f"always must be 1: replicatedJob {rjob.name!r} is the {step!r} step "
         f"({ANCESTOR_LABEL}) and asks for {replicas(rjob)} replicas",
         hint="set replicas: 1 (Trainer builds one Job per step; scale the trainer with "
@@ -66,7 +79,7 @@ def _container_finding(runtime: DefaultedObject, rjob: Node, step: str) -> Diagn
     required = REQUIRED_CONTAINER[step]
     return runtime.finding(
         rjob.at(*POD_SPEC, "containers"),
-        "xobj.ancestor-container",
+        XOBJ_ANCESTOR_CONTAINER.code,
         f"must contain the required container for the ancestor: {step}: replicatedJob "
         f"{rjob.name!r} has containers {listing(container_names(rjob))}, Trainer needs "
         f"{required!r}",

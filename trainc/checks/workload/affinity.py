@@ -18,10 +18,26 @@ from trainc.checks.workload.selectors import (
     label_value_field_errors,
 )
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
 from trainc.schema.metadata import dns1123_label_errors, dns1123_subdomain_errors
 
-AFFINITY = "pod.affinity"
+POD_AFFINITY = Rule(
+    "pod.affinity",
+    Severity.ERROR,
+    "a node or pod (anti-)affinity term is malformed",
+    doc=RuleDoc(
+        what=(
+            "node and pod (anti-)affinity terms: operators and values, topology keys, label "
+            "selectors, weights"
+        ),
+        source="`validateAffinity`, `validatePodAffinityTerm`, `ValidateNodeSelectorRequirement`",
+        versions="required node-affinity values from 1.33; `matchLabelKeys` from 1.31",
+    ),
+)
+
+
+AFFINITY = POD_AFFINITY.code
 
 #: ``matchLabelKeys``/``mismatchLabelKeys`` of pod affinity terms; before 1.31 the API
 #: server drops both fields, so nothing checks them.

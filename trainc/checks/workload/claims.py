@@ -22,11 +22,27 @@ from trainc.checks.workload.fielderrors import (
 )
 from trainc.checks.workload.jsonfields import objects, present, text
 from trainc.checks.workload.version import Gate
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
 from trainc.schema.metadata import dns1123_label_errors, dns1123_subdomain_errors
 
+POD_RESOURCE_CLAIMS = Rule(
+    "pod.resource-claims",
+    Severity.ERROR,
+    "a resource claim is invalid or names no pod claim",
+    doc=RuleDoc(
+        what=(
+            "`resources.claims` naming no pod claim, pod `resourceClaims` without exactly "
+            "one source"
+        ),
+        source="`validateResourceClaimNames`, `validatePodResourceClaims`",
+        versions="from 1.34 (`DynamicResourceAllocation`)",
+    ),
+)
+
+
 #: The pod's ``resourceClaims`` and the containers' references to them.
-CLAIMS_CODE = "pod.resource-claims"
+CLAIMS_CODE = POD_RESOURCE_CLAIMS.code
 
 #: ``spec.resourceClaims`` and ``resources.claims``; before 1.34 (off by default) the API
 #: server drops them.

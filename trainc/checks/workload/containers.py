@@ -49,12 +49,53 @@ from trainc.checks.workload.restart_rules import (
     restart_policy,
 )
 from trainc.checks.workload.version import KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, as_list
 from trainc.schema.metadata import dns1123_label_errors
 
-CONTAINERS = "pod.containers"
-CONTAINER_NAME = "pod.container-name"
-IMAGE = "pod.image"
+POD_CONTAINERS = Rule(
+    "pod.containers",
+    Severity.ERROR,
+    "the pod template has no containers, or ephemeral containers",
+    doc=RuleDoc(
+        what="no containers; ephemeral containers in a template",
+        source="`validateContainers`, `ValidatePodTemplateSpec`",
+        versions="all",
+    ),
+)
+
+POD_CONTAINER_NAME = Rule(
+    "pod.container-name",
+    Severity.ERROR,
+    "a container name is missing, no DNS label, or used twice",
+    doc=RuleDoc(
+        what=(
+            "a name that is missing, not a DNS-1123 label, or used twice across containers "
+            "and initContainers"
+        ),
+        source="`validateContainers`, `validateInitContainers`",
+        versions="all",
+    ),
+)
+
+POD_IMAGE = Rule(
+    "pod.image",
+    Severity.ERROR,
+    "a container has no image, or an unknown imagePullPolicy",
+    doc=RuleDoc(
+        what=(
+            "no image (neither the runtime nor `trainer.image` sets one), an unknown "
+            "`imagePullPolicy`, an image with surrounding blanks (on the Pods)"
+        ),
+        source="`validateContainerCommon`, `validatePullPolicy`, `validateContainerOnlyForPod`",
+        versions="all",
+    ),
+)
+
+
+CONTAINERS = POD_CONTAINERS.code
+CONTAINER_NAME = POD_CONTAINER_NAME.code
+IMAGE = POD_IMAGE.code
 
 
 def check_containers(

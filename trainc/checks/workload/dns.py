@@ -18,6 +18,7 @@ from trainc.checks.workload.badvalues import go_string_slice, invalid_composite
 from trainc.checks.workload.fielderrors import FieldError, invalid, not_supported, required
 from trainc.checks.workload.jsonfields import objects, strings, text
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list
 from trainc.model.patterns import DNS1123_SUBDOMAIN_WITH_UNDERSCORE
 from trainc.schema.metadata import (
@@ -27,7 +28,22 @@ from trainc.schema.metadata import (
     max_len_error,
 )
 
-DNS = "pod.dns"
+POD_DNS = Rule(
+    "pod.dns",
+    Severity.ERROR,
+    "dnsPolicy, dnsConfig, hostname, subdomain or hostAliases are invalid",
+    doc=RuleDoc(
+        what=(
+            "`dnsPolicy`, `dnsConfig` (nameservers, searches, options; `None` needs "
+            "nameservers), `hostname`, `subdomain`, `hostAliases`"
+        ),
+        source="`validateDNSPolicy`, `validatePodDNSConfig`, `ValidateHostAliases`",
+        versions="search domains relaxed from 1.33",
+    ),
+)
+
+
+DNS = POD_DNS.code
 
 #: From 1.33 a search domain may be ``.`` or hold underscores (``_tcp.example.com``).
 RELAXED_DNS_SEARCH = Gate("RelaxedDNSSearchValidation", (1, 33))

@@ -23,10 +23,33 @@ from trainc.checks.workload.predicates import (
     relaxed_env_var_name_errors,
 )
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue
 from trainc.schema.metadata import dns1123_label_errors, dns1123_subdomain_errors
 
-ENV = "pod.env"
+POD_ENV = Rule(
+    "pod.env",
+    Severity.ERROR,
+    "an environment variable or envFrom source is invalid",
+    doc=RuleDoc(
+        what=(
+            "variable names, `value` with `valueFrom`, the source of `valueFrom` (field "
+            "paths the downward API supports, resource fields, key selectors, `fileKeyRef`), "
+            "`envFrom`"
+        ),
+        source=(
+            "`ValidateEnv`, `validateEnvVarValueFrom`, `validateObjectFieldSelector`, "
+            "`validateContainerResourceFieldSelector`, `ValidateEnvFrom`"
+        ),
+        versions=(
+            "names relaxed from 1.32 (`RelaxedEnvironmentVariableValidation`); "
+            "`fileKeyRef` from 1.35 (`EnvFiles`)"
+        ),
+    ),
+)
+
+
+ENV = POD_ENV.code
 
 #: ``fileKeyRef``; before 1.35 the API server drops it (unknown field before 1.34).
 ENV_FILES = Gate("EnvFiles", (1, 35))

@@ -28,11 +28,24 @@ from trainc.checks.workload.fielderrors import (
 from trainc.checks.workload.jsonfields import text
 from trainc.checks.workload.quantities import defaulted_amount
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
 from trainc.schema.metadata import dns1123_subdomain_errors
 
+POD_EPHEMERAL_VOLUME = Rule(
+    "pod.ephemeral-volume",
+    Severity.ERROR,
+    "an ephemeral volume's claim template is invalid",
+    doc=RuleDoc(
+        what="an ephemeral volume's claim template: access modes, the storage request, class names",
+        source="`validateEphemeralVolumeSource`, `ValidatePersistentVolumeClaimSpec`",
+        versions="`volumeAttributesClassName` from 1.34",
+    ),
+)
+
+
 #: The claim template of an ``ephemeral`` volume.
-EPHEMERAL_CODE = "pod.ephemeral-volume"
+EPHEMERAL_CODE = POD_EPHEMERAL_VOLUME.code
 
 #: ``volumeAttributesClassName`` is validated only with the gate on.
 VOLUME_ATTRIBUTES_CLASS = Gate("VolumeAttributesClass", (1, 34))

@@ -29,15 +29,81 @@ from trainc.checks.workload.job_policies import (
 from trainc.checks.workload.job_selector import generated_selector_errors, selector_errors
 from trainc.checks.workload.jsonfields import integer, present, text
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, as_object
 from trainc.schema.metadata import dns1123_label_errors, domain_prefixed_path_errors
 from trainc.schema.metadata import dns1123_subdomain_errors as subdomain_errors
 
-COUNTS = "job.counts"
-MANAGED_BY = "job.managed-by"
-COMPLETION_MODE = "job.completion-mode"
-POD_REPLACEMENT_POLICY = "job.pod-replacement-policy"
-RESTART_POLICY = "job.restart-policy"
+JOB_COUNTS = Rule(
+    "job.counts",
+    Severity.ERROR,
+    "parallelism, completions, backoff or deadline counts are invalid",
+    doc=RuleDoc(
+        what=(
+            "negative `parallelism`, `completions`, `backoffLimit`, deadlines; "
+            "`maxFailedIndexes` without `backoffLimitPerIndex`"
+        ),
+        source="`validateJobSpec`",
+        versions="all",
+    ),
+)
+
+JOB_MANAGED_BY_RULE = Rule(
+    "job.managed-by",
+    Severity.ERROR,
+    "the Job's managedBy is not a short domain-prefixed path",
+    doc=RuleDoc(
+        what="a `managedBy` that is no domain-prefixed path of at most 63 characters",
+        source="`validateJobSpec`",
+        versions="from 1.32 (`JobManagedBy`)",
+    ),
+)
+
+JOB_COMPLETION_MODE = Rule(
+    "job.completion-mode",
+    Severity.ERROR,
+    "the completion mode or an Indexed Job's limits are broken",
+    doc=RuleDoc(
+        what=(
+            "unknown modes; Indexed limits (at most 100,000 completions); per-index fields "
+            "on a NonIndexed Job; the last pod's hostname no DNS label"
+        ),
+        source="`validateJobSpec`, `ValidateJob`",
+        versions="all",
+    ),
+)
+
+JOB_POD_REPLACEMENT_POLICY = Rule(
+    "job.pod-replacement-policy",
+    Severity.ERROR,
+    "the Job's podReplacementPolicy is invalid",
+    doc=RuleDoc(
+        what="unknown values; other than `Failed` with a `podFailurePolicy`",
+        source="`validatePodReplacementPolicy`",
+        versions="all",
+    ),
+)
+
+JOB_RESTART_POLICY = Rule(
+    "job.restart-policy",
+    Severity.ERROR,
+    "the pod restartPolicy is not OnFailure or Never, or not Never with a podFailurePolicy",
+    doc=RuleDoc(
+        what=(
+            "a pod `restartPolicy` other than `OnFailure` or `Never`; other than `Never` "
+            "with a `podFailurePolicy` (the JobSet webhook defaults it to `OnFailure`)"
+        ),
+        source="`validateJobSpec`",
+        versions="all",
+    ),
+)
+
+
+COUNTS = JOB_COUNTS.code
+MANAGED_BY = JOB_MANAGED_BY_RULE.code
+COMPLETION_MODE = JOB_COMPLETION_MODE.code
+POD_REPLACEMENT_POLICY = JOB_POD_REPLACEMENT_POLICY.code
+RESTART_POLICY = JOB_RESTART_POLICY.code
 
 #: ``spec.managedBy``; before 1.32 the API server drops it.
 JOB_MANAGED_BY = Gate("JobManagedBy", (1, 32))

@@ -28,11 +28,38 @@ from trainc.checks.workload.fielderrors import (
 )
 from trainc.checks.workload.jsonfields import integer, objects, present, text
 from trainc.checks.workload.version import KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
 from trainc.schema.metadata import qualified_name_errors
 
-POD_FAILURE_POLICY = "job.pod-failure-policy"
-SUCCESS_POLICY = "job.success-policy"
+JOB_POD_FAILURE_POLICY = Rule(
+    "job.pod-failure-policy",
+    Severity.ERROR,
+    "the Job's podFailurePolicy is invalid",
+    doc=RuleDoc(
+        what="too many rules, actions, operators, exit codes, container names, pod conditions",
+        source="`validatePodFailurePolicy`",
+        versions="all",
+    ),
+)
+
+JOB_SUCCESS_POLICY = Rule(
+    "job.success-policy",
+    Severity.ERROR,
+    "the Job's successPolicy is invalid",
+    doc=RuleDoc(
+        what=(
+            "a success policy on a NonIndexed Job, empty or too many rules, "
+            "`succeededIndexes`, `succeededCount`"
+        ),
+        source="`validateSuccessPolicy`",
+        versions="from 1.31 (`JobSuccessPolicy`)",
+    ),
+)
+
+
+POD_FAILURE_POLICY = JOB_POD_FAILURE_POLICY.code
+SUCCESS_POLICY = JOB_SUCCESS_POLICY.code
 
 #: ``sets.List`` orders: sorted.
 _ACTIONS = ("Count", "FailIndex", "FailJob", "Ignore")

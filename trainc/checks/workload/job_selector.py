@@ -17,9 +17,22 @@ from trainc.checks.workload.badvalues import go_string_map, invalid_composite
 from trainc.checks.workload.fielderrors import FieldError, Key, invalid, required
 from trainc.checks.workload.selectors import label_selector_errors, selector_matches
 from trainc.checks.workload.version import KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, copy_json
 
-SELECTOR = "job.selector"
+JOB_SELECTOR = Rule(
+    "job.selector",
+    Severity.ERROR,
+    "the Job's selector is set without manualSelector, or is invalid",
+    doc=RuleDoc(
+        what="a `selector` without `manualSelector: true`, or one that does not match the template",
+        source="`ValidateGeneratedSelector`, `validateJobSpec`",
+        versions="all",
+    ),
+)
+
+
+SELECTOR = JOB_SELECTOR.code
 
 #: How messages show the Job's UID, which the API server assigns on create.
 _UID = "<uid>"

@@ -18,9 +18,25 @@ from trainc.checks.workload.fielderrors import FieldError, invalid, not_supporte
 from trainc.checks.workload.handlers import HOOK_ACTIONS, SleepCheck, check_handler
 from trainc.checks.workload.jsonfields import present, text
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue
 
-LIFECYCLE = "pod.lifecycle"
+POD_LIFECYCLE = Rule(
+    "pod.lifecycle",
+    Severity.ERROR,
+    "a lifecycle hook or terminationMessagePolicy is invalid",
+    doc=RuleDoc(
+        what=(
+            "a hook with no handler or two, a `sleep` outside the grace period, "
+            "`terminationMessagePolicy`"
+        ),
+        source="`validateLifecycle`, `validateSleepAction`",
+        versions="`sleep` from 1.30; zero sleep from 1.33",
+    ),
+)
+
+
+LIFECYCLE = POD_LIFECYCLE.code
 
 #: The ``sleep`` hook action; before 1.30 the API server drops it.
 SLEEP_ACTION = Gate("PodLifecycleSleepAction", (1, 30))

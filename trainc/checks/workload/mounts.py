@@ -23,9 +23,28 @@ from trainc.checks.workload.fielderrors import (
 from trainc.checks.workload.jsonfields import objects, present, text
 from trainc.checks.workload.predicates import backstep_errors, relative_path_errors
 from trainc.checks.workload.version import Gate
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, as_object
 
-VOLUME_MOUNT = "pod.volume-mount"
+POD_VOLUME_MOUNT = Rule(
+    "pod.volume-mount",
+    Severity.ERROR,
+    "a volume mount or device is invalid or names no volume",
+    doc=RuleDoc(
+        what=(
+            "a mount or device naming no volume, duplicate or missing mount paths, `..` in "
+            "sub-paths, propagation, `recursiveReadOnly`"
+        ),
+        source=(
+            "`ValidateVolumeMounts`, `ValidateVolumeDevices`, `validateMountPropagation`, "
+            "`validateMountRecursiveReadOnly`"
+        ),
+        versions="`recursiveReadOnly` from 1.31; image volume mounts from 1.35 (`ImageVolume`)",
+    ),
+)
+
+
+VOLUME_MOUNT = POD_VOLUME_MOUNT.code
 
 #: ``recursiveReadOnly``; off (dropped) in 1.30, unknown before.
 RECURSIVE_READ_ONLY = Gate("RecursiveReadOnlyMounts", (1, 31))

@@ -37,17 +37,77 @@ from trainc.checks.workload.pod_security import (
 )
 from trainc.checks.workload.predicates import range_error
 from trainc.checks.workload.version import KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object
 from trainc.schema.metadata import (
     dns1123_subdomain_errors,
     qualified_name_errors,
 )
 
-RESTART_POLICY = "pod.restart-policy"
-OBJECT_NAME = "pod.object-name"
-DEADLINE = "pod.deadline"
-PRIORITY = "pod.priority"
-GATES = "pod.gates"
+POD_RESTART_POLICY = Rule(
+    "pod.restart-policy",
+    Severity.ERROR,
+    "the pod restartPolicy is not a valid value",
+    doc=RuleDoc(
+        what="a pod `restartPolicy` that is none of `Always`, `OnFailure`, `Never`",
+        source="`validateRestartPolicy`",
+        versions="all",
+    ),
+)
+
+POD_OBJECT_NAME = Rule(
+    "pod.object-name",
+    Severity.ERROR,
+    "a service account, node or runtime class name is invalid",
+    doc=RuleDoc(
+        what="`serviceAccountName`, `nodeName`, `runtimeClassName` that are no DNS subdomains",
+        source="`ValidatePodSpec`",
+        versions="all",
+    ),
+)
+
+POD_DEADLINE = Rule(
+    "pod.deadline",
+    Severity.ERROR,
+    "the pod activeDeadlineSeconds is out of range",
+    doc=RuleDoc(
+        what="a pod `activeDeadlineSeconds` outside 1 to 2147483647",
+        source="`ValidatePodSpec`",
+        versions="all",
+    ),
+)
+
+POD_PRIORITY = Rule(
+    "pod.priority",
+    Severity.ERROR,
+    "priorityClassName or preemptionPolicy is invalid",
+    doc=RuleDoc(
+        what="`priorityClassName`, `preemptionPolicy`",
+        source="`ValidatePodSpec`, `ValidatePreemptionPolicy`",
+        versions="all",
+    ),
+)
+
+POD_GATES = Rule(
+    "pod.gates",
+    Severity.ERROR,
+    "a readiness or scheduling gate is invalid or repeated",
+    doc=RuleDoc(
+        what=(
+            "readiness and scheduling gate names, duplicate scheduling gates, `nodeName` "
+            "with scheduling gates"
+        ),
+        source="`validateReadinessGates`, `validateSchedulingGates`",
+        versions="all",
+    ),
+)
+
+
+RESTART_POLICY = POD_RESTART_POLICY.code
+OBJECT_NAME = POD_OBJECT_NAME.code
+DEADLINE = POD_DEADLINE.code
+PRIORITY = POD_PRIORITY.code
+GATES = POD_GATES.code
 
 _RESTART_POLICIES = ("Always", "OnFailure", "Never")
 _PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")

@@ -19,9 +19,22 @@ from trainc.checks.workload.pod_os import containers_with_paths
 from trainc.checks.workload.pod_security import APPARMOR_FIELDS
 from trainc.checks.workload.predicates import relative_path_errors
 from trainc.checks.workload.version import KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
 
-ANNOTATIONS = "pod.annotations"
+POD_ANNOTATIONS = Rule(
+    "pod.annotations",
+    Severity.ERROR,
+    "a pod annotation the API server interprets is invalid",
+    doc=RuleDoc(
+        what="pod annotations the API server interprets (seccomp, AppArmor, deletion cost)",
+        source="`ValidatePodSpecificAnnotations`",
+        versions="AppArmor fields from 1.30",
+    ),
+)
+
+
+ANNOTATIONS = POD_ANNOTATIONS.code
 
 _MIRROR = "kubernetes.io/config.mirror"
 _DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"

@@ -27,9 +27,22 @@ from trainc.checks.workload.pod_security import (
     SUPPLEMENTAL_GROUPS_POLICY,
 )
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, as_object
 
-OS = "pod.os"
+POD_OS = Rule(
+    "pod.os",
+    Severity.ERROR,
+    "os.name is invalid, or fields the OS cannot honour are set",
+    doc=RuleDoc(
+        what="`os.name`, and fields the other operating system cannot honour",
+        source="`validateOS`, `validateLinux`, `validateWindows`",
+        versions="follows the gates of the fields concerned",
+    ),
+)
+
+
+OS = POD_OS.code
 
 _SYSTEMS = ("linux", "windows")
 _NOT_ON_WINDOWS = "cannot be set for a windows pod"

@@ -32,11 +32,46 @@ from trainc.checks.workload.jsonfields import integer, objects, text
 from trainc.checks.workload.predicates import id_errors, relative_path_errors, trim_space
 from trainc.checks.workload.version import Gate, KubeVersion
 from trainc.checks.workload.windows_options import windows_options_errors
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
 from trainc.model.patterns import SYSCTL_NAME
 
-SECURITY_CONTEXT = "pod.security-context"
-HOST_NAMESPACES = "pod.host-namespaces"
+POD_SECURITY_CONTEXT = Rule(
+    "pod.security-context",
+    Severity.ERROR,
+    "a pod or container securityContext is invalid",
+    doc=RuleDoc(
+        what=(
+            "user and group ids, `procMount`, seccomp and AppArmor profiles, Windows "
+            "options, sysctls, `allowPrivilegeEscalation: false` with privileged or "
+            "`CAP_SYS_ADMIN`, `fsGroupChangePolicy`, `supplementalGroupsPolicy`, "
+            "`seLinuxChangePolicy`"
+        ),
+        source="`ValidateSecurityContext`, `ValidatePodSecurityContext`, `validateSysctls`",
+        versions=(
+            "AppArmor fields from 1.30; `procMount`, `supplementalGroupsPolicy`, "
+            "`seLinuxChangePolicy` from 1.33"
+        ),
+    ),
+)
+
+POD_HOST_NAMESPACES = Rule(
+    "pod.host-namespaces",
+    Severity.ERROR,
+    "host namespaces conflict with ports, sysctls or hostUsers",
+    doc=RuleDoc(
+        what=(
+            "host ports other than container ports with `hostNetwork`, network sysctls with "
+            "host namespaces, `hostUsers: false` with a host namespace"
+        ),
+        source="`validatePodHostNetworkDeps`, `validateHostUsers`",
+        versions="`hostUsers` from 1.33",
+    ),
+)
+
+
+SECURITY_CONTEXT = POD_SECURITY_CONTEXT.code
+HOST_NAMESPACES = POD_HOST_NAMESPACES.code
 
 #: ``appArmorProfile`` fields; before 1.30 the API server drops them.
 APPARMOR_FIELDS = Gate("AppArmorFields", (1, 30))

@@ -16,10 +16,23 @@ from __future__ import annotations
 
 from trainc.checks.workload.fielderrors import FieldError, Key, invalid
 from trainc.checks.workload.quantities import Amount, resource_amounts
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
 
+POD_POD_RESOURCES = Rule(
+    "pod.pod-resources",
+    Severity.ERROR,
+    "pod-level resources are invalid or below the containers'",
+    doc=RuleDoc(
+        what="pod-level resources below what the containers need, or claims at pod level",
+        source="`validatePodResources`, `validatePodResourceConsistency`",
+        versions="from 1.34 (`PodLevelResources`)",
+    ),
+)
+
+
 #: Pod-level ``resources``: no claims, and room for what the containers ask.
-POD_RESOURCES_CODE = "pod.pod-resources"
+POD_RESOURCES_CODE = POD_POD_RESOURCES.code
 
 Totals = dict[str, Amount]
 

@@ -19,9 +19,25 @@ from trainc.checks.workload.fielderrors import (
 )
 from trainc.checks.workload.jsonfields import integer, objects, text
 from trainc.checks.workload.predicates import port_name_errors, port_number_errors
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue
 
-PORTS = "pod.ports"
+POD_PORTS = Rule(
+    "pod.ports",
+    Severity.ERROR,
+    "a container port's number, name or protocol is invalid or repeated",
+    doc=RuleDoc(
+        what=(
+            "port numbers, names (IANA service names, at most 15 characters), protocols; "
+            "duplicate port names; host port collisions"
+        ),
+        source="`validateContainerPorts`, `AccumulateUniqueHostPorts`",
+        versions="all",
+    ),
+)
+
+
+PORTS = POD_PORTS.code
 
 #: ``supportedPortProtocols``, sorted as ``sets.List`` prints them.
 _PROTOCOLS = ("SCTP", "TCP", "UDP")

@@ -11,9 +11,25 @@ from __future__ import annotations
 from trainc.checks.workload.fielderrors import FieldError, invalid
 from trainc.checks.workload.handlers import PROBE_ACTIONS, check_handler
 from trainc.checks.workload.jsonfields import integer
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue
 
-PROBE = "pod.probe"
+POD_PROBE = Rule(
+    "pod.probe",
+    Severity.ERROR,
+    "a probe has no handler or two, or invalid settings",
+    doc=RuleDoc(
+        what=(
+            "a probe with no handler or two, ports, schemes, header names, negative timings, "
+            "`successThreshold` other than 1 for liveness and startup"
+        ),
+        source="`validateProbe`, `validateHandler`",
+        versions="all",
+    ),
+)
+
+
+PROBE = POD_PROBE.code
 
 #: Fields ``SetDefaults_Probe`` fills in when 0, with their defaults.
 _DEFAULTS = {"timeoutSeconds": 1, "periodSeconds": 10, "successThreshold": 1, "failureThreshold": 3}

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from decimal import ROUND_UP, Decimal
 
 from trainc.checks.workload.fielderrors import FieldError, Key, invalid, not_supported
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonValue
 from trainc.resolve.quantity import (
     QuantityError,
@@ -31,10 +32,50 @@ from trainc.resolve.quantity import (
 )
 from trainc.schema.metadata import qualified_name_errors
 
+POD_RESOURCE_NAME = Rule(
+    "pod.resource-name",
+    Severity.ERROR,
+    "a resource name is not a standard or qualified one",
+    doc=RuleDoc(
+        what=(
+            "a resource name that is not standard or fully qualified (`gpu` instead of "
+            "`nvidia.com/gpu`)"
+        ),
+        source="`validateContainerResourceName`, `validateResourceName`",
+        versions="all",
+    ),
+)
+
+POD_RESOURCE_QUANTITY = Rule(
+    "pod.resource-quantity",
+    Severity.ERROR,
+    "a resource quantity is negative or not a whole number",
+    doc=RuleDoc(
+        what="a negative amount, a fraction of an extended resource (`0.5` GPUs)",
+        source="`ValidateResourceQuantityValue`, `ValidateNonnegativeQuantity`",
+        versions=(
+            'all; the amount is named by its text (`"500m"`), where the API server '
+            "before 1.34 prints Go's dump of the quantity"
+        ),
+    ),
+)
+
+POD_HUGEPAGES = Rule(
+    "pod.hugepages",
+    Severity.ERROR,
+    "hugepages requests break the hugepages rules",
+    doc=RuleDoc(
+        what="hugepages that are no whole number of pages, or without cpu or memory",
+        source="`validateResourceRequirements`",
+        versions="all",
+    ),
+)
+
+
 #: Rule codes of the checks on one resource name or amount.
-NAME_CODE = "pod.resource-name"
-QUANTITY_CODE = "pod.resource-quantity"
-HUGEPAGES_CODE = "pod.hugepages"
+NAME_CODE = POD_RESOURCE_NAME.code
+QUANTITY_CODE = POD_RESOURCE_QUANTITY.code
+HUGEPAGES_CODE = POD_HUGEPAGES.code
 
 HUGEPAGES_PREFIX = "hugepages-"
 _REQUESTS_HUGEPAGES_PREFIX = "requests.hugepages-"

@@ -20,9 +20,22 @@ from trainc.checks.workload.fielderrors import (
 )
 from trainc.checks.workload.jsonfields import objects, text
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue
 
-RESIZE_POLICY = "pod.resize-policy"
+POD_RESIZE_POLICY = Rule(
+    "pod.resize-policy",
+    Severity.ERROR,
+    "a container resizePolicy is invalid",
+    doc=RuleDoc(
+        what="resources other than cpu and memory, duplicates, policies",
+        source="`validateResizePolicy`",
+        versions="from 1.33 (`InPlacePodVerticalScaling`)",
+    ),
+)
+
+
+RESIZE_POLICY = POD_RESIZE_POLICY.code
 
 #: ``resizePolicy`` itself.
 IN_PLACE_RESIZE = Gate("InPlacePodVerticalScaling", (1, 33))

@@ -48,10 +48,26 @@ from trainc.checks.workload.quantities import (
     resource_amounts,
 )
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
 
+POD_RESOURCE_LIMITS = Rule(
+    "pod.resource-limits",
+    Severity.ERROR,
+    "a request exceeds its limit, or an extended resource's request differs from its limit",
+    doc=RuleDoc(
+        what=(
+            "a request above its limit; an extended resource (a GPU) with a request but no "
+            "limit, or a request other than its limit"
+        ),
+        source="`validateResourceRequirements`",
+        versions="all",
+    ),
+)
+
+
 #: Requests against limits: at most the limit, equal to it where overcommit is impossible.
-LIMITS_CODE = "pod.resource-limits"
+LIMITS_CODE = POD_RESOURCE_LIMITS.code
 
 #: Pod-level ``resources`` are kept and validated (dropped silently before).
 POD_LEVEL_RESOURCES = Gate("PodLevelResources", (1, 34))

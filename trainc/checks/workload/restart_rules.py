@@ -23,9 +23,28 @@ from trainc.checks.workload.fielderrors import (
 )
 from trainc.checks.workload.jsonfields import objects, present, text
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list
 
-CONTAINER_RESTART = "pod.container-restart"
+POD_CONTAINER_RESTART = Rule(
+    "pod.container-restart",
+    Severity.ERROR,
+    "a container restartPolicy, or a sidecar rule, is broken",
+    doc=RuleDoc(
+        what=(
+            "a container `restartPolicy`; probes or lifecycle on an init container that is "
+            "not a sidecar"
+        ),
+        source="`validateInitContainers`, `validateContainerRestartPolicy`",
+        versions=(
+            "sidecars (`restartPolicy: Always`) in every release; container restart "
+            "rules from 1.35 (`ContainerRestartRules`)"
+        ),
+    ),
+)
+
+
+CONTAINER_RESTART = POD_CONTAINER_RESTART.code
 
 #: ``restartPolicyRules`` and any container ``restartPolicy`` other than a sidecar's.
 CONTAINER_RESTART_RULES = Gate("ContainerRestartRules", (1, 35))

@@ -26,12 +26,53 @@ from trainc.checks.workload.selectors import (
     label_selector_errors,
 )
 from trainc.checks.workload.version import Gate, KubeVersion
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
 from trainc.schema.metadata import label_value_errors
 
-NODE_SELECTOR = "pod.node-selector"
-TOLERATIONS = "pod.tolerations"
-TOPOLOGY_SPREAD = "pod.topology-spread"
+POD_NODE_SELECTOR = Rule(
+    "pod.node-selector",
+    Severity.ERROR,
+    "a nodeSelector key or value is no valid label",
+    doc=RuleDoc(
+        what="`nodeSelector` keys and values that are no valid labels",
+        source="`ValidateLabels`",
+        versions="all",
+    ),
+)
+
+POD_TOLERATIONS = Rule(
+    "pod.tolerations",
+    Severity.ERROR,
+    "a toleration's key, operator, value and effect do not fit",
+    doc=RuleDoc(
+        what=(
+            "key, operator, value and effect that do not fit together; `tolerationSeconds` "
+            "without `NoExecute`"
+        ),
+        source="`ValidateTolerations`",
+        versions="all",
+    ),
+)
+
+POD_TOPOLOGY_SPREAD = Rule(
+    "pod.topology-spread",
+    Severity.ERROR,
+    "a topology spread constraint is invalid",
+    doc=RuleDoc(
+        what=(
+            "`maxSkew`, `topologyKey`, `whenUnsatisfiable`, duplicates, `minDomains`, node "
+            "policies, `matchLabelKeys`"
+        ),
+        source="`validateTopologySpreadConstraints`",
+        versions="`matchLabelKeys` merged into the selector from 1.34",
+    ),
+)
+
+
+NODE_SELECTOR = POD_NODE_SELECTOR.code
+TOLERATIONS = POD_TOLERATIONS.code
+TOPOLOGY_SPREAD = POD_TOPOLOGY_SPREAD.code
 
 #: From 1.34 the API server merges a spread constraint's ``matchLabelKeys`` into its
 #: selector itself, and no longer refuses a key that also appears in the selector.

@@ -18,10 +18,25 @@ from trainc.checks.workload.downward import (
 from trainc.checks.workload.fielderrors import FieldError, invalid, required
 from trainc.checks.workload.jsonfields import integer, text
 from trainc.checks.workload.predicates import relative_path_errors
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject
 
+POD_VOLUME_ITEMS = Rule(
+    "pod.volume-items",
+    Severity.ERROR,
+    "a volume item's key, path or mode is invalid",
+    doc=RuleDoc(
+        what="item keys and paths (absolute, `..`), file modes, downward API references",
+        source=(
+            "`validateKeyToPath`, `validateDownwardAPIVolumeFile`, `validateLocalDescendingPath`"
+        ),
+        versions="all",
+    ),
+)
+
+
 #: The files a volume projects: keys, paths, modes and downward API references.
-ITEMS_CODE = "pod.volume-items"
+ITEMS_CODE = POD_VOLUME_ITEMS.code
 
 _FILE_MODE_DETAIL = "must be a number between 0 and 0777 (octal), both inclusive"
 _MAX_FILE_MODE = 0o777

@@ -27,14 +27,41 @@ from trainc.checks.workload.volume_files import (
     file_mode_errors,
     key_to_path_errors,
 )
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object
 from trainc.resolve.quantity import QuantityError, parse_quantity
 from trainc.schema.metadata import dns1123_subdomain_errors
 
+POD_VOLUME_SOURCE = Rule(
+    "pod.volume-source",
+    Severity.ERROR,
+    "a volume has no source, or more than one",
+    doc=RuleDoc(
+        what="more than one source in a volume or a projected source",
+        source="`validateVolumeSource`, `validateProjectionSources`",
+        versions="all",
+    ),
+)
+
+POD_VOLUME = Rule(
+    "pod.volume",
+    Severity.ERROR,
+    "a volume source's own fields are invalid",
+    doc=RuleDoc(
+        what=(
+            "a source's own fields: NFS paths, claim names, CSI drivers, service account "
+            "token lifetimes, ..."
+        ),
+        source="the per-source validators of `validateVolumeSource`",
+        versions="image volumes from 1.35 (`ImageVolume`)",
+    ),
+)
+
+
 #: A source's own settings: names it needs, formats, ranges.
-VOLUME_CODE = "pod.volume"
+VOLUME_CODE = POD_VOLUME.code
 #: Exactly one source per volume (and per entry of ``projected.sources``).
-SOURCE_CODE = "pod.volume-source"
+SOURCE_CODE = POD_VOLUME_SOURCE.code
 
 #: ``supportedHostPathTypes`` ("" is the default, no check).
 _HOST_PATH_TYPES = (

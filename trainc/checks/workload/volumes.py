@@ -28,11 +28,24 @@ from trainc.checks.workload.jsonfields import text
 from trainc.checks.workload.projected import projected_errors
 from trainc.checks.workload.version import Gate, KubeVersion
 from trainc.checks.workload.volume_sources import SOURCE_CODE, VOLUME_CODE
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object
 from trainc.schema.metadata import dns1123_label_errors
 
+POD_VOLUME_NAME = Rule(
+    "pod.volume-name",
+    Severity.ERROR,
+    "a volume name is missing, no DNS label, or used twice",
+    doc=RuleDoc(
+        what="a volume name that is missing, not a DNS-1123 label, or used twice",
+        source="`ValidateVolumes`",
+        versions="all",
+    ),
+)
+
+
 #: Volume names: present, DNS-1123 labels, unique.
-NAME_CODE = "pod.volume-name"
+NAME_CODE = POD_VOLUME_NAME.code
 
 #: ``image`` volumes are kept; while it is off the API server drops them (and their mounts).
 IMAGE_VOLUME = Gate("ImageVolume", (1, 35))

@@ -11,9 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from trainc.checks.shared.template import Node, children
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import as_object, get_path
+
+XOBJ_RESERVED_ENV = Rule(
+    "xobj.reserved-env",
+    Severity.ERROR,
+    "trainer.env sets a variable the framework plugin reserves",
+)
 
 
 def check_reserved_env(
@@ -39,7 +45,7 @@ def check_reserved_env(
         found.append(
             trainjob.finding(
                 entry.at("name"),
-                "xobj.reserved-env",
+                XOBJ_RESERVED_ENV.code,
                 message(name),
                 hint=f"delete it; set {source} instead" if source else "delete it",
             )

@@ -14,11 +14,25 @@ import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from trainc.diagnostics import Rule, Severity
 from trainc.errors import CompilerBug
 from trainc.model.json import JsonValue
 from trainc.model.schematree import KindSchema, SchemaNode
 from trainc.schema.cel.cost import tokens
 from trainc.schema.cel.engine import CelCompileError, Program, compile_expression, references
+
+CEL_RULE = Rule(
+    "cel.rule",
+    Severity.ERROR,
+    "a validation rule without a trainc id is violated",
+)
+
+CEL_FAMILY = Rule(
+    "cel.*",
+    Severity.ERROR,
+    "a CRD validation rule (x-kubernetes-validations) is violated",
+)
+
 
 SELF = "self"
 OLD_SELF = "oldSelf"
@@ -39,7 +53,7 @@ class DeclaredRule:
     @property
     def code(self) -> str:
         """Diagnostic code of a violation: ``cel.<id>``, or ``cel.rule`` for an unnamed rule."""
-        return f"cel.{self.id}" if self.id else "cel.rule"
+        return f"cel.{self.id}" if self.id else CEL_RULE.code
 
     @property
     def label(self) -> str:

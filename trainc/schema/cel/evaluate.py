@@ -13,13 +13,26 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from trainc.diagnostics import Diagnostic
+from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import FieldPath, get_path
 from trainc.model.patterns import described_in_rule
 from trainc.schema.cel.cost import PER_CALL_LIMIT, PER_OBJECT_BUDGET, CostBudget, Shape, estimate
 from trainc.schema.cel.declared import DeclaredRule
 from trainc.schema.cel.engine import ITERATION_LIMIT, Bindings, EvalError, EvalResult, bind
 from trainc.schema.cel.subject import Subject
+
+CEL_EVAL_ERROR = Rule(
+    "cel.eval-error",
+    Severity.ERROR,
+    "a validation rule could not be evaluated",
+)
+
+CEL_COST_EXCEEDED = Rule(
+    "cel.cost-exceeded",
+    Severity.ERROR,
+    "a validation rule would exceed the API server's cost budget",
+)
+
 
 _FIELD_PATH_STEP = re.compile(r"\.([^.\[\]]+)|\['((?:[^'\\]|\\.)*)'\]")
 
@@ -117,9 +130,11 @@ class RuleRunner:
                 "on this value, more than trainc's CEL engine (cel-cpp) performs; it could "
                 "not be checked offline"
             )
-            return self.obj.finding(path, "cel.cost-exceeded", message, hint=f"rule: {rule.rule}")
+            return self.obj.finding(
+                path, CEL_COST_EXCEEDED.code, message, hint=f"rule: {rule.rule}"
+            )
         message = f"{rule.label} could not be evaluated: {error.message}"
-        return self.obj.finding(path, "cel.eval-error", message, hint=f"rule: {rule.rule}")
+        return self.obj.finding(path, CEL_EVAL_ERROR.code, message, hint=f"rule: {rule.rule}")
 
     def _too_costly(
         self, path: FieldPath, rule: DeclaredRule, cost: int, shape: Shape
@@ -129,7 +144,7 @@ class RuleRunner:
             f"server's limit of {PER_CALL_LIMIT:,} per rule; it was not evaluated"
         )
         hint = f"the value has {shape.describe()}; rule: {rule.rule}"
-        return self.obj.finding(path, "cel.cost-exceeded", message, hint=hint)
+        return self.obj.finding(path, CEL_COST_EXCEEDED.code, message, hint=hint)
 
     def _budget_spent(self, path: FieldPath, rule: DeclaredRule) -> Diagnostic:
         message = (
@@ -137,7 +152,7 @@ class RuleRunner:
             f"{PER_OBJECT_BUDGET:,} units per object; {rule.label} and later rules were not "
             "evaluated"
         )
-        return self.obj.finding(path, "cel.cost-exceeded", message, hint=f"rule: {rule.rule}")
+        return self.obj.finding(path, CEL_COST_EXCEEDED.code, message, hint=f"rule: {rule.rule}")
 
 
 def _failed_rule_hint(rule: DeclaredRule) -> str:

@@ -17,7 +17,7 @@ from trainc.model.schematree import KindSchema
 from trainc.schema.cel.cost import CostBudget
 from trainc.schema.cel.declared import OLD_SELF, SELF, DeclaredRule
 from trainc.schema.cel.engine import ABSENT
-from trainc.schema.cel.evaluate import RuleRunner
+from trainc.schema.cel.evaluate import CEL_COST_EXCEEDED, CEL_EVAL_ERROR, RuleRunner
 from trainc.schema.cel.values import rule_sites
 
 
@@ -65,7 +65,7 @@ def _create_time_on_update(rule: DeclaredRule) -> bool:
     return not rule.transition
 
 
-_RESTATEMENTS = frozenset({"cel.eval-error", "cel.cost-exceeded"})
+_RESTATEMENTS = frozenset({CEL_EVAL_ERROR.code, CEL_COST_EXCEEDED.code})
 
 
 def _overlaps(path: FieldPath, skip_paths: Iterable[FieldPath]) -> bool:

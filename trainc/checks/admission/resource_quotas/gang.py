@@ -1,0 +1,75 @@
+"""Whether a quota can ever admit all the pods of a gang at the same time.
+
+A gang (a coscheduled or Volcano PodGroup, or any multi-node torch, MPI or JAX job) only
+runs when all its pods run. Each pod may pass the quota plugin alone while together they
+need more than the quota's hard limit: the pods created first are admitted, the rest are
+refused with ``exceeded quota`` for as long as the first ones hold their share, and the
+job never starts. The plugin judges one object at a time and has no such message; this
+module adds up what the gang's objects count against each quota that applies to them
+(with the evaluators' own usage and scope rules) and compares the totals with ``hard``.
+The comparison assumes nothing else in the namespace uses the quota (its usage is
+unknown offline), so a shortfall found here is certain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from trainc.checks.admission.resource_lists import ResourceList, add, pretty, scale
+from trainc.checks.admission.resource_quotas.admission import exceeded, mask
+from trainc.checks.admission.resource_quotas.evaluators import Target, matches, usage
+from trainc.checks.admission.resource_quotas.quota import Quota
+from trainc.checks.workload.version import KubeVersion
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """Objects of a gang that are alike: one target and how many of it (pods per replica)."""
+
+    target: Target
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Shortfall:
+    """A quota the gang's objects exceed together: the totals and the hard limits."""
+
+    quota: str
+    objects: int
+    demand: ResourceList
+    hard: ResourceList
+
+    @property
+    def message(self) -> str:
+        """The error: which quota, how many objects, their totals and the limits."""
+        return (
+            f"quota {self.quota!r} can never admit all {self.objects} objects of this gang at "
+            f"once: together they request {pretty(self.demand)}, but the quota allows "
+            f"{pretty(self.hard)} in the whole namespace"
+        )
+
+
+def demand(
+    quota: Quota, members: Iterable[Member], release: KubeVersion
+) -> tuple[int, ResourceList]:
+    """How many of the gang's objects the quota applies to, and what they count together."""
+    total: ResourceList = {}
+    objects = 0
+    for member in members:
+        if member.count > 0 and matches(quota, member.target, release):
+            one = mask(usage(member.target, release), list(quota.hard))
+            total = add(total, scale(one, member.count))
+            objects += member.count
+    return objects, total
+
+
+def shortfalls(quotas: list[Quota], members: list[Member], release: KubeVersion) -> list[Shortfall]:
+    """Every quota whose hard limits the gang's objects exceed together, in quota order."""
+    found: list[Shortfall] = []
+    for quota in quotas:
+        objects, total = demand(quota, members, release)
+        over = exceeded(total, quota.hard)
+        if over:
+            found.append(Shortfall(quota.name, objects, mask(total, over), mask(quota.hard, over)))
+    return found
