@@ -37,7 +37,7 @@ from tests.support.cluster import NS, at, ttl_wave
 from tests.support.fakeapi import FakeApiServer
 from trainc.sweep.calls import Limits
 from trainc.sweep.client import SweepClient
-from trainc.sweep.run import ActionRecord, sweep
+from trainc.sweep.sweep_pass import ActionRecord, sweep
 
 NOW = at(1000)
 #: The sweeper's targets (call count, wall time) at 1,000 JobSets, 500 expired.

@@ -12,7 +12,7 @@ from trainc import __version__
 from trainc.app import trainjob_sources
 from trainc.cli.cluster import context_option, kubeconfig_option
 from trainc.cli.options import ReportOptions, report_options
-from trainc.prune.run import plan, prune, summary
+from trainc.prune.removal import plan, prune, summary
 from trainc.sweep.calls import ApiError, Limits
 from trainc.sweep.client import connect
 

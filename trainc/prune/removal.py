@@ -1,8 +1,7 @@
-"""``trainc prune``: judge each TrainJob by its JobSet in the cluster, then take the ones
-done for good out of the working tree.
+"""Taking the TrainJobs done for good out of the working tree, one edit per file.
 
 Reading the cluster is the caller's (one list of JobSets per namespace, nothing
-written); judging is :func:`trainc.sweep.prune.judge`'s; editing is
+written); judging is :func:`trainc.prune.verdict.judge`'s; editing is
 :mod:`trainc.prune.edit`'s. All documents a file loses go in one edit, and a file whose
 edit is unsafe keeps all of them, each TrainJob saying why.
 """
@@ -19,8 +18,8 @@ from trainc.app import TrainJobSource
 from trainc.config.limits import Limits
 from trainc.emit.replace import ChangedMeanwhile
 from trainc.prune.edit import Edit, UnsafeEditError, apply_edit, without_documents
+from trainc.prune.verdict import Judgement, judge
 from trainc.sweep.model import JobSetState
-from trainc.sweep.prune import Judgement, judge
 
 
 class Outcome(enum.StrEnum):

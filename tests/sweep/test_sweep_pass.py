@@ -30,7 +30,7 @@ from tests.support.fakeapi import (
 )
 from trainc.errors import UsageError
 from trainc.sweep.calls import Limits
-from trainc.sweep.run import ActionRecord, Outcome, sweep
+from trainc.sweep.sweep_pass import ActionRecord, Outcome, sweep
 
 DEADLINE = {"trainc.dev/active-deadline-seconds": "600"}
 TTL = {"trainc.dev/ttl-seconds-after-finished": "60"}
