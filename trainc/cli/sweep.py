@@ -22,7 +22,7 @@ from types import FrameType
 import click
 
 from trainc.cli.cluster import context_option, kubeconfig_option
-from trainc.sweep.calls import Limits
+from trainc.sweep.calls import SweepLimits
 from trainc.sweep.client import SweepClient, connect
 from trainc.sweep.garbage import DEFAULT_GRACE
 from trainc.sweep.sweep_pass import Outcome, sweep
@@ -101,7 +101,7 @@ def sweep_command(
     """
     if bool(namespaces) == all_namespaces:
         raise click.UsageError("give --namespace NS (repeatable) or --all-namespaces, not both")
-    client = connect(kubeconfig=kubeconfig, context=context, limits=Limits())
+    client = connect(kubeconfig=kubeconfig, context=context, limits=SweepLimits())
     options = _PassOptions(namespaces, all_namespaces, dry_run, timedelta(seconds=grace))
     with _stop_on_signals() as stop:
         while True:

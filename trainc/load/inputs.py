@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic, sort_diagnostics
 from trainc.errors import UsageError
 from trainc.load.discover import discover_files
@@ -331,13 +331,13 @@ class SingleFile(NamedTuple):
     diagnostics: tuple[Diagnostic, ...]
 
 
-def load_single_file(file: Path, path: str, limits: Limits | None = None) -> SingleFile:
+def load_single_file(file: Path, path: str, limits: InputLimits | None = None) -> SingleFile:
     """Read and parse one YAML file with the loader's bounds, reporting it as ``path``.
 
     For the repository config, which is read before its own limits are known (hence the
-    default :class:`Limits`); ``source`` is None when the file could not be decoded.
+    default :class:`InputLimits`); ``source`` is None when the file could not be decoded.
     """
-    limits = limits or Limits()
+    limits = limits or InputLimits()
     source = _decoded(path, read_file(file, path, limits))
     if isinstance(source, Diagnostic):
         return SingleFile(None, (), (source,))

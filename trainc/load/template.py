@@ -20,7 +20,7 @@ from jinja2.lexer import Token, TokenStream
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic, counted
 from trainc.load.reader import file_finding, too_large
 from trainc.load.source import LINE_BREAK, SourceFile
@@ -122,7 +122,7 @@ def _environment(max_bytes: int) -> _Environment:
 
 
 def render_template(
-    path: str, template: str, values: JsonObject, limits: Limits
+    path: str, template: str, values: JsonObject, limits: InputLimits
 ) -> SourceFile | Diagnostic:
     """Render ``template`` with the config's values, as top-level names and as ``values``.
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from trainc.app import TrainJobSource
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.emit.replace import ChangedMeanwhile
 from trainc.prune.edit import Edit, UnsafeEditError, apply_edit, without_documents
 from trainc.prune.verdict import Judgement, judge
@@ -62,7 +62,7 @@ def prune(
     judged: Sequence[tuple[TrainJobSource, Judgement]],
     *,
     root: Path,
-    limits: Limits,
+    limits: InputLimits,
     dry_run: bool,
 ) -> list[Pruned]:
     """Take every expired TrainJob's document out of its file under ``root`` (nothing
@@ -95,7 +95,7 @@ def prune(
     return report
 
 
-def _edit(root: Path, file: str, jobs: Sequence[TrainJobSource], limits: Limits) -> Edit:
+def _edit(root: Path, file: str, jobs: Sequence[TrainJobSource], limits: InputLimits) -> Edit:
     try:
         text = (root / file).read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
