@@ -70,9 +70,8 @@ def load_inputs(
     ``stream`` (the standard input of ``trainc validate -``) is read to its end as one
     more input file named :data:`STDIN_NAME`, such as the YAML stream ``kustomize build``
     or ``helm template`` prints: its documents are objects like any file's, and its
-    findings count lines from the start of the stream.
-    ``progress(done, total)`` is called after each file. Raises UsageError for a path
-    that does not exist or lies outside ``config.root``.
+    findings count lines from the start of the stream. Raises UsageError for a path that
+    does not exist or lies outside ``config.root``.
     """
     found = find_inputs(paths, config=config, stream=stream)
     files = []

@@ -126,9 +126,8 @@ def render_template(
 ) -> SourceFile | Diagnostic:
     """Render ``template`` with the config's values, as top-level names and as ``values``.
 
-    Returns the rendered source (with ``line_map`` into the template) or the finding that
-    stopped it, located at the template line. Output beyond ``limits.max_file_bytes`` is
-    ``load.too-large``, found while generating so a runaway loop stops early.
+    A finding is located at the template line; output beyond ``limits.max_file_bytes``
+    is ``load.too-large``, found while generating so a runaway loop stops early.
     """
     context = {**values, "values": values}
     try:

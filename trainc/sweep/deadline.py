@@ -110,10 +110,9 @@ def exhausted_deadline(job: ChildJobState, now: datetime) -> int:
     """An ``activeDeadlineSeconds`` the Job has already used up at ``now``.
 
     The Job controller fails a Job once ``now - startTime >= activeDeadlineSeconds``
-    (``pastActiveDeadline`` in the Job controller), so the whole seconds since
-    ``status.startTime`` qualify; at least 1, the API's
-    minimum. A Job not started yet (or suspended: its start time is cleared) gets 1 and
-    fails one second after it starts.
+    (``pastActiveDeadline``), so the whole seconds since ``status.startTime`` qualify; at
+    least 1, the API's minimum, which a Job not started yet (or suspended: its start time
+    is cleared) gets, failing one second after it starts.
     """
     if job.start_time is None:
         return 1
