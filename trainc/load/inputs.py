@@ -19,10 +19,10 @@ from trainc.errors import UsageError
 from trainc.load.discover import discover_files
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.globs import literal_directory, path_filter
+from trainc.load.input_settings import InputSettings
 from trainc.load.objects import classify_documents
 from trainc.load.reader import decode_input, read_file, read_input, read_stream
 from trainc.load.runtime_files import runtime_candidates
-from trainc.load.settings import InputSettings
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.kinds import RUNTIME_KINDS

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from trainc.diagnostics import counted
+from trainc.sweep.lifecycle_settings import Settings
 from trainc.sweep.model import Action, ChildJobState, FailJobs, JobSetState, Reason
-from trainc.sweep.settings import Settings
 from trainc.sweep.times import Window, format_seconds, format_time, pending_note, window_start
 
 _SECOND = timedelta(seconds=1)

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from trainc.sweep.deadline import deadline_actions
 from trainc.sweep.garbage import DEFAULT_GRACE, decide_companion
+from trainc.sweep.lifecycle_settings import read_settings
 from trainc.sweep.model import (
     Action,
     ChildJobState,
@@ -29,7 +30,6 @@ from trainc.sweep.model import (
     Snapshot,
     subject_of,
 )
-from trainc.sweep.settings import read_settings
 from trainc.sweep.times import is_finished, is_suspended
 from trainc.sweep.ttl import ttl_actions
 
