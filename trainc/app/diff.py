@@ -13,7 +13,7 @@ from trainc.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from trainc.build.job import BuiltJob
-    from trainc.review.changes import Emitted, ObjectChange
+    from trainc.diff.changes import Emitted, ObjectChange
 
 from trainc.app.session import (
     Builds,
@@ -63,8 +63,8 @@ def diff_paths(
     on every job of the repository) are left out.
     """
     from trainc.build.job import build_job  # noqa: PLC0415 - compile only
+    from trainc.diff.changes import compare  # noqa: PLC0415 - diff only
     from trainc.emit.selection import Selection  # noqa: PLC0415 - compile only
-    from trainc.review.changes import compare  # noqa: PLC0415 - diff only
 
     request = Request(paths, cwd, config_file, environment, overrides)
     loaded_config = request.open()
@@ -105,7 +105,7 @@ def _reason(refusal: Diagnostic) -> str:
 def _emitted(config: RepoConfig, jobs: Sequence[BuiltJob], *, shared: bool) -> Emitted:
     """What compile emits for ``jobs``: their objects and, with ``shared``, the sweeper's."""
     from trainc.build.sweeper import build_sweeper  # noqa: PLC0415 - compile only
-    from trainc.review.changes import Emitted  # noqa: PLC0415 - diff only
+    from trainc.diff.changes import Emitted  # noqa: PLC0415 - diff only
 
     sweeper = build_sweeper(config, {job.namespace for job in jobs}) if shared else ()
     return Emitted({f"{job.namespace}/{job.name}": job.objects for job in jobs}, sweeper)

@@ -12,7 +12,7 @@ from trainc.diagnostics import Diagnostic
 from trainc.errors import UsageError
 
 if TYPE_CHECKING:
-    from trainc.review.explain import ExplainedObject, FieldHistory
+    from trainc.explain import ExplainedObject, FieldHistory
 
 from trainc.app.session import (
     Builds,
@@ -54,7 +54,7 @@ def explain_paths(
     whole objects, the values that field took. Raises UsageError for a malformed
     selector or one that names nothing built.
     """
-    from trainc.review.explain import SelectionError, select  # noqa: PLC0415 - explain only
+    from trainc.explain import SelectionError, select  # noqa: PLC0415 - explain only
 
     request = Request(paths, cwd, config_file, environment, overrides)
     loaded_config = request.open()

@@ -76,7 +76,7 @@ def migrate_paths(
     Raises UsageError for an invalid manager.
     """
     from trainc.emit.replace import ChangedMeanwhile, replace_text  # noqa: PLC0415
-    from trainc.migrate.run import migrate_checked  # noqa: PLC0415 - migrate only
+    from trainc.migrate.repository import migrate_checked  # noqa: PLC0415 - migrate only
 
     problems = domain_prefixed_path_errors(manager)
     if problems:

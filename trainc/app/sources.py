@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.config.settings import Overrides
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import JsonObject
@@ -45,7 +45,7 @@ class SourcesReport(ExitCodeFromFindings):
     validation: ValidationReport
     diagnostics: tuple[Diagnostic, ...]
     root: Path
-    limits: Limits
+    limits: InputLimits
     trainjobs: tuple[TrainJobSource, ...] = ()
 
 
@@ -65,7 +65,7 @@ def trainjob_sources(
     config = loaded_config.config
     if config is None:
         report = config_failure(loaded_config)
-        return SourcesReport(report, report.diagnostics, cwd, Limits())
+        return SourcesReport(report, report.diagnostics, cwd, InputLimits())
     found: list[TrainJobSource] = []
 
     def keep(job: ResolvedJob, clean: bool) -> None:  # noqa: FBT001 - OnResolved's shape

@@ -12,8 +12,8 @@ from trainc import __version__
 from trainc.app import trainjob_sources
 from trainc.cli.cluster import context_option, kubeconfig_option
 from trainc.cli.options import ReportOptions, report_options
-from trainc.prune.run import plan, prune, summary
-from trainc.sweep.calls import ApiError, Limits
+from trainc.prune.removal import plan, prune, summary
+from trainc.sweep.calls import ApiError, SweepLimits
 from trainc.sweep.client import connect
 
 
@@ -61,7 +61,7 @@ def prune_command(
     report.write(sources.validation, sources.diagnostics, sys.stderr, version=__version__)
     if sources.exit_code:
         return sources.exit_code
-    client = connect(kubeconfig=kubeconfig, context=context, limits=Limits())
+    client = connect(kubeconfig=kubeconfig, context=context, limits=SweepLimits())
     namespaces = tuple(sorted({job.namespace for job in sources.trainjobs}))
     try:
         jobsets = client.list_jobsets(namespaces) if namespaces else ()

@@ -1,6 +1,6 @@
 """``trainc sweep``: enforce deadlines, TTLs and garbage collection in the cluster, as JSON lines.
 
-Each record of :func:`trainc.sweep.run.sweep` becomes one JSON line on stdout, and each
+Each record of :func:`trainc.sweep.sweep_pass.sweep` becomes one JSON line on stdout, and each
 pass ends with a ``{"summary": ...}`` line; stdout holds nothing else (``docs/design.md``,
 "Output streams").
 The clock is read once per pass, here, and handed to the sweep.
@@ -22,10 +22,10 @@ from types import FrameType
 import click
 
 from trainc.cli.cluster import context_option, kubeconfig_option
-from trainc.sweep.calls import Limits
+from trainc.sweep.calls import SweepLimits
 from trainc.sweep.client import SweepClient, connect
 from trainc.sweep.garbage import DEFAULT_GRACE
-from trainc.sweep.run import Outcome, sweep
+from trainc.sweep.sweep_pass import Outcome, sweep
 from trainc.sweep.times import format_time
 
 DEFAULT_INTERVAL = 300
@@ -101,7 +101,7 @@ def sweep_command(
     """
     if bool(namespaces) == all_namespaces:
         raise click.UsageError("give --namespace NS (repeatable) or --all-namespaces, not both")
-    client = connect(kubeconfig=kubeconfig, context=context, limits=Limits())
+    client = connect(kubeconfig=kubeconfig, context=context, limits=SweepLimits())
     options = _PassOptions(namespaces, all_namespaces, dry_run, timedelta(seconds=grace))
     with _stop_on_signals() as stop:
         while True:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import groupby
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
 from trainc.load.documents import LoadedObject
 from trainc.load.inputs import LoadResult
@@ -20,7 +20,7 @@ def migrate_inputs(
     objects: Sequence[LoadedObject],
     *,
     manager: str,
-    limits: Limits,
+    limits: InputLimits,
     held: Mapping[LoadedObject, str],
 ) -> tuple[FileMigration, ...]:
     """The files that change or keep a finding; ``objects`` are sorted by path (the

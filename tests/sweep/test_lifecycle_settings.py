@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from tests.sweep.states import jobset
+from trainc.sweep.lifecycle_settings import Settings, read_settings, source_file
 from trainc.sweep.model import Reason
-from trainc.sweep.settings import Settings, read_settings, source_file
 
 INT32_MAX = 2**31 - 1
 INT64_MAX = 2**63 - 1

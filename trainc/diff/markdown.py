@@ -13,8 +13,8 @@ import html
 import re
 from collections.abc import Sequence
 
-from trainc.review.changes import SHARED, ObjectChange
-from trainc.review.summary import FIX, SHARED_HEADING, DiffSummary, plural
+from trainc.diff.changes import SHARED, ObjectChange
+from trainc.diff.summary import FIX, SHARED_HEADING, DiffSummary, plural
 
 #: The longest comment body GitHub accepts.
 COMMENT_LIMIT = 65_536

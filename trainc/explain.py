@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.emit.order import object_id
 from trainc.emit.yamlout import dump_yaml
 from trainc.load.source import SourceFile
@@ -107,7 +107,7 @@ def _explain(job: ResolvedJob, obj: JsonObject) -> ExplainedObject:
 
 def _line_paths(text: str) -> dict[int, FieldPath]:
     """The deepest field that starts on each line (0-based) of a rendered object."""
-    parsed = parse_documents(SourceFile(path="<explain>", text=text), Limits())
+    parsed = parse_documents(SourceFile(path="<explain>", text=text), InputLimits())
     deepest: dict[int, FieldPath] = {}
     for document in parsed.documents:
         for path, (line, _) in document.positions.items():

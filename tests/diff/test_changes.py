@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from trainc.diff.changes import SHARED, Change, Emitted, compare
 from trainc.model.json import JsonObject, JsonValue
-from trainc.review.changes import SHARED, Change, Emitted, compare
 
 
 def obj(kind: str, name: str, namespace: str | None = "ml", **spec: JsonValue) -> JsonObject:

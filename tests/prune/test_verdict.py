@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.sweep.states import at, completed, failed, jobset
+from trainc.prune.verdict import Verdict, judge
 from trainc.sweep.model import Condition
-from trainc.sweep.prune import Verdict, judge
 
 SOURCE = "jobs/train.yaml"
 

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from trainc.review.changes import Change, ObjectChange
-from trainc.review.markdown import COMMENT_LIMIT, render_markdown
+from trainc.diff.changes import Change, ObjectChange
+from trainc.diff.markdown import COMMENT_LIMIT, render_markdown
 
 
 def change(name: str, body: str = "image: x", *, refusals: tuple[str, ...] = ()) -> ObjectChange:

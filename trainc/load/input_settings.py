@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.model.json import JsonObject
 
 
@@ -37,5 +37,5 @@ class InputSettings(Protocol):
         """Values ``.j2`` inputs are rendered with."""
 
     @property
-    def limits(self) -> Limits:
+    def limits(self) -> InputLimits:
         """Bounds on file size, YAML expansion and nesting."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from trainc.diff.changes import ObjectChange
+from trainc.diff.summary import DiffSummary
 from trainc.model.json import JsonObject
-from trainc.review.changes import ObjectChange
-from trainc.review.summary import DiffSummary
 
 
 def diff_document(

@@ -29,8 +29,8 @@ from tests.support.fakeapi import (
     Obj,
 )
 from trainc.errors import UsageError
-from trainc.sweep.calls import Limits
-from trainc.sweep.run import ActionRecord, Outcome, sweep
+from trainc.sweep.calls import SweepLimits
+from trainc.sweep.sweep_pass import ActionRecord, Outcome, sweep
 
 DEADLINE = {"trainc.dev/active-deadline-seconds": "600"}
 TTL = {"trainc.dev/ttl-seconds-after-finished": "60"}
@@ -45,7 +45,7 @@ def run(
     *,
     now: datetime = NOW,
     dry_run: bool = False,
-    limits: Limits | None = None,
+    limits: SweepLimits | None = None,
 ) -> list[ActionRecord]:
     client = sweep_client(api, clock=clock, **({"limits": limits} if limits else {}))
     return list(sweep(client, namespaces=(NS,), now=now, dry_run=dry_run))
@@ -386,7 +386,7 @@ def test_the_call_budget_fails_what_is_left(api: FakeApiServer, clock: FakeClock
     put(api, *running("a"), *running("b"))
     # 6 lists leave 2 calls: shared out in decision order, they are a's read and patch,
     # whatever the threads do; a's Event and all of b are over the budget.
-    records = run(api, clock, limits=Limits(max_calls=8))
+    records = run(api, clock, limits=SweepLimits(max_calls=8))
     assert [(r.subject, r.outcome) for r in records] == [
         ("JobSet/a", "done"),
         ("JobSet/b", "failed"),
@@ -403,7 +403,7 @@ def test_where_the_budget_ends_does_not_depend_on_the_threads(
 ) -> None:
     for name in "abcdef":
         put(api, *running(name))
-    records = run(api, clock, limits=Limits(max_calls=6 + 3 * 3 + 1, concurrency=concurrency))
+    records = run(api, clock, limits=SweepLimits(max_calls=6 + 3 * 3 + 1, concurrency=concurrency))
     assert [r.outcome for r in records] == ["done"] * 3 + ["failed"] * 3
 
 
@@ -464,7 +464,7 @@ def test_a_thousand_jobsets_take_a_bounded_number_of_calls(
             live_job(f"js-{index:04d}", started=created + 10),
         )
 
-    records = run(api, clock, limits=Limits())
+    records = run(api, clock, limits=SweepLimits())
 
     assert len(changes(records)) == 10
     assert all(r.outcome == "done" for r in records)
@@ -478,7 +478,7 @@ def test_a_ttl_wave_dry_run_lists_and_reads_nothing_more(
 ) -> None:
     ttl_wave(api, 1000)
 
-    records = run(api, clock, limits=Limits(), dry_run=True)
+    records = run(api, clock, limits=SweepLimits(), dry_run=True)
 
     assert [r.action for r in changes(records)] == ["DeleteJobs"] * 500
     assert len(api.requests) <= 20
@@ -487,7 +487,7 @@ def test_a_ttl_wave_dry_run_lists_and_reads_nothing_more(
 def test_a_ttl_wave_costs_three_calls_per_action(api: FakeApiServer, clock: FakeClock) -> None:
     expired = ttl_wave(api, 1000)
 
-    records = run(api, clock, limits=Limits())
+    records = run(api, clock, limits=SweepLimits())
 
     done = changes(records)
     assert [(r.action, r.outcome) for r in done] == [("DeleteJobs", "done")] * 500

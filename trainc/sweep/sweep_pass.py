@@ -12,7 +12,7 @@ companion's deletion looks for its JobSet again; each change carries the listed 
 answers 409 Conflict, and the action is then decided again on fresh reads of everything
 it touches, a bounded number of times. A dry run changes nothing and so reads nothing
 again: it reports the decisions of the lists. Actions run a few at a time
-(``Limits.concurrency``); records come out in the order the actions were decided. A
+(``SweepLimits.concurrency``); records come out in the order the actions were decided. A
 failure on one object becomes a failed record and the pass goes on with the next.
 """
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from trainc.model.labels import SOURCE_ANNOTATION
+from trainc.sweep.lifecycle_settings import read_settings
 from trainc.sweep.model import JobSetState
-from trainc.sweep.settings import read_settings
 from trainc.sweep.times import format_seconds, format_time, is_finished
 from trainc.sweep.ttl import ttl_window
 

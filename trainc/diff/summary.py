@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trainc.review.changes import SHARED, Change, ObjectChange
+from trainc.diff.changes import SHARED, Change, ObjectChange
 
 #: What a change the API server refuses to apply in place needs.
 FIX = "needs a new TrainJob name"

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trainc.review.changes import ObjectChange, owners
-from trainc.review.summary import FIX, DiffSummary, heading
+from trainc.diff.changes import ObjectChange, owners
+from trainc.diff.summary import FIX, DiffSummary, heading
 
 _STYLES = (("+++", "1"), ("---", "1"), ("@@", "36"), ("+", "32"), ("-", "31"))
 

@@ -11,9 +11,9 @@ from tests.support.cli import run
 from tests.support.manifests import TORCH_RUNTIME, write
 from trainc.app import explain_paths
 from trainc.errors import UsageError
-from trainc.review.explain import ExplainedObject, FieldStep
+from trainc.explain import ExplainedObject, FieldStep
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RESNET = "jobs/vision/resnet-ddp.yaml"
 LLAMA = "jobs/llm/llama-finetune.yaml"
 

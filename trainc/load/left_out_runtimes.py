@@ -19,12 +19,12 @@ from pathlib import Path
 
 from trainc.load.discover import discover_files
 from trainc.load.globs import path_filter
+from trainc.load.input_settings import InputSettings
 from trainc.load.inputs import load_file
 from trainc.load.packages import KUSTOMIZATION_FILES, LOAD_KUSTOMIZE_DIRECTORY, package_on_disk
 from trainc.load.pathnames import os_name, repo_name
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import read_input
-from trainc.load.settings import InputSettings
 from trainc.model.kinds import RUNTIME_KINDS
 
 

@@ -1,8 +1,7 @@
-"""``trainc prune``: judge each TrainJob by its JobSet in the cluster, then take the ones
-done for good out of the working tree.
+"""Taking the TrainJobs done for good out of the working tree, one edit per file.
 
 Reading the cluster is the caller's (one list of JobSets per namespace, nothing
-written); judging is :func:`trainc.sweep.prune.judge`'s; editing is
+written); judging is :func:`trainc.prune.verdict.judge`'s; editing is
 :mod:`trainc.prune.edit`'s. All documents a file loses go in one edit, and a file whose
 edit is unsafe keeps all of them, each TrainJob saying why.
 """
@@ -16,11 +15,11 @@ from datetime import datetime
 from pathlib import Path
 
 from trainc.app import TrainJobSource
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.emit.replace import ChangedMeanwhile
 from trainc.prune.edit import Edit, UnsafeEditError, apply_edit, without_documents
+from trainc.prune.verdict import Judgement, judge
 from trainc.sweep.model import JobSetState
-from trainc.sweep.prune import Judgement, judge
 
 
 class Outcome(enum.StrEnum):
@@ -63,7 +62,7 @@ def prune(
     judged: Sequence[tuple[TrainJobSource, Judgement]],
     *,
     root: Path,
-    limits: Limits,
+    limits: InputLimits,
     dry_run: bool,
 ) -> list[Pruned]:
     """Take every expired TrainJob's document out of its file under ``root`` (nothing
@@ -96,7 +95,7 @@ def prune(
     return report
 
 
-def _edit(root: Path, file: str, jobs: Sequence[TrainJobSource], limits: Limits) -> Edit:
+def _edit(root: Path, file: str, jobs: Sequence[TrainJobSource], limits: InputLimits) -> Edit:
     try:
         text = (root / file).read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from trainc.review.changes import SHARED, Change, ObjectChange
-from trainc.review.text import render_text
+from trainc.diff.changes import SHARED, Change, ObjectChange
+from trainc.diff.text import render_text
 
 
 def change(owner: str, *, refusals: tuple[str, ...] = ()) -> ObjectChange:
