@@ -7,7 +7,7 @@ package models both halves as pure functions over Kueue's objects (:mod:`.api`) 
 job's JSON, in Kueue's own words: the queue lookup of the Workload controller
 (:mod:`.queues`), the PodSets of Kueue's JobSet integration (:mod:`.podsets`) and the flavor
 assigner with the cohort's lendable quota (:mod:`.assign`, :mod:`.cohorts`,
-:mod:`.nodes`). It follows Kueue v0.19.2
+:mod:`.nodes`), joined up by :func:`.admission.admit`. It follows Kueue v0.19.2
 (https://github.com/kubernetes-sigs/kueue/tree/v0.19.2), reads ``v1beta1`` and ``v1beta2``
 objects, and notes where earlier releases word things differently. Current quota usage is
 unknown offline and taken as zero, so what is reported is what can never fit, not what
@@ -16,6 +16,7 @@ waits for others to finish.
 
 from __future__ import annotations
 
+from trainc.checks.admission.kueue.admission import Cluster, Verdict, admit, cluster_from_objects
 from trainc.checks.admission.kueue.api import (
     ClusterQueue,
     Cohort,
@@ -30,12 +31,14 @@ from trainc.checks.admission.kueue.api import (
 )
 from trainc.checks.admission.kueue.assign import Assignment, PodSetResult, assign, capacity_reason
 from trainc.checks.admission.kueue.cohorts import Tree, tree
-from trainc.checks.admission.kueue.podsets import PodSet, jobset_pod_sets, pod_set
+from trainc.checks.admission.kueue.podsets import Adjustments, PodSet, jobset_pod_sets, pod_set
 from trainc.checks.admission.kueue.queues import Blocker, Lookup, lookup
 
 __all__ = [
+    "Adjustments",
     "Assignment",
     "Blocker",
+    "Cluster",
     "ClusterQueue",
     "Cohort",
     "LocalQueue",
@@ -44,9 +47,12 @@ __all__ = [
     "PodSetResult",
     "ResourceFlavor",
     "Tree",
+    "Verdict",
     "WorkloadPriorityClass",
+    "admit",
     "assign",
     "capacity_reason",
+    "cluster_from_objects",
     "cluster_queue_from_json",
     "cohort_from_json",
     "jobset_pod_sets",
