@@ -18,7 +18,9 @@ Workload stays pending and its ``QuotaReserved`` condition carries :attr:`Assign
 The capacity reason reads ``insufficient quota for R in flavor F, previously considered
 podsets requests (P) + current podset request (C) > maximum capacity (M)`` from Kueue
 v0.15.0; v0.14 and earlier said ``insufficient quota for R in flavor F, request > maximum
-capacity (C > M)`` (:func:`capacity_reason` writes either).
+capacity (C > M)`` (:func:`capacity_reason` writes either). The other reasons (a resource
+unavailable in the ClusterQueue, a flavor not found, an untolerated taint, a flavor that
+does not match node affinity) read the same from v0.10 to v0.19.
 
 Not modelled: topology-aware scheduling and PodSet groups, admission checks, the
 ``QuotaCheckStrategy`` that skips undeclared resources, Workload slices, and the ranking of

@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping
 
 from trainc.checks.admission.kueue.api import Taint, Toleration
 from trainc.checks.workload.jsonfields import objects, strings, text
-from trainc.model.json import JsonObject, as_object
+from trainc.checks.workload.selectors import selector_matches
+from trainc.model.json import JsonObject, JsonValue, as_object
 
 _SCHEDULING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
 
@@ -89,16 +90,13 @@ def flavor_terms(spec: JsonObject, keys: Iterable[str]) -> list[list[Requirement
     return terms
 
 
-def _integer(value: str) -> int:
-    try:
-        return int(value)
-    except ValueError as error:
-        raise SelectorError(value) from error
-
-
-def _compare(operator: str, bound: str, value: str | None) -> bool:
+def _compare(operator: str, values: tuple[str, ...], value: str | None) -> bool:
     """``Gt``/``Lt``: the label, read as an integer, against the single value."""
-    limit = _integer(bound)
+    try:
+        (bound,) = values
+        limit = int(bound)
+    except ValueError as error:
+        raise SelectorError(operator) from error
     if value is None:
         return False
     try:
@@ -108,25 +106,25 @@ def _compare(operator: str, bound: str, value: str | None) -> bool:
     return number > limit if operator == "Gt" else number < limit
 
 
-def requirement_matches(requirement: Requirement, labels: Mapping[str, str]) -> bool:
-    """One node selector requirement against a flavor's labels.
+def term_matches(term: list[Requirement], labels: Mapping[str, str]) -> bool:
+    """Whether a flavor's labels satisfy every requirement of one node selector term.
 
-    Raises :class:`SelectorError` for an operator or values Kubernetes refuses to build
-    a selector from (the schema checks report those; trainc then lets no flavor match).
+    ``In``, ``NotIn``, ``Exists`` and ``DoesNotExist`` read as in a label selector (with
+    its checks of keys and values); ``Gt`` and ``Lt`` compare integers. Raises
+    :class:`SelectorError` for a requirement Kubernetes refuses to build a selector from
+    (the schema checks report those; trainc then lets the flavor match nothing).
     """
-    key, operator, values = requirement
-    value = labels.get(key)
-    if operator in ("Gt", "Lt") and len(values) == 1:
-        return _compare(operator, values[0], value)
-    checks = {
-        "In": value is not None and value in values,
-        "NotIn": value is None or value not in values,
-        "Exists": value is not None,
-        "DoesNotExist": value is None,
-    }
-    if operator not in checks:
-        raise SelectorError(operator)
-    return checks[operator]
+    expressions: list[JsonValue] = []
+    for key, operator, values in term:
+        if operator in ("Gt", "Lt"):
+            if not _compare(operator, values, labels.get(key)):
+                return False
+        else:
+            expressions.append({"key": key, "operator": operator, "values": list(values)})
+    found = selector_matches({"matchExpressions": expressions}, labels)
+    if found is None:
+        raise SelectorError(term)
+    return found
 
 
 def matches_flavor(spec: JsonObject, labels: Mapping[str, str]) -> bool:
@@ -138,4 +136,4 @@ def matches_flavor(spec: JsonObject, labels: Mapping[str, str]) -> bool:
     terms = flavor_terms(spec, labels)
     if not terms:
         return True
-    return any(all(requirement_matches(r, labels) for r in term) for term in terms)
+    return any(term_matches(term, labels) for term in terms)
