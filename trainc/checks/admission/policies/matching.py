@@ -19,10 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from trainc.checks.admission.policies.model import MatchResources, Rule
-from trainc.checks.admission.policies.request import Request, namespace_labels
-from trainc.checks.workload.jsonfields import text
+from trainc.checks.admission.policies.request import Request, labels_of, namespace_labels
 from trainc.checks.workload.selectors import selector_matches
-from trainc.model.json import JsonObject, as_object
+from trainc.model.json import JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +64,6 @@ def rule_matches(rule: Rule, request: Request) -> bool:
     )
 
 
-def _labels(obj: JsonObject | None) -> dict[str, str] | None:
-    if obj is None:
-        return None
-    labels = as_object(as_object(obj.get("metadata")).get("labels"))
-    return {key: value for key, value in labels.items() if isinstance(value, str)}
-
-
 def _namespace_matches(
     selector: JsonObject, request: Request, namespaces: Mapping[str, JsonObject]
 ) -> bool | Unknown:
@@ -93,10 +85,8 @@ def _namespace_matches(
 def _object_matches(selector: JsonObject, request: Request) -> bool:
     if not selector:
         return True
-    candidates = (_labels(request.obj), _labels(request.old))
-    return any(
-        bool(selector_matches(selector, labels)) for labels in candidates if labels is not None
-    )
+    candidates = (obj for obj in (request.obj, request.old) if obj is not None)
+    return any(bool(selector_matches(selector, labels_of(obj))) for obj in candidates)
 
 
 def matches(
@@ -117,8 +107,3 @@ def matches(
     ):
         return False
     return in_namespace
-
-
-def namespace_name(obj: JsonObject) -> str:
-    """An object's ``metadata.namespace`` (empty when unset)."""
-    return text(as_object(obj.get("metadata")).get("namespace")) or ""

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trainc.checks.admission.policies.model import DENY, ParamKind, ParamRef
+from trainc.checks.admission.policies.request import labels_of
 from trainc.checks.admission.policies.resources import resource_for
 from trainc.checks.workload.jsonfields import text
 from trainc.checks.workload.selectors import selector_matches
@@ -76,14 +77,9 @@ def collect_params(
     if ref.name:
         found = [o for o in candidates if text(_metadata(o).get("name")) == ref.name][:1]
     elif ref.selector is not None:
-        found = [o for o in candidates if selector_matches(ref.selector, _labels(o)) is True]
+        found = [o for o in candidates if selector_matches(ref.selector, labels_of(o)) is True]
     else:
         return ParamError("one of name or selector must be provided")
     if not found and ref.parameter_not_found_action == DENY:
         return ParamError(NOT_FOUND)
     return list[JsonObject | None](found)
-
-
-def _labels(obj: JsonObject) -> dict[str, str]:
-    labels = as_object(_metadata(obj).get("labels"))
-    return {key: value for key, value in labels.items() if isinstance(value, str)}

@@ -149,12 +149,17 @@ def namespace_object(namespace: JsonObject | None) -> JsonObject | None:
     return value
 
 
+def labels_of(obj: JsonObject) -> dict[str, str]:
+    """An object's ``metadata.labels`` (entries that are not strings left out)."""
+    labels = as_object(as_object(obj.get("metadata")).get("labels"))
+    return {key: value for key, value in labels.items() if isinstance(value, str)}
+
+
 def namespace_labels(namespace: JsonObject) -> dict[str, str]:
     """A Namespace's labels, with the ``kubernetes.io/metadata.name`` label the API server
     sets on every Namespace (``NamespaceDefaultLabelName``)."""
-    metadata = as_object(namespace.get("metadata"))
-    labels = {k: v for k, v in as_object(metadata.get("labels")).items() if isinstance(v, str)}
-    name = text(metadata.get("name"))
+    labels = labels_of(namespace)
+    name = text(as_object(namespace.get("metadata")).get("name"))
     if name:
         labels["kubernetes.io/metadata.name"] = name
     return labels
