@@ -301,3 +301,19 @@ def test_first_refusal_is_by_policy_then_binding_name() -> None:
         ("a-policy", "z"),
         ("b-policy", "x"),
     ]
+
+
+def test_a_namespace_request_names_itself_and_has_no_namespace_object() -> None:
+    checks = policy(
+        {"expression": "request.namespace == 'ml' && request.name == 'ml'"},
+        {"expression": "namespaceObject == null"},
+        {"expression": "object.metadata.labels['kubernetes.io/metadata.name'] == 'ml'"},
+        match=rules(resources=["namespaces"]),
+    )
+    labelled = namespace("ml")
+    metadata = labelled["metadata"]
+    assert isinstance(metadata, dict)
+    metadata["labels"] = {"kubernetes.io/metadata.name": "ml"}
+    verdict = run(checks, binding(), obj=labelled)
+    assert verdict.denials == []
+    assert verdict.not_evaluated == []

@@ -6,7 +6,8 @@ decide what policies see: the request's kind, resource and sub-resource (also as
 ``requestKind``/``requestResource``), name, namespace, operation, the creator's
 ``userInfo``, ``dryRun`` and the operation's options, but never the objects themselves
 (those are ``object`` and ``oldObject``); of the namespace, only its metadata, spec and
-status. A Namespace being created has no namespace of its own in the request.
+status. A Namespace's own request carries the Namespace's name as its namespace, but no
+``namespaceObject``.
 """
 
 from __future__ import annotations
@@ -125,7 +126,12 @@ def request_json(request: Request) -> JsonObject:
         value["subResource"] = request.sub_resource
         value["requestSubResource"] = request.sub_resource
     namespace = text(as_object(request.subject.get("metadata")).get("namespace"))
-    if resource.namespaced and namespace:
+    if request.is_namespace:
+        # The API server gives a Namespace's own request the Namespace as its namespace.
+        namespace = request.name
+    elif not resource.namespaced:
+        namespace = None
+    if namespace:
         value["namespace"] = namespace
     if request.operation in _OPTIONS_KIND:
         value["options"] = {
