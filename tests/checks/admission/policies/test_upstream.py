@@ -280,3 +280,18 @@ def test_audit_annotations() -> None:
         "valueExpression '1' resulted in unsupported return type: int. "
         "Return type must be either string or null."
     )
+
+
+def test_variables_are_computed_only_when_read() -> None:
+    """An unread variable that would fail does not make the policy fail."""
+    spec: dict[str, object] = {
+        "variables": [
+            {"name": "unused", "expression": "1/0 == 1"},
+            {"name": "first", "expression": "object.metadata.name"},
+            {"name": "second", "expression": "variables.first + '-x'"},
+        ]
+    }
+    chained = {"expression": "variables.second == 'train-node-0-0-x7k2p-x'"}
+    verdict = verdict_of(policy(chained, **spec), binding())
+    assert verdict.denials == []
+    assert verdict.not_evaluated == []

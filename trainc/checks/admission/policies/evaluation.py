@@ -197,17 +197,21 @@ class _Evaluator:
         self.policy = policy
         self.inputs = inputs
         self.budget = PER_OBJECT_BUDGET
+        self.declared = {v.name: v.expression for v in policy.variables}
         self.values: dict[str, JsonValue] = {}
         self.failed: dict[str, str] = {}
-        self.not_evaluated = ""
+        self.pending: set[str] = set()
 
     def run(self, expression: str) -> JsonValue | _Error:
         """The expression's value, or its error worded as upstream words it.
 
-        Raises :class:`_TooCostlyError` when the estimate is over a limit, and when the engine
-        stops at its iteration limit.
+        The variables it reads are computed first, once each, as the API server's lazy
+        ``variables`` map does. Raises :class:`_TooCostlyError` when the estimate is over a
+        limit, and when the engine stops at its iteration limit.
         """
-        for name in sorted(_referenced_variables(expression) & set(self.failed)):
+        referenced = _referenced_variables(expression)
+        self._compute(referenced)
+        for name in sorted(referenced & set(self.failed)):
             failed = f"composited variable {go_quote(name)} fails to evaluate: {self.failed[name]}"
             return _Error(f"expression '{expression}' resulted in error: {failed}")
         program = _compile(expression)
@@ -226,15 +230,22 @@ class _Evaluator:
             )
         return result
 
-    def compute_variables(self) -> None:
-        for variable in self.policy.variables:
-            value = self.run(variable.expression)
+    def _compute(self, names: set[str]) -> None:
+        """Compute the declared variables among ``names`` not yet computed."""
+        for name in sorted(names):
+            if name in self.values or name in self.failed or name in self.pending:
+                continue
+            expression = self.declared.get(name)
+            if expression is None:
+                continue
+            self.pending.add(name)
+            value = self.run(expression)
+            self.pending.discard(name)
             if isinstance(value, _Error):
-                detail = value.message
-                prefix = f"expression '{variable.expression}' resulted in error: "
-                self.failed[variable.name] = detail.removeprefix(prefix)
+                prefix = f"expression '{expression}' resulted in error: "
+                self.failed[name] = value.message.removeprefix(prefix)
             else:
-                self.values[variable.name] = value
+                self.values[name] = value
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +270,6 @@ def validate(policy: Policy, inputs: Inputs) -> Result:
 
 def _validate(policy: Policy, evaluator: _Evaluator) -> Result:
     failure = policy.failure_policy
-    evaluator.compute_variables()
     errors: list[str] = []
     for condition in policy.match_conditions:
         value = evaluator.run(condition.expression)
