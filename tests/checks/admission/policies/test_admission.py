@@ -193,6 +193,19 @@ def test_missing_library_is_not_evaluated() -> None:
     )
 
 
+def test_format_library_is_not_evaluated() -> None:
+    named = policy(
+        {"expression": "!format.dns1123Label().validate(object.metadata.name).hasValue()"}
+    )
+    verdict = run(named, binding(), obj=pod())
+    assert verdict.refusal is None
+    assert verdict.not_evaluated[0].reason == (
+        "its expressions call format.* of Kubernetes' CEL libraries, which trainc lacks"
+    )
+    string_format = policy({"expression": "'%s'.format([object.metadata.name]) != ''"})
+    assert run(string_format, binding(), obj=pod()).not_evaluated == []
+
+
 def test_compile_error_follows_failure_policy() -> None:
     verdict = run(policy({"expression": "object.spec.("}), binding(), obj=pod())
     assert verdict.refusal is not None

@@ -145,7 +145,7 @@ def unevaluable(policy: Policy) -> str:
     missing = sorted({name for text in written for name in missing_functions(text)})
     uncompiled = [name for name in missing if _fails_to_compile(written, name)]
     if uncompiled:
-        names = ", ".join(f"{name}()" for name in uncompiled)
+        names = ", ".join(name if name.endswith("*") else f"{name}()" for name in uncompiled)
         return f"its expressions call {names} of Kubernetes' CEL libraries, which trainc lacks"
     return ""
 
