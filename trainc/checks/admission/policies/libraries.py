@@ -8,9 +8,9 @@ and ``k8s.io/apiserver/pkg/cel/library``). trainc's engine
 two-variable comprehensions. It lacks the libraries listed in :data:`MISSING_LIBRARIES`
 (the ``format`` library's functions are called as ``format.dns1123Label()``); an
 expression calling one of them does not compile here although it does in the cluster, so
-it is reported as not evaluated, never as broken nor as passing. Which release
-introduced which library (``format`` 1.31, ``semver`` 1.33) is not checked: an expression
-the cluster's release cannot compile is not evaluated either way.
+it is reported as not evaluated, never as broken nor as passing. Which release introduced
+which library is not checked: trainc reports such an expression as not evaluated whatever
+the cluster's release.
 
 ``authorizer`` asks the cluster's authorizer whether the requester may do something: no
 offline answer exists, so a policy whose expressions read it is not evaluated either.
