@@ -18,6 +18,7 @@ from trainc.checks.admission.policies import (
     Verdict,
     admit,
     cluster_from_objects,
+    request_for,
     resource_for,
 )
 from trainc.model.json import JsonObject, JsonValue
@@ -330,3 +331,46 @@ def test_a_namespace_request_names_itself_and_has_no_namespace_object() -> None:
     verdict = run(checks, binding(), obj=labelled)
     assert verdict.denials == []
     assert verdict.not_evaluated == []
+
+
+def test_request_for_picks_the_operation_and_knows_its_kinds() -> None:
+    created = request_for(job(), JOB_CONTROLLER)
+    assert created is not None
+    assert (created.operation, created.resource.group_resource) == ("CREATE", "jobs.batch")
+    updated = request_for(job(), JOB_CONTROLLER, old=job())
+    assert updated is not None
+    assert updated.operation == "UPDATE"
+    deleted = request_for(None, JOB_CONTROLLER, old=job())
+    assert deleted is not None
+    assert deleted.operation == "DELETE"
+    unknown: JsonObject = {"apiVersion": "example.com/v1", "kind": "Thing", "metadata": {}}
+    assert request_for(unknown, JOB_CONTROLLER) is None
+
+
+def test_delete_sees_the_old_object_and_no_object() -> None:
+    guard = policy(
+        {"expression": "object == null && oldObject.metadata.name != 'keep'", "message": "kept"},
+        match=rules(resources=["jobs"], operations=["DELETE"]),
+    )
+    cluster = cluster_from_objects([guard, binding()])
+    removing = request_for(None, JOB_CONTROLLER, old=job())
+    assert removing is not None
+    assert admit(cluster, removing).refusal is None
+    keeping = request_for(None, JOB_CONTROLLER, old=job(name="keep"))
+    assert keeping is not None
+    refused = admit(cluster, keeping)
+    assert refused.forbidden(keeping) == (
+        'jobs.batch "keep" is forbidden: ValidatingAdmissionPolicy '
+        "'denypolicy.example.com' with binding 'denybinding.example.com' denied request: kept"
+    )
+
+
+def test_an_evaluation_error_under_warn_is_a_warning() -> None:
+    broken = policy({"expression": "object.spec.missing"})
+    verdict = run(broken, binding(("Warn",)), obj=pod())
+    assert verdict.refusal is None
+    assert verdict.warnings == [
+        "Validation failed for ValidatingAdmissionPolicy 'denypolicy.example.com' with binding "
+        "'denybinding.example.com': expression 'object.spec.missing' resulted in error: "
+        "no such key: missing"
+    ]

@@ -29,7 +29,14 @@ from trainc.checks.admission.policies.model import (
     binding_from_json,
     policy_from_json,
 )
-from trainc.checks.admission.policies.request import CREATE, DELETE, UPDATE, Request, UserInfo
+from trainc.checks.admission.policies.request import (
+    CREATE,
+    DELETE,
+    UPDATE,
+    Request,
+    UserInfo,
+    request_for,
+)
 from trainc.checks.admission.policies.resources import RESOURCES, Resource, resource_for
 
 __all__ = [
@@ -52,5 +59,6 @@ __all__ = [
     "binding_from_json",
     "cluster_from_objects",
     "policy_from_json",
+    "request_for",
     "resource_for",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from trainc.checks.admission.policies.resources import Resource
+from trainc.checks.admission.policies.resources import Resource, resource_for
 from trainc.checks.workload.jsonfields import text
 from trainc.model.json import JsonObject, JsonValue, as_object
 
@@ -100,6 +100,29 @@ class Request:
     def is_namespace(self) -> bool:
         """True when the object is a Namespace itself."""
         return self.resource.group == "" and self.resource.resource == "namespaces"
+
+
+def request_for(
+    obj: JsonObject | None,
+    user: UserInfo,
+    *,
+    old: JsonObject | None = None,
+    operation: str = "",
+) -> Request | None:
+    """The request that stores ``obj`` (CREATE, or UPDATE over ``old``; DELETE of ``old``
+    without ``obj``); None when trainc does not know the kind's resource."""
+    subject = obj if obj is not None else old
+    if subject is None:
+        return None
+    api_version, kind = subject.get("apiVersion"), subject.get("kind")
+    if not isinstance(api_version, str) or not isinstance(kind, str):
+        return None
+    resource = resource_for(api_version, kind)
+    if resource is None:
+        return None
+    if not operation:
+        operation = DELETE if obj is None else UPDATE if old is not None else CREATE
+    return Request(resource, operation, user, obj, old)
 
 
 def request_json(request: Request) -> JsonObject:
