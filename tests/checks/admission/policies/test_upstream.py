@@ -111,7 +111,8 @@ def test_message_expression_wins_and_falls_back() -> None:
     verdict = verdict_of(policy(used), binding())
     assert verdict.refusal is not None
     assert verdict.refusal.message == "pod train-node-0-0-x7k2p refused"
-    for unusable in ("''", "'  '", "'a\\nb'", "1", "null", "object.metadata.missing"):
+    too_long = "'" + "x" * (5 * 1024 + 1) + "'"
+    for unusable in ("''", "'  '", "'a\\nb'", "1", "null", "object.metadata.missing", too_long):
         fallback = {"expression": "false", "message": "static", "messageExpression": unusable}
         verdict = verdict_of(policy(fallback), binding())
         assert verdict.refusal is not None

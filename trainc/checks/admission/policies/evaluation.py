@@ -20,9 +20,11 @@ conditions of ``webhook/matchconditions/matcher.go``:
 Evaluation goes through trainc's one CEL adapter (:mod:`trainc.schema.cel.engine`), and
 cost through its estimate (:mod:`trainc.schema.cel.cost`). The API server meters actual
 cost and stops an expression at ``PerCallLimit`` and a policy's validations at
-``RuntimeCELCostBudget``; an estimate is an upper bound, so an expression estimated over
-a limit is reported as not evaluated rather than as a refusal. So is one calling a library
-the engine lacks (:mod:`.libraries`), and one stopped by the engine's iteration limit.
+``RuntimeCELCostBudget`` (its matchConditions at ``RuntimeCELCostBudgetMatchConditions``);
+an estimate is an upper bound, so an expression estimated over a limit is reported as not
+evaluated rather than as a refusal. So is one calling a library the engine lacks
+(:mod:`.libraries`), and one stopped by the engine's iteration limit. A messageExpression
+result over ``MaxEvaluatedMessageExpressionSizeBytes`` falls back like an unusable one.
 """
 
 from __future__ import annotations
@@ -49,6 +51,13 @@ VARIABLES: tuple[str, ...] = (
     "variables",
     "authorizer",
 )
+
+#: The API server's budget for a binding's matchConditions, apart from its validations'
+#: (``RuntimeCELCostBudgetMatchConditions`` in ``k8s.io/apiserver/pkg/apis/cel/config.go``).
+MATCH_CONDITIONS_BUDGET = 2_500_000
+
+#: Longest messageExpression result kept, in bytes (``MaxEvaluatedMessageExpressionSizeBytes``).
+MAX_MESSAGE_BYTES = 5 * 1024
 
 #: A validation's ``reason`` when it sets none.
 INVALID = "Invalid"
@@ -197,12 +206,13 @@ class _Evaluator:
         self.policy = policy
         self.inputs = inputs
         self.budget = PER_OBJECT_BUDGET
+        self.condition_budget = MATCH_CONDITIONS_BUDGET
         self.declared = {v.name: v.expression for v in policy.variables}
         self.values: dict[str, JsonValue] = {}
         self.failed: dict[str, str] = {}
         self.pending: set[str] = set()
 
-    def run(self, expression: str) -> JsonValue | _Error:
+    def run(self, expression: str, *, condition: bool = False) -> JsonValue | _Error:
         """The expression's value, or its error worded as upstream words it.
 
         The variables it reads are computed first, once each, as the API server's lazy
@@ -218,8 +228,11 @@ class _Evaluator:
         if program is None:
             return _Error(_compile_error(expression))
         cost = estimate(expression, self.inputs.shape)
-        self.budget -= cost
-        if cost > PER_CALL_LIMIT or self.budget < 0:
+        if condition:
+            self.condition_budget -= cost
+        else:
+            self.budget -= cost
+        if cost > PER_CALL_LIMIT or min(self.budget, self.condition_budget) < 0:
             raise _TooCostlyError(expression)
         result = program.evaluate(self.inputs.activation(self.values))
         if isinstance(result, EvalError):
@@ -272,7 +285,7 @@ def _validate(policy: Policy, evaluator: _Evaluator) -> Result:
     failure = policy.failure_policy
     errors: list[str] = []
     for condition in policy.match_conditions:
-        value = evaluator.run(condition.expression)
+        value = evaluator.run(condition.expression, condition=True)
         if isinstance(value, _Error):
             errors.append(value.message)
         elif value is False:
@@ -297,8 +310,10 @@ def _decide(evaluator: _Evaluator, index: int) -> Decision:
     message = ""
     if validation.message_expression:
         text = evaluator.run(validation.message_expression)
-        if isinstance(text, str) and "\n" not in text.strip():
+        if isinstance(text, str):
             message = text.strip()
+            if len(message.encode()) > MAX_MESSAGE_BYTES or "\n" in message:
+                message = ""
     if not message and validation.message:
         message = validation.message.strip()
     if not message:
