@@ -125,6 +125,7 @@ def test_namespace_selector_on_the_namespace_itself_and_unknown_namespaces() -> 
     assert [(n.policy, n.reason) for n in verdict.not_evaluated] == [
         ("denypolicy.example.com", "namespace 'ml' is not among the cluster's Namespaces")
     ]
+    assert run(gated, obj=pod()).not_evaluated == []  # unbound: it could never act
 
 
 def test_binding_match_resources_intersect_with_the_policy() -> None:

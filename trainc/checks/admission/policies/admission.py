@@ -166,14 +166,15 @@ def admit(cluster: Cluster, request: Request) -> Verdict:
     for binding in sorted(cluster.bindings, key=lambda b: b.name):
         by_policy.setdefault(binding.policy_name, []).append(binding)
     for policy in sorted(cluster.policies, key=lambda p: p.name):
-        if policy.match_constraints is None:
+        bindings = by_policy.get(policy.name, [])
+        if policy.match_constraints is None or not bindings:
             continue
         selected = matches(policy.match_constraints, request, cluster.namespaces)
         if isinstance(selected, Unknown):
             verdict.not_evaluated.append(NotEvaluated(policy.name, None, selected.reason))
             continue
         if selected:
-            _dispatch(cluster, request, policy, by_policy.get(policy.name, []), verdict)
+            _dispatch(cluster, request, policy, bindings, verdict)
     return verdict
 
 
