@@ -375,3 +375,33 @@ def test_an_evaluation_error_under_warn_is_a_warning() -> None:
         "'denybinding.example.com': expression 'object.spec.missing' resulted in error: "
         "no such key: missing"
     ]
+
+
+def test_jobset_replicas_policy_in_test_namespaces() -> None:
+    """The documentation's replica limit, on the JobSet Trainer creates, in labelled
+    Namespaces only (https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/)."""
+    limit = policy(
+        {"expression": "object.spec.replicatedJobs.all(j, j.replicas <= 5)"},
+        name="demo-policy.example.com",
+        match=rules(apiGroups=["jobset.x-k8s.io"], resources=["jobsets"]),
+    )
+    bound = binding(
+        name="demo-binding-test.example.com",
+        policy_name="demo-policy.example.com",
+        matchResources={"namespaceSelector": {"matchLabels": {"environment": "test"}}},
+    )
+    jobset: JsonObject = {
+        "apiVersion": "jobset.x-k8s.io/v1alpha2",
+        "kind": "JobSet",
+        "metadata": {"name": "llama", "namespace": "ml"},
+        "spec": {"replicatedJobs": [{"name": "node", "replicas": 8}]},
+    }
+    creator = UserInfo("system:serviceaccount:kubeflow-system:kubeflow-trainer-controller-manager")
+    verdict = run(limit, bound, namespace("ml", environment="test"), obj=jobset, user=creator)
+    assert verdict.forbidden(create(jobset)) == (
+        'jobsets.jobset.x-k8s.io "llama" is forbidden: ValidatingAdmissionPolicy '
+        "'demo-policy.example.com' with binding 'demo-binding-test.example.com' denied request: "
+        "failed expression: object.spec.replicatedJobs.all(j, j.replicas <= 5)"
+    )
+    elsewhere = run(limit, bound, namespace("ml", environment="prod"), obj=jobset, user=creator)
+    assert elsewhere.refusal is None
