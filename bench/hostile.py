@@ -30,14 +30,14 @@ from pathlib import Path
 from bench.results import say, store
 from tests.load.test_convert import BILLION_LAUGHS
 from tests.schema.cel.builders import list_schema, violations
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 
 DOCUMENTS = 400_000
 
 
-def _parse(text: str, limits: Limits) -> Callable[[], object]:
+def _parse(text: str, limits: InputLimits) -> Callable[[], object]:
     return lambda: parse_documents(SourceFile("f.yaml", text), limits)
 
 
@@ -48,13 +48,13 @@ def cases() -> list[tuple[str, Callable[[], object]]]:
     names = {"spec": {"names": [f"n{i}" for i in range(100_000)]}}
     schema = list_schema("self.names.all(x, self.names.exists(y, y == x))")
     return [
-        ("10,000 nested `[`, refused at the depth bound", _parse(brackets, Limits())),
-        ("billion laughs, refused at the node budget", _parse(BILLION_LAUGHS, Limits())),
+        ("10,000 nested `[`, refused at the depth bound", _parse(brackets, InputLimits())),
+        ("billion laughs, refused at the node budget", _parse(BILLION_LAUGHS, InputLimits())),
         (
             f"{DOCUMENTS:,} empty documents, all read",
-            _parse(separators, Limits(max_documents=DOCUMENTS)),
+            _parse(separators, InputLimits(max_documents=DOCUMENTS)),
         ),
-        (f"{DOCUMENTS:,} empty documents, refused at 10,000", _parse(separators, Limits())),
+        (f"{DOCUMENTS:,} empty documents, refused at 10,000", _parse(separators, InputLimits())),
         (
             "CEL `all(exists)` over 100,000 names, refused by its cost",
             lambda: violations(names, schema),

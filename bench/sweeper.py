@@ -4,7 +4,7 @@ For each size N, a fresh stand-in server (``tests/support/fakeapi.py``: the real
 protocol on 127.0.0.1, the real ``kubernetes`` client on the other end) holds N compiled
 JobSets in one namespace, each with its child Job, every other one finished long enough
 ago for its TTL (the workload of the sweeper's cost tests, ``tests/support/cluster.py``).
-One sweep pass runs as the CronJob runs it (production ``Limits``, the real clock), first
+One sweep pass runs as the CronJob runs it (production ``SweepLimits``, the real clock), first
 as a dry run, then for real. Calls are the requests the server answered; the time runs
 from the start of the pass to its last record. The server runs in the same process, so
 it competes with the sweeper for the interpreter: a real API server would answer faster.
@@ -35,9 +35,9 @@ from bench.targets import Target
 from bench.targets import table as target_table
 from tests.support.cluster import NS, at, ttl_wave
 from tests.support.fakeapi import FakeApiServer
-from trainc.sweep.calls import Limits
+from trainc.sweep.calls import SweepLimits
 from trainc.sweep.client import SweepClient
-from trainc.sweep.run import ActionRecord, sweep
+from trainc.sweep.sweep_pass import ActionRecord, sweep
 
 NOW = at(1000)
 #: The sweeper's targets (call count, wall time) at 1,000 JobSets, 500 expired.
@@ -105,7 +105,7 @@ def measure(jobsets: int) -> list[Pass]:
         for dry_run in (True, False):
             server.clear_log()
             configuration: Any = k8s.Configuration(host=server.url)
-            sweeper = SweepClient(configuration, limits=Limits())
+            sweeper = SweepClient(configuration, limits=SweepLimits())
             start = time.perf_counter()
             records = list(sweep(sweeper, namespaces=(NS,), now=NOW, dry_run=dry_run))
             seconds = time.perf_counter() - start

@@ -36,12 +36,12 @@ SHARED = (_obj("ServiceAccount", "sweeper", "trainc-system"), _obj("CronJob", "s
 
 def _run(sink: OutputSink[Any], root: Path, *, finish: bool = True) -> None:
     """Drive ``sink`` as a compile does."""
-    sink.open(root, "rendered", Selection())
+    sink.prepare(root, "rendered", Selection())
     try:
         for job in JOBS:
             sink.add(sink.render(job))
         if finish:
-            sink.finish(SHARED)
+            sink.complete(SHARED)
     finally:
         sink.close()
 
@@ -66,7 +66,7 @@ def test_nothing_is_visible_before_finish_and_nothing_stays_without_it(tmp_path:
     before = snapshot(out)
 
     sink = DirectoryOutput(out, [])
-    sink.open(tmp_path, None, Selection())
+    sink.prepare(tmp_path, None, Selection())
     sink.add(sink.render(JobOutput("team-c", "delta", (_obj("JobSet", "delta", "team-c"),))))
     assert snapshot(out) == before  # staged beside it, not in it
     assert (tmp_path / f".out{NEW_SUFFIX}").is_dir()
@@ -130,16 +130,18 @@ def test_a_directory_must_be_chosen_and_may_not_overlap_the_inputs(
     tmp_path: Path, sink_type: type[DirectoryOutput] | type[DirectoryCheck]
 ) -> None:
     with pytest.raises(UsageError, match="choose where the manifests go"):
-        sink_type(None, []).open(tmp_path, None, Selection())
+        sink_type(None, []).prepare(tmp_path, None, Selection())
     (tmp_path / "jobs").mkdir()
     with pytest.raises(UsageError, match="is inside the input"):
-        sink_type(tmp_path / "jobs" / "out", [tmp_path / "jobs"]).open(tmp_path, None, Selection())
+        sink_type(tmp_path / "jobs" / "out", [tmp_path / "jobs"]).prepare(
+            tmp_path, None, Selection()
+        )
 
 
 def test_a_compile_without_objects_still_writes_its_empty_kustomization(tmp_path: Path) -> None:
     sink = DirectoryOutput(tmp_path / "out", [])
-    sink.open(tmp_path, None, Selection())
-    sink.finish(())
+    sink.prepare(tmp_path, None, Selection())
+    sink.complete(())
     sink.close()
     assert file_contents(tmp_path / "out") == {
         "kustomization.yaml": layout((), ())["kustomization.yaml"],
@@ -153,24 +155,24 @@ def test_a_selection_into_the_configured_directory_keeps_the_other_jobs(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     whole = DirectoryOutput(None, [])
-    whole.open(tmp_path, "rendered", Selection())
+    whole.prepare(tmp_path, "rendered", Selection())
     for job in JOBS:  # one source a file, as every TrainJob's output has
         whole.add(whole.render(JobOutput(job.namespace, job.name, job.objects[:1])))
-    whole.finish(SHARED)
+    whole.complete(SHARED)
     whole.close()
     before = file_contents(tmp_path / "rendered")
     alpha = JobOutput("team-a", "alpha", (_obj("JobSet", "alpha", "team-a", changed="yes"),))
     selection = Selection(("jobs/alpha",))
 
     check = DirectoryCheck(given, [tmp_path / "jobs"])
-    check.open(tmp_path, "rendered", selection)
+    check.prepare(tmp_path, "rendered", selection)
     check.add(check.render(alpha))
-    check.finish(SHARED)
+    check.complete(SHARED)
     sink = DirectoryOutput(given, [tmp_path / "jobs"])
-    sink.open(tmp_path, "rendered", selection)
+    sink.prepare(tmp_path, "rendered", selection)
     assert sink.kept_namespaces() == {"team-a", "team-b"}
     sink.add(sink.render(alpha))
-    sink.finish(SHARED)
+    sink.complete(SHARED)
     sink.close()
 
     assert check.problems == ["stale team-a/alpha.yaml"]
@@ -182,8 +184,8 @@ def test_a_selection_into_the_configured_directory_keeps_the_other_jobs(
 def test_a_selection_elsewhere_is_the_whole_output(tmp_path: Path) -> None:
     _run(DirectoryOutput(None, []), tmp_path)
     sink = DirectoryOutput(tmp_path / "out", [])
-    sink.open(tmp_path, "rendered", Selection(("jobs/alpha",)))
+    sink.prepare(tmp_path, "rendered", Selection(("jobs/alpha",)))
     assert sink.kept_namespaces() == frozenset()
-    sink.finish(())
+    sink.complete(())
     sink.close()
     assert set(file_contents(tmp_path / "out")) == {"kustomization.yaml", OWNERSHIP_FILE}

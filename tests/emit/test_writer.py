@@ -266,7 +266,7 @@ def test_carried_files_stay_byte_for_byte_and_the_check_agrees(out: Path) -> Non
     assert check.previous() == sorted(OLD)
     check.carry("team-a/b.yaml")
     check.add("team-a/a.yaml", NEW["team-a/a.yaml"])
-    assert check.finish() == [
+    assert check.differences() == [
         "stale .trainc-owned",
         "extra kustomization.yaml",
         "stale team-a/a.yaml",

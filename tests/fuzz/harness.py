@@ -22,7 +22,7 @@ from tests.load.files import write
 from tests.support.compiled import Compiled
 from trainc.checks.output.objects import OutputCheck
 from trainc.cli.main import main
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic
 from trainc.emit.order import sort_objects
 from trainc.load.source import SourceFile
@@ -80,7 +80,7 @@ def assert_valid_output(report: Compiled, *, kubernetes_version: str) -> None:
     writes: the YAML stream reads back as exactly those objects."""
     objects = [*(obj for job in report.jobs for obj in job.objects), *report.shared]
     assert OutputCheck(kubernetes_version).problems(objects) == []
-    parsed = parse_documents(SourceFile(path="stream.yaml", text=report.stream), Limits())
+    parsed = parse_documents(SourceFile(path="stream.yaml", text=report.stream), InputLimits())
     assert parsed.diagnostics == ()
     assert [document.data for document in parsed.documents] == sort_objects(objects)
 

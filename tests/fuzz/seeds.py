@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import JsonValue
@@ -55,7 +55,7 @@ def _read_tree(root: Path, skip: tuple[str, ...]) -> dict[str, str]:
 def _seed_file(path: str, text: str) -> SeedFile:
     if path.endswith(".j2"):
         return SeedFile(text, None)
-    parsed = parse_documents(SourceFile(path=path, text=text), Limits())
+    parsed = parse_documents(SourceFile(path=path, text=text), InputLimits())
     if parsed.diagnostics:
         return SeedFile(text, None)
     return SeedFile(text, tuple(document.data for document in parsed.documents))

@@ -9,7 +9,7 @@ from tests.load.files import write
 from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml
 from trainc.app import validate_paths
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.source import SourceFile
 from trainc.load.template import render_template
 from trainc.load.yamlsrc import parse_documents
@@ -24,7 +24,7 @@ TRAINJOB = trainjob_yaml()
 def test_a_mapping_as_list_map_key_is_a_type_error_not_a_crash() -> None:
     """replicatedJobs items are keyed by name; a name that is a mapping identifies nothing."""
     data = parse_documents(
-        SourceFile(path="runtime.yaml", text=RUNTIME_WITH_MAPPING_NAME), Limits()
+        SourceFile(path="runtime.yaml", text=RUNTIME_WITH_MAPPING_NAME), InputLimits()
     ).documents[0]
     findings = check_schema(data.data, load_kind_schema("ClusterTrainingRuntime"))
     assert [(f.code, f.path) for f in findings] == [
@@ -35,7 +35,7 @@ def test_a_mapping_as_list_map_key_is_a_type_error_not_a_crash() -> None:
 def test_a_value_printed_like_a_line_marker_points_at_no_line_beyond_the_template() -> None:
     """The renderer marks template lines with NUL-delimited numbers; a template can print one."""
     template = "kind: TrainJob\n{{ '\\x0099999\\x00spec' }}: [\n{{ '\\x000\\x00x' }}\n"
-    rendered = render_template("job.yaml.j2", template, {}, Limits())
+    rendered = render_template("job.yaml.j2", template, {}, InputLimits())
     assert isinstance(rendered, SourceFile)
     assert rendered.line_map is not None
     assert set(rendered.line_map) <= {1, 2, 3, 4}
@@ -52,7 +52,7 @@ def test_surrogate_escapes_are_a_syntax_error_at_their_line(tmp_path: Path) -> N
         "  runtimeRef: {name: torch}\n"
         '  trainer: {args: ["\\ud83d\\ude00"], "\\udc00": 1}\n'
     )
-    parsed = parse_documents(SourceFile(path="job.yaml", text=text), Limits())
+    parsed = parse_documents(SourceFile(path="job.yaml", text=text), InputLimits())
     assert [(d.code, d.line) for d in parsed.diagnostics] == [
         ("load.syntax", 7),
         ("load.syntax", 7),

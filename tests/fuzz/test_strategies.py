@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz.strategies import SPECIAL_STRINGS, render_documents
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.json import JsonObject, JsonValue
@@ -39,6 +39,6 @@ documents: st.SearchStrategy[JsonObject] = st.dictionaries(
 @given(st.lists(documents, min_size=1, max_size=3))
 def test_rendered_documents_read_back_as_their_data(data: list[JsonValue]) -> None:
     text = render_documents(data)
-    parsed = parse_documents(SourceFile(path="rendered.yaml", text=text), Limits())
+    parsed = parse_documents(SourceFile(path="rendered.yaml", text=text), InputLimits())
     assert parsed.diagnostics == ()
     assert [document.data for document in parsed.documents] == data

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
 from trainc.model.json import JsonObject
 
@@ -37,7 +37,7 @@ def config(
     include: tuple[str, ...] | None = None,
     exclude: tuple[str, ...] = (),
     values: JsonObject | None = None,
-    limits: Limits | None = None,
+    limits: InputLimits | None = None,
 ) -> RepoConfig:
     """A RepoConfig for a test repository (defaults as in trainc.yaml)."""
     base = RepoConfig(root=root)
@@ -46,5 +46,5 @@ def config(
         include=include or base.include,
         exclude=exclude,
         template_values=values or {},
-        limits=limits or Limits(),
+        limits=limits or InputLimits(),
     )

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.work import WatchedText, python_calls
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load import convert, fastyaml
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import Parsed, parse_documents
@@ -16,7 +16,7 @@ BILLION_LAUGHS = "a: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n" + "".join(
 
 
 def parse(text: str, **limits: int) -> Parsed:
-    return parse_documents(SourceFile("f.yaml", text), Limits(**limits))
+    return parse_documents(SourceFile("f.yaml", text), InputLimits(**limits))
 
 
 def data(text: str) -> JsonValue:
@@ -253,7 +253,7 @@ def test_the_text_is_read_a_fixed_number_of_times_whatever_the_documents(
     passes = []
     for documents in (1_000, 100_000):
         text = WatchedText(f"---\n{document}" * documents)
-        parsed = parse_documents(SourceFile("f.yaml", text), Limits(max_documents=documents))
+        parsed = parse_documents(SourceFile("f.yaml", text), InputLimits(max_documents=documents))
         assert parsed.diagnostics == ()
         assert len(parsed.documents) == (documents if document else 0)
         passes.append(text.passes)
@@ -266,7 +266,7 @@ def test_the_document_bound_stops_a_file_of_bare_separators(
 ) -> None:
     monkeypatch.setattr(fastyaml, "_Composer", _PlainComposer)
     text = WatchedText("---\n" * 400_000)  # 1.6 MB, under the default file size bound
-    assert found(parse_documents(SourceFile("f.yaml", text), Limits())) == [
+    assert found(parse_documents(SourceFile("f.yaml", text), InputLimits())) == [
         ("load.too-many-documents", 10_002, None)
     ]
     assert sum(text.passes.values()) < 20

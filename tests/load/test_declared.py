@@ -8,8 +8,8 @@ import pytest
 
 from trainc.load import declared
 from trainc.load.declared import Declared, declared_trainjobs
+from trainc.load.input_settings import InputSettings
 from trainc.load.inputs import FileLoad, load_file
-from trainc.load.settings import InputSettings
 
 from .files import TRAINJOB, config, write
 

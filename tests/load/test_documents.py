@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Severity
 from trainc.load.documents import finding_in
 from trainc.load.source import SourceFile
@@ -12,7 +12,7 @@ TEXT = "rules:\n  pod.env: 'off'\nsweeper:\n  resources: {cpu: x}\n"
 
 
 def test_a_parsed_document_places_the_finding_at_the_path() -> None:
-    (document,) = parse_documents(SourceFile("trainc.yaml", TEXT), Limits()).documents
+    (document,) = parse_documents(SourceFile("trainc.yaml", TEXT), InputLimits()).documents
     found = finding_in(
         document, "ignored.yaml", ("sweeper", "resources", "cpu"), "config.invalid", "bad", hint="h"
     )

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from tests.load.yamltext import token_soup, yaml_streams
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load import fastyaml
 from trainc.load.convert import Converter
 from trainc.load.documents import Parsed
@@ -56,13 +56,13 @@ merged:
 """
 
 
-def ruamel_path(text: str, limits: Limits) -> Parsed:
+def ruamel_path(text: str, limits: InputLimits) -> Parsed:
     converter = Converter(SourceFile("f.yaml", text), limits)
     read_stream(converter, limits)
     return converter.parsed()
 
 
-def fast_path(text: str, limits: Limits) -> Parsed | None:
+def fast_path(text: str, limits: InputLimits) -> Parsed | None:
     return fastyaml.parse(SourceFile("f.yaml", text), limits)
 
 
@@ -72,7 +72,7 @@ def outcome(parsed: Parsed) -> object:
     return documents, parsed.diagnostics, dict(parsed.findings)
 
 
-def assert_alike(text: str, limits: Limits) -> bool:
+def assert_alike(text: str, limits: InputLimits) -> bool:
     """The fast path, where it answers, reads ``text`` exactly as the ruamel path does."""
     fast = fast_path(text, limits)
     if fast is None:
@@ -82,23 +82,28 @@ def assert_alike(text: str, limits: Limits) -> bool:
 
 
 LIMITS = st.sampled_from(
-    [Limits(), Limits(max_yaml_nodes=12), Limits(max_depth=4), Limits(max_documents=2)]
+    [
+        InputLimits(),
+        InputLimits(max_yaml_nodes=12),
+        InputLimits(max_depth=4),
+        InputLimits(max_documents=2),
+    ]
 )
 
 
 @given(yaml_streams(), LIMITS)
-def test_generated_streams_read_alike(text: str, limits: Limits) -> None:
+def test_generated_streams_read_alike(text: str, limits: InputLimits) -> None:
     assert_alike(text, limits)
 
 
 @given(token_soup, LIMITS)
-def test_malformed_streams_read_alike(text: str, limits: Limits) -> None:
+def test_malformed_streams_read_alike(text: str, limits: InputLimits) -> None:
     assert_alike(text, limits)
 
 
 def test_a_typical_manifest_takes_the_fast_path() -> None:
-    assert assert_alike(MANIFEST, Limits())
-    parsed = parse_documents(SourceFile("f.yaml", MANIFEST), Limits())
+    assert assert_alike(MANIFEST, InputLimits())
+    parsed = parse_documents(SourceFile("f.yaml", MANIFEST), InputLimits())
     assert [d.index for d in parsed.documents] == [0, 1]
     other = parsed.documents[1].data
     assert isinstance(other, dict)
@@ -137,8 +142,8 @@ def test_a_typical_manifest_takes_the_fast_path() -> None:
 )
 def test_plain_scalars_read_as_kubectl_reads_them(text: str, value: object) -> None:
     for document in (f"v: {text}\n", f"---\nv: {text}\n", f"a: 1\n---\nv: {text}\n"):
-        assert assert_alike(document, Limits())
-        parsed = parse_documents(SourceFile("f.yaml", document), Limits())
+        assert assert_alike(document, InputLimits())
+        parsed = parse_documents(SourceFile("f.yaml", document), InputLimits())
         assert repr(parsed.documents[-1].data) == repr({"v": value})
 
 
@@ -147,8 +152,8 @@ def test_every_document_is_typed_by_go_yaml_rules_directive_or_not() -> None:
     # trainc read one after %YAML 1.2 by 1.2 rules; kubectl refuses the directive and
     # has one set of rules.
     text = "a: yes\n---\nb: yes\n---\n%YAML 1.2\n---\nc: yes\n---\nd: [yes, 010]\n"
-    assert fast_path(text, Limits()) is None  # a directive: the ruamel path reads it
-    parsed = parse_documents(SourceFile("f.yaml", text), Limits())
+    assert fast_path(text, InputLimits()) is None  # a directive: the ruamel path reads it
+    parsed = parse_documents(SourceFile("f.yaml", text), InputLimits())
     data = [d.data for d in parsed.documents]
     assert data == [{"a": True}, {"b": True}, {"c": True}, {"d": [True, 8]}]
     assert [(d.code, d.line) for d in parsed.diagnostics] == [("load.syntax", 5)]
@@ -171,10 +176,10 @@ def test_every_document_is_typed_by_go_yaml_rules_directive_or_not() -> None:
     ],
 )
 def test_the_bare_tag_reads_alike_on_both_paths(text: str, value: object) -> None:
-    assert outcome(parse_documents(SourceFile("f.yaml", text), Limits())) == outcome(
-        ruamel_path(text, Limits())
+    assert outcome(parse_documents(SourceFile("f.yaml", text), InputLimits())) == outcome(
+        ruamel_path(text, InputLimits())
     )
-    data = parse_documents(SourceFile("f.yaml", text), Limits()).documents[0].data
+    data = parse_documents(SourceFile("f.yaml", text), InputLimits()).documents[0].data
     assert data == (value if isinstance(value, dict) else {"v": value})
 
 
@@ -201,18 +206,20 @@ def test_the_bare_tag_reads_alike_on_both_paths(text: str, value: object) -> Non
     ],
 )
 def test_declined_files_are_read_by_the_ruamel_path(text: str) -> None:
-    assert fast_path(text, Limits()) is None
-    parsed = parse_documents(SourceFile("f.yaml", text), Limits())
-    assert outcome(parsed) == outcome(ruamel_path(text, Limits()))
+    assert fast_path(text, InputLimits()) is None
+    parsed = parse_documents(SourceFile("f.yaml", text), InputLimits())
+    assert outcome(parsed) == outcome(ruamel_path(text, InputLimits()))
 
 
 def test_nesting_the_converter_never_visits_is_still_bounded() -> None:
     # The values of a merge key that are not mappings are reported, not converted, so
     # only the composed depth tells that ruamel's composer stops here.
     text = "a:\n  <<: [[[[x]]]]\n"
-    assert fast_path(text, Limits(max_depth=4)) is None
-    assert [d.code for d in ruamel_path(text, Limits(max_depth=4)).diagnostics] == ["load.too-deep"]
-    assert assert_alike(text, Limits(max_depth=7))
+    assert fast_path(text, InputLimits(max_depth=4)) is None
+    assert [d.code for d in ruamel_path(text, InputLimits(max_depth=4)).diagnostics] == [
+        "load.too-deep"
+    ]
+    assert assert_alike(text, InputLimits(max_depth=7))
 
 
 @pytest.mark.parametrize(
@@ -234,10 +241,10 @@ def test_absurd_nesting_never_reaches_libyaml(text: str) -> None:
     # crash must fail this test, not end the test run.
     script = (
         "import sys\n"
-        "from trainc.config.limits import Limits\n"
+        "from trainc.config.limits import InputLimits\n"
         "from trainc.load.source import SourceFile\n"
         "from trainc.load.yamlsrc import parse_documents\n"
-        "parsed = parse_documents(SourceFile('f.yaml', sys.stdin.read()), Limits())\n"
+        "parsed = parse_documents(SourceFile('f.yaml', sys.stdin.read()), InputLimits())\n"
         "print(*[d.code for d in parsed.diagnostics])\n"
     )
     done = subprocess.run(

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.config.settings import DEFAULT_INCLUDE
 from trainc.errors import UsageError
 from trainc.load.gitref import read_revision
@@ -50,7 +50,7 @@ def repo(tmp_path: Path) -> Path:
 
 
 def test_reads_the_selected_files_as_they_were(repo: Path) -> None:
-    revision = read_revision("HEAD~1", root=repo, select=SELECT, limits=Limits())
+    revision = read_revision("HEAD~1", root=repo, select=SELECT, limits=InputLimits())
     assert revision.commit == git(repo, "rev-parse", "HEAD~1")
     assert revision.files == (
         ("jobs/a.yaml", TRAINJOB.format(name="a").encode()),
@@ -61,18 +61,20 @@ def test_reads_the_selected_files_as_they_were(repo: Path) -> None:
 
 
 def test_working_tree_changes_are_not_seen(repo: Path) -> None:
-    revision = read_revision("HEAD", root=repo, select=SELECT, limits=Limits())
+    revision = read_revision("HEAD", root=repo, select=SELECT, limits=InputLimits())
     assert dict(revision.files)["jobs/b.yml"] == TRAINJOB.format(name="b").encode()
     assert [path for path, _ in revision.files] == ["jobs/a.yaml", "jobs/b.yml", "jobs/c.yaml"]
 
 
 def test_root_below_the_git_top_level(repo: Path) -> None:
-    revision = read_revision("HEAD", root=repo / "jobs", select=SELECT, limits=Limits())
+    revision = read_revision("HEAD", root=repo / "jobs", select=SELECT, limits=InputLimits())
     assert [path for path, _ in revision.files] == ["a.yaml", "b.yml", "c.yaml"]
 
 
 def test_oversized_blobs_are_reported_not_read(repo: Path) -> None:
-    revision = read_revision("HEAD", root=repo, select=SELECT, limits=Limits(max_file_bytes=100))
+    revision = read_revision(
+        "HEAD", root=repo, select=SELECT, limits=InputLimits(max_file_bytes=100)
+    )
     assert revision.files == ()
     assert [(d.code, d.file) for d in revision.diagnostics] == [
         ("load.too-large", "jobs/a.yaml"),
@@ -86,7 +88,7 @@ def test_symlinks_at_the_revision_are_not_read(repo: Path) -> None:
     (repo / "passwd.yaml").symlink_to("/etc/passwd")
     git(repo, "add", "passwd.yaml")
     git(repo, "commit", "-q", "-m", "link")
-    revision = read_revision("HEAD", root=repo, select=SELECT, limits=Limits())
+    revision = read_revision("HEAD", root=repo, select=SELECT, limits=InputLimits())
     assert "passwd.yaml" not in dict(revision.files)
 
 
@@ -101,18 +103,18 @@ def test_three_git_processes_whatever_the_file_count(
         return real_run(args, **kwargs)  # type: ignore[call-overload]  # passes kwargs on
 
     monkeypatch.setattr(subprocess, "run", counting_run)
-    read_revision("HEAD", root=repo, select=SELECT, limits=Limits())
+    read_revision("HEAD", root=repo, select=SELECT, limits=InputLimits())
     assert [args[1] for args in calls] == ["rev-parse", "ls-tree", "cat-file"]
 
 
 def test_unknown_revision_is_a_usage_error(repo: Path) -> None:
     with pytest.raises(UsageError, match="--base no-such-branch: fatal"):
-        read_revision("no-such-branch", root=repo, select=SELECT, limits=Limits())
+        read_revision("no-such-branch", root=repo, select=SELECT, limits=InputLimits())
 
 
 def test_a_revision_cannot_smuggle_options(repo: Path) -> None:
     with pytest.raises(UsageError, match="--base --output=x"):
-        read_revision("--output=x", root=repo, select=SELECT, limits=Limits())
+        read_revision("--output=x", root=repo, select=SELECT, limits=InputLimits())
 
 
 def test_not_a_git_repository_is_a_usage_error(
@@ -120,4 +122,4 @@ def test_not_a_git_repository_is_a_usage_error(
 ) -> None:
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
     with pytest.raises(UsageError, match="not a git repository"):
-        read_revision("HEAD", root=tmp_path, select=SELECT, limits=Limits())
+        read_revision("HEAD", root=tmp_path, select=SELECT, limits=InputLimits())

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.errors import UsageError
 from trainc.load import discover, inputs
 from trainc.load.discover import Discovery
@@ -123,7 +123,9 @@ def test_hostile_repository_gives_each_file_its_error_and_goes_on(tmp_path: Path
     write(tmp_path, "big.yaml", b"#" * 2000)
     write(tmp_path, "escape.yaml.j2", "x: {{ ''.__class__.__mro__[1].__subclasses__() }}\n")
     (tmp_path / "passwd.yaml").symlink_to("/etc/passwd")
-    result = load_inputs([tmp_path], config=config(tmp_path, limits=Limits(max_file_bytes=1000)))
+    result = load_inputs(
+        [tmp_path], config=config(tmp_path, limits=InputLimits(max_file_bytes=1000))
+    )
     assert [(d.code, d.file, d.line) for d in result.diagnostics if d.is_error] == [
         ("load.too-large", "big.yaml", None),
         ("load.binary", "binary.yaml", None),

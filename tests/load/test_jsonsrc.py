@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.load.files import TRAINJOB, config, write
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.inputs import load_inputs
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import Parsed, parse_documents
@@ -16,7 +16,7 @@ from trainc.model.json import JsonValue
 
 
 def parse(text: str, *, path: str = "f.json", **limits: int) -> Parsed:
-    return parse_documents(SourceFile(path, text), Limits(**limits))
+    return parse_documents(SourceFile(path, text), InputLimits(**limits))
 
 
 def found(parsed: Parsed) -> list[tuple[str, int | None, int | None]]:

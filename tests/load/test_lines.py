@@ -13,7 +13,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.reader import decode_input
 from trainc.load.source import SourceFile, line_and_column, split_lines
 from trainc.load.yamlsrc import parse_documents
@@ -50,7 +50,7 @@ def test_every_key_is_quoted_from_the_line_reported_for_it(
 ) -> None:
     values, breaks = case
     source = SourceFile("f.yaml", _yaml(values, breaks))
-    parsed = parse_documents(source, Limits())
+    parsed = parse_documents(source, InputLimits())
     assert parsed.diagnostics == ()
     (document,) = parsed.documents
     assert isinstance(document.data, dict)
@@ -76,7 +76,7 @@ def test_a_character_yaml_refuses_is_quoted_where_it_is(
     values[line] += bad
     breaks = data.draw(st.lists(BREAKS, min_size=len(values), max_size=len(values)))
     source = SourceFile("f.yaml", _yaml(values, breaks))
-    (finding,) = parse_documents(source, Limits()).diagnostics
+    (finding,) = parse_documents(source, InputLimits()).diagnostics
     assert finding.line is not None
     assert finding.column is not None
     quoted = source.quote(finding.line)
@@ -92,7 +92,7 @@ def test_json_members_are_quoted_from_their_line(values: list[str], data: st.Dat
     text = "{" + "".join(f"{m},{end}" for m, end in zip(members[:-1], breaks, strict=False))
     text += members[-1] + "}" + breaks[-1]
     source = SourceFile("f.json", text)
-    (document,) = parse_documents(source, Limits()).documents
+    (document,) = parse_documents(source, InputLimits()).documents
     for i in range(len(values)):
         found = document.finding((f"k{i}",), "schema.type", "m")
         assert found.line is not None

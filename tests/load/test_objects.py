@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Severity
 from trainc.load.objects import Classified, classify_documents
 from trainc.load.source import SourceFile
@@ -10,7 +10,7 @@ from .files import TRAINJOB
 
 
 def classify(text: str) -> Classified:
-    parsed = parse_documents(SourceFile("f.yaml", text), Limits())
+    parsed = parse_documents(SourceFile("f.yaml", text), InputLimits())
     assert parsed.diagnostics == ()
     return classify_documents(parsed.documents)
 
@@ -125,7 +125,7 @@ def test_list_items_keep_their_refused_values_re_rooted() -> None:
         for name in ("a", "b")
     )
     text = "apiVersion: v1\nkind: List\nitems:\n" + body.replace("name: b", "name: b\n    x: .inf")
-    parsed = parse_documents(SourceFile("f.yaml", text), Limits())
+    parsed = parse_documents(SourceFile("f.yaml", text), InputLimits())
     assert [d.code for d in parsed.diagnostics] == ["load.syntax"]
     classified = classify_documents(parsed.documents)
     assert [o.document.refused for o in classified.objects] == [

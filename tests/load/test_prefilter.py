@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.load.yamltext import yaml_streams
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.objects import classify_documents
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.source import SourceFile
@@ -37,7 +37,7 @@ def defines_runtime(data: bytes) -> bool:
         text = data.decode()
     except UnicodeDecodeError:
         return False
-    parsed = parse_documents(SourceFile(path="f.yaml", text=text), Limits())
+    parsed = parse_documents(SourceFile(path="f.yaml", text=text), InputLimits())
     classified = classify_documents(parsed.documents)
     return any(obj.kind in RUNTIME_KINDS for obj in classified.objects)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic
 from trainc.load.reader import decode_input, read_input
 
@@ -20,12 +20,12 @@ def finding(result: object) -> tuple[str, int | None]:
 
 def test_reads_bytes(tmp_path: Path) -> None:
     write(tmp_path, "a.yaml", "a: 1\n")
-    assert read_input(tmp_path, "a.yaml", Limits()) == b"a: 1\n"
+    assert read_input(tmp_path, "a.yaml", InputLimits()) == b"a: 1\n"
 
 
 def test_ten_megabytes_is_refused_before_reading(tmp_path: Path) -> None:
     write(tmp_path, "big.yaml", b"a" * (10 * 1024 * 1024))
-    result = read_input(tmp_path, "big.yaml", Limits())
+    result = read_input(tmp_path, "big.yaml", InputLimits())
     assert finding(result) == ("load.too-large", None)
     assert isinstance(result, Diagnostic)
     assert "10485760 bytes" in result.message
@@ -43,14 +43,14 @@ def test_a_file_growing_after_stat_is_cut_at_the_bound(
         return os.stat_result((*status[:6], 10, *status[7:]))
 
     monkeypatch.setattr(os, "fstat", shrunk_fstat)
-    assert finding(read_input(tmp_path, "grows.yaml", Limits(max_file_bytes=50))) == (
+    assert finding(read_input(tmp_path, "grows.yaml", InputLimits(max_file_bytes=50))) == (
         "load.too-large",
         None,
     )
 
 
 def test_vanished_file_is_a_finding(tmp_path: Path) -> None:
-    result = read_input(tmp_path, "gone.yaml", Limits())
+    result = read_input(tmp_path, "gone.yaml", InputLimits())
     assert finding(result) == ("load.unreadable", None)
     assert isinstance(result, Diagnostic)
     assert "No such file" in result.message
@@ -59,7 +59,7 @@ def test_vanished_file_is_a_finding(tmp_path: Path) -> None:
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_fifo_does_not_block(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.yaml")
-    result = read_input(tmp_path, "pipe.yaml", Limits())
+    result = read_input(tmp_path, "pipe.yaml", InputLimits())
     assert finding(result) == ("load.unreadable", None)
     assert isinstance(result, Diagnostic)
     assert result.message == "not a regular file"
@@ -67,7 +67,7 @@ def test_fifo_does_not_block(tmp_path: Path) -> None:
 
 def test_directory_is_not_a_regular_file(tmp_path: Path) -> None:
     (tmp_path / "dir.yaml").mkdir()
-    assert finding(read_input(tmp_path, "dir.yaml", Limits())) == ("load.unreadable", None)
+    assert finding(read_input(tmp_path, "dir.yaml", InputLimits())) == ("load.unreadable", None)
 
 
 def test_binary() -> None:

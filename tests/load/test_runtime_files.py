@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from trainc.cache.store import Store
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.load import reader, runtime_files
@@ -37,7 +37,7 @@ class Reads:
         self.later_ns = 0
         real_read = reader.read_input
 
-        def read(root: Path, path: str, limits: Limits) -> bytes | Diagnostic:
+        def read(root: Path, path: str, limits: InputLimits) -> bytes | Diagnostic:
             self.paths.append(path)
             return real_read(root, path, limits)
 

@@ -15,7 +15,7 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.documents import Document
 from trainc.load.source import Position, SourceFile, split_lines
 from trainc.load.yamlsrc import parse_documents
@@ -25,7 +25,7 @@ PATH = ("spec", "validations", 0, "expression")
 
 
 def _document(text: str) -> Document:
-    return parse_documents(SourceFile("policy.yaml", text), Limits()).documents[0]
+    return parse_documents(SourceFile("policy.yaml", text), InputLimits()).documents[0]
 
 
 def _expression(document: Document) -> str:

@@ -28,7 +28,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.load.yamltext import AMBIGUOUS
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.scalars import (
     Resolved,
     ScalarError,
@@ -195,7 +195,7 @@ def kubectl_json(value: JsonValue) -> str:
 
 def read(text: str) -> tuple[JsonValue, list[str]]:
     """What trainc reads for the plain scalar ``text``, and its findings' messages."""
-    parsed = parse_documents(SourceFile("f.yaml", f"v: {text}\n"), Limits())
+    parsed = parse_documents(SourceFile("f.yaml", f"v: {text}\n"), InputLimits())
     data = parsed.documents[0].data
     assert isinstance(data, dict)
     return data["v"], [diagnostic.message for diagnostic in parsed.diagnostics]
@@ -226,7 +226,7 @@ def test_plain_scalars_are_what_kubectl_sends(text: str, sent: str) -> None:
 
 @pytest.mark.parametrize(("text", "error"), REFUSED)
 def test_nan_and_infinities_are_findings_at_the_scalar(text: str, error: str) -> None:
-    parsed = parse_documents(SourceFile("f.yaml", f"a: 1\nv: {text}\n"), Limits())
+    parsed = parse_documents(SourceFile("f.yaml", f"a: 1\nv: {text}\n"), InputLimits())
     (diagnostic,) = parsed.diagnostics
     assert (diagnostic.code, diagnostic.line, diagnostic.column) == ("load.syntax", 2, 4)
     assert error in diagnostic.message

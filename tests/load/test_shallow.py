@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.load.files import config
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load import shallow, yamlsrc
 from trainc.load.inputs import FileLoad, load_file
 from trainc.load.shallow import parse_heads
@@ -58,7 +58,7 @@ def outcome(load: FileLoad) -> tuple[object, ...]:
 
 
 def heads(path: str, text: str, **limits: int) -> object:
-    return parse_heads(SourceFile(path, text), Limits(**limits))
+    return parse_heads(SourceFile(path, text), InputLimits(**limits))
 
 
 @pytest.mark.parametrize("schema", SCHEMA_FILES, ids=lambda p: p.name)

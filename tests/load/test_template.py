@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic
 from trainc.load.source import SourceFile
 from trainc.load.template import render_template
@@ -10,13 +10,13 @@ from trainc.model.json import JsonObject
 
 
 def render(template: str, values: JsonObject | None = None, **limits: int) -> SourceFile:
-    result = render_template("t.yaml.j2", template, values or {}, Limits(**limits))
+    result = render_template("t.yaml.j2", template, values or {}, InputLimits(**limits))
     assert isinstance(result, SourceFile), result
     return result
 
 
 def fail(template: str, values: JsonObject | None = None, **limits: int) -> Diagnostic:
-    result = render_template("t.yaml.j2", template, values or {}, Limits(**limits))
+    result = render_template("t.yaml.j2", template, values or {}, InputLimits(**limits))
     assert isinstance(result, Diagnostic), result
     return result
 

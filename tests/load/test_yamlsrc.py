@@ -3,13 +3,13 @@ from __future__ import annotations
 import pytest
 from ruamel.yaml.scanner import Scanner
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import Parsed, parse_documents
 
 
 def parse(text: str, **limits: int) -> Parsed:
-    return parse_documents(SourceFile("f.yaml", text), Limits(**limits))
+    return parse_documents(SourceFile("f.yaml", text), InputLimits(**limits))
 
 
 def found(parsed: Parsed) -> list[tuple[str, int | None, int | None]]:
@@ -116,5 +116,5 @@ def test_python_recursion_limit_is_a_finding_too() -> None:
 
 def test_lines_follow_the_template_map() -> None:
     source = SourceFile("t.yaml.j2", "a: 1\nb: : x\n", original="…", line_map=(4, 9, 9))
-    parsed = parse_documents(source, Limits())
+    parsed = parse_documents(source, InputLimits())
     assert [(d.file, d.line) for d in parsed.diagnostics] == [("t.yaml.j2", 9)]

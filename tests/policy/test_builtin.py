@@ -8,7 +8,7 @@ import pytest
 
 from tests.resolve.builders import defaulted_objects
 from tests.support.builders import policy_findings
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.config.settings import PolicySettings, RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.load.source import SourceFile
@@ -79,7 +79,7 @@ def test_each_builtin_is_valid_named_after_its_file_and_documented(
     assert loaded.diagnostics == ()
     assert [p.name for p in loaded.policies] == [name]
     text = (data_dir("policies") / f"{name}.yaml").read_text(encoding="utf-8")
-    (document,) = parse_documents(SourceFile(name, text), Limits()).documents
+    (document,) = parse_documents(SourceFile(name, text), InputLimits()).documents
     description = get_path(document.data, ("metadata", "annotations", "trainc.dev/description"))
     assert isinstance(description, str)
     assert len(description) > 40

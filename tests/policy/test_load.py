@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.config.settings import PolicySettings, RepoConfig
 from trainc.diagnostics import Diagnostic, Severity
 from trainc.load.source import SourceFile
@@ -218,7 +218,7 @@ policies:
 
 
 def test_unknown_names_in_config_point_at_the_entries(tmp_path: Path) -> None:
-    (document,) = parse_documents(SourceFile("trainc.yaml", CONFIG_TEXT), Limits()).documents
+    (document,) = parse_documents(SourceFile("trainc.yaml", CONFIG_TEXT), InputLimits()).documents
     config = repo(
         tmp_path,
         {},

@@ -6,7 +6,7 @@ the ones users see; defaults come from the generated schemas.
 
 from __future__ import annotations
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.defaulted import DefaultedObject
 from trainc.load.documents import LoadedObject
 from trainc.load.source import SourceFile
@@ -19,7 +19,7 @@ from trainc.schema.defaults import apply_defaults, drop_nulls
 
 def defaulted_objects(text: str, path: str = "jobs.yaml") -> list[DefaultedObject]:
     """Every trainer object in ``text``, schema-defaulted, namespaced like the loader does."""
-    parsed = parse_documents(SourceFile(path, text), Limits())
+    parsed = parse_documents(SourceFile(path, text), InputLimits())
     assert not parsed.diagnostics, parsed.diagnostics
     objects = []
     for document in parsed.documents:

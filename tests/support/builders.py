@@ -17,7 +17,7 @@ from typing import Any
 
 from tests.support.documents import make_object
 from trainc.checks.webhooks.cross_object import check_cross_object, document_order
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.config.settings import CompileSettings
 from trainc.diagnostics import Diagnostic
 from trainc.load.defaulted import DefaultedObject
@@ -209,7 +209,7 @@ def annotated(obj: DefaultedObject, annotations: dict[str, JsonValue]) -> Defaul
 
 def object_from_yaml(text: str, path: str = "test.yaml", index: int = 0) -> LoadedObject:
     """The ``index``-th document of ``text``, read by trainc's loader (positions included)."""
-    parsed = parse_documents(SourceFile(path=path, text=text), Limits())
+    parsed = parse_documents(SourceFile(path=path, text=text), InputLimits())
     assert not parsed.diagnostics, parsed.diagnostics
     document = next(d for d in parsed.documents if d.index == index)
     objects = classify_documents([document]).objects

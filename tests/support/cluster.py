@@ -25,14 +25,14 @@ from trainc.model.labels import (
     TRAINJOB_NAME_LABEL,
     TTL_ANNOTATION,
 )
-from trainc.sweep.calls import Limits
+from trainc.sweep.calls import SweepLimits
 from trainc.sweep.client import SweepClient
 
 NS = "team-a"
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 #: Fast limits for tests: short timeouts, small pages, the default attempts.
-TEST_LIMITS = Limits(page_size=50, request_timeout=0.5)
+TEST_LIMITS = SweepLimits(page_size=50, request_timeout=0.5)
 
 
 def at(seconds: float) -> datetime:
@@ -195,7 +195,7 @@ class FakeClock:
 
 
 def sweep_client(
-    server: FakeApiServer, *, limits: Limits = TEST_LIMITS, clock: FakeClock | None = None
+    server: FakeApiServer, *, limits: SweepLimits = TEST_LIMITS, clock: FakeClock | None = None
 ) -> SweepClient:
     """A real ``kubernetes`` client pointed at ``server``, with a fake clock."""
     clock = clock or FakeClock()

@@ -22,9 +22,9 @@ class Collected:
     def __init__(self) -> None:
         self.jobs: list[JobOutput] = []
         self.shared: tuple[JsonObject, ...] = ()
-        self._finished = False
+        self._complete = False
 
-    def open(self, root: Path, default_output: str | None, selection: Selection) -> None:
+    def prepare(self, root: Path, default_output: str | None, selection: Selection) -> None:
         """Nothing to prepare."""
 
     def kept_namespaces(self) -> frozenset[str]:
@@ -39,20 +39,20 @@ class Collected:
         """Keep the job's objects."""
         self.jobs.append(rendered)
 
-    def finish(self, shared: Sequence[JsonObject]) -> None:
+    def complete(self, shared: Sequence[JsonObject]) -> None:
         """Keep the shared objects; :attr:`files` and :attr:`stream` now show the output."""
         self.shared = tuple(shared)
-        self._finished = True
+        self._complete = True
 
     def close(self) -> None:
-        """Forget the jobs of a compile that did not finish."""
-        if not self._finished:
+        """Forget the jobs of a compile that did not complete."""
+        if not self._complete:
             self.jobs.clear()
 
     @property
     def files(self) -> dict[str, bytes]:
         """Output path → bytes, as ``compile -o DIR`` writes them; empty unless finished."""
-        return layout(self.jobs, self.shared) if self._finished else {}
+        return layout(self.jobs, self.shared) if self._complete else {}
 
     @property
     def stream(self) -> str:

@@ -34,7 +34,7 @@ from tests.support.fakeapi import (
 )
 from trainc.errors import UsageError
 from trainc.sweep import client as client_module
-from trainc.sweep.calls import ApiError, BudgetExhausted, Conflict, Limits
+from trainc.sweep.calls import ApiError, BudgetExhausted, Conflict, SweepLimits
 from trainc.sweep.client import connect
 from trainc.sweep.model import Condition
 
@@ -372,7 +372,7 @@ def test_throttling_is_retried_but_client_errors_are_not(
 
 
 def test_the_call_budget_bounds_a_pass(api: FakeApiServer, clock: FakeClock) -> None:
-    client = sweep_client(api, clock=clock, limits=Limits(max_calls=3))
+    client = sweep_client(api, clock=clock, limits=SweepLimits(max_calls=3))
     with pytest.raises(BudgetExhausted, match="call budget of 3"):
         client.snapshot((NS,))  # six lists
     assert client.calls == 3 == len(api.requests)
@@ -384,7 +384,7 @@ def test_the_call_budget_bounds_a_pass(api: FakeApiServer, clock: FakeClock) -> 
 
 def test_the_time_budget_bounds_a_pass(api: FakeApiServer, clock: FakeClock) -> None:
     api.fail("GET", JOBSET_PATH, status=500)
-    limits = Limits(max_seconds=2.0, first_backoff=0.5, request_timeout=0.5)
+    limits = SweepLimits(max_seconds=2.0, first_backoff=0.5, request_timeout=0.5)
     client = sweep_client(api, clock=clock, limits=limits)
     with pytest.raises(BudgetExhausted, match="time budget of 2s"):
         client.snapshot((NS,))

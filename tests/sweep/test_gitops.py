@@ -30,7 +30,7 @@ from tests.support.fakeapi import (
     rfc3339,
 )
 from trainc.sweep.parse import parse_time
-from trainc.sweep.run import ActionRecord, sweep
+from trainc.sweep.sweep_pass import ActionRecord, sweep
 
 NS = "team-a"
 CONFIG = "apiVersion: trainc.dev/v1alpha1\nkind: Config\nnamespace: team-a\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainc.sweep.calls import Limits
+from trainc.sweep.calls import SweepLimits
 from trainc.sweep.client import SweepClient, connect
 
 
@@ -18,4 +18,4 @@ class Cluster:
 
     def connect(self) -> SweepClient:
         """A client of the cluster, with the default call limits."""
-        return connect(kubeconfig=self.kubeconfig, context=self.context, limits=Limits())
+        return connect(kubeconfig=self.kubeconfig, context=self.context, limits=SweepLimits())

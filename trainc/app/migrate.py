@@ -14,7 +14,7 @@ from trainc.errors import UsageError
 from trainc.load.inputs import load_context, load_inputs
 from trainc.migrate.diff import unified_diff
 from trainc.migrate.document import FileMigration, LeftAsIs
-from trainc.migrate.run import migrate_checked
+from trainc.migrate.repository import migrate_checked
 from trainc.policy.apply import load_policies
 from trainc.schema.metadata import domain_prefixed_path_errors
 

@@ -12,12 +12,12 @@ from datetime import datetime
 from pathlib import Path
 
 from trainc.app.cluster import Cluster
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic
 from trainc.engine.job_pass import JobStages
 from trainc.engine.report import ExitCodeFromFindings, ValidationReport
 from trainc.engine.repository import Run, validate_repository
-from trainc.prune.run import Pruned, TrainJobSource, plan, prune
+from trainc.prune.removal import Pruned, TrainJobSource, plan, prune
 from trainc.resolve.resolved import ResolvedJob
 from trainc.sweep.calls import ApiError
 
@@ -31,7 +31,7 @@ class PrunePlan(ExitCodeFromFindings):
     validation: ValidationReport
     diagnostics: tuple[Diagnostic, ...]
     root: Path
-    limits: Limits
+    limits: InputLimits
     trainjobs: tuple[TrainJobSource, ...] = ()
 
 

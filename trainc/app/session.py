@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from trainc.app.compile import CompileReport
 from trainc.app.options import RunOptions
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.config.read import ConfigResult, load_config
 from trainc.config.settings import RepoConfig
 from trainc.engine.job_pass import JobStages
@@ -135,7 +135,7 @@ class Session:
         run = self._run(jobs=1)
         if run is None:
             report = ValidationReport.config_failure(self.loaded_config)
-            return PrunePlan(report, report.diagnostics, self.options.cwd, Limits())
+            return PrunePlan(report, report.diagnostics, self.options.cwd, InputLimits())
         return prune_plan(run)
 
     @staticmethod

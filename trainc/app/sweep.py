@@ -1,5 +1,5 @@
 """``trainc sweep``: one pass of deadlines, TTLs and garbage collection over the cluster,
-record by record (:func:`trainc.sweep.run.sweep`)."""
+record by record (:func:`trainc.sweep.sweep_pass.sweep`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from trainc.sweep.client import SweepClient
-from trainc.sweep.run import ActionRecord, Outcome, sweep
+from trainc.sweep.sweep_pass import ActionRecord, Outcome, sweep
 from trainc.sweep.times import format_time
 
 

@@ -78,11 +78,8 @@ class _Entry:
 def account(
     directory: Path, written: int, limit: int, *, now: float | None = None
 ) -> Trimmed | None:
-    """Add ``written`` bytes to the usage of the cache in ``directory``; trim when over.
-
-    ``directory`` is the layout directory (``<root>/v1``). Returns what a trim removed,
-    None when none was needed. OSError is the caller's: the cache only saves time.
-    """
+    """Add ``written`` bytes to the usage of the cache in ``directory`` (``<root>/v1``);
+    trim when over. OSError is the caller's: the cache only saves time."""
     return _settle(directory, written, limit, now=now, always=False)
 
 

@@ -14,10 +14,10 @@ from trainc.app import RunOptions, Session
 from trainc.argocd import argocd_overrides
 from trainc.cli.options import ReportOptions
 from trainc.cli.progress import progress_line
+from trainc.diff.json import diff_document
+from trainc.diff.markdown import render_markdown
+from trainc.diff.text import render_text
 from trainc.report.base import use_color, write_json
-from trainc.review.jsonout import diff_document
-from trainc.review.markdown import render_markdown
-from trainc.review.text import render_text
 
 if TYPE_CHECKING:
     from trainc.engine.diff import DiffReport  # the report's type: the engine makes it

@@ -10,7 +10,7 @@ import click
 from trainc import __version__
 from trainc.app import RunOptions, Session
 from trainc.cli.options import ReportOptions, report_options
-from trainc.review.explain import render_explained, render_histories
+from trainc.explain import render_explained, render_histories
 
 
 @click.command(

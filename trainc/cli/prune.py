@@ -12,7 +12,7 @@ from trainc.app import RunOptions, Session
 from trainc.app.cluster import Cluster
 from trainc.cli.cluster import context_option, kubeconfig_option
 from trainc.cli.options import ReportOptions, report_options
-from trainc.prune.run import summary
+from trainc.prune.removal import summary
 
 
 @click.command(

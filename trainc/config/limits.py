@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Limits:
+class InputLimits:
     """Bounds applied while reading input; every one is configurable in trainc.yaml.
 
     The defaults sit far above any real manifest (the API server itself rejects objects

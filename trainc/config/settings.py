@@ -21,7 +21,7 @@ from trainc.config.file import (
     SweeperConfig,
     SweeperResources,
 )
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.errors import UsageError
 from trainc.model.json import JsonObject, JsonValue
 
@@ -166,7 +166,7 @@ class RepoConfig:
     environment: str | None = None
     template_values: JsonObject = field(default_factory=dict)
     policies: PolicySettings = field(default_factory=PolicySettings)
-    limits: Limits = field(default_factory=Limits)
+    limits: InputLimits = field(default_factory=InputLimits)
     compile: CompileSettings = field(default_factory=CompileSettings)
     sweeper: SweeperSettings | None = None
     rules: Mapping[str, str] = field(default_factory=dict)
@@ -295,7 +295,7 @@ def build_config(
     inputs = file.inputs
     policies = file.policies
     limits = file.limits
-    defaults = Limits()
+    defaults = InputLimits()
     policy_paths = tuple(policies.paths) if policies and policies.paths else DEFAULT_POLICY_PATHS
     compile_settings = _compile_settings(file.compile, file.deploy or DEPLOY_JOBSET)
     # Policy files and compiled output are YAML too, but never inputs: they would only
@@ -331,7 +331,7 @@ def build_config(
             disable=frozenset(policies.disable or ()) if policies else frozenset(),
             params=dict(policies.params or {}) if policies else {},
         ),
-        limits=Limits(
+        limits=InputLimits(
             max_file_bytes=(limits and limits.max_file_bytes) or defaults.max_file_bytes,
             max_yaml_nodes=(limits and limits.max_yaml_nodes) or defaults.max_yaml_nodes,
             max_depth=(limits and limits.max_depth) or defaults.max_depth,

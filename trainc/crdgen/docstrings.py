@@ -68,9 +68,6 @@ def _module_docs(module_name: str) -> Mapping[str, ClassDocs]:
 
 
 def class_docs(cls: type) -> ClassDocs:
-    """Docs of ``cls``, a top-level class of an importable module.
-
-    A class without a source definition (built dynamically) has no docs rather than
-    the placeholder ``__doc__`` that ``dataclass`` invents.
-    """
+    """Docs of ``cls``, a top-level class; none for a class built dynamically, rather
+    than the placeholder ``__doc__`` that ``dataclass`` invents."""
     return _module_docs(cls.__module__).get(cls.__qualname__, ClassDocs(None, {}))

@@ -8,7 +8,7 @@ keeps only what it must.
 
 The protocol, driven by the engine's compile (:mod:`trainc.engine.compile`):
 
-1. :meth:`~OutputSink.open` once the input validated without errors, with the
+1. :meth:`~OutputSink.prepare` once the input validated without errors, with the
    repository root, trainc.yaml's ``compile.output`` and the paths compiled: a sink that
    needs a place decides it then, and refuses a bad one (UsageError) before any job is
    built;
@@ -16,12 +16,12 @@ The protocol, driven by the engine's compile (:mod:`trainc.engine.compile`):
    :meth:`~OutputSink.render` made of it: rendering is pure (it reads only the job and
    touches no state), so a compile runs it in its worker processes and only the
    rendered form, text, crosses back to the process that writes;
-3. :meth:`~OutputSink.finish` with the objects that belong to no job (the sweeper's),
+3. :meth:`~OutputSink.complete` with the objects that belong to no job (the sweeper's),
    only when the whole compile had no error: that is when output becomes visible. They
    cover the namespaces of the jobs added and of those :meth:`~OutputSink.kept_namespaces`
    names (:mod:`trainc.emit.selection`);
-4. :meth:`~OutputSink.close`, always: without a finish, whatever was staged is thrown
-   away, so an error halfway through writes nothing.
+4. :meth:`~OutputSink.close`, always: without :meth:`~OutputSink.complete`, whatever
+   was staged is thrown away, so an error halfway through writes nothing.
 """
 
 from __future__ import annotations
@@ -62,12 +62,12 @@ class OutputSink(Protocol[Rendered]):
 
     render_key: str
 
-    def open(self, root: Path, default_output: str | None, selection: Selection) -> None:
+    def prepare(self, root: Path, default_output: str | None, selection: Selection) -> None:
         """Get ready, before the first job; ``default_output`` is relative to ``root``."""
 
     def kept_namespaces(self) -> frozenset[str]:
         """The namespaces of TrainJobs outside the selection whose earlier output the sink
-        keeps (after :meth:`open`): the shared objects must still cover them."""
+        keeps (after :meth:`prepare`): the shared objects must still cover them."""
 
     def render(self, job: JobOutput) -> Rendered:
         """One TrainJob's objects, already checked, in the form this sink keeps:
@@ -76,11 +76,11 @@ class OutputSink(Protocol[Rendered]):
     def add(self, rendered: Rendered) -> None:
         """Take the next TrainJob's :meth:`render` ed output."""
 
-    def finish(self, shared: Sequence[JsonObject]) -> None:
+    def complete(self, shared: Sequence[JsonObject]) -> None:
         """Take the shared objects and make the output visible: the compile succeeded."""
 
     def close(self) -> None:
-        """Release what the sink holds; without :meth:`finish`, discard the output."""
+        """Release what the sink holds; without :meth:`complete`, discard the output."""
 
 
 class StreamOutput:
@@ -96,7 +96,7 @@ class StreamOutput:
         self._out = out
         self._documents: list[Document] = []
 
-    def open(self, root: Path, default_output: str | None, selection: Selection) -> None:
+    def prepare(self, root: Path, default_output: str | None, selection: Selection) -> None:
         """Nothing to prepare: the stream goes where it was told."""
 
     def kept_namespaces(self) -> frozenset[str]:
@@ -108,10 +108,10 @@ class StreamOutput:
         return _documents(job.objects)
 
     def add(self, rendered: list[Document]) -> None:
-        """Keep the job's documents; they are written at :meth:`finish`."""
+        """Keep the job's documents; they are written at :meth:`complete`."""
         self._documents.extend(rendered)
 
-    def finish(self, shared: Sequence[JsonObject]) -> None:
+    def complete(self, shared: Sequence[JsonObject]) -> None:
         """Write every document, in canonical order, and flush them."""
         self._documents.extend(_documents(shared))
         self._documents.sort(key=lambda document: document[0])  # stable: build order breaks ties
@@ -163,19 +163,19 @@ class _DirectorySink(ABC):
         self._paths: list[str] = []
         self._tree: _Tree | None = None
         self.directory: Path | None = None
-        """Where the output goes, once :meth:`open` decided it."""
+        """Where the output goes, once :meth:`prepare` decided it."""
         self.kept: dict[str, KeptFile] = {}
-        """The files of TrainJobs outside the selection that stay, by path (once opened)."""
+        """The files of TrainJobs outside the selection that stay, by path (once prepared)."""
 
     @abstractmethod
     def _start(self, directory: Path) -> _Tree:
         """The tree the files go to."""
 
     @abstractmethod
-    def _complete(self) -> None:
+    def _conclude(self) -> None:
         """Every file was added: write or compare what remains."""
 
-    def open(self, root: Path, default_output: str | None, selection: Selection) -> None:
+    def prepare(self, root: Path, default_output: str | None, selection: Selection) -> None:
         configured = None if default_output is None else root / default_output
         directory = self._given or configured
         if directory is None:
@@ -198,7 +198,7 @@ class _DirectorySink(ABC):
 
     def _add(self, path: str, data: bytes) -> None:
         if self._tree is None:
-            raise CompilerBug("output was added before the sink was opened")
+            raise CompilerBug("output was added before the sink was prepared")
         with self._os_errors():
             self._tree.add(path, data)
         self._paths.append(path)
@@ -221,9 +221,9 @@ class _DirectorySink(ABC):
             )
         self._add(path, data)
 
-    def finish(self, shared: Sequence[JsonObject]) -> None:
+    def complete(self, shared: Sequence[JsonObject]) -> None:
         if self._tree is None:
-            raise CompilerBug("output was finished before the sink was opened")
+            raise CompilerBug("output was completed before the sink was prepared")
         for path in self.kept:
             with self._os_errors():
                 self._tree.carry(path)
@@ -232,11 +232,11 @@ class _DirectorySink(ABC):
             self._add(path, data)
         self._add(KUSTOMIZATION, kustomization(self._paths))
         with self._os_errors():
-            self._complete()
+            self._conclude()
 
     @abstractmethod
     def close(self) -> None:
-        """Release the tree; without a finish, what was staged is gone."""
+        """Release the tree; without :meth:`complete`, what was staged is gone."""
 
 
 def _same_directory(directory: Path, configured: Path | None) -> bool:
@@ -251,13 +251,13 @@ class DirectoryOutput(_DirectorySink):
         super().__init__(directory, inputs)
         self._writer: TreeWriter | None = None
         self.result: WriteResult | None = None
-        """What the write changed, once finished."""
+        """What the write changed, once complete."""
 
     def _start(self, directory: Path) -> _Tree:
         self._writer = TreeWriter(directory)
         return self._writer
 
-    def _complete(self) -> None:
+    def _conclude(self) -> None:
         if self._writer is not None:
             self.result = self._writer.commit()
 
@@ -276,15 +276,15 @@ class DirectoryCheck(_DirectorySink):
         super().__init__(directory, inputs)
         self._check: TreeCheck | None = None
         self.problems: list[str] | None = None
-        """How the directory differs from the output (empty: up to date), once finished."""
+        """How the directory differs from the output (empty: up to date), once complete."""
 
     def _start(self, directory: Path) -> _Tree:
         self._check = TreeCheck(directory)
         return self._check
 
-    def _complete(self) -> None:
+    def _conclude(self) -> None:
         if self._check is not None:
-            self.problems = self._check.finish()
+            self.problems = self._check.differences()
 
     def close(self) -> None:
         """A check only reads: nothing to release."""

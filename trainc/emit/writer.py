@@ -229,7 +229,7 @@ class TreeCheck:
         """Expect one of :meth:`previous` to stay as it is."""
         self._paths.add(path)
 
-    def finish(self) -> list[str]:
+    def differences(self) -> list[str]:
         """Every difference, ``"<missing|stale|extra> <path>"``, sorted by path; empty: current."""
         self._compare(OWNERSHIP_FILE, self._paths.manifest())
         expected = {*self._paths.files, OWNERSHIP_FILE}
@@ -391,7 +391,7 @@ class TreeWriter:
     ) -> None:
         self.close()
 
-    def _open(self) -> _Staging:
+    def _staged(self) -> _Staging:
         if self._committed:
             raise CompilerBug("the output tree was already committed")
         if self._staging is None:
@@ -405,24 +405,24 @@ class TreeWriter:
     def add(self, path: str, data: bytes) -> None:
         """Write one file (relative POSIX path) into the new tree."""
         directories = self._paths.add(path)
-        self._open().write(path, data, directories)
+        self._staged().write(path, data, directories)
 
     def previous(self) -> list[str]:
         """The files of the tree being replaced (its manifest aside), sorted; opens the
         write, so they are vetted as trainc's."""
-        return _previous_files(self._open().present)
+        return _previous_files(self._staged().present)
 
     def first_line(self, path: str) -> str:
         """The first line of one of :meth:`previous`."""
-        return _first_line(self._open().target, path)
+        return _first_line(self._staged().target, path)
 
     def carry(self, path: str) -> None:
         """Keep one of :meth:`previous` as it is in the new tree."""
-        self.add(path, (self._open().target / path).read_bytes())
+        self.add(path, (self._staged().target / path).read_bytes())
 
     def commit(self) -> WriteResult:
         """Write the manifest, make the new tree durable and swap it in; release the lock."""
-        staging = self._open()
+        staging = self._staged()
         staging.write(OWNERSHIP_FILE, self._paths.manifest(), ())
         sync_tree(staging.new, self._paths.directories, self._sync)
         _swap(staging.new, staging.target, staging.old)
@@ -465,4 +465,4 @@ def check_tree(directory: Path, files: Mapping[str, bytes]) -> list[str]:
     check = TreeCheck(directory)
     for path in sorted(files):
         check.add(path, files[path])
-    return check.finish()
+    return check.differences()

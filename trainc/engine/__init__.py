@@ -5,7 +5,7 @@ per-object checks, cache), the object checks across files (:mod:`.pipeline`), th
 job pass (:mod:`.job_pass`: resolve, judge, build, check the output, render), with
 worker processes (:mod:`.workers`) and the cache wiring (:mod:`.cache`).
 :mod:`.compile` adds compile's output stage (:mod:`.output`); :mod:`.diff` and
-:mod:`.explain` keep each built job for the reviews (:mod:`trainc.review`). Stages are
-pure functions of what the run prepared and return findings or objects; the engine
-calls them, they never call back.
+:mod:`.explain` keep each built job for the comparison (:mod:`trainc.diff`) and the
+origins (:mod:`trainc.explain`). Stages are pure functions of what the run prepared and
+return findings or objects; the engine calls them, they never call back.
 """

@@ -1,5 +1,5 @@
 """``trainc diff``'s run: the output at a base revision and in the working tree, built in
-memory and compared (:mod:`trainc.review.changes`)."""
+memory and compared (:mod:`trainc.diff.changes`)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from trainc.build.sweeper import build_sweeper
 from trainc.checks.transitions.base import BaseRevision
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
+from trainc.diff.changes import Emitted, ObjectChange, compare
 from trainc.emit.selection import Selection
 from trainc.engine.job_pass import JobStages
 from trainc.engine.report import ExitCodeFromFindings, ValidationReport
 from trainc.engine.repository import Run, validate_repository
-from trainc.review.changes import Emitted, ObjectChange, compare
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """``trainc explain``'s run: the compiled objects, built in memory, with the origin of each
-line (:mod:`trainc.review.explain`)."""
+line (:mod:`trainc.explain`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from trainc.engine.job_pass import JobStages
 from trainc.engine.report import ExitCodeFromFindings, ValidationReport
 from trainc.engine.repository import Run, validate_repository
 from trainc.errors import UsageError
-from trainc.review.explain import ExplainedObject, FieldHistory, SelectionError, select
+from trainc.explain import ExplainedObject, FieldHistory, SelectionError, select
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ The lookup (:mod:`trainc.resolve.index`) knows the runtimes the run read; when n
 the name a TrainJob asks for, the likeliest cause in a new repository is a runtime the
 run did not read at all: upstream's runtime directory copied with its kustomization, or a
 glob in ``inputs.exclude``. Only then are the left-out files searched
-(:func:`~trainc.load.left_out.left_out_runtimes`), and the finding's hint says where
+(:func:`~trainc.load.left_out_runtimes.left_out_runtimes`), and the finding's hint says where
 the runtime is and how to let trainc read it.
 """
 
@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import LoadedObject
-from trainc.load.left_out import LeftOutRuntime, left_out_runtimes
-from trainc.load.settings import InputSettings
+from trainc.load.input_settings import InputSettings
+from trainc.load.left_out_runtimes import LeftOutRuntime, left_out_runtimes
 from trainc.model.json import get_path
 from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, TRAINJOB
 from trainc.resolve.index import XOBJ_RUNTIME_NOT_FOUND

@@ -71,7 +71,7 @@ class CompileOutput:
         """Check the shared objects and make the output visible."""
         _check_built(self._check, shared)
         self._open()
-        self._sink.finish(shared)
+        self._sink.complete(shared)
 
     def close(self) -> None:
         """Release the sink; without :meth:`finish`, its output is discarded."""
@@ -80,7 +80,7 @@ class CompileOutput:
 
     def _open(self) -> None:
         if not self._opened:
-            self._sink.open(self._config.root, self._config.compile.output, self._selection)
+            self._sink.prepare(self._config.root, self._config.compile.output, self._selection)
             self._opened = True
 
 

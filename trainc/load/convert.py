@@ -22,7 +22,7 @@ import re
 import sys
 from typing import Any, Protocol, TypeVar
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic, Rule, Severity, counted, finding
 from trainc.load.documents import Document, Parsed
 from trainc.load.scalars import (
@@ -174,7 +174,7 @@ class Converter:
     failures to ``diagnostics``; :meth:`parsed` is the file's result.
     """
 
-    def __init__(self, source: SourceFile, limits: Limits) -> None:
+    def __init__(self, source: SourceFile, limits: InputLimits) -> None:
         self.source = source
         self.diagnostics: list[Diagnostic] = []
         self._documents: list[Document] = []

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from trainc.load.discover import discover_files
 from trainc.load.documents import LoadedObject
 from trainc.load.globs import path_filter
+from trainc.load.input_settings import InputSettings
 from trainc.load.inputs import load_file
 from trainc.load.reader import read_input
-from trainc.load.settings import InputSettings
 from trainc.model.json import get_path
 from trainc.model.kinds import TRAINJOB
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no annotations; typed here
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load.convert import LOAD_TOO_DEEP, Converter, Node, shared
 from trainc.load.documents import Parsed
 from trainc.load.scalars import TAG_PREFIX
@@ -101,7 +101,7 @@ class _Converter(Converter):
     finding about the node, all rare in manifests.
     """
 
-    def __init__(self, source: SourceFile, limits: Limits) -> None:
+    def __init__(self, source: SourceFile, limits: InputLimits) -> None:
         super().__init__(source, limits)
         self._text = source.text
 
@@ -137,7 +137,7 @@ def _has_bare_tag(text: str, index: int) -> bool:
     return False
 
 
-def parse(source: SourceFile, limits: Limits) -> Parsed | None:
+def parse(source: SourceFile, limits: InputLimits) -> Parsed | None:
     """The documents of ``source`` as the ruamel path reads them, or None to decline.
 
     A document nested deeper than ``limits.max_depth`` is reported by ruamel's composer
@@ -307,7 +307,7 @@ class _Frame:
     key: str | None = None
 
 
-def heads(text: str, limits: Limits) -> list[Head] | None:
+def heads(text: str, limits: InputLimits) -> list[Head] | None:
     """The head of every non-empty document of ``text``, from libyaml's events alone.
 
     Parsing events costs a small part of composing nodes, and composing is what makes
@@ -330,7 +330,7 @@ def heads(text: str, limits: Limits) -> list[Head] | None:
         parser.dispose()
 
 
-def _scan(parser: Any, limits: Limits) -> list[Head] | None:
+def _scan(parser: Any, limits: InputLimits) -> list[Head] | None:
     """The heads of the events ``parser`` yields; see :func:`heads`."""
     found: list[Head] = []
     stack: list[_Frame] = []

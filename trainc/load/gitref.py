@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic
 from trainc.errors import UsageError
 from trainc.load.globs import PathFilter
@@ -34,7 +34,7 @@ class Revision:
     selected: int
 
 
-def read_revision(ref: str, *, root: Path, select: PathFilter, limits: Limits) -> Revision:
+def read_revision(ref: str, *, root: Path, select: PathFilter, limits: InputLimits) -> Revision:
     """The files under ``root`` that ``select`` picks, as they were at ``ref``.
 
     Raises UsageError when ``root`` is not in a git repository or ``ref`` names no commit:

@@ -13,16 +13,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic, sort_diagnostics
 from trainc.errors import UsageError
 from trainc.load.discover import discover_files
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.globs import literal_directory, path_filter
+from trainc.load.input_settings import InputSettings
 from trainc.load.objects import classify_documents
 from trainc.load.reader import decode_input, read_file, read_input, read_stream
 from trainc.load.runtime_files import runtime_candidates
-from trainc.load.settings import InputSettings
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.kinds import RUNTIME_KINDS
@@ -78,9 +78,8 @@ def load_inputs(
     ``stream`` (the standard input of ``trainc validate -``) is read to its end as one
     more input file named :data:`STDIN_NAME`, such as the YAML stream ``kustomize build``
     or ``helm template`` prints: its documents are objects like any file's, and its
-    findings count lines from the start of the stream.
-    ``progress(done, total)`` is called after each file. Raises UsageError for a path
-    that does not exist or lies outside ``config.root``.
+    findings count lines from the start of the stream. Raises UsageError for a path that
+    does not exist or lies outside ``config.root``.
     """
     found = find_inputs(paths, config=config, stream=stream)
     files = []
@@ -339,13 +338,13 @@ class SingleFile(NamedTuple):
     diagnostics: tuple[Diagnostic, ...]
 
 
-def load_single_file(file: Path, path: str, limits: Limits | None = None) -> SingleFile:
+def load_single_file(file: Path, path: str, limits: InputLimits | None = None) -> SingleFile:
     """Read and parse one YAML file with the loader's bounds, reporting it as ``path``.
 
     For the repository config, which is read before its own limits are known (hence the
-    default :class:`Limits`); ``source`` is None when the file could not be decoded.
+    default :class:`InputLimits`); ``source`` is None when the file could not be decoded.
     """
-    limits = limits or Limits()
+    limits = limits or InputLimits()
     source = _decoded(path, read_file(file, path, limits))
     if isinstance(source, Diagnostic):
         return SingleFile(None, (), (source,))

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic
 from trainc.load.convert import LOAD_SYNTAX, Converter, Mark, mark_finding, too_deep
 from trainc.load.documents import Parsed
@@ -244,7 +244,7 @@ class _JsonConverter(Converter):
         return text, Resolved("int" if isinstance(number, int) else "float", number)
 
 
-def parse_json(source: SourceFile, limits: Limits) -> Parsed:
+def parse_json(source: SourceFile, limits: InputLimits) -> Parsed:
     """The values of a ``.json`` file as documents, and what kubectl or Argo CD refuse."""
     reader = _Reader(source.text, limits.max_depth)
     converter = _JsonConverter(source, limits)

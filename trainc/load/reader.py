@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic, Rule, Severity, counted, finding
 from trainc.load.pathnames import os_name
 from trainc.load.source import line_and_column
@@ -62,7 +62,7 @@ def file_finding(
 
 
 def too_large(
-    path: str, size: int | None, limits: Limits, *, subject: str = "the file"
+    path: str, size: int | None, limits: InputLimits, *, subject: str = "the file"
 ) -> Diagnostic:
     """``load.too-large``; ``size`` is None when reading stopped at the bound."""
     actual = f"is {counted(size, 'byte')}" if size is not None else "is larger"
@@ -74,12 +74,12 @@ def too_large(
     )
 
 
-def read_input(root: Path, path: str, limits: Limits) -> bytes | Diagnostic:
+def read_input(root: Path, path: str, limits: InputLimits) -> bytes | Diagnostic:
     """The bytes of the repository file ``path`` (repo-relative), as :func:`read_file`."""
     return read_file(root / os_name(path), path, limits)
 
 
-def read_file(file: Path, path: str, limits: Limits) -> bytes | Diagnostic:
+def read_file(file: Path, path: str, limits: InputLimits) -> bytes | Diagnostic:
     """The bytes of ``file``, reported as ``path``, never more than ``limits.max_file_bytes``.
 
     The size is checked on the open descriptor before reading and again while reading
@@ -98,7 +98,7 @@ def read_file(file: Path, path: str, limits: Limits) -> bytes | Diagnostic:
         os.close(descriptor)
 
 
-def read_stream(stream: BinaryIO, path: str, limits: Limits) -> bytes | Diagnostic:
+def read_stream(stream: BinaryIO, path: str, limits: InputLimits) -> bytes | Diagnostic:
     """The bytes of ``stream`` up to its end (``trainc validate -``), reported as ``path``.
 
     A pipe has no size to check beforehand: reading stops one byte past the bound, so a
@@ -110,7 +110,7 @@ def read_stream(stream: BinaryIO, path: str, limits: Limits) -> bytes | Diagnost
         return file_finding(path, LOAD_UNREADABLE.code, f"cannot read the input: {error.strerror}")
 
 
-def _read_bounded(descriptor: int, path: str, limits: Limits) -> bytes | Diagnostic:
+def _read_bounded(descriptor: int, path: str, limits: InputLimits) -> bytes | Diagnostic:
     status = os.fstat(descriptor)
     if not stat.S_ISREG(status.st_mode):
         return file_finding(path, LOAD_UNREADABLE.code, "not a regular file")
@@ -119,7 +119,9 @@ def _read_bounded(descriptor: int, path: str, limits: Limits) -> bytes | Diagnos
     return _read_chunks(lambda size: os.read(descriptor, size), path, limits)
 
 
-def _read_chunks(read: Callable[[int], bytes], path: str, limits: Limits) -> bytes | Diagnostic:
+def _read_chunks(
+    read: Callable[[int], bytes], path: str, limits: InputLimits
+) -> bytes | Diagnostic:
     """Everything ``read`` gives until it returns nothing, or ``load.too-large`` past the bound."""
     chunks: list[bytes] = []
     remaining = limits.max_file_bytes + 1

@@ -36,7 +36,7 @@ from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.tag import Tag
 from ruamel.yaml.tokens import DirectiveToken
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.convert import LOAD_SYNTAX, Converter, mark_finding, too_deep
 from trainc.load.source import SourceFile, line_and_column
@@ -164,7 +164,7 @@ class _Parser(RoundTripParser):
         return directives
 
 
-def read_stream(converter: Converter, limits: Limits) -> None:
+def read_stream(converter: Converter, limits: InputLimits) -> None:
     """Feed every document of ``converter.source`` to ``converter``, failures as findings."""
     source = converter.source
     yaml = YAML(typ="rt")

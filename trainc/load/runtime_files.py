@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from trainc.cache.keys import code_fingerprint, digest
+from trainc.load.input_settings import InputSettings
 from trainc.load.pathnames import os_name
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import read_input
-from trainc.load.settings import InputSettings
 
 if TYPE_CHECKING:
     from trainc.cache.store import Store

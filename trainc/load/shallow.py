@@ -20,7 +20,7 @@ import json
 import re
 from typing import Final
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.load import fastyaml
 from trainc.load.documents import Document, Parsed
 from trainc.load.source import SourceFile, line_and_column
@@ -40,7 +40,7 @@ class _UnusualValueError(ValueError):
     """A JSON value the full reader judges (a non-finite number, a literal Go refuses)."""
 
 
-def parse_heads(source: SourceFile, limits: Limits) -> Parsed | None:
+def parse_heads(source: SourceFile, limits: InputLimits) -> Parsed | None:
     """The documents of ``source`` as heads only, when it holds nothing trainc checks.
 
     None means "parse it fully": the file holds some other document, or the cheap
@@ -80,7 +80,7 @@ def _head_data(head: fastyaml.Head) -> JsonObject:
     return data
 
 
-def _json_without_object(source: SourceFile, limits: Limits) -> Parsed | None:
+def _json_without_object(source: SourceFile, limits: InputLimits) -> Parsed | None:
     """The one document of a JSON file that is no Kubernetes object, or None."""
     try:
         value = json.loads(source.text, parse_constant=_refuse, parse_float=_finite)
@@ -108,7 +108,7 @@ def _finite(text: str) -> float:
     return number
 
 
-def _within(value: JsonValue, limits: Limits) -> bool:
+def _within(value: JsonValue, limits: InputLimits) -> bool:
     """Whether ``value`` nests and counts within the limits, with room to spare: a file
     near them is left to the full reader, which reports them."""
     nodes = 0

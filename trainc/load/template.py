@@ -20,7 +20,7 @@ from jinja2.lexer import Token, TokenStream
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic, Rule, Severity, counted
 from trainc.load.reader import file_finding, too_large
 from trainc.load.source import LINE_BREAK, SourceFile
@@ -147,13 +147,12 @@ def _environment(max_bytes: int) -> _Environment:
 
 
 def render_template(
-    path: str, template: str, values: JsonObject, limits: Limits
+    path: str, template: str, values: JsonObject, limits: InputLimits
 ) -> SourceFile | Diagnostic:
     """Render ``template`` with the config's values, as top-level names and as ``values``.
 
-    Returns the rendered source (with ``line_map`` into the template) or the finding that
-    stopped it, located at the template line. Output beyond ``limits.max_file_bytes`` is
-    ``load.too-large``, found while generating so a runaway loop stops early.
+    A finding is located at the template line; output beyond ``limits.max_file_bytes``
+    is ``load.too-large``, found while generating so a runaway loop stops early.
     """
     context = {**values, "values": values}
     try:

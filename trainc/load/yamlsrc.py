@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic
 from trainc.load import fastyaml
 from trainc.load.convert import LOAD_SYNTAX, Converter, mark_finding
@@ -36,7 +36,7 @@ _JSON_SUFFIX = ".json"
 _SEPARATOR = re.compile(r"^---(.*)$", re.MULTILINE)
 
 
-def parse_documents(source: SourceFile, limits: Limits, *, skim: bool = False) -> Parsed:
+def parse_documents(source: SourceFile, limits: InputLimits, *, skim: bool = False) -> Parsed:
     """Every document of ``source.text``; empty documents (a bare ``---``) are skipped.
 
     ``Document.index`` counts all documents of the stream, empty ones included, so it

@@ -22,7 +22,7 @@ from typing import Any
 
 from ruamel.yaml.error import YAMLError
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.source import SourceFile
@@ -90,7 +90,7 @@ def migrate_source(
     objects: Sequence[LoadedObject],
     *,
     manager: str,
-    limits: Limits,
+    limits: InputLimits,
     held: Mapping[LoadedObject, str] | None = None,
 ) -> FileMigration:
     """The migrated text of ``source``, whose trainer objects are ``objects``.
@@ -149,7 +149,7 @@ def _root(document: Document) -> tuple[int, int]:
 
 
 def _migrate_piece(
-    path: str, piece: _Piece, work: _Work, limits: Limits
+    path: str, piece: _Piece, work: _Work, limits: InputLimits
 ) -> tuple[str, list[Rewritten], list[LeftAsIs]]:
     """The piece's new body, the findings it fixes, and those it leaves (with the reason)."""
     every = [m for _, migrations in work for m in migrations]
@@ -197,7 +197,7 @@ def _migrate_piece(
     return (new_body.replace("\n", "\r\n") if crlf else new_body), done, left
 
 
-def _read_one(path: str, body: str, limits: Limits) -> Document | None:
+def _read_one(path: str, body: str, limits: InputLimits) -> Document | None:
     """The one document of ``body`` as trainc reads it, or None if that is not what it is."""
     parsed = parse_documents(SourceFile(path=path, text=body), limits)
     if len(parsed.documents) != 1 or any(d.is_error for d in parsed.diagnostics):

@@ -146,7 +146,7 @@ class RoundTripKit:
 
     def detach(self, mapping: MutableMapping[Any, Any], key: str) -> str:
         """The comment lines after the value of ``key``, taken off it."""
-        return _take_following(mapping, key)
+        return _detach_following(mapping, key)
 
     def delete(self, mapping: MutableMapping[Any, Any], key: str, following: Any) -> Any:
         """Remove ``key``, keeping ``following`` where it stood; returns it if that is after
@@ -222,7 +222,7 @@ def _slot(holder: Any) -> int:
     return _AFTER_VALUE if isinstance(holder, CommentedMap) else 0
 
 
-def _take_following(parent: Any, key: Any) -> str:
+def _detach_following(parent: Any, key: Any) -> str:
     """Remove and return the whole-line comments after the value of ``parent[key]``: they
     introduce what follows it, so they stay in place when it goes or moves."""
     holder, leaf = _last_leaf(parent, key)

@@ -100,11 +100,8 @@ class KindSchema:
         return table
 
     def child(self, node: SchemaNode, key: str | int) -> SchemaNode | None:
-        """Schema of ``key`` inside a value governed by ``node``, or None if unknown there.
-
-        Integers index lists (``items``); strings name properties, or map entries when
-        the object has ``additionalProperties`` as a schema.
-        """
+        """Schema of ``key`` inside a value governed by ``node``, or None if unknown there;
+        a string names a property, or a map entry under ``additionalProperties``."""
         table = self.children(node)
         if isinstance(key, int):
             return table.items

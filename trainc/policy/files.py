@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.config.settings import DEFAULT_POLICY_PATHS, RepoConfig
 from trainc.diagnostics import Diagnostic, Rule, Severity, finding
 from trainc.load.discover import discover_files
@@ -48,7 +48,7 @@ class PolicyFiles:
     sources: dict[str, SourceFile] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def parse(self, source: SourceFile, limits: Limits) -> Sequence[Document]:
+    def parse(self, source: SourceFile, limits: InputLimits) -> Sequence[Document]:
         """The documents of ``source``, recording the file and its parse findings."""
         parsed = parse_documents(source, limits)
         self.sources[source.path] = source
@@ -82,7 +82,7 @@ def _builtin_pack() -> tuple[tuple[SourceFile, tuple[Document, ...]], ...]:
     pack: list[tuple[SourceFile, tuple[Document, ...]]] = []
     for pack_file in sorted(data_dir("policies").glob("*.yaml")):
         source = SourceFile(BUILTIN_PREFIX + pack_file.name, pack_file.read_text("utf-8"))
-        pack.append((source, parse_documents(source, Limits()).documents))
+        pack.append((source, parse_documents(source, InputLimits()).documents))
     return tuple(pack)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainc.config.limits import Limits
+from trainc.config.limits import InputLimits
 from trainc.emit.replace import ChangedMeanwhile, replace_text
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
@@ -42,7 +42,9 @@ class Edit:
     text: str | None
 
 
-def without_documents(path: str, text: str, removed: Sequence[JsonObject], limits: Limits) -> Edit:
+def without_documents(
+    path: str, text: str, removed: Sequence[JsonObject], limits: InputLimits
+) -> Edit:
     """``text`` of file ``path`` without the documents ``removed`` (each as read).
 
     Raises :class:`UnsafeEditError` for a template, for text the loader cannot read, and when
@@ -78,7 +80,7 @@ def _pieces(text: str) -> list[str]:
     return [text[start:end] for start, end in itertools.pairwise(starts)]
 
 
-def _documents(path: str, text: str, limits: Limits) -> list[JsonValue]:
+def _documents(path: str, text: str, limits: InputLimits) -> list[JsonValue]:
     parsed = parse_documents(SourceFile(path=path, text=text), limits)
     if any(finding.is_error for finding in parsed.diagnostics):
         raise UnsafeEditError("the file does not read as YAML")

@@ -152,10 +152,7 @@ def _unstyled(label: str) -> str:
 
 
 def headline(diagnostic: Diagnostic, *, style: Callable[[str], str] = _unstyled) -> str:
-    """``path:line:col: error[code]: message``, the compiler convention editors link to.
-
-    ``style`` decorates the ``error[code]`` label (the text format colours it).
-    """
+    """``path:line:col: error[code]: message``, the compiler convention editors link to."""
     label = style(f"{diagnostic.severity}[{diagnostic.code}]")
     where = location(diagnostic)
     return f"{where}: {label}: {diagnostic.message}" if where else f"{label}: {diagnostic.message}"

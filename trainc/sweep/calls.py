@@ -24,7 +24,7 @@ from trainc.model.json import JsonObject, get_path
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Limits:
+class SweepLimits:
     """Bounds of one sweep pass: page size, per-request timeout, retries, budgets (seconds).
 
     The time budget stays well inside the 600 s deadline of the CronJob's run
@@ -86,7 +86,7 @@ class Caller:
     """
 
     def __init__(
-        self, limits: Limits, *, sleep: Callable[[float], None], monotonic: Callable[[], float]
+        self, limits: SweepLimits, *, sleep: Callable[[float], None], monotonic: Callable[[], float]
     ) -> None:
         self.limits = limits
         self._sleep = sleep

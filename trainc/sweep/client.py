@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from trainc.errors import UsageError
 from trainc.model.json import JsonObject, as_list, as_object, get_path
 from trainc.model.labels import JOBSET_NAME_LABEL
-from trainc.sweep.calls import Answer, ApiError, Caller, Limits, NotFound
+from trainc.sweep.calls import Answer, ApiError, Caller, NotFound, SweepLimits
 from trainc.sweep.kinds import (
     COMPANION_KINDS,
     JOB,
@@ -52,7 +52,7 @@ EVENT_SOURCE = "trainc-sweeper"
 _EVENT_MESSAGE_LIMIT = 1024
 
 
-def connect(*, kubeconfig: Path | None, context: str | None, limits: Limits) -> SweepClient:
+def connect(*, kubeconfig: Path | None, context: str | None, limits: SweepLimits) -> SweepClient:
     """A client configured as kubectl would be: kubeconfig files first, then in-cluster.
 
     The files are :func:`~trainc.sweep.kubeconfig.kubeconfig_search`'s (``--kubeconfig``,
@@ -142,7 +142,7 @@ class SweepClient:
         self,
         configuration: Any,
         *,
-        limits: Limits,
+        limits: SweepLimits,
         sleep: Callable[[float], None] = time.sleep,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:

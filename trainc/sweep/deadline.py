@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from trainc.diagnostics import counted
+from trainc.sweep.lifecycle_settings import Settings
 from trainc.sweep.model import Action, ChildJobState, FailJobs, JobSetState, Reason
-from trainc.sweep.settings import Settings
 from trainc.sweep.times import Window, format_seconds, format_time, pending_note, window_start
 
 _SECOND = timedelta(seconds=1)
@@ -110,10 +110,9 @@ def exhausted_deadline(job: ChildJobState, now: datetime) -> int:
     """An ``activeDeadlineSeconds`` the Job has already used up at ``now``.
 
     The Job controller fails a Job once ``now - startTime >= activeDeadlineSeconds``
-    (``pastActiveDeadline`` in the Job controller), so the whole seconds since
-    ``status.startTime`` qualify; at least 1, the API's
-    minimum. A Job not started yet (or suspended: its start time is cleared) gets 1 and
-    fails one second after it starts.
+    (``pastActiveDeadline``), so the whole seconds since ``status.startTime`` qualify; at
+    least 1, the API's minimum, which a Job not started yet (or suspended: its start time
+    is cleared) gets, failing one second after it starts.
     """
     if job.start_time is None:
         return 1

@@ -3,7 +3,7 @@
 Pure and stateless, like the upstream controllers after a restart (KEP-2899 "Controller
 Restart Behavior"): every timer is recomputed from times the API server stored, so the
 same snapshot at a later ``now`` gives the right action and a sweep after enforcement is
-a no-op. The clock is read once by :mod:`trainc.sweep.run` and passed in
+a no-op. The clock is read once by :mod:`trainc.sweep.sweep_pass` and passed in
 (``docs/design.md``, "Determinism"). The I/O layer re-decides with :func:`decide_jobset` and
 :func:`~trainc.sweep.garbage.decide_companion` on freshly read objects before it deletes
 or patches anything, as the TTL-after-finished controller does (KEP-592,
@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from trainc.sweep.deadline import deadline_actions
 from trainc.sweep.garbage import DEFAULT_GRACE, decide_companion
+from trainc.sweep.lifecycle_settings import read_settings
 from trainc.sweep.model import (
     Action,
     ChildJobState,
@@ -29,7 +30,6 @@ from trainc.sweep.model import (
     Snapshot,
     subject_of,
 )
-from trainc.sweep.settings import read_settings
 from trainc.sweep.times import is_finished, is_suspended
 from trainc.sweep.ttl import ttl_actions
 

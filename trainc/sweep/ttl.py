@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from trainc.diagnostics import counted
+from trainc.sweep.lifecycle_settings import Settings, source_file
 from trainc.sweep.model import Action, ChildJobState, DeleteJobs, JobSetState, Reason
-from trainc.sweep.settings import Settings, source_file
 from trainc.sweep.times import (
     Window,
     finishing_condition,

@@ -1,0 +1,102 @@
+"""``trainc diff --format markdown``: a pull-request comment.
+
+A summary line and a table of every changed object come first, then one collapsible
+section per object holding its unified diff. GitHub refuses a comment body over
+65,536 characters (counted as JavaScript counts them, in UTF-16 code units), so the
+comment is cut before that, whole sections at a time, with a note saying how many
+objects are left out and the command that shows them all.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+
+from trainc.diff.changes import SHARED, ObjectChange
+from trainc.diff.summary import FIX, SHARED_HEADING, DiffSummary, plural
+
+#: The longest comment body GitHub accepts.
+COMMENT_LIMIT = 65_536
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def render_markdown(
+    changes: Sequence[ObjectChange], *, base: str, head: str, limit: int = COMMENT_LIMIT
+) -> str:
+    """The comment: never longer than ``limit`` UTF-16 code units.
+
+    The table is kept whole when it fits and the diffs are added while they fit; a
+    table too long on its own is cut too. Either way the note counts what is left out.
+    """
+    top = f"### trainc diff against `{_code(base)}`\n\n{DiffSummary.of(changes).sentence(base)}\n"
+    if not changes:
+        return top
+    total = len(changes)
+    body = top + "\n| TrainJob | Object | Change |\n| --- | --- | --- |\n"
+    rows = [_row(change) for change in changes]
+    if _length(body + "".join(rows) + _note(total, total, base)) > limit:
+        shown = _fitting(body, rows, _note(total, total, base), limit)
+        table = body + "".join(rows[:shown]) if shown else top
+        return table + _note(total, total, base)
+    body += "".join(rows) + "\n"
+    sections = [_section(change, base, head) for change in changes]
+    if _length(body + "".join(sections)) <= limit:
+        return body + "".join(sections)
+    shown = _fitting(body, sections, _note(total, total, base), limit)
+    return body + "".join(sections[:shown]) + _note(total - shown, total, base)
+
+
+def _fitting(body: str, parts: Sequence[str], note: str, limit: int) -> int:
+    """How many of ``parts`` fit after ``body`` with room left for ``note``."""
+    length = _length(body) + _length(note)
+    for count, part in enumerate(parts):
+        length += _length(part)
+        if length > limit:
+            return count
+    return len(parts)
+
+
+def _row(change: ObjectChange) -> str:
+    what = change.change.value + (f" · **{FIX}**" if change.refusals else "")
+    owner = f"`{change.owner}`" if change.owner != SHARED else SHARED_HEADING
+    return f"| {owner} | {_cell(change.title)} | {what} |\n"
+
+
+def _section(change: ObjectChange, base: str, head: str) -> str:
+    diff = "\n".join(change.unified(base, head))
+    fence = "`" * max(3, 1 + max((len(run) for run in _BACKTICKS.findall(diff)), default=0))
+    reasons = "".join(f"> **{FIX}**: {_text(reason)}\n>\n" for reason in change.refusals)
+    summary = html.escape(f"{change.title} ({change.change.value})")
+    return (
+        f"<details><summary>{summary}</summary>\n\n{reasons}"
+        f"{fence}diff\n{diff}\n{fence}\n\n</details>\n\n"
+    )
+
+
+def _note(missing: int, total: int, base: str) -> str:
+    """Says what is left out; a longer count never makes it shorter, so the note
+    measured for room is at least as long as the one written."""
+    return (
+        f"\n_{missing} of {plural(total, 'changed object')} not shown, to stay within "
+        f"GitHub's comment limit: run `trainc diff --base {_code(base)}` to see them all._\n"
+    )
+
+
+def _length(text: str) -> int:
+    """Length as GitHub counts it: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _cell(text: str) -> str:
+    return _text(text).replace("|", "\\|")
+
+
+def _text(text: str) -> str:
+    """User text made inert in Markdown: no HTML, no line breaks."""
+    return html.escape(" ".join(text.split()))
+
+
+def _code(text: str) -> str:
+    return text.replace("`", "'")

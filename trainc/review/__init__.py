@@ -1,1 +1,0 @@
-"""Review tools: what an edit does to the cluster, shown before it merges."""
