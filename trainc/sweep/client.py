@@ -61,7 +61,16 @@ def connect(*, kubeconfig: Path | None, context: str | None, limits: SweepLimits
     loading does. ``context`` picks a context of the files. A missing or broken
     configuration is a :class:`UsageError` that says where trainc looked, never a traceback.
     """
-    from kubernetes import client, config  # noqa: PLC0415 - only a sweep pays for it
+    return SweepClient(load_configuration(kubeconfig=kubeconfig, context=context), limits=limits)
+
+
+def load_configuration(*, kubeconfig: Path | None, context: str | None) -> Any:
+    """The ``kubernetes.client.Configuration`` kubectl would use (see :func:`connect`).
+
+    Shared with the other cluster adapters (``trainc cluster pull``), so every command
+    finds its cluster, and fails to, in the same words.
+    """
+    from kubernetes import client, config  # noqa: PLC0415 - only a cluster command pays for it
 
     search = kubeconfig_search(kubeconfig, os.environ, Path.home())
     configuration = client.Configuration()
@@ -80,7 +89,7 @@ def connect(*, kubeconfig: Path | None, context: str | None, limits: SweepLimits
             "--kubeconfig PATH (and --context NAME), set $KUBECONFIG, or run in a pod "
             "with a service account."
         ) from error
-    return SweepClient(configuration, limits=limits)
+    return configuration
 
 
 def _load_kubeconfig(search: KubeconfigSearch, context: str | None, configuration: Any) -> bool:
