@@ -138,6 +138,8 @@ def cluster_objects(kueue_version: str | None = "v1beta2") -> list[dict[str, Any
         config_map("allowed-registries", "platform"),
         config_map("unrelated", "platform"),
         config_map("gpu-limits", "team-b", policy="registry"),
+        config_map("defaults", "team-a"),
+        config_map("defaults", "team-b"),
         *(kueue(kueue_version) if kueue_version else []),
     ]
 
@@ -156,6 +158,8 @@ def api() -> Iterator[FakeApiServer]:
         POLICY,
         binding("by-name", {"name": "allowed-registries", "namespace": "platform"}),
         binding("by-selector", {"selector": {"matchLabels": {"policy": "registry"}}}),
+        # No namespace: the request's, so the name in every namespace pulled.
+        binding("per-namespace", {"name": "defaults"}),
     ]
     with serve(EVERYTHING, objects) as server:
         yield server
@@ -210,6 +214,7 @@ def test_a_full_pull(
         "cluster/validatingadmissionpolicybindings.admissionregistration.k8s.io.yaml",
         "cluster/workloadpriorityclasses.kueue.x-k8s.io.yaml",
         "namespaces/platform/configmaps.yaml",
+        "namespaces/team-a/configmaps.yaml",
         "namespaces/team-a/limitranges.yaml",
         "namespaces/team-a/localqueues.kueue.x-k8s.io.yaml",
         "namespaces/team-b/configmaps.yaml",
@@ -230,7 +235,10 @@ def test_a_full_pull(
     # The parameters the bindings name, by name and by selector; nothing else.
     assert "name: allowed-registries" in files["namespaces/platform/configmaps.yaml"]
     assert "unrelated" not in files["namespaces/platform/configmaps.yaml"]
-    assert "name: gpu-limits" in files["namespaces/team-b/configmaps.yaml"]
+    team_b = files["namespaces/team-b/configmaps.yaml"]
+    assert "name: defaults" in team_b
+    assert "name: gpu-limits" in team_b
+    assert "name: defaults" in files["namespaces/team-a/configmaps.yaml"]
     queues = files["cluster/clusterqueues.kueue.x-k8s.io.yaml"]
     assert queues.startswith("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\n")
     assert "finalizers" not in queues
@@ -240,6 +248,17 @@ def test_a_full_pull(
     assert LAST_APPLIED not in text
     assert "kubernetes.io/metadata.name: team-a" in files["cluster/namespaces.yaml"]
     assert {request.method for request in api.requests} == {"GET"}
+    configmaps = [
+        r for r in api.requests if r.path.endswith("/configmaps") or "/configmaps/" in r.path
+    ]
+    assert sorted(
+        (r.path, r.query.get("fieldSelector", ""), r.query.get("labelSelector", ""))
+        for r in configmaps
+    ) == [
+        ("/api/v1/configmaps", "", "policy=registry"),
+        ("/api/v1/configmaps", "metadata.name=defaults", ""),
+        ("/api/v1/namespaces/platform/configmaps/allowed-registries", "", ""),
+    ]
 
 
 def test_a_second_pull_writes_nothing(
@@ -312,8 +331,9 @@ def test_a_cluster_without_kueue_or_policies(
     with serve(resources, cluster_objects(kueue_version=None)) as api:
         code, err = pull(tmp_path, api, capsys=capsys)
     assert code == 0, err
-    assert "the cluster serves no Kueue kind ResourceFlavor, ClusterQueue, LocalQueue" in err
-    assert "no ValidatingAdmissionPolicies kind ValidatingAdmissionPolicy," in err
+    kueue_kinds = "ResourceFlavor, ClusterQueue, LocalQueue, Cohort, WorkloadPriorityClass"
+    assert f"note: the cluster does not serve Kueue ({kueue_kinds}): skipped" in err
+    assert "not serve ValidatingAdmissionPolicies (ValidatingAdmissionPolicy, " in err
     files = tree(tmp_path / "out")
     assert not [path for path in files if "kueue" in path or "admission" in path]
     assert "namespaces/platform/configmaps.yaml" not in files  # no binding names them
@@ -337,6 +357,7 @@ def test_namespaces_limit_what_is_read(
     files = tree(tmp_path / "out")
     assert [p for p in files if p.startswith("namespaces/")] == [
         "namespaces/platform/configmaps.yaml",
+        "namespaces/team-a/configmaps.yaml",
         "namespaces/team-a/limitranges.yaml",
         "namespaces/team-a/localqueues.kueue.x-k8s.io.yaml",
     ]

@@ -78,7 +78,7 @@ def pull(reader: Reader, namespaces: Sequence[str] = ()) -> Pulled:
         by_kind[kind.kind] = objects
         read.extend((resource, obj) for obj in objects)
     for family, kinds in skipped.items():
-        notes.append(f"the cluster serves no {family} kind {', '.join(kinds)}: skipped")
+        notes.append(f"the cluster does not serve {family} ({', '.join(kinds)}): skipped")
     fetches = _param_fetches(by_kind)
     read.extend(_read_params(reader, fetches, scope, notes))
     return Pulled(snapshot_files(read), notes)
