@@ -368,6 +368,18 @@ def test_namespaces_limit_what_is_read(
     assert "/api/v1/resourcequotas" not in paths
 
 
+def test_parameters_in_a_named_namespace_are_read_outside_the_namespaces_pulled(
+    tmp_path: Path, api: FakeApiServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = pull(tmp_path, api, "-n", "team-a", "-n", "gone", capsys=capsys)
+    assert code == 0, err
+    assert "note: the cluster has no namespace gone" in err
+    files = tree(tmp_path / "out")
+    assert "name: allowed-registries" in files["namespaces/platform/configmaps.yaml"]
+    assert "unrelated" not in files["namespaces/platform/configmaps.yaml"]
+    assert "namespaces/team-b/configmaps.yaml" not in files  # by selector: pulled namespaces
+
+
 def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["cluster", "pull", "--kubeconfig", str(tmp_path / "missing")])

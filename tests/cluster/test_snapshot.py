@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
+from trainc.checks.admission.policies.resources import Resource
 from trainc.cluster.snapshot import (
     LAST_APPLIED,
     PULLED_KINDS,
     ParamFetch,
-    Resource,
     file_path,
     group_versions,
     label_selector_text,

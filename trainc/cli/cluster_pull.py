@@ -47,7 +47,8 @@ def cluster_group() -> None:
     multiple=True,
     metavar="NAME",
     help="Only these namespaces (repeatable): their Namespace objects and namespaced "
-    "kinds. Cluster-scoped kinds are always read. Default: every namespace.",
+    "kinds. Cluster-scoped kinds, and policy parameters in the namespace a binding names, "
+    "are always read. Default: every namespace.",
 )
 @click.option(
     "--check",

@@ -20,10 +20,10 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from trainc.cluster.snapshot import Resource
+from trainc.checks.admission.policies.resources import Resource
 from trainc.model.json import JsonObject, as_list, as_object, get_path
-from trainc.sweep.calls import Answer, ApiError, Caller, NotFound, SweepLimits
-from trainc.sweep.client import load_configuration
+from trainc.sweep.calls import ApiError, Caller, NotFound, SweepLimits
+from trainc.sweep.client import load_configuration, raw_attempt
 
 #: Bounds of one pull: shorter than a sweep's, a pull is one command in a CI job.
 PULL_LIMITS = SweepLimits(request_timeout=20.0, max_seconds=300.0)
@@ -44,24 +44,21 @@ class ClusterReader:
     """Discovery, list and get, each failure a :class:`ClusterError` naming the kind and verb."""
 
     def __init__(self, configuration: Any, *, limits: SweepLimits = PULL_LIMITS) -> None:
-        import urllib3  # noqa: PLC0415 - only a pull pays for it
         from kubernetes import client  # noqa: PLC0415 - only a pull pays for it
 
         configuration.retries = False
         api = client.ApiClient(configuration)
         self._core: Any = client.CoreV1Api(api)
         self._custom: Any = client.CustomObjectsApi(api)
-        self._api_exception: type[Exception] = client.ApiException
-        self._transport_errors = (urllib3.exceptions.HTTPError, OSError)
         self._caller = Caller(limits, sleep=time.sleep, monotonic=time.monotonic)
         self._page_size = limits.page_size
 
     def discover(self, group: str, version: str) -> dict[str, Resource] | None:
         """The resources ``group/version`` serves (``/api/v1`` or ``/apis/GROUP/VERSION``)."""
         if group:
-            request = self._raw(self._custom.get_api_resources, group, version)
+            request = raw_attempt(self._custom.get_api_resources, group, version)
         else:
-            request = self._raw(self._core.get_api_resources)
+            request = raw_attempt(self._core.get_api_resources)
         where = f"{group}/{version}" if group else version
         try:
             answer = self._call(f"discover the resources of {where}", request, verb="get")
@@ -88,7 +85,7 @@ class ClusterReader:
         items: list[JsonObject] = []
         token = ""
         place = f"namespace {namespace}" if namespace else "all namespaces"
-        what = f"list {resource.plural} ({resource.kind}, {resource.api_version})"
+        what = f"list {resource.resource} ({resource.kind}, {resource.api_version})"
         what += f" in {place}" if resource.namespaced else ""
         while True:
             options: dict[str, Any] = {"limit": self._page_size}
@@ -129,7 +126,12 @@ class ClusterReader:
         except NotFound:
             raise
         except ApiError as error:
-            if error.status in (HTTPStatus.FORBIDDEN, HTTPStatus.UNAUTHORIZED):
+            if error.status == HTTPStatus.UNAUTHORIZED:
+                raise ClusterError(
+                    f"cannot {error}. The API server did not accept the kubeconfig's "
+                    "credentials: renew the token or certificate"
+                ) from error
+            if error.status == HTTPStatus.FORBIDDEN:
                 raise ClusterError(_refusal(error, verb, resource)) from error
             raise ClusterError(f"cannot {error}") from error
 
@@ -152,31 +154,14 @@ class ClusterReader:
                 scoped = f"{stem}_for_all_namespaces"
             method = getattr(self._core, f"{verb}_{scoped}")
             args = [a for a in (name, namespace if resource.namespaced else None) if a is not None]
-            return self._raw(method, *args, **options)
+            return raw_attempt(method, *args, **options)
         custom_verb = "get" if verb == "read" else verb
         scope = "namespaced" if resource.namespaced and namespace else "cluster"
         method = getattr(self._custom, f"{custom_verb}_{scope}_custom_object")
         args = [resource.group, resource.version]
         args += [namespace] if scope == "namespaced" and namespace else []
-        args += [resource.plural, *([name] if name is not None else [])]
-        return self._raw(method, *args, **options)
-
-    def _raw(self, method: Any, *args: str, **options: Any) -> Any:
-        """One attempt of ``method``, its answer read raw, exceptions made answers."""
-
-        def attempt(timeout: float) -> Answer:
-            limit = (timeout, timeout)
-            try:
-                raw = method(*args, _preload_content=False, _request_timeout=limit, **options)
-            except self._api_exception as error:
-                status = getattr(error, "status", None)
-                reason = str(getattr(error, "reason", "") or "")
-                return Answer(status if status else None, reason, getattr(error, "body", None))
-            except self._transport_errors as error:
-                return Answer(None, f"{type(error).__name__}: {error}")
-            return Answer(raw.status, str(raw.reason or ""), raw.data)
-
-        return attempt
+        args += [resource.resource, *([name] if name is not None else [])]
+        return raw_attempt(method, *args, **options)
 
 
 def _snake(kind: str) -> str:
@@ -185,11 +170,11 @@ def _snake(kind: str) -> str:
 
 
 def _refusal(error: ApiError, verb: str, resource: Resource | None) -> str:
-    """A 401/403 as the fix needs it: which RBAC verb on which resource is missing."""
+    """A 403 as the fix needs it: which RBAC verb on which resource is missing."""
     if resource is None:
         return f"cannot {error}"
     group = f'API group "{resource.group}"' if resource.group else 'the core API group ("")'
     return (
         f"cannot {error}. The identity of the kubeconfig needs the RBAC verb "
-        f'"{verb}" on resource "{resource.plural}" of {group}'
+        f'"{verb}" on resource "{resource.resource}" of {group}'
     )

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from trainc.checks.admission.policies.resources import Resource
 from trainc.cluster.snapshot import (
     PULLED_KINDS,
     ParamFetch,
     PulledKind,
-    Resource,
     group_versions,
     namespaced_scope,
     param_fetches,
@@ -77,6 +77,9 @@ def pull(reader: Reader, namespaces: Sequence[str] = ()) -> Pulled:
         objects = _read_kind(reader, kind, resource, scope)
         by_kind[kind.kind] = objects
         read.extend((resource, obj) for obj in objects)
+    if scope is not None:
+        found = {as_object(obj.get("metadata")).get("name") for obj in by_kind["Namespace"]}
+        notes.extend(f"the cluster has no namespace {name}" for name in scope if name not in found)
     for family, kinds in skipped.items():
         notes.append(f"the cluster does not serve {family} ({', '.join(kinds)}): skipped")
     fetches = _param_fetches(by_kind)
@@ -133,7 +136,11 @@ def _read_param(
     reader: Reader, resource: Resource, fetch: ParamFetch, scope: tuple[str, ...] | None
 ) -> list[JsonObject]:
     """The objects one ``paramRef`` names: a get by name where the namespace is known,
-    else a list by name (field selector) or by label selector, in every namespace pulled."""
+    else a list by name (field selector) or by label selector, in every namespace pulled.
+
+    A parameter in a namespace the binding names is read even outside ``--namespace``:
+    the policy needs it whichever namespace it judges.
+    """
     namespace = fetch.namespace if resource.namespaced else ""
     if fetch.name and (namespace or not resource.namespaced):
         obj = reader.get(resource, namespace or None, fetch.name)
@@ -148,11 +155,4 @@ def _read_param(
         else:
             places = scope if scope is not None else (None,)
         found = [obj for place in places for obj in reader.list(resource, place, **options)]
-    return [obj for obj in found if fetch.keeps(obj) and _in_scope(obj, resource, scope)]
-
-
-def _in_scope(obj: JsonObject, resource: Resource, scope: tuple[str, ...] | None) -> bool:
-    """Whether a parameter object lies in the pulled namespaces (cluster-scoped always does)."""
-    if scope is None or not resource.namespaced:
-        return True
-    return as_object(obj.get("metadata")).get("namespace") in scope
+    return [obj for obj in found if fetch.keeps(obj)]

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from trainc.checks.admission.kueue.api import GROUP as KUEUE_GROUP
 from trainc.checks.admission.kueue.api import VERSIONS as KUEUE_VERSIONS
 from trainc.checks.admission.policies.model import binding_from_json, policy_from_json
+from trainc.checks.admission.policies.resources import Resource
 from trainc.checks.workload.selectors import selector_matches
 from trainc.emit.yamlout import dump_yaml
 from trainc.model.json import JsonObject, JsonValue, as_object
@@ -63,27 +64,6 @@ ADMISSION_GROUP = "admissionregistration.k8s.io"
 #: Families a cluster may lack, as stderr names them.
 POLICIES = "ValidatingAdmissionPolicies"
 KUEUE = "Kueue"
-
-
-@dataclass(frozen=True, slots=True)
-class Resource:
-    """A served resource: its group, version, plural, kind and scope (discovery's answer)."""
-
-    group: str
-    version: str
-    plural: str
-    kind: str
-    namespaced: bool
-
-    @property
-    def api_version(self) -> str:
-        """``group/version``, or the bare version of the core group."""
-        return f"{self.group}/{self.version}" if self.group else self.version
-
-    @property
-    def file_stem(self) -> str:
-        """The plural, with ``.group`` outside the core group."""
-        return f"{self.plural}.{self.group}" if self.group else self.plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,8 +276,8 @@ def stripped(obj: JsonObject, resource: Resource) -> JsonObject:
 def file_path(resource: Resource, namespace: str) -> str:
     """The snapshot file of ``resource``'s objects in ``namespace`` ("" for cluster scope)."""
     if resource.namespaced and namespace:
-        return f"{NAMESPACES_DIRECTORY}/{namespace}/{resource.file_stem}.yaml"
-    return f"{CLUSTER_DIRECTORY}/{resource.file_stem}.yaml"
+        return f"{NAMESPACES_DIRECTORY}/{namespace}/{resource.group_resource}.yaml"
+    return f"{CLUSTER_DIRECTORY}/{resource.group_resource}.yaml"
 
 
 def snapshot_files(pulled: Iterable[tuple[Resource, JsonObject]]) -> dict[str, bytes]:

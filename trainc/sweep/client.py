@@ -155,7 +155,6 @@ class SweepClient:
         sleep: Callable[[float], None] = time.sleep,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        import urllib3  # noqa: PLC0415 - see connect()
         from kubernetes import client  # noqa: PLC0415 - see connect()
 
         configuration.retries = False
@@ -163,8 +162,6 @@ class SweepClient:
         self._core: Any = client.CoreV1Api(api)
         self._custom: Any = client.CustomObjectsApi(api)
         self._models: Any = client
-        self._api_exception: type[Exception] = client.ApiException
-        self._transport_errors = (urllib3.exceptions.HTTPError, OSError)
         self._caller = Caller(limits, sleep=sleep, monotonic=monotonic)
         self.limits = limits
 
@@ -365,26 +362,33 @@ class SweepClient:
         return self._raw(method, *args, **options)
 
     def _raw(self, method: Any, *args: str, **options: Any) -> Callable[[float], Answer]:
-        """One attempt of ``method``, its answer read raw, exceptions made answers.
+        return raw_attempt(method, *args, **options)
 
-        Newer clients raise ``ApiException`` for an error status even with
-        ``_preload_content=False``; older ones return the answer: both become an Answer.
-        """
 
-        def attempt(timeout: float) -> Answer:
-            # A (connect, read) pair: older clients ignore a single float.
-            limit = (timeout, timeout)
-            try:
-                raw = method(*args, _preload_content=False, _request_timeout=limit, **options)
-            except self._api_exception as error:
-                status = getattr(error, "status", None)
-                reason = str(getattr(error, "reason", "") or "")
-                return Answer(status if status else None, reason, getattr(error, "body", None))
-            except self._transport_errors as error:
-                return Answer(None, f"{type(error).__name__}: {error}")
-            return Answer(raw.status, str(raw.reason or ""), raw.data)
+def raw_attempt(method: Any, *args: str, **options: Any) -> Callable[[float], Answer]:
+    """One attempt of the client call ``method``, its answer read raw, exceptions made answers.
 
-        return attempt
+    Newer clients raise ``ApiException`` for an error status even with
+    ``_preload_content=False``; older ones return the answer: both become an Answer.
+    Shared with the other cluster adapters (``trainc cluster pull``).
+    """
+    import urllib3  # noqa: PLC0415 - see connect()
+    from kubernetes import client  # noqa: PLC0415 - see connect()
+
+    def attempt(timeout: float) -> Answer:
+        # A (connect, read) pair: older clients ignore a single float.
+        limit = (timeout, timeout)
+        try:
+            raw = method(*args, _preload_content=False, _request_timeout=limit, **options)
+        except client.ApiException as error:
+            status = getattr(error, "status", None)
+            reason = str(getattr(error, "reason", "") or "")
+            return Answer(status if status else None, reason, getattr(error, "body", None))
+        except (urllib3.exceptions.HTTPError, OSError) as error:
+            return Answer(None, f"{type(error).__name__}: {error}")
+        return Answer(raw.status, str(raw.reason or ""), raw.data)
+
+    return attempt
 
 
 def _parsed(parse: Callable[[JsonObject, str, str], _T], obj: JsonObject, kind: Kind) -> _T:
