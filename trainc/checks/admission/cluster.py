@@ -49,7 +49,7 @@ from trainc.checks.admission.resource_quotas import Quota, quota_from_json
 from trainc.checks.admission.resource_quotas import ordered as ordered_quotas
 from trainc.checks.workload.jsonfields import integer, objects, text
 from trainc.config.settings import ClusterSettings, Identity, PodSecurityDefaults
-from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity, sort_diagnostics
 from trainc.load.cluster_files import CLUSTER_KINDS, ClusterDocuments, param_kinds
 from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject, as_object
@@ -296,7 +296,7 @@ def cluster_objects(
             _user(settings.jobset_controller),
             _user(settings.job_controller),
         ),
-        findings=tuple(findings),
+        findings=sort_diagnostics(findings),
     )
 
 
@@ -353,7 +353,7 @@ def _distinct(found: list[_Found], findings: list[Diagnostic]) -> list[_Found]:
         if earlier is item:
             kept.append(item)
         elif earlier.obj != item.obj:
-            where = earlier.document.locate(earlier.at)
+            where = earlier.document.locate((*earlier.at, "metadata", "name"))
             findings.append(
                 item.finding(
                     ("metadata", "name"),
