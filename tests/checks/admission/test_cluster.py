@@ -16,11 +16,14 @@ import pytest
 
 from tests.checks.admission.kueue.test_admission import jobset
 from tests.support.manifests import write
+from trainc.app import load_config
 from trainc.checks.admission.cluster import (
     EMPTY,
     ClusterObjects,
+    ClusterRead,
     PriorityClass,
     cluster_objects,
+    read_cluster,
 )
 from trainc.checks.admission.kueue import admit as kueue_admit
 from trainc.checks.admission.limit_ranges import admit_pod
@@ -442,3 +445,37 @@ def test_an_empty_platform_gives_an_empty_cluster(tmp_path: Path, globs: tuple[s
     assert cluster.configured
     assert cluster.empty
     assert documents == ClusterDocuments()
+
+
+def test_one_call_reads_the_cluster_of_a_run(tmp_path: Path) -> None:
+    repository(tmp_path, {"platform/team/broken.yaml": BROKEN})
+    write(
+        tmp_path,
+        "trainc.yaml",
+        "namespace: research\n"
+        "cluster:\n"
+        "  manifests: [platform/**/*.yaml, platfrom/*.yaml]\n"
+        "  podSecurity:\n"
+        "    defaults: {enforce: baseline}\n",
+    )
+    result = load_config(cwd=tmp_path)
+    assert result.config is not None
+    inputs = load_inputs([tmp_path], config=result.config)
+    read = read_cluster(result.config, inputs=inputs.sources, config_document=result.document)
+    assert [(d.code, d.file, d.line) for d in read.diagnostics] == [
+        ("config.cluster-unmatched", "trainc.yaml", 3),
+        ("cluster.invalid-object", "platform/team/broken.yaml", 6),
+        ("cluster.invalid-object", "platform/team/broken.yaml", 15),
+        ("cluster.invalid-object", "platform/team/broken.yaml", 19),
+        ("cluster.invalid-object", "platform/team/broken.yaml", 27),
+    ]
+    # The platform directory is among the inputs too: nothing was read twice.
+    assert read.sources == {}
+    assert read.objects.pod_security_for("sandbox").enforce.level == Level.BASELINE
+    assert [quota.name for quota in read.objects.quotas["research"]] == ["gpus"]
+
+
+def test_a_run_without_the_section_reads_nothing(tmp_path: Path) -> None:
+    config = RepoConfig(root=tmp_path / "absent")
+    assert read_cluster(config, inputs={}) == ClusterRead()
+    assert read_cluster(config, inputs={}).objects is EMPTY

@@ -19,7 +19,9 @@ and a second, different object of the same kind, namespace and name (the first w
 
 Namespaced objects written without a namespace are placed in the run's default
 namespace, as ``kubectl apply`` and Argo CD place them. A repository without a
-``cluster`` section gets :data:`EMPTY`, built from nothing.
+``cluster`` section gets :data:`EMPTY`, built from nothing. :func:`read_cluster` is the
+one call a run makes, once its inputs are loaded: it finds and reads the manifests,
+checks the section, and builds the value.
 """
 
 from __future__ import annotations
@@ -48,10 +50,19 @@ from trainc.checks.admission.policies import cluster_from_objects as policy_clus
 from trainc.checks.admission.resource_quotas import Quota, quota_from_json
 from trainc.checks.admission.resource_quotas import ordered as ordered_quotas
 from trainc.checks.workload.jsonfields import integer, objects, text
-from trainc.config.settings import ClusterSettings, Identity, PodSecurityDefaults
+from trainc.config.cluster import check_cluster
+from trainc.config.settings import ClusterSettings, Identity, PodSecurityDefaults, RepoConfig
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity, sort_diagnostics
-from trainc.load.cluster_files import CLUSTER_KINDS, ClusterDocuments, param_kinds
+from trainc.load.cluster_files import (
+    CLUSTER_KINDS,
+    ClusterDocuments,
+    cluster_documents,
+    find_cluster_files,
+    param_kinds,
+    read_cluster_file,
+)
 from trainc.load.documents import Document
+from trainc.load.source import SourceFile
 from trainc.model.json import FieldPath, JsonObject, as_object
 from trainc.resolve.quantity import QuantityError, parse_quantity
 
@@ -427,3 +438,46 @@ def _quantity_problems(found: _Found) -> Iterator[Diagnostic]:
                     f"{found.kind} {found.name!r}: {error}: the API server cannot decode it",
                     hint="write an amount such as 500m, 4Gi or 2",
                 )
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterRead:
+    """What reading the cluster gave a run: its objects, the sources read that were no
+    inputs (for reporters to quote), and every finding: the ``cluster`` section's, the
+    files', the objects'."""
+
+    objects: ClusterObjects = EMPTY
+    sources: Mapping[str, SourceFile] = field(default_factory=dict)
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def read_cluster(
+    config: RepoConfig,
+    *,
+    inputs: Mapping[str, SourceFile],
+    config_document: Document | None = None,
+) -> ClusterRead:
+    """The cluster of a run, in one call: the run's ``config``, the sources of its input
+    files (``LoadResult.sources``), and trainc.yaml as parsed, to place findings.
+
+    Without a ``cluster`` section nothing is read, walked or parsed.
+    """
+    settings = config.cluster
+    if settings is None:
+        return ClusterRead()
+    files = find_cluster_files(config.root, settings.manifests)
+    documents = cluster_documents(
+        files,
+        inputs=inputs,
+        read=lambda path: read_cluster_file(
+            config.root, path, config.limits, config.template_values
+        ),
+        limits=config.limits,
+    )
+    objects = cluster_objects(settings, documents, default_namespace=config.namespace)
+    found = [
+        *check_cluster(config, config_document, files.unmatched),
+        *documents.diagnostics,
+        *objects.findings,
+    ]
+    return ClusterRead(objects, documents.sources, tuple(found))
