@@ -19,6 +19,7 @@ these maps in random order; findings here follow the order the user wrote.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from dataclasses import replace
 
 from trainc.checks.workload.claims import (
     DYNAMIC_RESOURCE_ALLOCATION,
@@ -164,7 +165,15 @@ def _requirements_errors(
         errors += hugepage_amount_errors(name, amount, at)
     names = {*limits, *requests}
     if any(is_hugepages(name) for name in names) and not names & _QOS_RESOURCES:
-        errors.append(forbidden(path, HUGEPAGES_CODE, "HugePages require cpu or memory"))
+        # Upstream names the whole resources; the first hugepages amount is at fault.
+        first = next(
+            at
+            for amounts, where in ((limits, limits_path), (requests, requests_path))
+            for name, _, at in keyed(where, amounts)
+            if is_hugepages(name)
+        )
+        hugepages = forbidden(path, HUGEPAGES_CODE, "HugePages require cpu or memory")
+        errors.append(replace(hugepages, cause=first))
     if DYNAMIC_RESOURCE_ALLOCATION.enabled(version):
         errors += claim_name_errors(as_list(resources.get("claims")), (*path, "claims"), pod_claims)
     return errors
