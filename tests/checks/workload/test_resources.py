@@ -365,7 +365,10 @@ def test_the_request_is_the_cause_where_upstream_names_the_whole_map(resources):
 
 
 def test_hugepages_without_cpu_or_memory_are_caused_by_the_hugepages_amount():
-    resources = {"requests": {"hugepages-2Mi": "2Mi"}, "limits": {"hugepages-2Mi": "2Mi"}}
+    resources: JsonObject = {
+        "requests": {"hugepages-2Mi": "2Mi"},
+        "limits": {"hugepages-2Mi": "2Mi"},
+    }
     [error] = check_container_resources(resources, CTR, V33, pod_claims=())
     assert error.message() == f"{AT}: Forbidden: HugePages require cpu or memory"
     assert error.culprit == (*CTR, "limits", "hugepages-2Mi")
