@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from trainc.checks.created.resolved_job import Target, check_resolved
+from trainc.checks.shared.whose import merge_shared
 from trainc.checks.webhooks.cross_object import check_cross_object, check_trainjob, document_order
 from trainc.checks.webhooks.elsewhere import rest_of_repository
 from trainc.checks.workload.version import parse_version
@@ -520,6 +521,8 @@ def _check_trainjobs(
     and what the emitter is given are those of one process. With ``verdicts`` (a cache),
     a job's verdict is taken from there when it holds one for the job's key, and only
     the other jobs are judged (``wholes`` gives the whole of an outlined TrainJob).
+    A finding a runtime's value causes in several TrainJobs is reported once, counting
+    them (:func:`~trainc.checks.shared.whose.merge_shared`).
     """
     trainjobs = sorted(
         (obj for obj in objects if obj.kind == TRAINJOB.kind),
@@ -553,4 +556,4 @@ def _check_trainjobs(
         if progress is not None:
             progress(done, len(trainjobs))
     diagnostics.extend(run.judgement(enforcement.findings()))
-    return diagnostics
+    return merge_shared(diagnostics)
