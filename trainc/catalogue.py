@@ -89,6 +89,12 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "warning",
         "with deploy: TrainJob, trainc.yaml's compile or sweeper section is not used",
     ),
+    (
+        "config.cluster-invalid",
+        "error",
+        "trainc.yaml's cluster section lists an exemption twice, or has a glob that cannot match",
+    ),
+    ("config.cluster-unmatched", "warning", "a cluster.manifests glob matches no file"),
     ("suppression.invalid", "error", "a suppression comment names no rule, or cannot apply"),
     ("suppression.unused", "warning", "a suppression comment silences no finding"),
     ("schema.unknown-field", "error", "the field is not part of the API"),
@@ -330,6 +336,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "compile.unknown-namespace",
         "warning",
         "a TrainJob's namespace is not in trainc.yaml's namespaces (a typo gets its own Role)",
+    ),
+    (
+        "cluster.invalid-object",
+        "error",
+        "an object of the cluster's manifests that the API server would refuse to store",
     ),
     ("kueue.queue-name", "error", "the queue name is not a DNS-1123 subdomain, Kueue refuses it"),
     (

@@ -86,9 +86,11 @@ def test_a_gpu_request_without_a_limit_is_one_finding_naming_the_resource_and_th
     result = invoke(scaffold, "validate", "--format", "json", "jobs/ds.yaml")
     assert result.code == 1
     [finding] = _findings(result.out, "pod.resource-limits")
-    assert finding["line"] == 13  # resourcesPerNode, the one line that causes it
+    assert finding["line"] == 15  # the request without a limit, the one line that causes it
+    assert finding["name"] == "ds"
     assert str(finding["message"]).startswith(
-        "the API server would refuse the Jobs of replicatedJobs 'node' and 'launcher': "
+        "the API server would refuse the Jobs of replicatedJobs 'node' and 'launcher', "
+        "created by the JobSet controller: "
     )
     assert finding["hint"] == (
         "nvidia.com/gpu is requested (2) without a limit, and it cannot be overcommitted: "

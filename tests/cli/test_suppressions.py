@@ -27,7 +27,7 @@ RUNTIME = (
     + "                        - {name: GIT_PASSWORD, value: hunter2}\n"
 )
 
-#: Line 10 asks for a GPU without a limit (``pod.resource-limits``, an error); line 13
+#: Line 11 asks for a GPU without a limit (``pod.resource-limits``, an error); line 13
 #: holds a literal token (``compile.plaintext-credential``).
 TRAINJOB = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -39,8 +39,8 @@ spec:
     name: torch
   trainer:
     numNodes: 2
-    resourcesPerNode:{limits}
-      requests: {{nvidia.com/gpu: 1}}
+    resourcesPerNode:
+      requests: {{nvidia.com/gpu: 1}}{limits}
     env:
       - {{name: HF_TOKEN, value: hf_public_readonly}}{env}
 """
@@ -69,7 +69,7 @@ def _codes(outcome_json: str) -> list[tuple[str, str, str, int]]:
 def test_without_suppressions_the_error_blocks_compile(repo: Path, invoke: Invoke) -> None:
     outcome = invoke(repo, "compile")
     assert outcome.code == 1
-    assert "jobs/resnet.yaml:10:5: error[pod.resource-limits]" in outcome.err
+    assert "jobs/resnet.yaml:11:18: error[pod.resource-limits]" in outcome.err
     assert not (repo / "rendered").exists()
 
 
@@ -87,8 +87,8 @@ def test_a_suppression_covers_only_its_line_and_codes(repo: Path, invoke: Invoke
     outcome = invoke(repo, "validate", "--format", "json")
     assert outcome.code == 1
     assert _codes(outcome.out) == [
-        ("pod.resource-limits", "error", "jobs/resnet.yaml", 10),
-        ("suppression.unused", "warning", "jobs/resnet.yaml", 10),
+        ("pod.resource-limits", "error", "jobs/resnet.yaml", 11),
+        ("suppression.unused", "warning", "jobs/resnet.yaml", 11),
         (CREDENTIAL, CREDENTIAL_LEVEL, "jobs/resnet.yaml", 13),
         ("suppression.unused", "warning", "jobs/resnet.yaml", 13),
     ]
@@ -139,7 +139,7 @@ def test_a_suppression_that_cannot_work_is_an_error(repo: Path, invoke: Invoke) 
     outcome = invoke(repo, "validate", "jobs/resnet.yaml")
     assert outcome.code == 1
     assert (
-        "jobs/resnet.yaml:10:24: error[suppression.invalid]: this suppression names no rule: "
+        "jobs/resnet.yaml:11:38: error[suppression.invalid]: this suppression names no rule: "
         "write the codes it is for, `# trainc: ignore[CODE, ...]`"
     ) in outcome.out
     assert "names 'compile.plaintext-credentail', which is no rule code" in outcome.out
@@ -168,8 +168,8 @@ def test_rules_set_any_rule_and_per_path_rules_win_in_their_files(
     write(repo, "runtimes/torch.yaml", RUNTIME.replace("# trainc: ignore", "# ignore"))
     found = _codes(invoke(repo, "validate", "--format", "json").out)
     assert found == [
-        ("pod.resource-limits", "warning", "experiments/resnet.yaml", 10),
-        ("pod.resource-limits", "error", "jobs/resnet.yaml", 10),
+        ("pod.resource-limits", "warning", "experiments/resnet.yaml", 11),
+        ("pod.resource-limits", "error", "jobs/resnet.yaml", 11),
         ("compile.plaintext-credential", "error", "jobs/resnet.yaml", 13),
         ("compile.plaintext-credential", "warning", "runtimes/torch.yaml", 27),
     ]
@@ -201,4 +201,4 @@ def test_a_template_s_finding_is_suppressed_on_the_template_s_line(
     assert _codes(invoke(repo, "validate", "--format", "json").out) == []
     write(repo, "jobs/resnet.yaml.j2", template.replace(LIMITS, ""))
     found = _codes(invoke(repo, "validate", "--format", "json").out)
-    assert found == [("pod.resource-limits", "error", "jobs/resnet.yaml.j2", 11)]
+    assert found == [("pod.resource-limits", "error", "jobs/resnet.yaml.j2", 12)]

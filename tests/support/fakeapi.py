@@ -1,7 +1,10 @@
 """A fake Kubernetes API server on 127.0.0.1 for the sweeper's I/O tests.
 
-It implements exactly the calls :mod:`trainc.sweep.client` makes, through the real
-``kubernetes`` client: list (equality label selectors, ``limit``/``continue`` paging), get,
+It implements exactly the calls :mod:`trainc.sweep.client` and :mod:`trainc.cluster.client`
+make, through the real ``kubernetes`` client: discovery of a group version's resources
+(``/api/v1``, ``/apis/GROUP/VERSION``: 404 when none is served), list (equality label
+selectors, ``metadata.name``/``metadata.namespace`` field selectors, ``limit``/``continue``
+paging), get,
 JSON merge patch (``resourceVersion`` in the patch is an optimistic-concurrency check),
 delete with ``preconditions`` (409 on a uid or resourceVersion mismatch) and event
 creation. Objects live in memory with UIDs and a global resourceVersion counter. Faults
@@ -34,11 +37,15 @@ class Resource:
     api_version: str
     kind: str
     plural: str
+    namespaced: bool = True
 
     @property
     def builtin(self) -> bool:
         """Built-in lists omit apiVersion/kind on items, as the real API server does."""
-        return self.api_version in ("v1", "batch/v1")
+        return self.api_version in _BUILTIN_VERSIONS
+
+
+_BUILTIN_VERSIONS = ("v1", "batch/v1", "scheduling.k8s.io/v1", "admissionregistration.k8s.io/v1")
 
 
 JOBSETS = Resource("jobset.x-k8s.io/v1alpha2", "JobSet", "jobsets")
@@ -50,6 +57,40 @@ COSCHEDULING_PODGROUPS = Resource("scheduling.x-k8s.io/v1alpha1", "PodGroup", "p
 VOLCANO_PODGROUPS = Resource("scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups")
 ALL_RESOURCES = (JOBSETS, JOBS, PVCS, CONFIGMAPS, EVENTS, COSCHEDULING_PODGROUPS, VOLCANO_PODGROUPS)
 
+# What admission reads (``trainc cluster pull``); Kueue's kinds per served version.
+NAMESPACES = Resource("v1", "Namespace", "namespaces", namespaced=False)
+LIMIT_RANGES = Resource("v1", "LimitRange", "limitranges")
+RESOURCE_QUOTAS = Resource("v1", "ResourceQuota", "resourcequotas")
+PRIORITY_CLASSES = Resource("scheduling.k8s.io/v1", "PriorityClass", "priorityclasses", False)
+ADMISSION_POLICIES = Resource(
+    "admissionregistration.k8s.io/v1",
+    "ValidatingAdmissionPolicy",
+    "validatingadmissionpolicies",
+    namespaced=False,
+)
+POLICY_BINDINGS = Resource(
+    "admissionregistration.k8s.io/v1",
+    "ValidatingAdmissionPolicyBinding",
+    "validatingadmissionpolicybindings",
+    namespaced=False,
+)
+CLUSTER_OBJECTS = (NAMESPACES, LIMIT_RANGES, RESOURCE_QUOTAS, PRIORITY_CLASSES, CONFIGMAPS)
+POLICY_KINDS = (ADMISSION_POLICIES, POLICY_BINDINGS)
+
+
+def kueue_resources(version: str) -> tuple[Resource, ...]:
+    """Kueue's queueing kinds at ``kueue.x-k8s.io/<version>``."""
+    api_version = f"kueue.x-k8s.io/{version}"
+    return (
+        Resource(api_version, "ResourceFlavor", "resourceflavors", namespaced=False),
+        Resource(api_version, "ClusterQueue", "clusterqueues", namespaced=False),
+        Resource(api_version, "LocalQueue", "localqueues"),
+        Resource(api_version, "Cohort", "cohorts", namespaced=False),
+        Resource(api_version, "WorkloadPriorityClass", "workloadpriorityclasses", False),
+    )
+
+
+_DISCOVERY = re.compile(r"^/(?:api/(?P<core>v1)|apis/(?P<group>[^/]+)/(?P<version>[^/]+))/?$")
 _PATH = re.compile(
     r"^/(?:api/(?P<core>v1)|apis/(?P<group>[^/]+)/(?P<version>[^/]+))"
     r"(?:/namespaces/(?P<namespace>[^/]+))?/(?P<plural>[^/]+)(?:/(?P<name>[^/]+))?$"
@@ -268,6 +309,10 @@ class FakeApiServer:
             time.sleep(fault.delay)
             if fault.status is not None:
                 raise ApiStatus(fault.status, "InjectedFault", f"injected {fault.status}")
+        discovery = _DISCOVERY.match(parts.path)
+        if discovery is not None and method == "GET":
+            api_version = discovery["core"] or f"{discovery['group']}/{discovery['version']}"
+            return 200, self._discover(api_version)
         resource, namespace, name = self._route(parts.path)
         with self._lock:
             return self._dispatch(request, resource, namespace, name)
@@ -293,9 +338,35 @@ class FakeApiServer:
             return 200, self._delete(key, live, body)
         raise ApiStatus(405, "MethodNotAllowed", f"{method} is not served")
 
+    def _discover(self, api_version: str) -> Obj:
+        """The APIResourceList of ``api_version``; 404 when it serves nothing."""
+        served = [r for r in self.resources if r.api_version == api_version]
+        if not served:
+            raise ApiStatus(404, "NotFound", "the server could not find the requested resource")
+        return {
+            "kind": "APIResourceList",
+            "apiVersion": "v1",
+            "groupVersion": api_version,
+            "resources": [
+                {
+                    "name": r.plural,
+                    "singularName": r.kind.lower(),
+                    "namespaced": r.namespaced,
+                    "kind": r.kind,
+                    "verbs": ["get", "list"],
+                }
+                for r in served
+            ],
+        }
+
     def _list(self, resource: Resource, namespace: str | None, query: dict[str, str]) -> Obj:
         selector = _parse_selector(query.get("labelSelector", ""))
-        items = [o for o in self._items(resource, namespace) if _matches(o, selector)]
+        fields = _parse_fields(query.get("fieldSelector", ""))
+        items = [
+            o
+            for o in self._items(resource, namespace)
+            if _matches(o, selector) and _fields_match(o, fields)
+        ]
         start = int(base64.b64decode(query["continue"])) if query.get("continue") else 0
         limit = int(query.get("limit") or 0) or len(items)
         page = items[start : start + limit]
@@ -349,7 +420,7 @@ class FakeApiServer:
         raise ApiStatus(404, "NotFound", "the server could not find the requested resource")
 
     def _resource_of(self, obj: Obj) -> Resource:
-        for resource in ALL_RESOURCES:
+        for resource in (*self.resources, *ALL_RESOURCES):
             if (resource.api_version, resource.kind) == (obj["apiVersion"], obj["kind"]):
                 return resource
         raise ValueError(f"the fake API server does not serve {obj['apiVersion']} {obj['kind']}")
@@ -390,6 +461,22 @@ def _parse_selector(text: str) -> list[tuple[str, str, str | None]]:
         else:
             terms.append((term.lstrip("!"), "!" if term.startswith("!") else "exists", None))
     return terms
+
+
+def _parse_fields(text: str) -> dict[str, str]:
+    """``metadata.name=x,metadata.namespace=y`` as a mapping; other fields are refused."""
+    fields: dict[str, str] = {}
+    for term in filter(None, (t.strip() for t in text.split(","))):
+        key, _, value = term.partition("=")
+        if key not in ("metadata.name", "metadata.namespace"):
+            raise ApiStatus(400, "BadRequest", f'field label not supported: "{key}"')
+        fields[key] = value.lstrip("=")
+    return fields
+
+
+def _fields_match(obj: Obj, fields: dict[str, str]) -> bool:
+    meta = obj.get("metadata", {})
+    return all(meta.get(key.split(".", 1)[1], "") == value for key, value in fields.items())
 
 
 def _matches(obj: Obj, selector: list[tuple[str, str, str | None]]) -> bool:

@@ -25,6 +25,7 @@ EXIT_USAGE = 2
 #: compiler and emitter nor the sweeper's Kubernetes client.
 _COMMANDS = {
     "cache": ("trainc.cli.cache", "cache_command"),
+    "cluster": ("trainc.cli.cluster_pull", "cluster_group"),
     "compile": ("trainc.cli.compile", "compile_command"),
     "diff": ("trainc.cli.diff", "diff_command"),
     "explain": ("trainc.cli.explain", "explain_command"),

@@ -12,7 +12,15 @@ from typing import Annotated, Literal
 from trainc.diagnostics import Rule, Severity
 from trainc.model import patterns
 from trainc.model.json import JsonObject
-from trainc.model.markers import FreeForm, MaxLength, Minimum, MinItems, MinLength, Pattern
+from trainc.model.markers import (
+    FreeForm,
+    Json,
+    MaxLength,
+    Minimum,
+    MinItems,
+    MinLength,
+    Pattern,
+)
 from trainc.model.scalars import Int64, Quantity
 
 CONFIG_SYNTAX = Rule(
@@ -209,6 +217,125 @@ class SweeperConfig:
     """Secrets in the sweeper's namespace for pulling a private ``image``."""
 
 
+#: A Pod Security level, as the PodSecurity admission plugin's configuration names one.
+PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
+#: ``latest`` or ``v1.N`` (no leading zero), what the plugin's ``ParseVersion`` accepts.
+_POD_SECURITY_VERSION = Pattern(r"^(latest|v1\.(0|[1-9][0-9]*))$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PodSecurityDefaultsConfig:
+    """What the PodSecurity plugin applies to a namespace without Pod Security labels.
+
+    The ``defaults`` of the plugin's ``PodSecurityConfiguration``
+    (``pod-security.admission.config.k8s.io/v1``), under the same keys, so the cluster's
+    ``AdmissionConfiguration`` can be copied here as it is. A label on a namespace
+    overrides its mode.
+    """
+
+    enforce: PodSecurityLevel | None = None
+    """Level whose violations refuse a pod (default ``privileged``: none)."""
+
+    enforce_version: Annotated[str | None, Json("enforce-version"), _POD_SECURITY_VERSION] = None
+    """Version of the enforced level's checks: ``latest`` (default) or ``v1.N``."""
+
+    warn: PodSecurityLevel | None = None
+    """Level whose violations are returned to the client as warnings (default
+    ``privileged``)."""
+
+    warn_version: Annotated[str | None, Json("warn-version"), _POD_SECURITY_VERSION] = None
+    """Version of the warned level's checks (default ``latest``)."""
+
+    audit: PodSecurityLevel | None = None
+    """Level whose violations are noted in the audit log (default ``privileged``)."""
+
+    audit_version: Annotated[str | None, Json("audit-version"), _POD_SECURITY_VERSION] = None
+    """Version of the audited level's checks (default ``latest``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PodSecurityExemptionsConfig:
+    """Who and what the PodSecurity plugin never judges: its configuration's ``exemptions``."""
+
+    usernames: list[Annotated[str, MinLength(1)]] | None = None
+    """Authenticated users whose requests are exempt, e.g. a controller's service account
+    ``system:serviceaccount:NAMESPACE:NAME`` (the creator of a pod is the Job controller)."""
+
+    runtime_classes: list[Annotated[str, MaxLength(253), _OBJECT_NAME]] | None = None
+    """RuntimeClass names; a pod whose ``runtimeClassName`` is one of them is exempt."""
+
+    namespaces: list[Annotated[str, MaxLength(63), _NAMESPACE]] | None = None
+    """Namespaces whose pods are exempt, whatever their labels say."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PodSecurityConfig:
+    """The PodSecurity admission plugin's configuration (``PodSecurityConfiguration``)."""
+
+    defaults: PodSecurityDefaultsConfig | None = None
+    """Levels and versions for namespaces without Pod Security labels."""
+
+    exemptions: PodSecurityExemptionsConfig | None = None
+    """Users, RuntimeClasses and namespaces the plugin never judges."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IdentityConfig:
+    """Who sends a request to the API server, as admission policies see it in
+    ``request.userInfo``."""
+
+    username: Annotated[str, MinLength(1)]
+    """The authenticated user name, e.g. a service account's
+    ``system:serviceaccount:argocd:argocd-application-controller``."""
+
+    groups: list[Annotated[str, MinLength(1)]] | None = None
+    """The user's groups. Default: for a service account's name, the groups the API server
+    gives every service account (``system:serviceaccounts``,
+    ``system:serviceaccounts:NAMESPACE``, ``system:authenticated``); else
+    ``system:authenticated``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IdentitiesConfig:
+    """Who creates each object a TrainJob leads to, since policies match on the creator."""
+
+    gitops: IdentityConfig | None = None
+    """The GitOps tool that applies the repository's objects (JobSets, PodGroups, claims,
+    ConfigMaps, Namespaces, the sweeper's objects). Default: Argo CD's application
+    controller, ``system:serviceaccount:argocd:argocd-application-controller``."""
+
+    jobset_controller: IdentityConfig | None = None
+    """The JobSet controller, which creates the Jobs. Default: its manager's service
+    account in JobSet's default install,
+    ``system:serviceaccount:jobset-system:jobset-controller-manager``."""
+
+    job_controller: IdentityConfig | None = None
+    """The Job controller of kube-controller-manager, which creates the pods. Default:
+    ``system:serviceaccount:kube-system:job-controller``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterConfig:
+    """The cluster the repository deploys to: its own objects and admission settings.
+
+    Admission checks judge what the cluster would refuse with them; without this section
+    the cluster is unknown, and nothing is judged.
+    """
+
+    manifests: list[Annotated[str, MinLength(1)]] | None = None
+    """Glob patterns relative to the repository root, as in ``inputs``, of the files that
+    hold the cluster's own objects, e.g. ``platform/**/*.yaml``: Namespaces,
+    ValidatingAdmissionPolicies and their bindings and parameters, LimitRanges,
+    ResourceQuotas, PriorityClasses, Kueue's queues and flavors. They are read as what
+    they are, never compiled. Objects of those kinds among the inputs count too."""
+
+    pod_security: PodSecurityConfig | None = None
+    """The PodSecurity admission plugin's configuration: defaults and exemptions."""
+
+    identities: IdentitiesConfig | None = None
+    """Who creates what, for policies that match on ``request.userInfo``."""
+
+
 RuleLevel = Literal["error", "warning", "off"]
 
 
@@ -278,6 +405,9 @@ class RepoConfigFile:
 
     sweeper: SweeperConfig | None = None
     """The in-cluster sweeper ``trainc compile`` emits; without this section, none."""
+
+    cluster: ClusterConfig | None = None
+    """The cluster's own objects and admission settings; without this section, none."""
 
     rules: dict[str, RuleLevel] | None = None
     """Severity of any rule by code (``error``, ``warning`` or ``off``), e.g.

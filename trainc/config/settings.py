@@ -16,7 +16,9 @@ from typing import Final, Literal
 
 from trainc.config.file import (
     CONFIG_FILE_NAME,
+    ClusterConfig,
     CompileConfig,
+    IdentityConfig,
     RepoConfigFile,
     SweeperConfig,
     SweeperResources,
@@ -116,6 +118,110 @@ class SweeperSettings:
     image_pull_secrets: tuple[str, ...] = ()
 
 
+#: The PodSecurity plugin's own defaults for a namespace without labels
+#: (``SetDefaults_PodSecurityDefaults`` in
+#: https://github.com/kubernetes/kubernetes/blob/v1.36.0/staging/src/k8s.io/pod-security-admission/admission/api/v1/defaults.go):
+#: every mode ``privileged`` at ``latest``.
+DEFAULT_POD_SECURITY_LEVEL: Final = "privileged"
+DEFAULT_POD_SECURITY_VERSION: Final = "latest"
+
+#: Who creates what, by default. Argo CD applies with its application controller's
+#: service account (``argocd-application-controller`` in
+#: https://github.com/argoproj/argo-cd/tree/master/manifests/base/application-controller,
+#: installed in the ``argocd`` namespace); JobSet's install puts its manager's service
+#: account ``controller-manager`` under the ``jobset-`` prefix in ``jobset-system``
+#: (https://github.com/kubernetes-sigs/jobset/blob/main/config/default/kustomization.yaml);
+#: kube-controller-manager runs the Job controller with the credentials of
+#: ``job-controller`` in ``kube-system`` (``ClientOrDie("job-controller")`` in
+#: https://github.com/kubernetes/kubernetes/blob/v1.36.0/cmd/kube-controller-manager/app/batch.go).
+DEFAULT_GITOPS_USER: Final = "system:serviceaccount:argocd:argocd-application-controller"
+DEFAULT_JOBSET_CONTROLLER_USER: Final = (
+    "system:serviceaccount:jobset-system:jobset-controller-manager"
+)
+DEFAULT_JOB_CONTROLLER_USER: Final = "system:serviceaccount:kube-system:job-controller"
+
+#: How the API server names a service account and its groups (``MakeUsername``,
+#: ``MakeGroupNames`` in
+#: https://github.com/kubernetes/kubernetes/blob/v1.36.0/staging/src/k8s.io/apiserver/pkg/authentication/serviceaccount/util.go),
+#: and the group its authenticator adds for every authenticated user.
+SERVICE_ACCOUNT_PREFIX: Final = "system:serviceaccount:"
+ALL_SERVICE_ACCOUNTS_GROUP: Final = "system:serviceaccounts"
+AUTHENTICATED_GROUP: Final = "system:authenticated"
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """A user as the API server authenticates it: name and groups."""
+
+    username: str
+    groups: tuple[str, ...] = ()
+
+
+def identity_of(username: str, groups: Sequence[str] | None = None) -> Identity:
+    """``username`` with ``groups``, or with the groups the API server would give it.
+
+    A service account (``system:serviceaccount:NAMESPACE:NAME``) belongs to
+    ``system:serviceaccounts`` and ``system:serviceaccounts:NAMESPACE``; every
+    authenticated user to ``system:authenticated``.
+    """
+    if groups is not None:
+        return Identity(username, tuple(groups))
+    namespace, separator, _ = username.removeprefix(SERVICE_ACCOUNT_PREFIX).partition(":")
+    if username.startswith(SERVICE_ACCOUNT_PREFIX) and separator and namespace:
+        return Identity(
+            username,
+            (
+                ALL_SERVICE_ACCOUNTS_GROUP,
+                f"{ALL_SERVICE_ACCOUNTS_GROUP}:{namespace}",
+                AUTHENTICATED_GROUP,
+            ),
+        )
+    return Identity(username, (AUTHENTICATED_GROUP,))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PodSecurityDefaults:
+    """Level and version of each mode for a namespace without Pod Security labels, as
+    written (checked by :mod:`trainc.config.cluster`, parsed by the admission checks)."""
+
+    enforce: str = DEFAULT_POD_SECURITY_LEVEL
+    enforce_version: str = DEFAULT_POD_SECURITY_VERSION
+    warn: str = DEFAULT_POD_SECURITY_LEVEL
+    warn_version: str = DEFAULT_POD_SECURITY_VERSION
+    audit: str = DEFAULT_POD_SECURITY_LEVEL
+    audit_version: str = DEFAULT_POD_SECURITY_VERSION
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PodSecurityExemptions:
+    """Users, RuntimeClasses and namespaces the PodSecurity plugin never judges."""
+
+    usernames: tuple[str, ...] = ()
+    runtime_classes: tuple[str, ...] = ()
+    namespaces: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterSettings:
+    """trainc.yaml's ``cluster`` section with every default applied.
+
+    ``manifests`` are the root-relative globs of the files holding the cluster's objects.
+    ``gitops``, ``jobset_controller`` and ``job_controller`` are who creates the
+    repository's objects, the child Jobs and the pods.
+    """
+
+    manifests: tuple[str, ...] = ()
+    pod_security_defaults: PodSecurityDefaults = field(default_factory=PodSecurityDefaults)
+    pod_security_exemptions: PodSecurityExemptions = field(default_factory=PodSecurityExemptions)
+    gitops: Identity = field(default_factory=lambda: identity_of(DEFAULT_GITOPS_USER))
+    jobset_controller: Identity = field(
+        default_factory=lambda: identity_of(DEFAULT_JOBSET_CONTROLLER_USER)
+    )
+    job_controller: Identity = field(
+        default_factory=lambda: identity_of(DEFAULT_JOB_CONTROLLER_USER)
+    )
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Overrides:
     """Choices made outside trainc.yaml for one run, such as an Argo CD Application's.
@@ -153,6 +259,8 @@ class RepoConfig:
     ``namespaces`` is trainc.yaml's list of the namespaces TrainJobs may use (None: the
     repository names none, and TrainJob namespaces are not checked against it).
     ``deploy`` is :data:`DEPLOY_TRAINJOB` when the repository is only validated.
+    ``cluster`` is trainc.yaml's ``cluster`` section (None without one: the cluster's
+    objects and admission settings are unknown, and no admission check runs).
     """
 
     root: Path
@@ -173,6 +281,7 @@ class RepoConfig:
     path_rules: tuple[PathRules, ...] = ()
     overridden_destination: str | None = None
     namespaces: frozenset[str] | None = None
+    cluster: ClusterSettings | None = None
 
 
 def find_repo_root(start: Path) -> Path:
@@ -345,6 +454,7 @@ def build_config(
         path_rules=tuple(
             PathRules(tuple(entry.paths), dict(entry.rules)) for entry in file.per_path_rules or ()
         ),
+        cluster=cluster_settings(file.cluster),
     )
 
 
@@ -419,3 +529,43 @@ def _sweeper_settings(section: SweeperConfig | None) -> SweeperSettings | None:
         limits={**DEFAULT_SWEEPER_LIMITS, **(resources.limits or {})},
         image_pull_secrets=tuple(section.image_pull_secrets or ()),
     )
+
+
+def cluster_settings(section: ClusterConfig | None) -> ClusterSettings | None:
+    """The ``cluster`` section with its defaults; None when trainc.yaml has no such section."""
+    if section is None:
+        return None
+    pod_security = section.pod_security
+    written = pod_security.defaults if pod_security else None
+    exempt = pod_security.exemptions if pod_security else None
+    identities = section.identities
+    defaults = PodSecurityDefaults(
+        enforce=(written and written.enforce) or DEFAULT_POD_SECURITY_LEVEL,
+        enforce_version=(written and written.enforce_version) or DEFAULT_POD_SECURITY_VERSION,
+        warn=(written and written.warn) or DEFAULT_POD_SECURITY_LEVEL,
+        warn_version=(written and written.warn_version) or DEFAULT_POD_SECURITY_VERSION,
+        audit=(written and written.audit) or DEFAULT_POD_SECURITY_LEVEL,
+        audit_version=(written and written.audit_version) or DEFAULT_POD_SECURITY_VERSION,
+    )
+    return ClusterSettings(
+        manifests=tuple(section.manifests or ()),
+        pod_security_defaults=defaults,
+        pod_security_exemptions=PodSecurityExemptions(
+            usernames=tuple(exempt.usernames or ()) if exempt else (),
+            runtime_classes=tuple(exempt.runtime_classes or ()) if exempt else (),
+            namespaces=tuple(exempt.namespaces or ()) if exempt else (),
+        ),
+        gitops=_identity(identities.gitops if identities else None, DEFAULT_GITOPS_USER),
+        jobset_controller=_identity(
+            identities.jobset_controller if identities else None, DEFAULT_JOBSET_CONTROLLER_USER
+        ),
+        job_controller=_identity(
+            identities.job_controller if identities else None, DEFAULT_JOB_CONTROLLER_USER
+        ),
+    )
+
+
+def _identity(written: IdentityConfig | None, default: str) -> Identity:
+    if written is None:
+        return identity_of(default)
+    return identity_of(written.username, written.groups)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from trainc.build.job import BuiltJob, build_job
 from trainc.checks.apply_limits import check_apply_limits
 from trainc.checks.created.resolved_job import Target, check_resolved
+from trainc.checks.shared.whose import merge_shared
 from trainc.checks.workload.version import parse_version
 from trainc.config.judgement import Judgement
 from trainc.config.settings import RepoConfig
@@ -342,7 +343,9 @@ def check_trainjobs(
     verdicts are taken here in the same order, so the findings, the clean state and
     what the output stage is given are those of one process. With ``verdicts`` (a
     cache), a job's verdict is taken from there when it holds one for the job's key,
-    and only the other jobs are judged.
+    and only the other jobs are judged. A finding a runtime's value causes in several
+    TrainJobs is reported once, counting them
+    (:func:`~trainc.checks.shared.whose.merge_shared`).
     """
     trainjobs = sorted(
         (obj for obj in work.objects if obj.kind == TRAINJOB.kind),
@@ -377,4 +380,4 @@ def check_trainjobs(
         if progress is not None:
             progress(done, len(trainjobs))
     diagnostics.extend(run.judgement(enforcement.findings()))
-    return JobPassResult(diagnostics, tuple(kept))
+    return JobPassResult(merge_shared(diagnostics), tuple(kept))

@@ -61,7 +61,16 @@ def connect(*, kubeconfig: Path | None, context: str | None, limits: SweepLimits
     loading does. ``context`` picks a context of the files. A missing or broken
     configuration is a :class:`UsageError` that says where trainc looked, never a traceback.
     """
-    from kubernetes import client, config  # noqa: PLC0415 - only a sweep pays for it
+    return SweepClient(load_configuration(kubeconfig=kubeconfig, context=context), limits=limits)
+
+
+def load_configuration(*, kubeconfig: Path | None, context: str | None) -> Any:
+    """The ``kubernetes.client.Configuration`` kubectl would use (see :func:`connect`).
+
+    Shared with the other cluster adapters (``trainc cluster pull``), so every command
+    finds its cluster, and fails to, in the same words.
+    """
+    from kubernetes import client, config  # noqa: PLC0415 - only a cluster command pays for it
 
     search = kubeconfig_search(kubeconfig, os.environ, Path.home())
     configuration = client.Configuration()
@@ -80,7 +89,7 @@ def connect(*, kubeconfig: Path | None, context: str | None, limits: SweepLimits
             "--kubeconfig PATH (and --context NAME), set $KUBECONFIG, or run in a pod "
             "with a service account."
         ) from error
-    return SweepClient(configuration, limits=limits)
+    return configuration
 
 
 def _load_kubeconfig(search: KubeconfigSearch, context: str | None, configuration: Any) -> bool:
@@ -146,7 +155,6 @@ class SweepClient:
         sleep: Callable[[float], None] = time.sleep,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        import urllib3  # noqa: PLC0415 - see connect()
         from kubernetes import client  # noqa: PLC0415 - see connect()
 
         configuration.retries = False
@@ -154,8 +162,6 @@ class SweepClient:
         self._core: Any = client.CoreV1Api(api)
         self._custom: Any = client.CustomObjectsApi(api)
         self._models: Any = client
-        self._api_exception: type[Exception] = client.ApiException
-        self._transport_errors = (urllib3.exceptions.HTTPError, OSError)
         self._caller = Caller(limits, sleep=sleep, monotonic=monotonic)
         self.limits = limits
 
@@ -356,26 +362,33 @@ class SweepClient:
         return self._raw(method, *args, **options)
 
     def _raw(self, method: Any, *args: str, **options: Any) -> Callable[[float], Answer]:
-        """One attempt of ``method``, its answer read raw, exceptions made answers.
+        return raw_attempt(method, *args, **options)
 
-        Newer clients raise ``ApiException`` for an error status even with
-        ``_preload_content=False``; older ones return the answer: both become an Answer.
-        """
 
-        def attempt(timeout: float) -> Answer:
-            # A (connect, read) pair: older clients ignore a single float.
-            limit = (timeout, timeout)
-            try:
-                raw = method(*args, _preload_content=False, _request_timeout=limit, **options)
-            except self._api_exception as error:
-                status = getattr(error, "status", None)
-                reason = str(getattr(error, "reason", "") or "")
-                return Answer(status if status else None, reason, getattr(error, "body", None))
-            except self._transport_errors as error:
-                return Answer(None, f"{type(error).__name__}: {error}")
-            return Answer(raw.status, str(raw.reason or ""), raw.data)
+def raw_attempt(method: Any, *args: str, **options: Any) -> Callable[[float], Answer]:
+    """One attempt of the client call ``method``, its answer read raw, exceptions made answers.
 
-        return attempt
+    Newer clients raise ``ApiException`` for an error status even with
+    ``_preload_content=False``; older ones return the answer: both become an Answer.
+    Shared with the other cluster adapters (``trainc cluster pull``).
+    """
+    import urllib3  # noqa: PLC0415 - see connect()
+    from kubernetes import client  # noqa: PLC0415 - see connect()
+
+    def attempt(timeout: float) -> Answer:
+        # A (connect, read) pair: older clients ignore a single float.
+        limit = (timeout, timeout)
+        try:
+            raw = method(*args, _preload_content=False, _request_timeout=limit, **options)
+        except client.ApiException as error:
+            status = getattr(error, "status", None)
+            reason = str(getattr(error, "reason", "") or "")
+            return Answer(status if status else None, reason, getattr(error, "body", None))
+        except (urllib3.exceptions.HTTPError, OSError) as error:
+            return Answer(None, f"{type(error).__name__}: {error}")
+        return Answer(raw.status, str(raw.reason or ""), raw.data)
+
+    return attempt
 
 
 def _parsed(parse: Callable[[JsonObject, str, str], _T], obj: JsonObject, kind: Kind) -> _T:

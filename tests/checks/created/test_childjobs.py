@@ -62,8 +62,8 @@ def test_a_missing_image_is_reported_at_the_runtime_container() -> None:
 
     assert _where(found) == [("pod.image", "runtime.yaml", 20)]
     assert found[0].message == (
-        "the API server would refuse the Job of replicatedJob 'node': "
-        "spec.template.spec.containers[0].image: Required value"
+        "the API server would refuse the Job of replicatedJob 'node', created by the JobSet "
+        "controller: spec.template.spec.containers[0].image: Required value"
     )
     assert found[0].field_path == (
         "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].image"
@@ -74,7 +74,7 @@ def test_the_trainjob_image_fills_the_gap() -> None:
     assert _check(_trainjob("trainer:\n  image: example.com/train:1\n"), _runtime()) == []
 
 
-def test_a_gpu_request_below_its_limit_is_reported_at_the_trainjob_line() -> None:
+def test_a_gpu_request_below_its_limit_is_reported_at_the_trainjob_request() -> None:
     trainjob = _trainjob("""\
         trainer:
           resourcesPerNode:
@@ -86,7 +86,9 @@ def test_a_gpu_request_below_its_limit_is_reported_at_the_trainjob_line() -> Non
 
     found = _check(trainjob, _runtime(image=True))
 
-    assert _where(found) == [("pod.resource-limits", "job.yaml", 10)]
+    # The API server names the whole requests; the line is the GPU request's own.
+    assert _where(found) == [("pod.resource-limits", "job.yaml", 11)]
+    assert found[0].field_path == "spec.trainer.resourcesPerNode.requests[nvidia.com/gpu]"
     assert found[0].message.endswith(
         'resources.requests: Invalid value: "2": must be equal to nvidia.com/gpu limit of 4'
     )
@@ -167,9 +169,31 @@ def test_one_line_that_reaches_several_jobs_is_one_finding_naming_them() -> None
 
     found = _check(trainjob, runtime)
 
-    assert _where(found) == [("pod.resource-limits", "job.yaml", 9)]
+    # At the request without a limit, not at the TrainJob's resourcesPerNode.
+    assert _where(found) == [("pod.resource-limits", "job.yaml", 11)]
     assert found[0].message.startswith(
-        "the API server would refuse the Jobs of replicatedJobs 'node' and 'worker': "
-        "spec.template.spec.containers[0].resources.limits: Required value"
+        "the API server would refuse the Jobs of replicatedJobs 'node' and 'worker', created "
+        "by the JobSet controller: spec.template.spec.containers[0].resources.limits: "
+        "Required value"
     )
     assert str(found[0].hint).startswith("nvidia.com/gpu is requested (2) without a limit")
+
+
+def test_a_request_without_a_limit_in_the_runtime_stays_on_the_runtime_request() -> None:
+    resources = textwrap.indent("resources:\n  requests:\n    nvidia.com/gpu: 1\n", " " * 22)
+    found = _check(_trainjob(), _runtime(resources, image=True))
+
+    assert _where(found) == [("pod.resource-limits", "runtime.yaml", 24)]
+    assert found[0].kind == "ClusterTrainingRuntime"
+
+
+def test_a_limit_the_trainjob_adds_clears_the_runtime_request() -> None:
+    resources = textwrap.indent("resources:\n  requests:\n    nvidia.com/gpu: 1\n", " " * 22)
+    trainjob = _trainjob("""\
+        trainer:
+          resourcesPerNode:
+            limits:
+              nvidia.com/gpu: 1
+    """)
+
+    assert _check(trainjob, _runtime(resources, image=True)) == []

@@ -346,3 +346,29 @@ def test_the_advice_names_the_resource_and_the_amount_to_write():
         "example.com/fpga is counted in whole units, and 1500m is 1.5: write a whole number "
         "such as 2; "
     )
+
+
+@pytest.mark.parametrize(
+    "resources",
+    [
+        {"requests": {GPU: "2"}},
+        {"requests": {GPU: "2"}, "limits": {GPU: "4"}},
+        {"requests": {"cpu": "2"}, "limits": {"cpu": "1"}},
+    ],
+)
+def test_the_request_is_the_cause_where_upstream_names_the_whole_map(resources):
+    # Upstream names `requests` or the missing `limits`; the line to change is the request.
+    [error] = check_container_resources(resources, CTR, V33, pod_claims=())
+    name = next(iter(resources["requests"]))
+    assert error.path != error.culprit
+    assert error.culprit == (*CTR, "requests", name)
+
+
+def test_hugepages_without_cpu_or_memory_are_caused_by_the_hugepages_amount():
+    resources: JsonObject = {
+        "requests": {"hugepages-2Mi": "2Mi"},
+        "limits": {"hugepages-2Mi": "2Mi"},
+    }
+    [error] = check_container_resources(resources, CTR, V33, pod_claims=())
+    assert error.message() == f"{AT}: Forbidden: HugePages require cpu or memory"
+    assert error.culprit == (*CTR, "limits", "hugepages-2Mi")

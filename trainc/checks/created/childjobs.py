@@ -5,7 +5,10 @@ replicatedJob (:mod:`trainc.resolve.childjobs` builds them as it does), and the 
 refuses a Job that breaks its rules (:mod:`trainc.checks.workload`): the training never
 starts, and nothing in git says why. Each violation is reported at the input line the
 offending value came from (its provenance), in the API server's words, with the path in
-the Job.
+the Job. The offending value is the one the error names, or the one that causes it when
+the API server names another path (``FieldError.cause``): a GPU request is refused at
+the ``limits`` nobody wrote, and the line to change is the request's, often a TrainJob's
+``resourcesPerNode``.
 
 Two kinds of violation are left to the layers that already report them: a replicatedJob
 without containers (``compile.no-containers``: the JobSet itself is refused first), and
@@ -60,9 +63,9 @@ def check_child_jobs(job: ResolvedJob, version: KubeVersion) -> list[Diagnostic]
     refused: dict[tuple[str, str, str | None, Origin], list[str]] = {}
     for child in child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec):
         for error in child_job_errors(child, version):
-            origin = child_origin(job, child, error.path)
-            if _input_checked(error.path, origin):
+            if _input_checked(error.path, child_origin(job, child, error.path)):
                 continue
+            origin = child_origin(job, child, error.culprit)
             cause = (error.code, error.message(), error.hint, origin)
             refused.setdefault(cause, []).append(child.replicated_job)
     return [
@@ -72,12 +75,14 @@ def check_child_jobs(job: ResolvedJob, version: KubeVersion) -> list[Diagnostic]
 
 
 def _jobs_of(replicated_jobs: list[str]) -> str:
-    """``the Job of replicatedJob 'node'``, or ``the Jobs of replicatedJobs 'a' and 'b'``."""
+    """The objects refused, and who creates them: ``the Job of replicatedJob 'node',
+    created by the JobSet controller``, or ``the Jobs of replicatedJobs 'a' and 'b', ...``.
+    """
     quoted = [repr(name) for name in replicated_jobs]
     if len(quoted) == 1:
-        return f"the Job of replicatedJob {quoted[0]}"
+        return f"the Job of replicatedJob {quoted[0]}, created by {_CONTROLLER}"
     listed = f"{', '.join(quoted[:-1])} and {quoted[-1]}"
-    return f"the Jobs of replicatedJobs {listed}"
+    return f"the Jobs of replicatedJobs {listed}, created by {_CONTROLLER}"
 
 
 def child_job_errors(child: ChildJob, version: KubeVersion) -> list[FieldError]:

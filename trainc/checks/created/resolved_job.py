@@ -25,6 +25,7 @@ from trainc.checks.created.credentials import check_plaintext_credentials
 from trainc.checks.created.images import check_image_tags
 from trainc.checks.created.jobset import check_replicas_parallelism
 from trainc.checks.created.names import check_name_budgets
+from trainc.checks.shared.whose import name_trainjob
 from trainc.checks.workload.version import KubeVersion
 from trainc.config.judgement import Judgement
 from trainc.config.sweeper import check_deadline_period
@@ -69,7 +70,9 @@ def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
     above (one that is not turned off or suppressed), the JobSet controller never gets
     to create them, and their findings would only repeat that error. The lints are judged
     whatever else is wrong: they concern the repository, not the cluster. The findings
-    are returned as found: the run judges them (``target.judgement``).
+    are returned as found: the run judges them (``target.judgement``). Each names
+    the TrainJob (:func:`~trainc.checks.shared.whose.name_trainjob`): one placed on
+    the runtime says which of its TrainJobs it breaks.
     """
     found: list[Diagnostic] = []
     for check in JOB_CHECKS:
@@ -78,7 +81,7 @@ def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
         found += plugin.validate_resolved(job)
     if not target.judgement.fails(found):
         found += check_child_jobs(job, target.version)
-    return found + check_repository_lints(job, target)
+    return name_trainjob(job.trainjob, found + check_repository_lints(job, target))
 
 
 def check_repository_lints(job: ResolvedJob, target: Target) -> list[Diagnostic]:

@@ -62,6 +62,15 @@ class FieldError:
     detail: str = ""
     #: trainc's advice on the fix, beside the API server's words (which never give one).
     hint: str | None = None
+    #: The value that causes the error, when the API server names another path: a
+    #: request whose limit is missing is refused at ``resources.limits``, a path nobody
+    #: wrote, while the line to change is the request's. None: ``path`` is the value.
+    cause: FieldPath | None = None
+
+    @property
+    def culprit(self) -> FieldPath:
+        """The path of the value to change: :attr:`cause`, else :attr:`path`."""
+        return self.path if self.cause is None else self.cause
 
     def message(self) -> str:
         """The API server's text: ``<path>: <body>``."""
@@ -101,16 +110,31 @@ def render_value(value: JsonValue) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def required(path: FieldPath, code: str, detail: str = "", hint: str | None = None) -> FieldError:
-    """``Required value``: a value that must be given is missing or empty."""
-    return FieldError(ErrorType.REQUIRED, path, code, detail=detail, hint=hint)
+def required(
+    path: FieldPath,
+    code: str,
+    detail: str = "",
+    hint: str | None = None,
+    *,
+    cause: FieldPath | None = None,
+) -> FieldError:
+    """``Required value``: a value that must be given is missing or empty (``cause``: the
+    value that makes it required, see :attr:`FieldError.cause`)."""
+    return FieldError(ErrorType.REQUIRED, path, code, detail=detail, hint=hint, cause=cause)
 
 
 def invalid(
-    path: FieldPath, code: str, value: JsonValue, detail: str = "", hint: str | None = None
+    path: FieldPath,
+    code: str,
+    value: JsonValue,
+    detail: str = "",
+    hint: str | None = None,
+    *,
+    cause: FieldPath | None = None,
 ) -> FieldError:
-    """``Invalid value``: malformed, out of range or inconsistent."""
-    return FieldError(ErrorType.INVALID, path, code, value, detail, hint)
+    """``Invalid value``: malformed, out of range or inconsistent (``cause``: the value
+    at fault when ``path`` names its parent, see :attr:`FieldError.cause`)."""
+    return FieldError(ErrorType.INVALID, path, code, value, detail, hint, cause)
 
 
 def forbidden(path: FieldPath, code: str, detail: str = "") -> FieldError:

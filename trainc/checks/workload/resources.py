@@ -19,6 +19,7 @@ these maps in random order; findings here follow the order the user wrote.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from dataclasses import replace
 
 from trainc.checks.workload.claims import (
     DYNAMIC_RESOURCE_ALLOCATION,
@@ -149,20 +150,30 @@ def _requirements_errors(
         errors += name_errors(name, at)
         errors += amount_errors(name, amount, at)
         limit = limits.get(name)
+        # Upstream names the whole requests (or the missing limits); the request is
+        # the value at fault, and the line a user changes.
         if limit is not None and amount.value != limit.value and not overcommit_allowed(name):
             detail = f"must be equal to {name} limit of {limit}"
-            errors.append(invalid(requests_path, LIMITS_CODE, str(amount), detail))
+            errors.append(invalid(requests_path, LIMITS_CODE, str(amount), detail, cause=at))
         elif limit is not None and amount.value > limit.value:
             detail = f"must be less than or equal to {name} limit of {limit}"
-            errors.append(invalid(requests_path, LIMITS_CODE, str(amount), detail))
+            errors.append(invalid(requests_path, LIMITS_CODE, str(amount), detail, cause=at))
         elif limit is None and not overcommit_allowed(name):
             detail = "Limit must be set for non overcommitable resources"
             hint = _missing_limit_hint(name, amount)
-            errors.append(required(limits_path, LIMITS_CODE, detail, hint))
+            errors.append(required(limits_path, LIMITS_CODE, detail, hint, cause=at))
         errors += hugepage_amount_errors(name, amount, at)
     names = {*limits, *requests}
     if any(is_hugepages(name) for name in names) and not names & _QOS_RESOURCES:
-        errors.append(forbidden(path, HUGEPAGES_CODE, "HugePages require cpu or memory"))
+        # Upstream names the whole resources; the first hugepages amount is at fault.
+        first = next(
+            at
+            for amounts, where in ((limits, limits_path), (requests, requests_path))
+            for name, _, at in keyed(where, amounts)
+            if is_hugepages(name)
+        )
+        hugepages = forbidden(path, HUGEPAGES_CODE, "HugePages require cpu or memory")
+        errors.append(replace(hugepages, cause=first))
     if DYNAMIC_RESOURCE_ALLOCATION.enabled(version):
         errors += claim_name_errors(as_list(resources.get("claims")), (*path, "claims"), pod_claims)
     return errors
