@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from trainc.app.cluster import Cluster
     from trainc.app.migrate import MigrateRequest, MigrationReport
     from trainc.app.prune import PrunePlan, PruneReport
+    from trainc.app.snapshot import SnapshotReport, SnapshotRequest
     from trainc.app.sweep import Sweeper, SweepRequest
     from trainc.checks.transitions.base import BaseRevision
     from trainc.emit.sinks import OutputSink
@@ -154,6 +155,15 @@ class Session:
         from trainc.app.sweep import Sweeper  # noqa: PLC0415 - see module
 
         return Sweeper(cluster.connect(), request)
+
+    @staticmethod
+    def pull_snapshot(cluster: Cluster, request: SnapshotRequest) -> SnapshotReport:
+        """``trainc cluster pull``: ``cluster``'s admission-relevant objects, read into a
+        snapshot directory or compared with it (:func:`~trainc.app.snapshot.pull_snapshot`).
+        No repository is read."""
+        from trainc.app.snapshot import pull_snapshot  # noqa: PLC0415 - see module
+
+        return pull_snapshot(cluster, request)
 
     def _workers(self) -> int:
         """The worker processes the run may use: ``jobs``, or every usable core. Raises
