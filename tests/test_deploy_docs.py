@@ -19,8 +19,8 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.support.manifests import write
-from trainc.app import load_config
 from trainc.cli.main import cli
+from trainc.config.read import load_config
 from trainc.scaffold import FILES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,8 @@ import pytest
 from bench.generate import edit_job, generate
 from bench.runtimes import FAMILIES
 from tests.support.compiled import compile_collected
-from trainc.app import load_config, validate_paths
+from trainc.app import validate_paths
+from trainc.config.read import load_config
 
 JOBS = 20
 

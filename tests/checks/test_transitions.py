@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.app import load_config
 from trainc.checks.transitions.base import BaseRevision
+from trainc.config.read import load_config
 from trainc.diagnostics import Diagnostic
-from trainc.engine.pipeline import validate_objects
+from trainc.engine.job_pass import JobStages
+from trainc.engine.pipeline import PassChoices, validate_objects
 from trainc.load.inputs import load_inputs
 from trainc.policy.apply import load_policies
-from trainc.resolve.resolved import ResolvedJob
 
 BUMPED = TORCH_RUNTIME.replace("pytorch:2.13.0", "pytorch:2.14.0")
 IMAGE_LINE = next(n for n, line in enumerate(BUMPED.splitlines(), 1) if "2.14.0" in line)
@@ -30,17 +30,15 @@ def _validate(
     assert config is not None
     assert base_config is not None
 
-    def on_resolved(job: ResolvedJob, clean: bool) -> None:
-        if seen is not None:
-            seen.append(clean)
-
+    base_objects = load_inputs([root / "base"], config=base_config).objects
     outcome = validate_objects(
         load_inputs([root / "head"], config=config).objects,
         config,
         load_policies(config),
-        base=BaseRevision(load_inputs([root / "base"], config=base_config).objects, config),
-        on_resolved=on_resolved,
+        choices=PassChoices(base=BaseRevision(base_objects, config), stages=JobStages(keep=True)),
     )
+    if seen is not None:
+        seen.extend(kept.clean for kept in outcome.kept)
     return [d for d in outcome.diagnostics if d.is_error]
 
 

@@ -11,8 +11,8 @@ from ruamel.yaml import YAML
 
 from tests.cli.conftest import Invoke
 from trainc import __version__
-from trainc.app import load_config
 from trainc.argocd import argocd_overrides
+from trainc.config.read import load_config
 from trainc.config.settings import SweeperSettings, build_config
 from trainc.resources import data_dir
 from trainc.scaffold import FILES, IMAGE

@@ -20,9 +20,8 @@ from tests.emit.trees import file_contents
 from tests.support.compiled import compile_collected
 from tests.test_cases import ALL_CASES, Case, materialise
 from trainc.app import validate_paths
-from trainc.build import job as build_module
 from trainc.checks.output.objects import OutputCheck
-from trainc.engine import workers
+from trainc.engine import job_pass, workers
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
@@ -141,7 +140,7 @@ def _build_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(job: object) -> None:
         raise ValueError("a builder broke")
 
-    monkeypatch.setattr(build_module, "build_job", broken)
+    monkeypatch.setattr(job_pass, "build_job", broken)
 
 
 def _output_check_fails(monkeypatch: pytest.MonkeyPatch) -> None:

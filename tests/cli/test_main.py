@@ -83,10 +83,10 @@ def test_machine_formats_put_only_the_report_on_stdout(repo: Path, output_format
 def test_internal_errors_exit_2_without_a_traceback_unless_debugging(
     repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def explode(*args: object, **kwargs: object) -> None:
+    def explode(self: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("trainc.cli.validate.validate_paths", explode)
+    monkeypatch.setattr("trainc.app.Session.validate", explode)
     monkeypatch.chdir(repo)
     from trainc.cli.main import main
 

@@ -116,9 +116,9 @@ def test_an_output_path_that_is_a_symbolic_link_loop(repo: Path) -> None:
 @pytest.mark.parametrize(
     ("command", "target"),
     [
-        (("validate",), "trainc.cli.validate.validate_paths"),
-        (("compile", "-o", "-"), "trainc.cli.compile.compile_paths"),
-        (("sweep", "-n", "ns", "--once"), "trainc.cli.sweep.connect"),
+        (("validate",), "trainc.app.Session.validate"),
+        (("compile", "-o", "-"), "trainc.app.Session.compile"),
+        (("sweep", "-n", "ns", "--once"), "trainc.app.cluster.connect"),
     ],
 )
 def test_every_command_reports_an_os_error_as_a_usage_error(

@@ -9,7 +9,8 @@ import pytest
 
 from tests.support.compiled import compile_collected
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.app import load_config, validate_paths
+from trainc.app import validate_paths
+from trainc.config.read import load_config
 from trainc.config.rule_codes import check_rule_settings
 from trainc.diagnostics import Severity
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.manifests import write
-from trainc.app import load_config
+from trainc.config.read import load_config
 from trainc.config.settings import Overrides, RepoConfig, SweeperSettings
 from trainc.errors import UsageError
 

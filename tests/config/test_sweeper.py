@@ -10,7 +10,7 @@ import pytest
 from tests.support.builders import defaulted, make_runtime, make_trainjob, resolved
 from tests.support.documents import make_object
 from tests.support.manifests import write
-from trainc.app import load_config
+from trainc.config.read import load_config
 from trainc.config.settings import RepoConfig, SweeperSettings
 from trainc.config.sweeper import Enforcement, check_sweeper_resources, lifecycle_file
 from trainc.diagnostics import Severity

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.app import load_config, validate_paths
+from trainc.app import validate_paths
+from trainc.config.read import load_config
 from trainc.config.settings import Overrides, RepoConfig
 from trainc.config.warnings import check_config
 from trainc.diagnostics import Diagnostic, Severity

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import trainc.engine.file_pass
-import trainc.engine.pipeline
+import trainc.engine.job_pass
 from bench.generate import generate
 from tests.support.compiled import Compiled, compile_collected
 from trainc.app import ValidationReport, validate_paths
@@ -49,7 +49,7 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """How many files a run checks and TrainJobs it resolves (in its own process)."""
     counts: Counter[str] = Counter()
     check_file = trainc.engine.file_pass.check_file
-    resolve_job = trainc.engine.pipeline.resolve_job  # type: ignore[attr-defined]
+    resolve_job = trainc.engine.job_pass.resolve_job  # type: ignore[attr-defined]
 
     def counted_check(*args: object, **kwargs: object) -> object:
         counts["files"] += 1
@@ -60,7 +60,7 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         return resolve_job(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(trainc.engine.file_pass, "check_file", counted_check)
-    monkeypatch.setattr(trainc.engine.pipeline, "resolve_job", counted_resolve)
+    monkeypatch.setattr(trainc.engine.job_pass, "resolve_job", counted_resolve)
     return counts
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
-from trainc.app import load_config
-from trainc.engine.pipeline import validate_objects
+from trainc.config.read import load_config
+from trainc.engine.job_pass import JobStages
+from trainc.engine.pipeline import PassChoices, validate_objects
 from trainc.load.inputs import load_inputs
 from trainc.policy.apply import load_policies
-from trainc.resolve.resolved import ResolvedJob
 
 NO_IMAGE = TORCH_RUNTIME.replace("                      image: pytorch/pytorch:2.13.0\n", "")
 
@@ -18,16 +18,14 @@ def _run(root: Path, seen: list[tuple[str, bool]] | None = None) -> list[tuple[s
     config = load_config(cwd=root).config
     assert config is not None
 
-    def on_resolved(job: ResolvedJob, clean: bool) -> None:
-        if seen is not None:
-            seen.append((job.name, clean))
-
     outcome = validate_objects(
         load_inputs([root], config=config).objects,
         config,
         load_policies(config),
-        on_resolved=on_resolved,
+        choices=PassChoices(stages=JobStages(keep=True)),
     )
+    if seen is not None:
+        seen.extend((kept.resolved.name, kept.clean) for kept in outcome.kept)
     return sorted((d.code, d.file) for d in outcome.diagnostics if d.is_error)
 
 

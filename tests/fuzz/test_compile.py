@@ -7,7 +7,8 @@ from hypothesis import given
 from tests.fuzz.harness import assert_located, assert_one_verdict, assert_valid_output, written
 from tests.fuzz.strategies import Repo, mutated_repositories, valid_repositories
 from tests.support.compiled import Compiled, compile_collected
-from trainc.app import load_config, validate_paths
+from trainc.app import validate_paths
+from trainc.config.read import load_config
 
 
 def _compiled(repo: Repo) -> Compiled:

@@ -152,6 +152,23 @@ def test_other_render_failures(template: str, error: str) -> None:
     assert error in result.message
 
 
+def _nested(depth: int, template: str) -> Diagnostic:
+    """The finding on ``template`` rendered ``depth`` calls deeper into the stack."""
+    return fail(template) if depth == 0 else _nested(depth - 1, template)
+
+
+def test_a_runaway_recursion_is_one_finding_whatever_the_depth_of_the_caller() -> None:
+    template = "a: 1\n{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}\n"
+    findings = {_nested(depth, template) for depth in range(6)}
+    assert [(d.code, d.line, d.message) for d in findings] == [
+        (
+            "load.template-error",
+            2,
+            "rendering failed: RecursionError: maximum recursion depth exceeded",
+        )
+    ]
+
+
 def test_includes_cannot_read_files() -> None:
     result = fail("{% include '/etc/passwd' %}\n")
     assert (result.code, result.line) == ("load.template-error", 1)

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from tests.support.builders import objects_from_file
 from tests.support.manifests import TORCH_RUNTIME, write
-from trainc.app import MigrationReport, migrate_paths, validate_paths
+from trainc.app import migrate_paths, validate_paths
+from trainc.app.migrate import MigrationReport
 from trainc.errors import UsageError
 from trainc.model.json import get_path
 

@@ -13,7 +13,7 @@ from tests.build.support import (
     rjob,
     start,
 )
-from tests.support.builders import container, make_runtime, make_trainjob
+from tests.support.builders import container, make_runtime, make_trainjob, with_jobset_metadata
 from tests.support.builders import rjob as make_rjob
 from trainc.diagnostics import Severity
 from trainc.model.json import as_object, get_path
@@ -270,9 +270,11 @@ def test_build_takes_metadata_from_the_template_and_patches_only() -> None:
                 }
             ],
         ),
-        make_runtime(
-            labels={"conflictLabel": "overridden", "trainer.kubeflow.org/framework": "torch"},
-            jobset_metadata={"labels": {"conflictLabel": "template", "team": "a"}},
+        with_jobset_metadata(
+            make_runtime(
+                labels={"conflictLabel": "overridden", "trainer.kubeflow.org/framework": "torch"}
+            ),
+            {"labels": {"conflictLabel": "template", "team": "a"}},
         ),
     )
     jobset = built(context)
@@ -343,7 +345,9 @@ def test_build_keeps_what_the_runtime_chose_over_webhook_defaults() -> None:
 
 
 def test_build_returns_an_object_independent_of_the_resolution() -> None:
-    context = start(make_trainjob(), make_runtime(jobset_metadata={"labels": {"team": "a"}}))
+    context = start(
+        make_trainjob(), with_jobset_metadata(make_runtime(), {"labels": {"team": "a"}})
+    )
     jobset = built(context)
     container_of(context.jobset_spec)["image"] = "changed"
     context.jobset_spec["suspend"] = True

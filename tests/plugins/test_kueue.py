@@ -7,7 +7,13 @@ from typing import Any
 import pytest
 
 from tests.build.support import Obj, compile_job, jobset_of
-from tests.support.builders import located, make_runtime, make_trainjob, resolved
+from tests.support.builders import (
+    located,
+    make_runtime,
+    make_trainjob,
+    resolved,
+    with_jobset_metadata,
+)
 from trainc.diagnostics import Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, JsonValue
@@ -49,7 +55,7 @@ def test_each_kueue_label_is_carried_alone(key: str) -> None:
 
 
 def test_the_trainjobs_queue_wins_over_the_runtime_templates() -> None:
-    runtime = make_runtime(jobset_metadata={"labels": {KUEUE_QUEUE_NAME: "default-queue"}})
+    runtime = with_jobset_metadata(make_runtime(), {"labels": {KUEUE_QUEUE_NAME: "default-queue"}})
     queued = make_trainjob(labels={KUEUE_QUEUE_NAME: "team-a-gpu"})
     assert _jobset(queued, runtime)["metadata"]["labels"][KUEUE_QUEUE_NAME] == "team-a-gpu"
     # A runtime may name a default queue for the jobs that name none.
@@ -124,7 +130,7 @@ def _check(
     **spec: Any,
 ) -> list[tuple[str, str | None]]:
     trainjob = make_trainjob(labels=labels, annotations=annotations, **spec)
-    runtime = make_runtime(jobset_metadata={"labels": runtime_labels or {}})
+    runtime = with_jobset_metadata(make_runtime(), {"labels": runtime_labels or {}})
     return located(check_kueue(resolved(trainjob, runtime)))
 
 
@@ -230,7 +236,7 @@ def test_a_queue_annotation_without_a_label_is_a_warning() -> None:
 
 
 def test_a_queue_annotation_from_the_runtime_template_is_reported_there() -> None:
-    runtime = make_runtime(jobset_metadata={"annotations": QUEUED})
+    runtime = with_jobset_metadata(make_runtime(), {"annotations": QUEUED})
     findings = check_kueue(resolved(make_trainjob(), runtime))
     assert located(findings) == [
         ("kueue.queue-annotation", f"spec.template.metadata.annotations[{KUEUE_QUEUE_NAME}]")
@@ -243,7 +249,7 @@ def test_a_queue_annotation_beside_the_label_is_harmless() -> None:
 
 
 def test_a_bad_queue_from_the_runtime_template_is_reported_in_the_runtime() -> None:
-    runtime = make_runtime(jobset_metadata={"labels": {KUEUE_QUEUE_NAME: "Bad_Queue"}})
+    runtime = with_jobset_metadata(make_runtime(), {"labels": {KUEUE_QUEUE_NAME: "Bad_Queue"}})
     findings = check_kueue(resolved(make_trainjob(), runtime))
     assert located(findings) == [
         ("kueue.queue-name", f"spec.template.{QUEUE_LABEL}"),

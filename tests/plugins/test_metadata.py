@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.build.support import Obj, compile_job, jobset_of
-from tests.support.builders import make_runtime, make_trainjob
+from tests.support.builders import make_runtime, make_trainjob, with_jobset_metadata
 from trainc.diagnostics import Severity
 from trainc.model.json import JsonObject, as_object, get_path
 from trainc.model.labels import KUEUE_QUEUE_NAME, MANAGED_BY_LABEL, TRAINJOB_NAME_LABEL
@@ -84,7 +84,7 @@ def test_keys_of_reserved_prefixes_stay_on_the_trainjob(key: str) -> None:
 
 
 def test_a_key_the_runtime_template_sets_otherwise_is_kept_and_the_clash_reported() -> None:
-    runtime = make_runtime(jobset_metadata={"labels": {"team": "platform"}})
+    runtime = with_jobset_metadata(make_runtime(), {"labels": {"team": "platform"}})
     trainjob = make_trainjob("resnet", labels={"team": "vision"}, path="jobs/resnet.yaml")
     compiled = compile_job(trainjob, runtime)
     assert _metadata(compiled.objects)["labels"]["team"] == "platform"
@@ -109,7 +109,7 @@ def test_trainc_keeps_its_managed_by_label_and_says_so() -> None:
 
 
 def test_the_same_value_on_both_is_no_clash() -> None:
-    runtime = make_runtime(jobset_metadata={"annotations": {"example.com/owner": "ml"}})
+    runtime = with_jobset_metadata(make_runtime(), {"annotations": {"example.com/owner": "ml"}})
     trainjob = make_trainjob(annotations={"example.com/owner": "ml"})
     compiled = compile_job(trainjob, runtime)
     assert _metadata(compiled.objects)["annotations"]["example.com/owner"] == "ml"
@@ -117,7 +117,7 @@ def test_the_same_value_on_both_is_no_clash() -> None:
 
 
 def test_kueues_queue_over_the_runtimes_default_is_no_clash() -> None:
-    runtime = make_runtime(jobset_metadata={"labels": {KUEUE_QUEUE_NAME: "default-queue"}})
+    runtime = with_jobset_metadata(make_runtime(), {"labels": {KUEUE_QUEUE_NAME: "default-queue"}})
     trainjob = make_trainjob(labels={KUEUE_QUEUE_NAME: "team-a-gpu"})
     compiled = compile_job(trainjob, runtime)
     assert _metadata(compiled.objects)["labels"][KUEUE_QUEUE_NAME] == "team-a-gpu"

@@ -7,7 +7,14 @@ from typing import Any
 import pytest
 
 from tests.build.support import Obj, frozen, start
-from tests.support.builders import container, located, make_runtime, make_trainjob, rjob
+from tests.support.builders import (
+    container,
+    located,
+    make_runtime,
+    make_trainjob,
+    rjob,
+    with_jobset_metadata,
+)
 from trainc.diagnostics import Severity
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import JsonObject, as_object
@@ -28,12 +35,14 @@ def job(name: str, *, ancestor: str | None = None, **pod: Any) -> JsonObject:
 def volcano_runtime(
     *jobs: JsonObject, policy: JsonObject | None = None, annotations: JsonObject | None = None
 ) -> DefaultedObject:
-    return make_runtime(
+    runtime = make_runtime(
         "gang",
         ml_policy={"numNodes": 1, "torch": {}},
         podGroupPolicy={"volcano": policy if policy is not None else {}},
         replicated_jobs=list(jobs) or [job("node", ancestor="trainer", schedulerName="volcano")],
-        jobset_metadata={"annotations": annotations} if annotations is not None else None,
+    )
+    return with_jobset_metadata(
+        runtime, {"annotations": annotations} if annotations is not None else None
     )
 
 
@@ -125,10 +134,12 @@ QUEUE = "scheduling.volcano.sh/queue-name"
 
 
 def _runtime(queue: str | None = None, *, volcano: bool = True) -> DefaultedObject:
-    return make_runtime(
+    runtime = make_runtime(
         podGroupPolicy={"volcano": {}} if volcano else {"coscheduling": {}},
         replicated_jobs=[rjob("node", ancestor="trainer")],
-        jobset_metadata={"annotations": {QUEUE: queue}} if queue is not None else None,
+    )
+    return with_jobset_metadata(
+        runtime, {"annotations": {QUEUE: queue}} if queue is not None else None
     )
 
 

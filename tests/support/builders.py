@@ -26,7 +26,7 @@ from trainc.load.inputs import load_single_file
 from trainc.load.objects import classify_documents
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
-from trainc.model.json import JsonObject, JsonValue
+from trainc.model.json import JsonObject, JsonValue, get_path
 from trainc.model.kinds import KINDS_BY_NAME, TRAINJOB
 from trainc.model.labels import ANCESTOR_LABEL, API_VERSION
 from trainc.model.schematree import load_kind_schema
@@ -153,15 +153,14 @@ def make_runtime(
     ml_policy: JsonValue = None,
     replicated_jobs: Sequence[JsonValue] | None = None,
     jobset: JsonObject | None = None,
-    jobset_metadata: JsonObject | None = None,
     path: str = "runtime.yaml",
     **spec: JsonValue,
 ) -> DefaultedObject:
     """A defaulted runtime; by default torch-distributed's shape (one ``node`` trainer job).
 
-    ``jobset`` adds JobSet spec fields next to ``replicatedJobs``, ``jobset_metadata`` sets
-    the JobSet template's metadata; other keyword arguments become runtime spec fields
-    (``ttlSecondsAfterFinished=30``).
+    ``jobset`` adds JobSet spec fields next to ``replicatedJobs`` (the JobSet template's
+    metadata: :func:`with_jobset_metadata`); other keyword arguments become runtime spec
+    fields (``ttlSecondsAfterFinished=30``).
     """
     metadata: JsonObject = {"name": name}
     if namespace is not None:
@@ -172,8 +171,6 @@ def make_runtime(
         list(replicated_jobs) if replicated_jobs is not None else [rjob("node", ancestor="trainer")]
     )
     template: JsonObject = {"spec": {"replicatedJobs": jobs, **(jobset or {})}}
-    if jobset_metadata is not None:
-        template["metadata"] = jobset_metadata
     data: JsonObject = {
         "apiVersion": API_VERSION,
         "kind": kind,
@@ -185,6 +182,17 @@ def make_runtime(
         },
     }
     return defaulted(make_object(data, path))
+
+
+def with_jobset_metadata(runtime: DefaultedObject, metadata: JsonObject | None) -> DefaultedObject:
+    """``runtime`` re-made with its JobSet template's metadata (as is when None)."""
+    if metadata is None:
+        return runtime
+    data = copy.deepcopy(runtime.loaded.data)
+    template = get_path(data, ("spec", "template"))
+    assert isinstance(template, dict)
+    template["metadata"] = metadata
+    return defaulted(make_object(data, runtime.loaded.path))
 
 
 def annotated(obj: DefaultedObject, annotations: dict[str, JsonValue]) -> DefaultedObject:

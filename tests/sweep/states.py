@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import assert_never
+from typing import TypedDict, Unpack, assert_never
 
 import pytest
 
@@ -62,6 +62,15 @@ def resumed(seconds: float) -> Condition:
     return Condition("Suspended", "False", "ResumeJobs", at(seconds))
 
 
+class Lifecycle(TypedDict, total=False):
+    """The lifecycle settings compile writes on a JobSet, and the file it came from."""
+
+    deadline: int | str | None
+    ttl: int | str | None
+    progress: int | str | None
+    source: str | None
+
+
 def jobset(
     name: str = "train",
     namespace: str = NS,
@@ -69,18 +78,16 @@ def jobset(
     created: float = 0,
     suspend: bool = False,
     conditions: tuple[Condition, ...] = (),
-    deadline: int | str | None = None,
-    ttl: int | str | None = None,
-    progress: int | str | None = None,
-    source: str | None = "jobs/train.yaml",
     deleting: bool = False,
+    **lifecycle: Unpack[Lifecycle],
 ) -> JobSetState:
-    """A compiled JobSet; lifecycle settings become annotations as compile writes them."""
+    """A compiled JobSet; lifecycle settings become annotations as compile writes them
+    (``source`` defaults to ``jobs/train.yaml``)."""
     settings = {
-        ACTIVE_DEADLINE_ANNOTATION: deadline,
-        TTL_ANNOTATION: ttl,
-        PROGRESS_DEADLINE_ANNOTATION: progress,
-        SOURCE_ANNOTATION: source,
+        ACTIVE_DEADLINE_ANNOTATION: lifecycle.get("deadline"),
+        TTL_ANNOTATION: lifecycle.get("ttl"),
+        PROGRESS_DEADLINE_ANNOTATION: lifecycle.get("progress"),
+        SOURCE_ANNOTATION: lifecycle.get("source", "jobs/train.yaml"),
     }
     annotations = {key: str(value) for key, value in settings.items() if value is not None}
     return JobSetState(
@@ -93,6 +100,14 @@ def jobset(
     )
 
 
+class PodCounts(TypedDict, total=False):
+    """A Job's pods by state (none by default)."""
+
+    ready: int
+    succeeded: int
+    failed: int
+
+
 def job(
     name: str = "train-node-0",
     jobset_name: str = "train",
@@ -102,9 +117,7 @@ def job(
     deadline: int | None = None,
     finished: bool = False,
     suspend: bool = False,
-    ready: int = 0,
-    succeeded: int = 0,
-    failed: int = 0,
+    **pods: Unpack[PodCounts],
 ) -> ChildJobState:
     return ChildJobState(
         ref=ref("Job", name, namespace, "batch/v1"),
@@ -113,9 +126,9 @@ def job(
         active_deadline=deadline,
         suspended=suspend,
         finished=finished,
-        ready=ready,
-        succeeded=succeeded,
-        failed=failed,
+        ready=pods.get("ready", 0),
+        succeeded=pods.get("succeeded", 0),
+        failed=pods.get("failed", 0),
         active=0 if finished else 1,
     )
 

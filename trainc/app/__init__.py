@@ -1,12 +1,12 @@
 """The library façade: what the command line, the Argo CD plugin, pre-commit and tests call.
 
-Functions here run whole pipelines and return result objects; they never print, exit or
-write outside the directory they are asked to write. Problems in the user's repository
-come back as diagnostics; only a bad request (unknown path, unknown environment, an
-unreadable --base revision) raises :class:`~trainc.errors.UsageError`. One module per
-command (:mod:`.validate`, :mod:`.compile`, :mod:`.diff`, :mod:`.explain`,
-:mod:`.migrate`, :mod:`.sources`, :mod:`.schemas`, :mod:`.cache`) over what they share
-(:mod:`.run`).
+Every command is a method of :class:`Session`, made from one :class:`RunOptions`
+(:mod:`.session`, :mod:`.options`); :mod:`.library` gives each as one call. The engine
+runs what reads the repository (validate, compile, diff, explain); the commands that
+act on something else have a module here that hands them to their package:
+:mod:`.migrate`, :mod:`.prune`, :mod:`.sweep` (with :mod:`.cluster`), :mod:`.init`,
+:mod:`.schemas`, :mod:`.cache`; :mod:`.compile` holds compile's report. Only the light
+ones are imported here: the others load with the command that needs them.
 """
 
 from trainc.app.cache import (
@@ -18,27 +18,24 @@ from trainc.app.cache import (
     clean_cache,
     trim_cache,
 )
-from trainc.app.compile import CompileReport, compile_paths
-from trainc.app.diff import DiffReport, diff_paths
-from trainc.app.explain import ExplainReport, explain_paths
-from trainc.app.migrate import MIGRATE_MANAGER, MigrationReport, migrate_paths
+from trainc.app.compile import CompileReport
+from trainc.app.library import compile_paths, explain_paths, migrate_paths, validate_paths
+from trainc.app.options import RunChoices, RunOptions
 from trainc.app.schemas import check_schemas, write_schemas
-from trainc.app.session import ConfigResult, Progress, ValidationReport, load_config
-from trainc.app.sources import SourcesReport, TrainJobSource, trainjob_sources
-from trainc.app.validate import validate_paths
+from trainc.app.session import Session
+from trainc.config.read import ConfigResult, load_config
+from trainc.engine.progress import Progress
+from trainc.engine.report import ValidationReport
 
 __all__ = [
-    "MIGRATE_MANAGER",
     "CacheLocation",
     "CleanReport",
     "CompileReport",
     "ConfigResult",
-    "DiffReport",
-    "ExplainReport",
-    "MigrationReport",
     "Progress",
-    "SourcesReport",
-    "TrainJobSource",
+    "RunChoices",
+    "RunOptions",
+    "Session",
     "ValidationReport",
     "cache_contents",
     "cache_location",
@@ -46,11 +43,9 @@ __all__ = [
     "check_schemas",
     "clean_cache",
     "compile_paths",
-    "diff_paths",
     "explain_paths",
     "load_config",
     "migrate_paths",
-    "trainjob_sources",
     "trim_cache",
     "validate_paths",
     "write_schemas",

@@ -1,24 +1,22 @@
-"""``trainc migrate`` as a library call."""
+"""``trainc migrate``: old spellings rewritten in the repository's files."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from trainc.config.read import ConfigResult
+from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic, exit_code
+from trainc.emit.replace import ChangedMeanwhile, replace_text
 from trainc.errors import UsageError
 from trainc.load.inputs import load_context, load_inputs
+from trainc.migrate.diff import unified_diff
+from trainc.migrate.document import FileMigration, LeftAsIs
+from trainc.migrate.repository import migrate_checked
 from trainc.policy.apply import load_policies
 from trainc.schema.metadata import domain_prefixed_path_errors
-
-if TYPE_CHECKING:
-    from trainc.migrate.document import FileMigration, LeftAsIs
-
-from trainc.app.session import (
-    Request,
-)
 
 #: The runtimePatches manager ``trainc migrate`` names the entries it writes, as kubectl
 #: names its field manager after itself: the entry says which tool wrote it.
@@ -49,8 +47,6 @@ class MigrationReport:
 
     def diff(self) -> str:
         """The change as a unified diff, file by file in path order."""
-        from trainc.migrate.diff import unified_diff  # noqa: PLC0415 - migrate only
-
         return unified_diff(self.files)
 
     @property
@@ -60,43 +56,41 @@ class MigrationReport:
         return 1 if pending or self.left or exit_code(self.diagnostics) else 0
 
 
-def migrate_paths(
-    paths: Sequence[Path],
-    *,
-    cwd: Path,
-    config_file: Path | None = None,
-    manager: str = MIGRATE_MANAGER,
-    write: bool = False,
+@dataclass(frozen=True, slots=True)
+class MigrateRequest:
+    """``manager`` names the runtimePatches entry that old overrides, labels and
+    annotations become; with ``write``, each changed file is replaced atomically
+    (:mod:`trainc.emit.replace`), without it nothing is written."""
+
+    manager: str = MIGRATE_MANAGER
+    write: bool = False
+
+    def check(self) -> None:
+        """Raise UsageError for an invalid manager."""
+        problems = domain_prefixed_path_errors(self.manager)
+        if problems:
+            raise UsageError(f"--manager {self.manager}: {'; '.join(problems)}")
+
+
+def migrate_run(
+    loaded_config: ConfigResult,
+    config: RepoConfig,
+    targets: Sequence[Path],
+    request: MigrateRequest,
 ) -> MigrationReport:
-    """Rewrite old spellings in the given files and directories (the repository when none).
-
-    Without ``write`` nothing is written: the report holds each file's new text. With it,
-    each changed file is replaced atomically (:mod:`trainc.emit.replace`). ``manager``
-    names the runtimePatches entry that old overrides, labels and annotations become.
-    Raises UsageError for an invalid manager.
-    """
-    from trainc.emit.replace import ChangedMeanwhile, replace_text  # noqa: PLC0415
-    from trainc.migrate.repository import migrate_checked  # noqa: PLC0415 - migrate only
-
-    problems = domain_prefixed_path_errors(manager)
-    if problems:
-        raise UsageError(f"--manager {manager}: {'; '.join(problems)}")
-    request = Request(paths, cwd, config_file)
-    loaded_config = request.open()
-    config = loaded_config.config
-    if config is None:
-        return MigrationReport((), written=False, diagnostics=loaded_config.diagnostics)
-    inputs = load_inputs(request.targets or [config.root], config=config)
-    context = load_context(inputs.sources, config=config) if paths else None
+    """Rewrite old spellings in ``targets`` (the repository when none); the report holds
+    each file's new text, whether written or not."""
+    inputs = load_inputs(list(targets) or [config.root], config=config)
+    context = load_context(inputs.sources, config=config) if targets else None
     policies = load_policies(config, config_document=loaded_config.document)
     files = migrate_checked(
-        inputs, context.objects if context else (), config, policies, manager=manager
+        inputs, context.objects if context else (), config, policies, manager=request.manager
     )
-    if write:
+    if request.write:
         for file in files:
             if file.changed:
                 try:
                     replace_text(config.root / file.path, file.before, file.after)
                 except ChangedMeanwhile as error:
                     raise UsageError(f"{file.path} changed while trainc migrate ran") from error
-    return MigrationReport(files, written=write)
+    return MigrationReport(files, written=request.write)

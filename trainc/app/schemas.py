@@ -1,12 +1,8 @@
-"""``trainc schemas`` as a library call."""
+"""``trainc schemas``: the generated CRDs and JSON Schemas, written or compared."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    pass
 
 
 def write_schemas(directory: Path) -> list[str]:

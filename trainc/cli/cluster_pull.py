@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
+from trainc.app import Session
+from trainc.app.cluster import Cluster
+from trainc.app.snapshot import SnapshotRequest
 from trainc.cli.cluster import context_option, kubeconfig_option
-from trainc.cluster.client import ClusterError, connect
-from trainc.cluster.pull import pull
-from trainc.emit.writer import check_tree, write_tree
 
 EXIT_CLUSTER = 1
 
@@ -89,26 +89,24 @@ def pull_command(
       trainc cluster pull --context prod -n team-a -n team-b -o platform/cluster
       trainc cluster pull -o platform/cluster --check     # in CI: is the snapshot current?
     """
-    reader = connect(kubeconfig=kubeconfig, context=context)
-    try:
-        pulled = pull(reader, namespaces)
-    except ClusterError as error:
-        click.echo(f"trainc: error: {error}", err=True)
+    request = SnapshotRequest(output, namespaces, check)
+    report = Session.pull_snapshot(Cluster(kubeconfig, context), request)
+    if report.failure is not None:
+        click.echo(f"trainc: error: {report.failure}", err=True)
         return EXIT_CLUSTER
-    for note in pulled.notes:
+    for note in report.notes:
         click.echo(f"trainc: note: {note}", err=True)
-    differences = check_tree(output, pulled.files)
-    if not differences:
-        click.echo(f"{output} is up to date ({len(pulled.files)} files).", err=True)
+    if not report.differences:
+        click.echo(f"{output} is up to date ({report.files} files).", err=True)
         return 0
-    if check:
+    if report.written is None:
         click.echo(f"{output} differs from the cluster:", err=True)
-        for difference in differences:
+        for difference in report.differences:
             click.echo(f"  {difference}", err=True)
         return EXIT_CLUSTER
-    result = write_tree(output, pulled.files)
+    written = report.written
     click.echo(
-        f"Wrote {output}: {len(result.changed)} files changed, {len(result.removed)} removed.",
+        f"Wrote {output}: {len(written.changed)} files changed, {len(written.removed)} removed.",
         err=True,
     )
     return 0

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.app import compile_paths
+from trainc.app import RunOptions, Session
 from trainc.cache.store import Store
 from trainc.cli.options import (
     ReportOptions,
@@ -103,19 +103,17 @@ def compile_command(
     else:
         sink = DirectoryOutput(directory, inputs.paths)
     with progress_line(sys.stderr, "compiling", enabled=not report.quiet) as progress:
-        result = compile_paths(
-            inputs.paths,
+        options = RunOptions(
             cwd=Path.cwd(),
+            paths=inputs.paths,
             stdin=inputs.stdin,
-            sink=sink,
-            config_file=report.config_file,
-            environment=report.environment,
-            overrides=report.overrides,
-            progress=progress,
             jobs=jobs,
             cache=cache,
             untracked=untracked,
+            progress=progress,
+            **report.repository,
         )
+        result = Session(options).compile(sink)
     report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     say_untracked(result.validation, report)
     if result.exit_code:

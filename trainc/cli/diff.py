@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from trainc import __version__
-from trainc.app import DiffReport, diff_paths
+from trainc.app import RunOptions, Session
 from trainc.argocd import argocd_overrides
 from trainc.cli.options import ReportOptions
 from trainc.cli.progress import progress_line
@@ -17,6 +18,9 @@ from trainc.diff.json import diff_document
 from trainc.diff.markdown import render_markdown
 from trainc.diff.text import render_text
 from trainc.report.base import use_color, write_json
+
+if TYPE_CHECKING:
+    from trainc.engine.diff import DiffReport  # the report's type: the engine makes it
 
 #: How the working tree is named in the diff headers.
 WORKING_TREE = "working tree"
@@ -97,15 +101,10 @@ def diff_command(
         color=color,
     )
     with progress_line(sys.stderr, "comparing", enabled=not quiet) as progress:
-        result = diff_paths(
-            list(paths),
-            cwd=Path.cwd(),
-            base=base,
-            config_file=config_file,
-            environment=environment,
-            overrides=options.overrides,
-            progress=progress,
+        run = RunOptions(
+            cwd=Path.cwd(), paths=paths, base=base, progress=progress, **options.repository
         )
+        result = Session(run).diff()
     options.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     if result.exit_code and not result.changes:
         return result.exit_code

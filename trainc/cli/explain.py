@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.app import explain_paths
+from trainc.app import RunOptions, Session
 from trainc.cli.options import ReportOptions, report_options
 from trainc.explain import render_explained, render_histories
 
@@ -56,15 +56,8 @@ def explain_command(
       trainc explain jobs/llama.yaml --field containers[node].image
       trainc explain jobs/llama.yaml --field env[PET_NNODES].value
     """
-    result = explain_paths(
-        list(paths),
-        cwd=Path.cwd(),
-        object_name=object_name,
-        field=field,
-        config_file=report.config_file,
-        environment=report.environment,
-        overrides=report.overrides,
-    )
+    options = RunOptions(cwd=Path.cwd(), paths=paths, **report.repository)
+    result = Session(options).explain(object_name=object_name, field=field)
     report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
     text = render_histories(result.fields) if result.fields else render_explained(result.objects)
     sys.stdout.write(text)

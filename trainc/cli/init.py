@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import click
 
-from trainc.errors import UsageError, os_errors_as_usage
-from trainc.scaffold import FILES
+from trainc.app.init import create_repository
 
 
 @click.command(
@@ -34,24 +33,9 @@ def init_command(*, directory: Path, force: bool) -> int:
       trainc init                   # the current directory
       trainc init --force           # also replace the scaffold's own files
     """
-    blocked = [path for path in FILES if _in_the_way(directory, path)]
-    if blocked:
-        raise UsageError(
-            f"{directory}: cannot write {', '.join(blocked)}: a symbolic link, or a "
-            "directory where a file goes (or the reverse), is in the way"
-        )
-    existing = [path for path in FILES if (directory / path).exists()]
-    if existing and not force:
-        raise UsageError(
-            f"{directory}: would overwrite {', '.join(existing)}; use --force to replace them"
-        )
-    for path, text in FILES.items():
-        target = directory / path
-        with os_errors_as_usage("write", target):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-        verb = "replaced" if path in existing else "created"
-        click.echo(f"{verb} {target}", err=True)
+    for written in create_repository(directory, force=force):
+        verb = "replaced" if written.replaced else "created"
+        click.echo(f"{verb} {written.path}", err=True)
     click.echo(
         f"Next: cd {directory} && trainc validate && trainc compile (in a git repository, "
         "`git add` the new files first: without paths trainc reads what git tracks; and "
@@ -59,16 +43,3 @@ def init_command(*, directory: Path, force: bool) -> int:
         err=True,
     )
     return 0
-
-
-def _in_the_way(directory: Path, path: str) -> bool:
-    """Whether something other than a regular file (or nothing) is where ``path`` goes.
-
-    A symbolic link counts, file or directory: writing through it could replace a file
-    outside the repository, even with --force.
-    """
-    target = directory / path
-    if target.is_symlink() or (target.exists() and not target.is_file()):
-        return True
-    folders = [directory / parent for parent in PurePosixPath(path).parents if parent.parts]
-    return any(step.is_symlink() or (step.exists() and not step.is_dir()) for step in folders)

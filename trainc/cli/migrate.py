@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from trainc.app import MIGRATE_MANAGER, MigrationReport, migrate_paths
+from trainc.app import RunOptions, Session
+from trainc.app.migrate import MIGRATE_MANAGER, MigrateRequest, MigrationReport
 from trainc.report.base import headline
 
 
@@ -58,9 +59,8 @@ def migrate_command(
       trainc migrate --write                # rewrite in place
       trainc migrate --write --manager example.com/ml-platform
     """
-    report = migrate_paths(
-        list(paths), cwd=Path.cwd(), config_file=config_file, manager=manager, write=write
-    )
+    options = RunOptions(cwd=Path.cwd(), paths=paths, config_file=config_file)
+    report = Session(options).migrate(MigrateRequest(manager, write))
     _print(report)
     return report.exit_code
 

@@ -14,6 +14,7 @@ from typing import Any, BinaryIO, TextIO
 import click
 
 from trainc.app import ValidationReport, cache_max_size
+from trainc.app.options import ConfigChoices
 from trainc.argocd import argocd_overrides
 from trainc.cache.budget import account
 from trainc.cache.location import NO_CACHE_VARIABLE, cache_root
@@ -39,6 +40,13 @@ class ReportOptions:
     verbose: bool
     quiet: bool
     color: bool | None
+
+    @property
+    def repository(self) -> ConfigChoices:
+        """How to read the repository's trainc.yaml, as :class:`~trainc.app.RunOptions` takes it."""
+        return ConfigChoices(
+            config_file=self.config_file, environment=self.environment, overrides=self.overrides
+        )
 
     def write(
         self,

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
 from trainc import __version__
-from trainc.app import trainjob_sources
+from trainc.app import RunOptions, Session
+from trainc.app.cluster import Cluster
 from trainc.cli.cluster import context_option, kubeconfig_option
 from trainc.cli.options import ReportOptions, report_options
-from trainc.prune.removal import plan, prune, summary
-from trainc.sweep.calls import ApiError, SweepLimits
-from trainc.sweep.client import connect
+from trainc.prune.removal import summary
 
 
 @click.command(
@@ -51,26 +49,16 @@ def prune_command(
       trainc prune --kubeconfig ~/.kube/prod --dry-run
       trainc prune jobs/ --kubeconfig kubeconfig --context prod
     """
-    sources = trainjob_sources(
-        list(paths),
-        cwd=Path.cwd(),
-        config_file=report.config_file,
-        environment=report.environment,
-        overrides=report.overrides,
-    )
-    report.write(sources.validation, sources.diagnostics, sys.stderr, version=__version__)
-    if sources.exit_code:
-        return sources.exit_code
-    client = connect(kubeconfig=kubeconfig, context=context, limits=SweepLimits())
-    namespaces = tuple(sorted({job.namespace for job in sources.trainjobs}))
-    try:
-        jobsets = client.list_jobsets(namespaces) if namespaces else ()
-    except ApiError as error:
-        click.echo(f"trainc: cannot list JobSets: {error}", err=True)
+    options = RunOptions(cwd=Path.cwd(), paths=paths, **report.repository)
+    planned = Session(options).prune_plan()
+    report.write(planned.validation, planned.diagnostics, sys.stderr, version=__version__)
+    if planned.exit_code:
+        return planned.exit_code
+    result = Session.prune(planned, Cluster(kubeconfig, context), dry_run=dry_run)
+    if result.unreachable is not None:
+        click.echo(f"trainc: {result.unreachable}", err=True)
         return 1
-    judged = plan(sources.trainjobs, jobsets, datetime.now(UTC))
-    outcome = prune(judged, root=sources.root, limits=sources.limits, dry_run=dry_run)
-    for entry in outcome:
+    for entry in result.pruned:
         click.echo(entry.line())
-    click.echo(summary(outcome, dry_run=dry_run))
+    click.echo(summary(result.pruned, dry_run=dry_run))
     return 0

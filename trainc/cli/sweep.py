@@ -1,9 +1,9 @@
 """``trainc sweep``: enforce deadlines, TTLs and garbage collection in the cluster, as JSON lines.
 
-Each record of :func:`trainc.sweep.sweep_pass.sweep` becomes one JSON line on stdout, and each
-pass ends with a ``{"summary": ...}`` line; stdout holds nothing else (``docs/design.md``,
-"Output streams").
-The clock is read once per pass, here, and handed to the sweep.
+Each record of a pass (:class:`trainc.app.sweep.SweepPass`) becomes one JSON line on
+stdout, and each pass ends with a ``{"summary": ...}`` line; stdout holds nothing else
+(``docs/design.md``, "Output streams"). SIGTERM and SIGINT end the pass after its
+current action.
 """
 
 from __future__ import annotations
@@ -11,22 +11,19 @@ from __future__ import annotations
 import json
 import signal
 import threading
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from types import FrameType
 
 import click
 
+from trainc.app import Session
+from trainc.app.cluster import Cluster
+from trainc.app.sweep import Sweeper, SweepRequest
 from trainc.cli.cluster import context_option, kubeconfig_option
-from trainc.sweep.calls import SweepLimits
-from trainc.sweep.client import SweepClient, connect
 from trainc.sweep.garbage import DEFAULT_GRACE
-from trainc.sweep.sweep_pass import Outcome, sweep
-from trainc.sweep.times import format_time
 
 DEFAULT_INTERVAL = 300
 
@@ -101,54 +98,24 @@ def sweep_command(
     """
     if bool(namespaces) == all_namespaces:
         raise click.UsageError("give --namespace NS (repeatable) or --all-namespaces, not both")
-    client = connect(kubeconfig=kubeconfig, context=context, limits=SweepLimits())
-    options = _PassOptions(namespaces, all_namespaces, dry_run, timedelta(seconds=grace))
+    request = SweepRequest(namespaces, all_namespaces, dry_run, timedelta(seconds=grace))
+    sweeper = Session.sweep(Cluster(kubeconfig, context), request)
     with _stop_on_signals() as stop:
         while True:
-            code = _one_pass(client, options, stop)
+            code = _one_pass(sweeper, stop)
             if once or stop.wait(interval):
                 return code
 
 
-@dataclass(frozen=True, slots=True)
-class _PassOptions:
-    """What each pass is asked to do."""
-
-    namespaces: tuple[str, ...]
-    all_namespaces: bool
-    dry_run: bool
-    grace: timedelta
-
-
-def _one_pass(client: SweepClient, options: _PassOptions, stop: threading.Event) -> int:
+def _one_pass(sweeper: Sweeper, stop: threading.Event) -> int:
     """Sweep once, writing each record and the summary; 1 when anything failed."""
-    now = datetime.now(UTC)
-    outcomes: Counter[str] = Counter({str(outcome): 0 for outcome in Outcome})
-    actions: Counter[str] = Counter()
-    records = sweep(
-        client,
-        namespaces=options.namespaces,
-        all_namespaces=options.all_namespaces,
-        now=now,
-        dry_run=options.dry_run,
-        grace=options.grace,
-    )
-    for record in records:
+    one = sweeper.start_pass()
+    for record in one:
         click.echo(json.dumps(record.to_json()))
-        outcomes[str(record.outcome)] += 1
-        actions[record.action] += 1
         if stop.is_set():
             break
-    summary = {
-        "timestamp": format_time(now),
-        "dryRun": options.dry_run,
-        "outcomes": dict(sorted(outcomes.items())),
-        "actions": dict(sorted(actions.items())),
-        "calls": client.calls,
-        "interrupted": stop.is_set(),
-    }
-    click.echo(json.dumps({"summary": summary}))
-    return 1 if outcomes[Outcome.FAILED] else 0
+    click.echo(json.dumps({"summary": one.summary(interrupted=stop.is_set())}))
+    return 1 if one.failed else 0
 
 
 @contextmanager

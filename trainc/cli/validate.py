@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.app import validate_paths
+from trainc.app import RunOptions, Session
 from trainc.cache.store import Store
 from trainc.cli.options import (
     ReportOptions,
@@ -70,19 +70,18 @@ def validate_command(
     """
     inputs = split_inputs(paths)
     with progress_line(sys.stderr, "validating", enabled=not report.quiet) as progress:
-        result = validate_paths(
-            inputs.paths,
+        options = RunOptions(
             cwd=Path.cwd(),
+            paths=inputs.paths,
             stdin=inputs.stdin,
-            config_file=report.config_file,
-            environment=report.environment,
-            overrides=report.overrides,
             base=base,
-            progress=progress,
             jobs=jobs,
             cache=cache,
             untracked=untracked,
+            progress=progress,
+            **report.repository,
         )
+        result = Session(options).validate()
     report.write(result, result.diagnostics, sys.stdout, version=__version__)
     say_untracked(result, report)
     return result.exit_code

@@ -6,7 +6,7 @@ its rendered text until the end cost more memory than validating the whole repos
 The sink turns them into its form (files of the directory layout, or one stream) and
 keeps only what it must.
 
-The protocol, driven by :func:`trainc.app.compile_paths`:
+The protocol, driven by the engine's compile (:mod:`trainc.engine.compile`):
 
 1. :meth:`~OutputSink.prepare` once the input validated without errors, with the
    repository root, trainc.yaml's ``compile.output`` and the paths compiled: a sink that

@@ -20,6 +20,7 @@ from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.engine.cache import FILES, Cache, ObjectKeys
 from trainc.engine.outlines import can_outline, outline
+from trainc.engine.progress import Progress
 from trainc.engine.workers import ordered, workers_for
 from trainc.errors import CompilerBug, UsageError
 from trainc.load.defaulted import DefaultedObject
@@ -30,8 +31,6 @@ from trainc.load.reader import read_input
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.resolve.index import RuntimeIndex
 from trainc.schema.layers import check_document
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +221,7 @@ class _FileWork:
     hand (:class:`CrossChecked`).
     """
 
-    def __init__(  # noqa: PLR0917 - one call site, in check_files
+    def __init__(
         self,
         files: InputFiles,
         reads: Sequence[_Read],

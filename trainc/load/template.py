@@ -176,10 +176,7 @@ def render_template(
         )
     except _RENDER_ERRORS as error:
         return _render_finding(
-            path,
-            LOAD_TEMPLATE_ERROR.code,
-            f"rendering failed: {type(error).__name__}: {error}",
-            error,
+            path, LOAD_TEMPLATE_ERROR.code, f"rendering failed: {_described(error)}", error
         )
     if rendered is None:
         return too_large(path, None, limits, subject="the rendered template")
@@ -227,6 +224,18 @@ def _strip_markers(rendered: str, last_line: int) -> tuple[str, tuple[int, ...]]
             current = line(parts[-2])
         lines.append("".join(parts[0::2]))
     return "\n".join(lines), tuple(line_map)
+
+
+def _described(error: Exception) -> str:
+    """The error's type and text; a RecursionError in one wording.
+
+    Python words a RecursionError after the call that hit the limit, which depends on how
+    deep the caller's stack already was: one wording, so that validate and compile (and
+    one worker process and another) give one verdict on the same template.
+    """
+    if isinstance(error, RecursionError):
+        return f"{type(error).__name__}: maximum recursion depth exceeded"
+    return f"{type(error).__name__}: {error}"
 
 
 def _render_finding(

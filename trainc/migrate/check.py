@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from trainc.config.judgement import Judgement
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
-from trainc.engine.pipeline import validate_objects
+from trainc.engine.pipeline import PassChoices, validate_objects
 from trainc.load.documents import LoadedObject
 from trainc.load.objects import classify_documents
 from trainc.load.source import SourceFile
@@ -47,7 +47,7 @@ def rewrite_errors(
     every = (*after, *context)
     sources = {obj.document.source.path: obj.document.source for obj in every}
     judgement = Judgement.for_run(config, sources.values())
-    outcome = validate_objects(every, config, policies, judgement=judgement)
+    outcome = validate_objects(every, config, policies, choices=PassChoices(judgement=judgement))
     written = {
         _key(rewritten.obj): (rewritten.obj, _paths(rewritten))
         for file in changed.values()

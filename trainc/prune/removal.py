@@ -14,12 +14,23 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from trainc.app import TrainJobSource
 from trainc.config.limits import InputLimits
 from trainc.emit.replace import ChangedMeanwhile
+from trainc.model.json import JsonObject
 from trainc.prune.edit import Edit, UnsafeEditError, apply_edit, without_documents
 from trainc.prune.verdict import Judgement, judge
 from trainc.sweep.model import JobSetState
+
+
+@dataclass(frozen=True, slots=True)
+class TrainJobSource:
+    """Where git holds one TrainJob: its identity in the cluster, its file, and the
+    document as read, to find it again in that file."""
+
+    namespace: str
+    name: str
+    file: str
+    document: JsonObject
 
 
 class Outcome(enum.StrEnum):
