@@ -1,0 +1,113 @@
+"""What the cluster's admission sees of one TrainJob: every object it will create, and who
+creates it.
+
+Admission judges objects as they arrive, and a TrainJob's objects arrive from three
+creators: the GitOps tool applies what trainc builds (the JobSet, its PodGroup, claims and
+ConfigMaps), the JobSet controller creates one Job per replicatedJob, and the Job
+controller creates the pods. Each admission family (Pod Security, LimitRanger,
+ResourceQuota, Kueue, ValidatingAdmissionPolicies) judges the objects it cares about from
+one :class:`AdmissionInput`, and places its findings through :meth:`CreatedPod.origin`, on
+the input line behind the value at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Final
+
+from trainc.checks.admission.cluster import ClusterObjects
+from trainc.checks.created.childjobs import child_origin
+from trainc.checks.workload.version import KubeVersion
+from trainc.diagnostics import Diagnostic
+from trainc.model.json import FieldPath, JsonObject, as_list, as_object, get_path
+from trainc.resolve.childjobs import ChildJob, child_jobs
+from trainc.resolve.provenance import Origin
+from trainc.resolve.resolved import ResolvedJob
+
+_TEMPLATE: Final = ("spec", "template")
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedPod:
+    """The pods of one child Job, as the Job controller creates them from its template.
+
+    Every pod of a Job shares the template; what the Job controller adds to each (the
+    completion index, hostname, ``job-name`` labels) decides no admission check, so one
+    pod stands for all ``count`` of them (parallelism, defaulting to 1 as the Job API does:
+    https://kubernetes.io/docs/concepts/workloads/controllers/job/#parallel-jobs).
+    """
+
+    job: ResolvedJob
+    child: ChildJob
+
+    @property
+    def replicated_job(self) -> str:
+        """The replicatedJob whose Jobs run these pods."""
+        return self.child.replicated_job
+
+    @property
+    def metadata(self) -> JsonObject:
+        """The pod's metadata: the template's, with the namespace the pods are created in."""
+        written = as_object(get_path(self.child.job, (*_TEMPLATE, "metadata")))
+        return {**written, "namespace": self.job.namespace}
+
+    @property
+    def spec(self) -> JsonObject:
+        """The pod spec, as the Job's template holds it."""
+        return as_object(get_path(self.child.job, (*_TEMPLATE, "spec")))
+
+    @property
+    def count(self) -> int:
+        """How many pods of this template run at once in one Job."""
+        value = get_path(self.child.job, ("spec", "parallelism"))
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+    @property
+    def jobs(self) -> int:
+        """How many Jobs the replicatedJob makes (its ``replicas``)."""
+        rjobs = as_list(self.job.jobset_spec.get("replicatedJobs"))
+        replicas = as_object(rjobs[self.child.index]).get("replicas")
+        return replicas if isinstance(replicas, int) and not isinstance(replicas, bool) else 1
+
+    def origin(self, path: FieldPath) -> Origin:
+        """Where the value at ``path`` of the pod (``("spec", "containers", 0, ...)``)
+        came from: the input line behind it, or the controller rule that added it."""
+        return child_origin(self.job, self.child, (*_TEMPLATE, *path))
+
+    def described(self) -> str:
+        """The pods as a finding names them: ``the pods of replicatedJob 'node', created
+        by the Job controller``."""
+        return f"the pods of replicatedJob {self.replicated_job!r}, created by the Job controller"
+
+
+@dataclass(frozen=True)
+class AdmissionInput:
+    """One resolved TrainJob and the cluster that admits its objects.
+
+    ``applied`` are the objects the GitOps tool applies for it, as trainc builds them
+    (empty when the run builds nothing); ``release`` is the Kubernetes release whose
+    admission rules apply (trainc.yaml's ``kubernetesVersion``). Not slotted: the child
+    Jobs and pods are computed once, on first use, by the families that need them.
+    """
+
+    job: ResolvedJob
+    cluster: ClusterObjects
+    release: KubeVersion
+    applied: tuple[JsonObject, ...] = ()
+
+    @cached_property
+    def child_jobs(self) -> tuple[ChildJob, ...]:
+        """The Jobs the JobSet controller creates, one per replicatedJob."""
+        job = self.job
+        return tuple(child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec))
+
+    @cached_property
+    def pods(self) -> tuple[CreatedPod, ...]:
+        """The pods of each child Job, in replicatedJob order."""
+        return tuple(CreatedPod(self.job, child) for child in self.child_jobs)
+
+
+#: One family of admission checks: its findings about one TrainJob's objects.
+AdmissionCheck = Callable[[AdmissionInput], list[Diagnostic]]
