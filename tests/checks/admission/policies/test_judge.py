@@ -1,0 +1,387 @@
+"""The policies family on one TrainJob: every object it leads to, judged with its creator's
+identity, each finding in the API server's words at the line of the value the policy reads."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.builders import defaulted, object_from_yaml, resolved
+from trainc.checks.admission.cluster import ClusterObjects, cluster_objects
+from trainc.checks.admission.created import AdmissionInput
+from trainc.checks.admission.judge import check_admission
+from trainc.checks.admission.policies.judge import check_policies
+from trainc.checks.workload.version import parse_version
+from trainc.config.limits import InputLimits
+from trainc.config.settings import ClusterSettings, Identity
+from trainc.diagnostics import Diagnostic, Severity
+from trainc.load.cluster_files import ClusterDocuments
+from trainc.load.source import SourceFile
+from trainc.load.yamlsrc import parse_documents
+
+RUNTIME = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: torch
+spec:
+  mlPolicy:
+    numNodes: 1
+    torch: {}
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: docker.io/pytorch/pytorch:2
+                      resources:
+                        requests:
+                          cpu: "4"
+"""
+
+#: A runtime whose two replicatedJobs share nothing but the TrainJob.
+TWO_JOBS = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: torch
+spec:
+  mlPolicy:
+    numNodes: 1
+    torch: {}
+  template:
+    spec:
+      replicatedJobs:
+        - name: prepare
+          template:
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: prepare
+                      image: registry.internal/prepare:1
+        - name: node
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: registry.internal/train:1
+"""
+
+TRAINJOB = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: llama
+  namespace: ml
+spec:
+  suspend: true
+  runtimeRef:
+    name: torch
+"""
+
+REGISTRY = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: approved-registry
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "object.spec.containers.all(c, c.image.startsWith('registry.internal/'))"
+      message: images must come from registry.internal
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: approved-registry-binding
+spec:
+  policyName: approved-registry
+  validationActions: [{actions}]
+"""
+
+NOT_SUSPENDED = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: no-suspended-jobs
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [batch]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [jobs]
+  validations:
+    - expression: "!object.spec.suspend"
+      message: Jobs must not be created suspended
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: no-suspended-jobs
+spec:
+  policyName: no-suspended-jobs
+  validationActions: [Deny]
+"""
+
+LIMITS_REQUIRED = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: limits-required
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "object.spec.containers.all(c, has(c.resources.limits))"
+      message: every container must set resource limits
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: limits-required
+spec:
+  policyName: limits-required
+  validationActions: [Deny]
+"""
+
+DEFAULT_LIMITS = """\
+apiVersion: v1
+kind: LimitRange
+metadata:
+  name: defaults
+  namespace: ml
+spec:
+  limits:
+    - type: Container
+      default: {cpu: "8"}
+"""
+
+GITOPS = "system:serviceaccount:argocd:argocd-application-controller"
+
+#: Only the GitOps tool's own requests: a JobSet must carry a team label.
+JOBSET_TEAM = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: jobset-team
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [jobset.x-k8s.io]
+        apiVersions: [v1alpha2]
+        operations: [CREATE]
+        resources: [jobsets]
+  matchConditions:
+    - name: from-gitops
+      expression: "request.userInfo.username == '{gitops}'"
+  validations:
+    - expression: "has(object.metadata.labels) && 'team' in object.metadata.labels"
+      message: JobSets must carry a team label
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: jobset-team
+spec:
+  policyName: jobset-team
+  validationActions: [Deny]
+""".replace("{gitops}", GITOPS)
+
+AUTHORIZER = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: may-create
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: ["", batch]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods, jobs]
+  validations:
+    - expression: "authorizer.group('').resource('pods').check('create').allowed()"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: may-create
+spec:
+  policyName: may-create
+  validationActions: [Deny]
+"""
+
+
+def cluster(*manifests: str) -> ClusterObjects:
+    """The cluster the ``manifests`` describe, read as a run reads ``cluster.manifests``."""
+    documents = tuple(
+        document
+        for index, text in enumerate(manifests)
+        for document in parse_documents(
+            SourceFile(path=f"platform/{index}.yaml", text=text), InputLimits()
+        ).documents
+    )
+    return cluster_objects(
+        ClusterSettings(gitops=Identity(GITOPS)),
+        ClusterDocuments(manifests=documents),
+        default_namespace="ml",
+    )
+
+
+def admission(
+    objects: ClusterObjects, *, runtime: str = RUNTIME, trainjob: str = TRAINJOB
+) -> AdmissionInput:
+    job = resolved(
+        defaulted(object_from_yaml(trainjob, "trainjob.yaml")),
+        defaulted(object_from_yaml(runtime, "runtime.yaml")),
+    )
+    return AdmissionInput(job, objects, parse_version("1.33"))
+
+
+def where(found: Diagnostic) -> tuple[str | None, int | None, str | None]:
+    return found.file, found.line, found.field_path
+
+
+def test_a_deny_binding_refuses_the_pods_at_the_containers_image_line() -> None:
+    found = check_policies(admission(cluster(REGISTRY.replace("{actions}", "Deny"))))
+
+    assert len(found) == 1
+    (denied,) = found
+    assert (denied.code, denied.severity) == ("vap.denied", Severity.ERROR)
+    assert denied.message == (
+        "the pods of replicatedJob 'node', created by the Job controller: the API server "
+        "would refuse it: pods is forbidden: ValidatingAdmissionPolicy 'approved-registry' "
+        "with binding 'approved-registry-binding' denied request: images must come from "
+        "registry.internal"
+    )
+    assert where(denied) == (
+        "runtime.yaml",
+        22,
+        "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].image",
+    )
+    assert denied.hint == (
+        "change spec.containers[0].image as the policy requires, or exempt these objects "
+        "in the binding 'approved-registry-binding' (spec.matchResources)"
+    )
+
+
+def test_the_admission_list_runs_the_family_only_with_a_cluster() -> None:
+    objects = cluster(REGISTRY.replace("{actions}", "Deny"))
+    assert [f.code for f in check_admission(admission(objects))] == ["vap.denied"]
+    assert check_admission(admission(ClusterObjects())) == []
+    assert check_policies(admission(cluster(DEFAULT_LIMITS))) == []
+
+
+@pytest.mark.parametrize(
+    ("actions", "code", "said"),
+    [
+        (
+            "Warn",
+            "vap.warned",
+            "the API server admits it with a warning: Validation failed for "
+            "ValidatingAdmissionPolicy 'approved-registry' with binding "
+            "'approved-registry-binding': images must come from registry.internal",
+        ),
+        (
+            "Audit",
+            "vap.audited",
+            "the API server admits it and audits a validation failure of "
+            "ValidatingAdmissionPolicy 'approved-registry' with binding "
+            "'approved-registry-binding': images must come from registry.internal",
+        ),
+    ],
+)
+def test_warn_and_audit_bindings_are_warnings_at_the_same_line(
+    actions: str, code: str, said: str
+) -> None:
+    (found,) = check_policies(admission(cluster(REGISTRY.replace("{actions}", actions))))
+    assert (found.code, found.severity) == (code, Severity.WARNING)
+    assert found.message == (
+        f"the pods of replicatedJob 'node', created by the Job controller: {said}"
+    )
+    assert where(found)[1] == 22
+
+
+def test_one_value_refusing_the_jobs_of_two_replicated_jobs_is_one_finding() -> None:
+    found = check_policies(admission(cluster(NOT_SUSPENDED), runtime=TWO_JOBS))
+
+    assert len(found) == 1
+    (denied,) = found
+    assert denied.code == "vap.denied"
+    assert denied.message.startswith(
+        "the Jobs of replicatedJobs 'prepare' and 'node', created by the JobSet controller: "
+        "the API server would refuse each of them, as it does the first: "
+        'jobs.batch "llama-prepare-0" is forbidden: '
+    )
+    assert denied.message.endswith(
+        "is forbidden: ValidatingAdmissionPolicy 'no-suspended-jobs' with binding "
+        "'no-suspended-jobs' denied request: Jobs must not be created suspended"
+    )
+    # The TrainJob's suspend, which the JobSet controller copies into every Job.
+    assert where(denied) == ("trainjob.yaml", 7, "spec.suspend")
+
+
+def test_pods_are_judged_after_the_limit_ranges_defaults() -> None:
+    refused = check_policies(admission(cluster(LIMITS_REQUIRED)))
+    assert [f.code for f in refused] == ["vap.denied"]
+    assert "every container must set resource limits" in refused[0].message
+    # has() reads resources.limits, absent where written: the resources line.
+    assert where(refused[0])[2] == (
+        "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources"
+    )
+    assert check_policies(admission(cluster(LIMITS_REQUIRED, DEFAULT_LIMITS))) == []
+
+
+def test_the_gitops_tools_identity_sends_the_jobset() -> None:
+    (denied,) = check_policies(admission(cluster(JOBSET_TEAM)))
+    assert denied.code == "vap.denied"
+    assert denied.message == (
+        "the JobSet 'llama', applied by the GitOps tool: the API server would refuse it: "
+        'jobsets.jobset.x-k8s.io "llama" is forbidden: ValidatingAdmissionPolicy '
+        "'jobset-team' with binding 'jobset-team' denied request: JobSets must carry a "
+        "team label"
+    )
+    assert where(denied)[0] == "trainjob.yaml"
+    assert denied.hint is not None
+    assert "binding 'jobset-team'" in denied.hint
+    # Another identity is not matched by the policy's matchCondition.
+    other = cluster(JOBSET_TEAM.replace(GITOPS, "system:serviceaccount:flux:kustomize"))
+    assert check_policies(admission(other)) == []
+
+
+def test_a_policy_using_the_authorizer_is_reported_once_as_not_evaluated() -> None:
+    found = check_policies(admission(cluster(AUTHORIZER), runtime=TWO_JOBS))
+
+    assert len(found) == 1
+    (skipped,) = found
+    assert (skipped.code, skipped.severity) == ("vap.not-evaluated", Severity.WARNING)
+    assert skipped.message.startswith(
+        "the Job of replicatedJob 'prepare', created by the JobSet controller: "
+        "ValidatingAdmissionPolicy 'may-create' with binding 'may-create' selects it but "
+        "cannot be evaluated offline: "
+    )
+    assert "authorizer" in skipped.message
+    assert skipped.file == "runtime.yaml"

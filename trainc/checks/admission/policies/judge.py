@@ -1,0 +1,395 @@
+"""The cluster's ValidatingAdmissionPolicies on every object one TrainJob leads to, located.
+
+Each object reaches the API server from its own creator, and policies match on who sends
+it (``request.userInfo``): the GitOps tool applies what trainc builds (the JobSet, its
+PodGroup, claims and ConfigMaps; the resolved JobSet alone when the run builds nothing),
+the JobSet controller creates the child Jobs, the Job controller the pods, which arrive
+after LimitRanger's defaults (mutating admission runs first). :func:`admit` gives the
+plugin's verdict on each; a refusal is an error in the API server's words
+(``pods is forbidden: ValidatingAdmissionPolicy 'P' with binding 'B' denied request: …``),
+a ``Warn`` or ``Audit`` failure a warning, and a policy that cannot be evaluated offline
+(``authorizer``, a CEL library the engine lacks, a cost over the limits) a warning once
+per policy, never a silent pass.
+
+A finding sits on the input line behind the value the policy reads, as far as the
+policy's expressions tell (:func:`~trainc.schema.cel.reads.reads`): an image policy's
+refusal goes to the container's ``image`` line. A policy that reads more than one field,
+or the whole object, is placed on the object's own origin (the replicatedJob in the
+runtime, the TrainJob's metadata). The same refusal from the same line is one finding
+naming every replicatedJob it reaches.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from trainc.checks.admission.created import AdmissionInput
+from trainc.checks.admission.limit_ranges import admit_pod
+from trainc.checks.admission.policies.admission import VALIDATION_FAILURE, Verdict, admit
+from trainc.checks.admission.policies.model import Policy
+from trainc.checks.admission.policies.request import Request, UserInfo, request_for
+from trainc.checks.admission.resource_lists import forbidden
+from trainc.checks.created.childjobs import child_origin
+from trainc.checks.shared.locate import locate
+from trainc.checks.workload.jsonfields import text
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
+from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
+from trainc.model.labels import JOBSET_API_VERSION, JOBSET_KIND
+from trainc.resolve.childjobs import ChildJob
+from trainc.resolve.provenance import Origin, Written
+from trainc.resolve.resolved import ResolvedJob
+from trainc.schema.cel.reads import ITEMS, Reads, reads, union
+
+_SOURCE: Final = (
+    "`validating.dispatcher` of the API server's ValidatingAdmissionPolicy plugin "
+    "(k8s.io/apiserver/pkg/admission/plugin/policy/validating)"
+)
+
+VAP_DENIED = Rule(
+    "vap.denied",
+    Severity.ERROR,
+    "a ValidatingAdmissionPolicy with a Deny binding refuses an object the TrainJob leads to",
+    doc=RuleDoc(
+        what=(
+            "a ValidatingAdmissionPolicy of the cluster, through a binding whose "
+            "`validationActions` hold `Deny`, refuses the JobSet (or its PodGroup, claims, "
+            "ConfigMaps) the GitOps tool applies, a Job the JobSet controller creates, or "
+            "the pods the Job controller creates: the API server's refusal, at the line of "
+            "the value the policy reads"
+        ),
+        source=_SOURCE,
+        fix="change the value the policy's message names, or exempt the TrainJob's "
+        "namespace or objects in the binding's `matchResources`",
+    ),
+)
+
+VAP_WARNED = Rule(
+    "vap.warned",
+    Severity.WARNING,
+    "a ValidatingAdmissionPolicy with a Warn binding fails on an object of the TrainJob",
+    doc=RuleDoc(
+        what=(
+            "a policy whose binding's `validationActions` hold `Warn` fails: the API server "
+            "admits the object and returns `Validation failed for ValidatingAdmissionPolicy "
+            "…` to its creator, a controller whose warnings nobody reads"
+        ),
+        source=_SOURCE,
+        fix="change the value the policy's message names; a Warn binding often becomes Deny",
+    ),
+)
+
+VAP_AUDITED = Rule(
+    "vap.audited",
+    Severity.WARNING,
+    "a ValidatingAdmissionPolicy with an Audit binding fails on an object of the TrainJob",
+    doc=RuleDoc(
+        what=(
+            "a policy whose binding's `validationActions` hold `Audit` fails: the API "
+            "server admits the object and records a "
+            "`validation.policy.admission.k8s.io/validation_failure` audit annotation"
+        ),
+        source=_SOURCE,
+        fix="change the value the policy's message names; an Audit binding often becomes Deny",
+    ),
+)
+
+VAP_NOT_EVALUATED = Rule(
+    "vap.not-evaluated",
+    Severity.WARNING,
+    "a ValidatingAdmissionPolicy selecting an object of the TrainJob cannot be run offline",
+    doc=RuleDoc(
+        what=(
+            "a policy selects an object the TrainJob leads to, but trainc cannot answer it "
+            "offline: it calls `authorizer`, a CEL library trainc's engine lacks, its cost "
+            "estimate exceeds the API server's limits, or its selectors read a Namespace "
+            "the repository does not declare. Reported once per policy and TrainJob; the "
+            "object is not counted as admitted"
+        ),
+        source=_SOURCE,
+        fix="check the objects with `kubectl apply --dry-run=server`, or declare the "
+        "Namespace among `cluster.manifests`",
+    ),
+)
+
+_GITOPS: Final = "applied by the GitOps tool"
+#: A ``Warn`` failure as the plugin words it (``admission.Warn``'s text).
+_WARNING: Final = re.compile(
+    r"Validation failed for ValidatingAdmissionPolicy '(?P<policy>[^']*)' "
+    r"with binding '[^']*': (?P<message>.*)",
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """One object on its way into the API server: what it is, who sends it, where it is
+    written, and how a finding names it."""
+
+    obj: JsonObject
+    user: UserInfo
+    origin: Callable[[FieldPath], Origin]
+    written: JsonObject
+    """The object as the inputs make it (before LimitRanger's defaults), to place findings
+    on values that exist there."""
+    name: str
+    """The replicatedJob, for the Jobs and pods; "" for an applied object."""
+    described: str
+
+
+def check_policies(found: AdmissionInput) -> list[Diagnostic]:
+    """What the cluster's ValidatingAdmissionPolicies say of every object of one TrainJob."""
+    cluster = found.cluster.policies
+    if not cluster.policies or not cluster.bindings:
+        return []
+    policies = {policy.name: policy for policy in cluster.policies}
+    causes: dict[tuple[str, str, str | None, Origin], tuple[_Outcome, list[_Seen]]] = {}
+    unevaluated: set[str] = set()
+    for seen in _objects(found):
+        request = request_for(seen.obj, seen.user)
+        if request is None:
+            continue
+        verdict = admit(cluster, request)
+        for outcome in _outcomes(verdict, request, seen, policies, unevaluated):
+            key = (outcome.code, outcome.cause, outcome.hint, outcome.origin)
+            causes.setdefault(key, (outcome, []))[1].append(seen)
+    return [
+        locate(
+            outcome.origin,
+            outcome.code,
+            f"{_described(seen)}: {outcome.said(len(seen))}",
+            hint=outcome.hint,
+        )
+        for outcome, seen in causes.values()
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """One thing the plugin says of one object: its rule, its cause (the same for every
+    object it reaches), the words for the first object, the fix, and the line."""
+
+    code: str
+    cause: str
+    text: str
+    hint: str | None
+    origin: Origin
+    refused: bool = False
+
+    def said(self, objects: int) -> str:
+        """The message for ``objects`` objects: the API server's words for the first."""
+        if not self.refused:
+            return self.text
+        if objects == 1:
+            return f"the API server would refuse it: {self.text}"
+        return f"the API server would refuse each of them, as it does the first: {self.text}"
+
+
+def _objects(found: AdmissionInput) -> Iterator[_Seen]:
+    """Every object the cluster sees, in the order it sees them, with its creator."""
+    creators = found.cluster.creators
+    job = found.job
+    for obj in found.applied or (_jobset(job),):
+        yield _Seen(
+            obj, creators.gitops, _applied_origin(job, obj), obj, "", _applied_described(obj)
+        )
+    for child in found.child_jobs:
+        yield _Seen(
+            child.job,
+            creators.jobset_controller,
+            _child_origin(job, child),
+            child.job,
+            child.replicated_job,
+            "",
+        )
+    limit_ranges = list(found.cluster.limit_ranges.get(job.namespace, ()))
+    for pod in found.pods:
+        spec = pod.spec
+        if limit_ranges:
+            spec = admit_pod(limit_ranges, spec, found.release).spec
+        written: JsonObject = {"metadata": pod.metadata, "spec": pod.spec}
+        yield _Seen(
+            {"apiVersion": "v1", "kind": "Pod", "metadata": pod.metadata, "spec": spec},
+            creators.job_controller,
+            pod.origin,
+            written,
+            pod.replicated_job,
+            "",
+        )
+
+
+def _jobset(job: ResolvedJob) -> JsonObject:
+    """The JobSet the GitOps tool applies for ``job``, as resolved."""
+    return {
+        "apiVersion": JOBSET_API_VERSION,
+        "kind": JOBSET_KIND,
+        "metadata": {**job.jobset_metadata, "name": job.name, "namespace": job.namespace},
+        "spec": job.jobset_spec,
+    }
+
+
+def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], Origin]:
+    """Where a value of an applied object is written: the JobSet's spec through the
+    resolve trace; anything else on the TrainJob's metadata."""
+    is_jobset = (obj.get("apiVersion"), obj.get("kind")) == (JOBSET_API_VERSION, JOBSET_KIND)
+
+    def origin(path: FieldPath) -> Origin:
+        if is_jobset and path[:1] == ("spec",) and len(path) > 1:
+            return job.origin(path[1:])
+        if is_jobset and path[:1] == ("metadata",) and len(path) > 1:
+            traced = job.trace.origin(job.jobset_metadata, path[1:])
+            if traced is not None:
+                return traced
+        return Written(job.trainjob, ("metadata",))
+
+    return origin
+
+
+def _child_origin(job: ResolvedJob, child: ChildJob) -> Callable[[FieldPath], Origin]:
+    return lambda path: child_origin(job, child, path)
+
+
+def _applied_described(obj: JsonObject) -> str:
+    kind = text(obj.get("kind")) or "object"
+    name = text(as_object(obj.get("metadata")).get("name")) or ""
+    return f"the {kind} {name!r}, {_GITOPS}" if name else f"the {kind}, {_GITOPS}"
+
+
+def _described(seen: list[_Seen]) -> str:
+    """The objects of one finding: an applied object, or the Jobs or pods of the
+    replicatedJobs it reaches (``the pods of replicatedJobs 'a' and 'b', created by …``)."""
+    first = seen[0]
+    if first.described:
+        return first.described
+    names = list(dict.fromkeys(item.name for item in seen))
+    quoted = [repr(name) for name in names]
+    listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+    plural = "s" if len(quoted) > 1 else ""
+    if first.obj.get("kind") == "Pod":
+        return f"the pods of replicatedJob{plural} {listed}, created by the Job controller"
+    job = "Jobs" if plural else "Job"
+    return f"the {job} of replicatedJob{plural} {listed}, created by the JobSet controller"
+
+
+def _outcomes(
+    verdict: Verdict,
+    request: Request,
+    seen: _Seen,
+    policies: dict[str, Policy],
+    unevaluated: set[str],
+) -> Iterator[_Outcome]:
+    """Each thing the plugin says of one request."""
+    resource = request.resource.group_resource
+    name = request.name or None
+    for denial in dict.fromkeys(verdict.denials):
+        where = _place(seen, policies.get(denial.policy), denial.message)
+        yield _Outcome(
+            VAP_DENIED.code,
+            denial.text,
+            forbidden(resource, name, denial.text),
+            _hint(denial.policy, denial.binding, where),
+            seen.origin(where),
+            refused=True,
+        )
+    for warning in verdict.warnings:
+        parts = _WARNING.fullmatch(warning)
+        policy = parts["policy"] if parts else ""
+        where = _place(seen, policies.get(policy), parts["message"] if parts else "")
+        said = f"the API server admits it with a warning: {warning}"
+        yield _Outcome(VAP_WARNED.code, said, said, _hint(policy, None, where), seen.origin(where))
+    for policy, binding, message in _audit_failures(verdict):
+        where = _place(seen, policies.get(policy), message)
+        said = (
+            "the API server admits it and audits a validation failure of "
+            f"ValidatingAdmissionPolicy '{policy}' with binding '{binding}': {message}"
+        )
+        yield _Outcome(
+            VAP_AUDITED.code, said, said, _hint(policy, binding, where), seen.origin(where)
+        )
+    for skipped in verdict.not_evaluated:
+        if skipped.policy in unevaluated:
+            continue
+        unevaluated.add(skipped.policy)
+        through = f" with binding '{skipped.binding}'" if skipped.binding else ""
+        said = (
+            f"ValidatingAdmissionPolicy '{skipped.policy}'{through} selects it but cannot "
+            f"be evaluated offline: {skipped.reason}"
+        )
+        yield _Outcome(
+            VAP_NOT_EVALUATED.code,
+            said,
+            said,
+            "trainc does not count it as admitted: check it with `kubectl apply --dry-run=server`",
+            seen.origin(()),
+        )
+
+
+def _audit_failures(verdict: Verdict) -> Iterator[tuple[str, str, str]]:
+    """(policy, binding, message) of each failure an ``Audit`` binding records."""
+    recorded = verdict.annotations.get(VALIDATION_FAILURE)
+    if not recorded:
+        return
+    value: JsonValue = json.loads(recorded)
+    for entry in value if isinstance(value, list) else []:
+        item = as_object(entry)
+        yield (
+            text(item.get("policy")) or "",
+            text(item.get("binding")) or "",
+            text(item.get("message")) or "",
+        )
+
+
+def _hint(policy: str, binding: str | None, where: FieldPath) -> str:
+    field = _dotted(where)
+    change = f"change {field} as the policy requires" if field else "change the object"
+    exempt = f"binding '{binding}'" if binding else f"the bindings of policy '{policy}'"
+    return f"{change}, or exempt these objects in the {exempt} (spec.matchResources)"
+
+
+def _dotted(path: FieldPath) -> str:
+    parts: list[str] = []
+    for part in path:
+        if isinstance(part, int):
+            parts[-1:] = [f"{parts[-1]}[{part}]"] if parts else [f"[{part}]"]
+        else:
+            parts.append(part)
+    return ".".join(parts)
+
+
+def _place(seen: _Seen, policy: Policy | None, message: str) -> FieldPath:
+    """The path of the value the policy's failing validation reads of ``object``, as far
+    as it exists where the object is written; () when that cannot be told."""
+    if policy is None:
+        return ()
+    validations = [v for v in policy.validations if v.message and v.message == message]
+    expressions = [v.expression for v in validations or policy.validations]
+    read: Reads = {}
+    for expression in expressions:
+        read = union(read, reads(expression, "object"))
+    for variable in policy.variables:
+        if any(f"variables.{variable.name}" in expression for expression in expressions):
+            read = union(read, reads(variable.expression, "object"))
+    return _concrete(read, seen.written)
+
+
+def _concrete(read: Reads, value: JsonValue) -> FieldPath:
+    """The one path ``read`` selects in ``value`` (its first item for a list), down to
+    where it branches or the value ends."""
+    path: list[str | int] = []
+    while read:
+        if ITEMS in read and isinstance(value, list) and len(read) == 1:
+            if not value:
+                break
+            path.append(0)
+            value, read = value[0], read[ITEMS]
+            continue
+        present = [key for key in read if key != ITEMS and isinstance(value, dict) and key in value]
+        if len(present) != 1 or not isinstance(value, dict):
+            break
+        key = present[0]
+        path.append(key)
+        value, read = value[key], read[key]
+    return tuple(path)
