@@ -385,3 +385,20 @@ def test_a_policy_using_the_authorizer_is_reported_once_as_not_evaluated() -> No
     )
     assert "authorizer" in skipped.message
     assert skipped.file == "runtime.yaml"
+
+
+def test_of_several_containers_the_one_the_policy_refuses_is_the_line() -> None:
+    sidecar = RUNTIME.replace("docker.io/pytorch/pytorch:2", "registry.internal/train:1") + (
+        "                    - name: logger\n"
+        "                      image: docker.io/fluent/fluent-bit:3\n"
+    )
+    (denied,) = check_policies(
+        admission(cluster(REGISTRY.replace("{actions}", "Deny")), runtime=sidecar)
+    )
+    assert where(denied) == (
+        "runtime.yaml",
+        27,
+        "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[1].image",
+    )
+    assert denied.hint is not None
+    assert denied.hint.startswith("change spec.containers[1].image as the policy requires")

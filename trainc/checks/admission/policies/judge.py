@@ -13,7 +13,8 @@ per policy, never a silent pass.
 
 A finding sits on the input line behind the value the policy reads, as far as the
 policy's expressions tell (:func:`~trainc.schema.cel.reads.reads`): an image policy's
-refusal goes to the container's ``image`` line. A policy that reads more than one field,
+refusal goes to the ``image`` line of the container that fails it alone (the policy is
+asked again of the pod cut down to each container in turn). A policy that reads more than one field,
 or the whole object, is placed on the object's own origin (the replicatedJob in the
 runtime, the TrainJob's metadata). The same refusal from the same line is one finding
 naming every replicatedJob it reaches.
@@ -29,7 +30,12 @@ from typing import Final
 
 from trainc.checks.admission.created import AdmissionInput
 from trainc.checks.admission.limit_ranges import admit_pod
-from trainc.checks.admission.policies.admission import VALIDATION_FAILURE, Verdict, admit
+from trainc.checks.admission.policies.admission import (
+    VALIDATION_FAILURE,
+    Cluster,
+    Verdict,
+    admit,
+)
 from trainc.checks.admission.policies.model import Policy
 from trainc.checks.admission.policies.request import Request, UserInfo, request_for
 from trainc.checks.admission.resource_lists import forbidden
@@ -153,7 +159,7 @@ def check_policies(found: AdmissionInput) -> list[Diagnostic]:
         if request is None:
             continue
         verdict = admit(cluster, request)
-        for outcome in _outcomes(verdict, request, seen, policies, unevaluated):
+        for outcome in _outcomes(cluster, verdict, request, seen, policies, unevaluated):
             key = (outcome.code, outcome.cause, outcome.hint, outcome.origin)
             causes.setdefault(key, (outcome, []))[1].append(seen)
     return [
@@ -275,6 +281,7 @@ def _described(seen: list[_Seen]) -> str:
 
 
 def _outcomes(
+    cluster: Cluster,
     verdict: Verdict,
     request: Request,
     seen: _Seen,
@@ -282,10 +289,20 @@ def _outcomes(
     unevaluated: set[str],
 ) -> Iterator[_Outcome]:
     """Each thing the plugin says of one request."""
+
+    def retry(obj: JsonObject) -> Verdict:
+        again = request_for(obj, seen.user)
+        return admit(cluster, again) if again is not None else Verdict()
+
     resource = request.resource.group_resource
     name = request.name or None
     for denial in dict.fromkeys(verdict.denials):
-        where = _place(seen, policies.get(denial.policy), denial.message)
+        where = _place(
+            seen,
+            policies.get(denial.policy),
+            denial.message,
+            _fails(retry, VAP_DENIED.code, denial.policy),
+        )
         yield _Outcome(
             VAP_DENIED.code,
             denial.text,
@@ -297,11 +314,21 @@ def _outcomes(
     for warning in verdict.warnings:
         parts = _WARNING.fullmatch(warning)
         policy = parts["policy"] if parts else ""
-        where = _place(seen, policies.get(policy), parts["message"] if parts else "")
+        where = _place(
+            seen,
+            policies.get(policy),
+            parts["message"] if parts else "",
+            _fails(retry, VAP_WARNED.code, policy),
+        )
         said = f"the API server admits it with a warning: {warning}"
         yield _Outcome(VAP_WARNED.code, said, said, _hint(policy, None, where), seen.origin(where))
     for policy, binding, message in _audit_failures(verdict):
-        where = _place(seen, policies.get(policy), message)
+        where = _place(
+            seen,
+            policies.get(policy),
+            message,
+            _fails(retry, VAP_AUDITED.code, policy),
+        )
         said = (
             "the API server admits it and audits a validation failure of "
             f"ValidatingAdmissionPolicy '{policy}' with binding '{binding}': {message}"
@@ -325,6 +352,25 @@ def _outcomes(
             "trainc does not count it as admitted: check it with `kubectl apply --dry-run=server`",
             seen.origin(()),
         )
+
+
+def _fails(
+    retry: Callable[[JsonObject], Verdict], code: str, policy: str
+) -> Callable[[JsonObject], bool]:
+    """Whether ``policy`` still fails (as ``code`` reports) on a variant of the object."""
+
+    def fails(obj: JsonObject) -> bool:
+        verdict = retry(obj)
+        if code == VAP_DENIED.code:
+            return any(denial.policy == policy for denial in verdict.denials)
+        if code == VAP_WARNED.code:
+            return any(
+                (parts := _WARNING.fullmatch(warning)) is not None and parts["policy"] == policy
+                for warning in verdict.warnings
+            )
+        return any(name == policy for name, _, _ in _audit_failures(verdict))
+
+    return fails
 
 
 def _audit_failures(verdict: Verdict) -> Iterator[tuple[str, str, str]]:
@@ -359,9 +405,13 @@ def _dotted(path: FieldPath) -> str:
     return ".".join(parts)
 
 
-def _place(seen: _Seen, policy: Policy | None, message: str) -> FieldPath:
+def _place(
+    seen: _Seen, policy: Policy | None, message: str, fails: Callable[[JsonObject], bool]
+) -> FieldPath:
     """The path of the value the policy's failing validation reads of ``object``, as far
-    as it exists where the object is written; () when that cannot be told."""
+    as it exists where the object is written; () when that cannot be told. ``fails``
+    tells whether the policy still fails on a variant of the object, to find the item of
+    a list at fault."""
     if policy is None:
         return ()
     validations = [v for v in policy.validations if v.message and v.message == message]
@@ -372,19 +422,25 @@ def _place(seen: _Seen, policy: Policy | None, message: str) -> FieldPath:
     for variable in policy.variables:
         if any(f"variables.{variable.name}" in expression for expression in expressions):
             read = union(read, reads(variable.expression, "object"))
-    return _concrete(read, seen.written)
+    return _concrete(read, seen, fails)
 
 
-def _concrete(read: Reads, value: JsonValue) -> FieldPath:
-    """The one path ``read`` selects in ``value`` (its first item for a list), down to
-    where it branches or the value ends."""
+def _concrete(read: Reads, seen: _Seen, fails: Callable[[JsonObject], bool]) -> FieldPath:
+    """The one path ``read`` selects in the written object, down to where it branches or
+    the value ends; of a list the policy reads item by item, the first item that fails
+    alone (none: the list itself)."""
     path: list[str | int] = []
+    value: JsonValue = seen.written
     while read:
         if ITEMS in read and isinstance(value, list) and len(read) == 1:
-            if not value:
+            index = next(
+                (i for i in range(len(value)) if fails(_narrowed(seen.obj, tuple(path), i))),
+                None,
+            )
+            if index is None:
                 break
-            path.append(0)
-            value, read = value[0], read[ITEMS]
+            path.append(index)
+            value, read = value[index], read[ITEMS]
             continue
         present = [key for key in read if key != ITEMS and isinstance(value, dict) and key in value]
         if len(present) != 1 or not isinstance(value, dict):
@@ -393,3 +449,19 @@ def _concrete(read: Reads, value: JsonValue) -> FieldPath:
         path.append(key)
         value, read = value[key], read[key]
     return tuple(path)
+
+
+def _narrowed(obj: JsonObject, path: FieldPath, index: int) -> JsonObject:
+    """``obj`` with the list at ``path`` cut down to its item ``index``."""
+
+    def cut(value: JsonValue, rest: FieldPath) -> JsonValue:
+        if not rest:
+            return [value[index]] if isinstance(value, list) and index < len(value) else value
+        head = rest[0]
+        if isinstance(head, str) and isinstance(value, dict) and head in value:
+            return {**value, head: cut(value[head], rest[1:])}
+        if isinstance(head, int) and isinstance(value, list) and head < len(value):
+            return [*value[:head], cut(value[head], rest[1:]), *value[head + 1 :]]
+        return value
+
+    return as_object(cut(obj, path))
