@@ -9,7 +9,7 @@ from tests.support.builders import defaulted, object_from_yaml, resolved
 from trainc.checks.admission.cluster import ClusterObjects, cluster_objects
 from trainc.checks.admission.created import AdmissionInput
 from trainc.checks.admission.judge import check_admission
-from trainc.checks.admission.policies.judge import check_policies
+from trainc.checks.admission.policies.judge import check_namespace_objects, check_policies
 from trainc.checks.workload.version import parse_version
 from trainc.config.limits import InputLimits
 from trainc.config.settings import ClusterSettings, Identity
@@ -402,3 +402,61 @@ def test_of_several_containers_the_one_the_policy_refuses_is_the_line() -> None:
     )
     assert denied.hint is not None
     assert denied.hint.startswith("change spec.containers[1].image as the policy requires")
+
+
+NAMESPACE_TEAM = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: namespace-team
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [namespaces]
+  validations:
+    - expression: "'team' in object.metadata.labels"
+      messageExpression: "'namespace ' + object.metadata.name + ' has no team label'"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: namespace-team
+spec:
+  policyName: namespace-team
+  validationActions: [Deny]
+"""
+
+NAMESPACES = """\
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: ml
+  labels:
+    team: ml
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: scratch
+  labels:
+    purpose: tests
+"""
+
+
+def test_the_namespaces_of_the_inputs_are_judged_once_at_their_lines() -> None:
+    documents = parse_documents(
+        SourceFile(path="namespaces.yaml", text=NAMESPACES), InputLimits()
+    ).documents
+    (denied,) = check_namespace_objects(cluster(NAMESPACE_TEAM), documents)
+    assert (denied.code, denied.severity) == ("vap.denied", Severity.ERROR)
+    assert denied.message == (
+        "the Namespace 'scratch', applied by the GitOps tool: the API server would refuse "
+        'it: namespaces "scratch" is forbidden: ValidatingAdmissionPolicy '
+        "'namespace-team' with binding 'namespace-team' denied request: namespace scratch "
+        "has no team label"
+    )
+    assert where(denied) == ("namespaces.yaml", 12, "metadata.labels")
+    assert check_namespace_objects(ClusterObjects(), documents) == []

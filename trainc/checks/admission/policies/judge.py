@@ -14,20 +14,25 @@ per policy, never a silent pass.
 A finding sits on the input line behind the value the policy reads, as far as the
 policy's expressions tell (:func:`~trainc.schema.cel.reads.reads`): an image policy's
 refusal goes to the ``image`` line of the container that fails it alone (the policy is
-asked again of the pod cut down to each container in turn). A policy that reads more than one field,
-or the whole object, is placed on the object's own origin (the replicatedJob in the
-runtime, the TrainJob's metadata). The same refusal from the same line is one finding
-naming every replicatedJob it reaches.
+asked again of the pod cut down to each container in turn). Where the fields it reads
+branch, or it reads the whole object, the finding goes to that point of the object (the
+replicatedJob in the runtime, the TrainJob's metadata). The same refusal from the same
+line is one finding naming every replicatedJob it reaches.
+
+The Namespaces the repository's inputs declare are applied by the GitOps tool too, once
+per run rather than per TrainJob: :func:`check_namespace_objects` judges them at their
+own lines.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
+from trainc.checks.admission.cluster import ClusterObjects
 from trainc.checks.admission.created import AdmissionInput
 from trainc.checks.admission.limit_ranges import admit_pod
 from trainc.checks.admission.policies.admission import (
@@ -43,6 +48,7 @@ from trainc.checks.created.childjobs import child_origin
 from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import text
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
+from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
 from trainc.model.labels import JOBSET_API_VERSION, JOBSET_KIND
 from trainc.resolve.childjobs import ChildJob
@@ -122,6 +128,8 @@ VAP_NOT_EVALUATED = Rule(
 )
 
 _GITOPS: Final = "applied by the GitOps tool"
+#: The label the API server gives every Namespace (``NamespaceDefaultLabelName``).
+NAMESPACE_NAME_LABEL: Final = "kubernetes.io/metadata.name"
 #: A ``Warn`` failure as the plugin words it (``admission.Warn``'s text).
 _WARNING: Final = re.compile(
     r"Validation failed for ValidatingAdmissionPolicy '(?P<policy>[^']*)' "
@@ -137,13 +145,14 @@ class _Seen:
 
     obj: JsonObject
     user: UserInfo
-    origin: Callable[[FieldPath], Origin]
     written: JsonObject
     """The object as the inputs make it (before LimitRanger's defaults), to place findings
     on values that exist there."""
     name: str
     """The replicatedJob, for the Jobs and pods; "" for an applied object."""
     described: str
+    origin: Callable[[FieldPath], Origin] | None = None
+    """Where a value of the object is written, through the resolve trace."""
 
 
 def check_policies(found: AdmissionInput) -> list[Diagnostic]:
@@ -152,25 +161,71 @@ def check_policies(found: AdmissionInput) -> list[Diagnostic]:
     if not cluster.policies or not cluster.bindings:
         return []
     policies = {policy.name: policy for policy in cluster.policies}
-    causes: dict[tuple[str, str, str | None, Origin], tuple[_Outcome, list[_Seen]]] = {}
+    causes: dict[tuple[str, str, str | None, Origin], tuple[_Outcome, Origin, list[_Seen]]] = {}
     unevaluated: set[str] = set()
     for seen in _objects(found):
         request = request_for(seen.obj, seen.user)
-        if request is None:
+        origin_of = seen.origin
+        if request is None or origin_of is None:
             continue
         verdict = admit(cluster, request)
         for outcome in _outcomes(cluster, verdict, request, seen, policies, unevaluated):
-            key = (outcome.code, outcome.cause, outcome.hint, outcome.origin)
-            causes.setdefault(key, (outcome, []))[1].append(seen)
+            origin = origin_of(outcome.where)
+            key = (outcome.code, outcome.cause, outcome.hint, origin)
+            causes.setdefault(key, (outcome, origin, []))[2].append(seen)
     return [
         locate(
-            outcome.origin,
+            origin,
             outcome.code,
             f"{_described(seen)}: {outcome.said(len(seen))}",
             hint=outcome.hint,
         )
-        for outcome, seen in causes.values()
+        for outcome, origin, seen in causes.values()
     ]
+
+
+def check_namespace_objects(
+    cluster: ClusterObjects, documents: Iterable[Document]
+) -> list[Diagnostic]:
+    """What the policies say of the Namespaces the GitOps tool applies from the
+    repository's inputs (``documents``: the input documents the cluster's objects were
+    read from), once per run, at the Namespace's own lines.
+
+    The API server gives every Namespace the ``kubernetes.io/metadata.name`` label before
+    admission, so policies see it.
+    """
+    policies_of = cluster.policies
+    if not cluster.configured or not policies_of.policies or not policies_of.bindings:
+        return []
+    policies = {policy.name: policy for policy in policies_of.policies}
+    unevaluated: set[str] = set()
+    found: list[Diagnostic] = []
+    for document in documents:
+        data = document.data
+        if not isinstance(data, dict) or (data.get("apiVersion"), data.get("kind")) != (
+            "v1",
+            "Namespace",
+        ):
+            continue
+        metadata = as_object(data.get("metadata"))
+        name = text(metadata.get("name")) or ""
+        labels = {**as_object(metadata.get("labels")), NAMESPACE_NAME_LABEL: name}
+        obj: JsonObject = {**data, "metadata": {**metadata, "labels": labels}}
+        seen = _Seen(obj, cluster.creators.gitops, data, "", f"the Namespace {name!r}, {_GITOPS}")
+        request = request_for(obj, seen.user)
+        if request is None:
+            continue
+        verdict = admit(policies_of, request)
+        found.extend(
+            document.finding(
+                outcome.where,
+                outcome.code,
+                f"{seen.described}: {outcome.said(1)}",
+                hint=outcome.hint,
+            )
+            for outcome in _outcomes(policies_of, verdict, request, seen, policies, unevaluated)
+        )
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +237,7 @@ class _Outcome:
     cause: str
     text: str
     hint: str | None
-    origin: Origin
+    where: FieldPath
     refused: bool = False
 
     def said(self, objects: int) -> str:
@@ -200,16 +255,16 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
     job = found.job
     for obj in found.applied or (_jobset(job),):
         yield _Seen(
-            obj, creators.gitops, _applied_origin(job, obj), obj, "", _applied_described(obj)
+            obj, creators.gitops, obj, "", _applied_described(obj), _applied_origin(job, obj)
         )
     for child in found.child_jobs:
         yield _Seen(
             child.job,
             creators.jobset_controller,
-            _child_origin(job, child),
             child.job,
             child.replicated_job,
             "",
+            _child_origin(job, child),
         )
     limit_ranges = list(found.cluster.limit_ranges.get(job.namespace, ()))
     for pod in found.pods:
@@ -220,10 +275,10 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
         yield _Seen(
             {"apiVersion": "v1", "kind": "Pod", "metadata": pod.metadata, "spec": spec},
             creators.job_controller,
-            pod.origin,
             written,
             pod.replicated_job,
             "",
+            pod.origin,
         )
 
 
@@ -308,7 +363,7 @@ def _outcomes(
             denial.text,
             forbidden(resource, name, denial.text),
             _hint(denial.policy, denial.binding, where),
-            seen.origin(where),
+            where,
             refused=True,
         )
     for warning in verdict.warnings:
@@ -321,7 +376,7 @@ def _outcomes(
             _fails(retry, VAP_WARNED.code, policy),
         )
         said = f"the API server admits it with a warning: {warning}"
-        yield _Outcome(VAP_WARNED.code, said, said, _hint(policy, None, where), seen.origin(where))
+        yield _Outcome(VAP_WARNED.code, said, said, _hint(policy, None, where), where)
     for policy, binding, message in _audit_failures(verdict):
         where = _place(
             seen,
@@ -333,9 +388,7 @@ def _outcomes(
             "the API server admits it and audits a validation failure of "
             f"ValidatingAdmissionPolicy '{policy}' with binding '{binding}': {message}"
         )
-        yield _Outcome(
-            VAP_AUDITED.code, said, said, _hint(policy, binding, where), seen.origin(where)
-        )
+        yield _Outcome(VAP_AUDITED.code, said, said, _hint(policy, binding, where), where)
     for skipped in verdict.not_evaluated:
         if skipped.policy in unevaluated:
             continue
@@ -350,7 +403,7 @@ def _outcomes(
             said,
             said,
             "trainc does not count it as admitted: check it with `kubectl apply --dry-run=server`",
-            seen.origin(()),
+            (),
         )
 
 
