@@ -3,8 +3,11 @@ identity, each finding in the API server's words at the line of the value the po
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from tests.checks.created.test_childjobs import RUNTIME as CHILD_RUNTIME
 from tests.support.builders import defaulted, object_from_yaml, resolved
 from trainc.checks.admission.cluster import ClusterObjects, cluster_objects
 from trainc.checks.admission.created import AdmissionInput
@@ -18,67 +21,24 @@ from trainc.load.cluster_files import ClusterDocuments
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch
-spec:
-  mlPolicy:
-    numNodes: 1
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: docker.io/pytorch/pytorch:2
-                      resources:
-                        requests:
-                          cpu: "4"
-"""
+#: torch's shape, one ``node`` container (the image on line 21, its resources below).
+RUNTIME = (
+    CHILD_RUNTIME
+    + "                      image: docker.io/pytorch/pytorch:2\n"
+    + "                      resources: {requests: {cpu: '4'}}\n"
+)
 
-#: A runtime whose two replicatedJobs share nothing but the TrainJob.
-TWO_JOBS = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch
-spec:
-  mlPolicy:
-    numNodes: 1
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: prepare
-          template:
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: prepare
-                      image: registry.internal/prepare:1
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: registry.internal/train:1
-"""
+#: A ``prepare`` replicatedJob before ``node``: two Jobs that share only the TrainJob.
+TWO_JOBS = CHILD_RUNTIME.replace(
+    "      replicatedJobs:\n",
+    "      replicatedJobs:\n"
+    "        - name: prepare\n"
+    "          template:\n"
+    "            spec:\n"
+    "              template:\n"
+    "                spec:\n"
+    "                  containers: [{name: prepare, image: registry.internal/prepare:1}]\n",
+)
 
 TRAINJOB = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -92,80 +52,89 @@ spec:
     name: torch
 """
 
-REGISTRY = """\
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: approved-registry
-spec:
-  matchConstraints:
-    resourceRules:
-      - apiGroups: [""]
-        apiVersions: [v1]
-        operations: [CREATE]
-        resources: [pods]
-  validations:
-    - expression: "object.spec.containers.all(c, c.image.startsWith('registry.internal/'))"
-      message: images must come from registry.internal
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: approved-registry-binding
-spec:
-  policyName: approved-registry
-  validationActions: [{actions}]
-"""
+GITOPS = "system:serviceaccount:argocd:argocd-application-controller"
 
-NOT_SUSPENDED = """\
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: no-suspended-jobs
-spec:
-  matchConstraints:
-    resourceRules:
-      - apiGroups: [batch]
-        apiVersions: [v1]
-        operations: [CREATE]
-        resources: [jobs]
-  validations:
-    - expression: "!object.spec.suspend"
-      message: Jobs must not be created suspended
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: no-suspended-jobs
-spec:
-  policyName: no-suspended-jobs
-  validationActions: [Deny]
-"""
 
-LIMITS_REQUIRED = """\
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: limits-required
-spec:
-  matchConstraints:
-    resourceRules:
-      - apiGroups: [""]
-        apiVersions: [v1]
-        operations: [CREATE]
-        resources: [pods]
-  validations:
-    - expression: "object.spec.containers.all(c, has(c.resources.limits))"
-      message: every container must set resource limits
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: limits-required
-spec:
-  policyName: limits-required
-  validationActions: [Deny]
-"""
+def policy(  # noqa: PLR0913 - a policy's parts, each a keyword
+    name: str,
+    resources: str,
+    expression: str,
+    *,
+    message: str = "",
+    actions: str = "Deny",
+    group: str = '""',
+    version: str = "v1",
+    conditions: str = "",
+    message_expression: str = "",
+) -> str:
+    """A ValidatingAdmissionPolicy on CREATE of ``resources`` and its binding ``name``."""
+    said = f"      message: {message}\n" if message else ""
+    if message_expression:
+        said += f"      messageExpression: {json.dumps(message_expression)}\n"
+    return (
+        "apiVersion: admissionregistration.k8s.io/v1\n"
+        "kind: ValidatingAdmissionPolicy\n"
+        f"metadata: {{name: {name}}}\n"
+        "spec:\n"
+        "  matchConstraints:\n"
+        "    resourceRules:\n"
+        f"      - {{apiGroups: [{group}], apiVersions: [{version}], operations: [CREATE], "
+        f"resources: [{resources}]}}\n"
+        f"{conditions}"
+        "  validations:\n"
+        f"    - expression: {json.dumps(expression)}\n"
+        f"{said}"
+        "---\n"
+        "apiVersion: admissionregistration.k8s.io/v1\n"
+        "kind: ValidatingAdmissionPolicyBinding\n"
+        f"metadata: {{name: {name}-binding}}\n"
+        f"spec: {{policyName: {name}, validationActions: [{actions}]}}\n"
+    )
+
+
+def registry(actions: str = "Deny") -> str:
+    return policy(
+        "approved-registry",
+        "pods",
+        "object.spec.containers.all(c, c.image.startsWith('registry.internal/'))",
+        message="images must come from registry.internal",
+        actions=actions,
+    )
+
+
+NOT_SUSPENDED = policy(
+    "no-suspended-jobs",
+    "jobs",
+    "!object.spec.suspend",
+    message="Jobs must not be created suspended",
+    group="batch",
+)
+LIMITS_REQUIRED = policy(
+    "limits-required",
+    "pods",
+    "object.spec.containers.all(c, has(c.resources.limits))",
+    message="every container must set resource limits",
+)
+#: Only the GitOps tool's own requests: a JobSet must carry a team label.
+JOBSET_TEAM = policy(
+    "jobset-team",
+    "jobsets",
+    "has(object.metadata.labels) && 'team' in object.metadata.labels",
+    message="JobSets must carry a team label",
+    group="jobset.x-k8s.io",
+    version="v1alpha2",
+    conditions=(
+        "  matchConditions:\n"
+        "    - name: from-gitops\n"
+        f"      expression: \"request.userInfo.username == '{GITOPS}'\"\n"
+    ),
+)
+AUTHORIZER = policy(
+    "may-create",
+    "pods, jobs",
+    "authorizer.group('').resource('pods').check('create').allowed()",
+    group='"", batch',
+)
 
 DEFAULT_LIMITS = """\
 apiVersion: v1
@@ -177,61 +146,6 @@ spec:
   limits:
     - type: Container
       default: {cpu: "8"}
-"""
-
-GITOPS = "system:serviceaccount:argocd:argocd-application-controller"
-
-#: Only the GitOps tool's own requests: a JobSet must carry a team label.
-JOBSET_TEAM = """\
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: jobset-team
-spec:
-  matchConstraints:
-    resourceRules:
-      - apiGroups: [jobset.x-k8s.io]
-        apiVersions: [v1alpha2]
-        operations: [CREATE]
-        resources: [jobsets]
-  matchConditions:
-    - name: from-gitops
-      expression: "request.userInfo.username == '{gitops}'"
-  validations:
-    - expression: "has(object.metadata.labels) && 'team' in object.metadata.labels"
-      message: JobSets must carry a team label
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: jobset-team
-spec:
-  policyName: jobset-team
-  validationActions: [Deny]
-""".replace("{gitops}", GITOPS)
-
-AUTHORIZER = """\
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: may-create
-spec:
-  matchConstraints:
-    resourceRules:
-      - apiGroups: ["", batch]
-        apiVersions: [v1]
-        operations: [CREATE]
-        resources: [pods, jobs]
-  validations:
-    - expression: "authorizer.group('').resource('pods').check('create').allowed()"
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: may-create
-spec:
-  policyName: may-create
-  validationActions: [Deny]
 """
 
 
@@ -266,7 +180,7 @@ def where(found: Diagnostic) -> tuple[str | None, int | None, str | None]:
 
 
 def test_a_deny_binding_refuses_the_pods_at_the_containers_image_line() -> None:
-    found = check_policies(admission(cluster(REGISTRY.replace("{actions}", "Deny"))))
+    found = check_policies(admission(cluster(registry())))
 
     assert len(found) == 1
     (denied,) = found
@@ -279,7 +193,7 @@ def test_a_deny_binding_refuses_the_pods_at_the_containers_image_line() -> None:
     )
     assert where(denied) == (
         "runtime.yaml",
-        22,
+        21,
         "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].image",
     )
     assert denied.hint == (
@@ -289,7 +203,7 @@ def test_a_deny_binding_refuses_the_pods_at_the_containers_image_line() -> None:
 
 
 def test_the_admission_list_runs_the_family_only_with_a_cluster() -> None:
-    objects = cluster(REGISTRY.replace("{actions}", "Deny"))
+    objects = cluster(registry())
     assert [f.code for f in check_admission(admission(objects))] == ["vap.denied"]
     assert check_admission(admission(ClusterObjects())) == []
     assert check_policies(admission(cluster(DEFAULT_LIMITS))) == []
@@ -317,12 +231,12 @@ def test_the_admission_list_runs_the_family_only_with_a_cluster() -> None:
 def test_warn_and_audit_bindings_are_warnings_at_the_same_line(
     actions: str, code: str, said: str
 ) -> None:
-    (found,) = check_policies(admission(cluster(REGISTRY.replace("{actions}", actions))))
+    (found,) = check_policies(admission(cluster(registry(actions))))
     assert (found.code, found.severity) == (code, Severity.WARNING)
     assert found.message == (
         f"the pods of replicatedJob 'node', created by the Job controller: {said}"
     )
-    assert where(found)[1] == 22
+    assert where(found)[1] == 21
 
 
 def test_one_value_refusing_the_jobs_of_two_replicated_jobs_is_one_finding() -> None:
@@ -338,7 +252,7 @@ def test_one_value_refusing_the_jobs_of_two_replicated_jobs_is_one_finding() -> 
     )
     assert denied.message.endswith(
         "is forbidden: ValidatingAdmissionPolicy 'no-suspended-jobs' with binding "
-        "'no-suspended-jobs' denied request: Jobs must not be created suspended"
+        "'no-suspended-jobs-binding' denied request: Jobs must not be created suspended"
     )
     # The TrainJob's suspend, which the JobSet controller copies into every Job.
     assert where(denied) == ("trainjob.yaml", 7, "spec.suspend")
@@ -361,12 +275,12 @@ def test_the_gitops_tools_identity_sends_the_jobset() -> None:
     assert denied.message == (
         "the JobSet 'llama', applied by the GitOps tool: the API server would refuse it: "
         'jobsets.jobset.x-k8s.io "llama" is forbidden: ValidatingAdmissionPolicy '
-        "'jobset-team' with binding 'jobset-team' denied request: JobSets must carry a "
+        "'jobset-team' with binding 'jobset-team-binding' denied request: JobSets must carry a "
         "team label"
     )
     assert where(denied)[0] == "trainjob.yaml"
     assert denied.hint is not None
-    assert "binding 'jobset-team'" in denied.hint
+    assert "binding 'jobset-team-binding'" in denied.hint
     # Another identity is not matched by the policy's matchCondition.
     other = cluster(JOBSET_TEAM.replace(GITOPS, "system:serviceaccount:flux:kustomize"))
     assert check_policies(admission(other)) == []
@@ -380,7 +294,7 @@ def test_a_policy_using_the_authorizer_is_reported_once_as_not_evaluated() -> No
     assert (skipped.code, skipped.severity) == ("vap.not-evaluated", Severity.WARNING)
     assert skipped.message.startswith(
         "the Job of replicatedJob 'prepare', created by the JobSet controller: "
-        "ValidatingAdmissionPolicy 'may-create' with binding 'may-create' selects it but "
+        "ValidatingAdmissionPolicy 'may-create' with binding 'may-create-binding' selects it but "
         "cannot be evaluated offline: "
     )
     assert "authorizer" in skipped.message
@@ -392,42 +306,22 @@ def test_of_several_containers_the_one_the_policy_refuses_is_the_line() -> None:
         "                    - name: logger\n"
         "                      image: docker.io/fluent/fluent-bit:3\n"
     )
-    (denied,) = check_policies(
-        admission(cluster(REGISTRY.replace("{actions}", "Deny")), runtime=sidecar)
-    )
+    (denied,) = check_policies(admission(cluster(registry()), runtime=sidecar))
     assert where(denied) == (
         "runtime.yaml",
-        27,
+        24,
         "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[1].image",
     )
     assert denied.hint is not None
     assert denied.hint.startswith("change spec.containers[1].image as the policy requires")
 
 
-NAMESPACE_TEAM = """\
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: namespace-team
-spec:
-  matchConstraints:
-    resourceRules:
-      - apiGroups: [""]
-        apiVersions: [v1]
-        operations: [CREATE]
-        resources: [namespaces]
-  validations:
-    - expression: "'team' in object.metadata.labels"
-      messageExpression: "'namespace ' + object.metadata.name + ' has no team label'"
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: namespace-team
-spec:
-  policyName: namespace-team
-  validationActions: [Deny]
-"""
+NAMESPACE_TEAM = policy(
+    "namespace-team",
+    "namespaces",
+    "'team' in object.metadata.labels",
+    message_expression="'namespace ' + object.metadata.name + ' has no team label'",
+)
 
 NAMESPACES = """\
 apiVersion: v1
@@ -455,7 +349,8 @@ def test_the_namespaces_of_the_inputs_are_judged_once_at_their_lines() -> None:
     assert denied.message == (
         "the Namespace 'scratch', applied by the GitOps tool: the API server would refuse "
         'it: namespaces "scratch" is forbidden: ValidatingAdmissionPolicy '
-        "'namespace-team' with binding 'namespace-team' denied request: namespace scratch "
+        "'namespace-team' with binding 'namespace-team-binding' denied request: namespace "
+        "scratch "
         "has no team label"
     )
     assert where(denied) == ("namespaces.yaml", 12, "metadata.labels")
