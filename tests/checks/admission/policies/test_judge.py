@@ -354,4 +354,16 @@ def test_the_namespaces_of_the_inputs_are_judged_once_at_their_lines() -> None:
         "has no team label"
     )
     assert where(denied) == ("namespaces.yaml", 12, "metadata.labels")
+
+
+def test_a_namespace_in_a_list_is_judged_at_its_item() -> None:
+    listed = "apiVersion: v1\nkind: List\nitems:\n" + "".join(
+        ("  - " if line.startswith("apiVersion") else "    ") + line + "\n"
+        for line in NAMESPACES.split("---\n")[1].splitlines()
+    )
+    documents = parse_documents(
+        SourceFile(path="namespaces.yaml", text=listed), InputLimits()
+    ).documents
+    (denied,) = check_namespace_objects(cluster(NAMESPACE_TEAM), documents)
+    assert where(denied) == ("namespaces.yaml", 8, "items[0].metadata.labels")
     assert check_namespace_objects(ClusterObjects(), documents) == []

@@ -46,7 +46,7 @@ from trainc.checks.admission.policies.request import Request, UserInfo, request_
 from trainc.checks.admission.resource_lists import forbidden
 from trainc.checks.created.childjobs import child_origin
 from trainc.checks.shared.locate import locate
-from trainc.checks.workload.jsonfields import text
+from trainc.checks.workload.jsonfields import objects, text
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
@@ -200,13 +200,7 @@ def check_namespace_objects(
     policies = {policy.name: policy for policy in policies_of.policies}
     unevaluated: set[str] = set()
     found: list[Diagnostic] = []
-    for document in documents:
-        data = document.data
-        if not isinstance(data, dict) or (data.get("apiVersion"), data.get("kind")) != (
-            "v1",
-            "Namespace",
-        ):
-            continue
+    for document, at, data in _namespaces(documents):
         metadata = as_object(data.get("metadata"))
         name = text(metadata.get("name")) or ""
         labels = {**as_object(metadata.get("labels")), NAMESPACE_NAME_LABEL: name}
@@ -218,7 +212,7 @@ def check_namespace_objects(
         verdict = admit(policies_of, request)
         found.extend(
             document.finding(
-                outcome.where,
+                (*at, *outcome.where),
                 outcome.code,
                 f"{seen.described}: {outcome.said(1)}",
                 hint=outcome.hint,
@@ -247,6 +241,21 @@ class _Outcome:
         if objects == 1:
             return f"the API server would refuse it: {self.text}"
         return f"the API server would refuse each of them, as it does the first: {self.text}"
+
+
+def _namespaces(documents: Iterable[Document]) -> Iterator[tuple[Document, FieldPath, JsonObject]]:
+    """The Namespaces of ``documents`` (a ``List``'s items too), each with its place."""
+    for document in documents:
+        data = document.data
+        if not isinstance(data, dict):
+            continue
+        kind = text(data.get("kind")) or ""
+        found: list[tuple[FieldPath, JsonObject]] = [((), data)]
+        if kind.endswith("List"):
+            found = [(("items", index), item) for index, item in objects(data.get("items"))]
+        for at, obj in found:
+            if (obj.get("apiVersion"), obj.get("kind")) == ("v1", "Namespace"):
+                yield document, at, obj
 
 
 def _objects(found: AdmissionInput) -> Iterator[_Seen]:
