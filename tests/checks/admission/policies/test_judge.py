@@ -186,8 +186,8 @@ def test_a_deny_binding_refuses_the_pods_at_the_containers_image_line() -> None:
     (denied,) = found
     assert (denied.code, denied.severity) == ("vap.denied", Severity.ERROR)
     assert denied.message == (
-        "the pods of replicatedJob 'node', created by the Job controller: the API server "
-        "would refuse it: pods is forbidden: ValidatingAdmissionPolicy 'approved-registry' "
+        "the pods of replicatedJob 'node', created by the Job controller, are refused: "
+        "pods is forbidden: ValidatingAdmissionPolicy 'approved-registry' "
         "with binding 'approved-registry-binding' denied request: images must come from "
         "registry.internal"
     )
@@ -215,14 +215,14 @@ def test_the_admission_list_runs_the_family_only_with_a_cluster() -> None:
         (
             "Warn",
             "vap.warned",
-            "the API server admits it with a warning: Validation failed for "
+            "are admitted with a warning: Validation failed for "
             "ValidatingAdmissionPolicy 'approved-registry' with binding "
             "'approved-registry-binding': images must come from registry.internal",
         ),
         (
             "Audit",
             "vap.audited",
-            "the API server admits it and audits a validation failure of "
+            "are admitted with an audit annotation: validation failure of "
             "ValidatingAdmissionPolicy 'approved-registry' with binding "
             "'approved-registry-binding': images must come from registry.internal",
         ),
@@ -234,7 +234,7 @@ def test_warn_and_audit_bindings_are_warnings_at_the_same_line(
     (found,) = check_policies(admission(cluster(registry(actions))))
     assert (found.code, found.severity) == (code, Severity.WARNING)
     assert found.message == (
-        f"the pods of replicatedJob 'node', created by the Job controller: {said}"
+        f"the pods of replicatedJob 'node', created by the Job controller, {said}"
     )
     assert where(found)[1] == 21
 
@@ -246,8 +246,8 @@ def test_one_value_refusing_the_jobs_of_two_replicated_jobs_is_one_finding() -> 
     (denied,) = found
     assert denied.code == "vap.denied"
     assert denied.message.startswith(
-        "the Jobs of replicatedJobs 'prepare' and 'node', created by the JobSet controller: "
-        "the API server would refuse each of them, as it does the first: "
+        "the Jobs of replicatedJobs 'prepare' and 'node', created by the JobSet controller, "
+        "are refused, each as the first: "
         'jobs.batch "llama-prepare-0" is forbidden: '
     )
     assert denied.message.endswith(
@@ -273,7 +273,7 @@ def test_the_gitops_tools_identity_sends_the_jobset() -> None:
     (denied,) = check_policies(admission(cluster(JOBSET_TEAM)))
     assert denied.code == "vap.denied"
     assert denied.message == (
-        "the JobSet 'llama', applied by the GitOps tool: the API server would refuse it: "
+        "the JobSet 'llama', applied by the GitOps tool, is refused: "
         'jobsets.jobset.x-k8s.io "llama" is forbidden: ValidatingAdmissionPolicy '
         "'jobset-team' with binding 'jobset-team-binding' denied request: JobSets must carry a "
         "team label"
@@ -347,8 +347,8 @@ def test_the_namespaces_of_the_inputs_are_judged_once_at_their_lines() -> None:
     (denied,) = check_namespace_objects(cluster(NAMESPACE_TEAM), documents)
     assert (denied.code, denied.severity) == ("vap.denied", Severity.ERROR)
     assert denied.message == (
-        "the Namespace 'scratch', applied by the GitOps tool: the API server would refuse "
-        'it: namespaces "scratch" is forbidden: ValidatingAdmissionPolicy '
+        "the Namespace 'scratch', applied by the GitOps tool, is refused: "
+        'namespaces "scratch" is forbidden: ValidatingAdmissionPolicy '
         "'namespace-team' with binding 'namespace-team-binding' denied request: namespace "
         "scratch "
         "has no team label"

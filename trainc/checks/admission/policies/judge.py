@@ -133,7 +133,7 @@ NAMESPACE_NAME_LABEL: Final = "kubernetes.io/metadata.name"
 #: A ``Warn`` failure as the plugin words it (``admission.Warn``'s text).
 _WARNING: Final = re.compile(
     r"Validation failed for ValidatingAdmissionPolicy '(?P<policy>[^']*)' "
-    r"with binding '[^']*': (?P<message>.*)",
+    r"with binding '(?P<binding>[^']*)': (?P<message>.*)",
     re.DOTALL,
 )
 
@@ -177,7 +177,7 @@ def check_policies(found: AdmissionInput) -> list[Diagnostic]:
         locate(
             origin,
             outcome.code,
-            f"{_described(seen)}: {outcome.said(len(seen))}",
+            f"{_described(seen)}{outcome.said(len(seen), plural=_plural(seen))}",
             hint=outcome.hint,
         )
         for outcome, origin, seen in causes.values()
@@ -214,7 +214,7 @@ def check_namespace_objects(
             document.finding(
                 (*at, *outcome.where),
                 outcome.code,
-                f"{seen.described}: {outcome.said(1)}",
+                f"{seen.described}{outcome.said(1, plural=False)}",
                 hint=outcome.hint,
             )
             for outcome in _outcomes(policies_of, verdict, request, seen, policies, unevaluated)
@@ -225,22 +225,26 @@ def check_namespace_objects(
 @dataclass(frozen=True, slots=True)
 class _Outcome:
     """One thing the plugin says of one object: its rule, its cause (the same for every
-    object it reaches), the words for the first object, the fix, and the line."""
+    object it reaches), what happens to the object (``lead``, ``{are}`` and ``{them}``
+    standing for the verb and pronoun), the cluster's words for the first object, the
+    fix, and the path of the value at fault."""
 
     code: str
     cause: str
+    lead: str
     text: str
     hint: str | None
     where: FieldPath
-    refused: bool = False
+    named: bool = False
+    """True when ``text`` names the object (several objects each have their own name)."""
 
-    def said(self, objects: int) -> str:
-        """The message for ``objects`` objects: the API server's words for the first."""
-        if not self.refused:
-            return self.text
-        if objects == 1:
-            return f"the API server would refuse it: {self.text}"
-        return f"the API server would refuse each of them, as it does the first: {self.text}"
+    def said(self, objects: int, *, plural: bool) -> str:
+        """What follows the objects' description in the message."""
+        lead = self.lead
+        if objects > 1 and self.named:
+            lead = lead.replace(": ", ", each as the first: ", 1)
+        are, them = ("are", "them") if plural else ("is", "it")
+        return lead.replace("{are}", are).replace("{them}", them) + self.text
 
 
 def _namespaces(documents: Iterable[Document]) -> Iterator[tuple[Document, FieldPath, JsonObject]]:
@@ -328,6 +332,12 @@ def _applied_described(obj: JsonObject) -> str:
     return f"the {kind} {name!r}, {_GITOPS}" if name else f"the {kind}, {_GITOPS}"
 
 
+def _plural(seen: list[_Seen]) -> bool:
+    """Whether the objects of one finding are several: pods, or Jobs of several
+    replicatedJobs."""
+    return seen[0].obj.get("kind") == "Pod" or len({item.name for item in seen}) > 1
+
+
 def _described(seen: list[_Seen]) -> str:
     """The objects of one finding: an applied object, or the Jobs or pods of the
     replicatedJobs it reaches (``the pods of replicatedJobs 'a' and 'b', created by …``)."""
@@ -370,22 +380,30 @@ def _outcomes(
         yield _Outcome(
             VAP_DENIED.code,
             denial.text,
+            ", {are} refused: ",
             forbidden(resource, name, denial.text),
             _hint(denial.policy, denial.binding, where),
             where,
-            refused=True,
+            named=name is not None,
         )
     for warning in verdict.warnings:
         parts = _WARNING.fullmatch(warning)
         policy = parts["policy"] if parts else ""
+        binding = parts["binding"] if parts else None
         where = _place(
             seen,
             policies.get(policy),
             parts["message"] if parts else "",
             _fails(retry, VAP_WARNED.code, policy),
         )
-        said = f"the API server admits it with a warning: {warning}"
-        yield _Outcome(VAP_WARNED.code, said, said, _hint(policy, None, where), where)
+        yield _Outcome(
+            VAP_WARNED.code,
+            warning,
+            ", {are} admitted with a warning: ",
+            warning,
+            _hint(policy, binding, where),
+            where,
+        )
     for policy, binding, message in _audit_failures(verdict):
         where = _place(
             seen,
@@ -394,23 +412,31 @@ def _outcomes(
             _fails(retry, VAP_AUDITED.code, policy),
         )
         said = (
-            "the API server admits it and audits a validation failure of "
-            f"ValidatingAdmissionPolicy '{policy}' with binding '{binding}': {message}"
+            f"validation failure of ValidatingAdmissionPolicy '{policy}' with binding "
+            f"'{binding}': {message}"
         )
-        yield _Outcome(VAP_AUDITED.code, said, said, _hint(policy, binding, where), where)
+        yield _Outcome(
+            VAP_AUDITED.code,
+            said,
+            ", {are} admitted with an audit annotation: ",
+            said,
+            _hint(policy, binding, where),
+            where,
+        )
     for skipped in verdict.not_evaluated:
         if skipped.policy in unevaluated:
             continue
         unevaluated.add(skipped.policy)
         through = f" with binding '{skipped.binding}'" if skipped.binding else ""
-        said = (
-            f"ValidatingAdmissionPolicy '{skipped.policy}'{through} selects it but cannot "
-            f"be evaluated offline: {skipped.reason}"
+        lead = (
+            f": ValidatingAdmissionPolicy '{skipped.policy}'{through} selects {{them}} but "
+            "cannot be evaluated offline: "
         )
         yield _Outcome(
             VAP_NOT_EVALUATED.code,
-            said,
-            said,
+            lead + skipped.reason,
+            lead,
+            skipped.reason,
             "trainc does not count it as admitted: check it with `kubectl apply --dry-run=server`",
             (),
         )
