@@ -9,6 +9,7 @@ import pytest
 
 from tests.checks.created.test_childjobs import RUNTIME as CHILD_RUNTIME
 from tests.support.builders import defaulted, object_from_yaml, resolved
+from trainc.build.job import build_job
 from trainc.checks.admission.cluster import ClusterObjects, cluster_objects
 from trainc.checks.admission.created import AdmissionInput
 from trainc.checks.admission.judge import check_admission
@@ -367,3 +368,38 @@ def test_a_namespace_in_a_list_is_judged_at_its_item() -> None:
     (denied,) = check_namespace_objects(cluster(NAMESPACE_TEAM), documents)
     assert where(denied) == ("namespaces.yaml", 8, "items[0].metadata.labels")
     assert check_namespace_objects(ClusterObjects(), documents) == []
+
+
+def test_a_claim_the_gitops_tool_applies_is_placed_on_its_template() -> None:
+    runtime = CHILD_RUNTIME.replace(
+        "      replicatedJobs:\n",
+        "      volumeClaimPolicies:\n"
+        "        - templates:\n"
+        "            - metadata: {name: cache}\n"
+        "              spec:\n"
+        "                accessModes: [ReadWriteOnce]\n"
+        "                resources: {requests: {storage: 10Gi}}\n"
+        "      replicatedJobs:\n",
+    )
+    storage_class = policy(
+        "storage-class",
+        "persistentvolumeclaims",
+        "has(object.spec.storageClassName)",
+        message="claims must name a storage class",
+    )
+    found = admission(cluster(storage_class), runtime=runtime)
+    built = AdmissionInput(
+        found.job, found.cluster, found.release, tuple(build_job(found.job).objects)
+    )
+    (denied,) = check_policies(built)
+    assert denied.message == (
+        "the PersistentVolumeClaim 'cache-llama', applied by the GitOps tool, is refused: "
+        'persistentvolumeclaims "cache-llama" is forbidden: ValidatingAdmissionPolicy '
+        "'storage-class' with binding 'storage-class-binding' denied request: claims must "
+        "name a storage class"
+    )
+    assert where(denied) == (
+        "runtime.yaml",
+        13,
+        "spec.template.spec.volumeClaimPolicies[0].templates[0].spec",
+    )

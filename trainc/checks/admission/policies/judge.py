@@ -52,8 +52,9 @@ from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
 from trainc.model.labels import JOBSET_API_VERSION, JOBSET_KIND
 from trainc.resolve.childjobs import ChildJob
+from trainc.resolve.claims import POLICIES as CLAIM_POLICIES
 from trainc.resolve.provenance import Origin, Written
-from trainc.resolve.resolved import ResolvedJob
+from trainc.resolve.resolved import ResolvedJob, claim_name
 from trainc.schema.cel.reads import ITEMS, Reads, reads, union
 
 _SOURCE: Final = (
@@ -307,10 +308,15 @@ def _jobset(job: ResolvedJob) -> JsonObject:
 
 def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], Origin]:
     """Where a value of an applied object is written: the JobSet's spec through the
-    resolve trace; anything else on the TrainJob's metadata."""
-    is_jobset = (obj.get("apiVersion"), obj.get("kind")) == (JOBSET_API_VERSION, JOBSET_KIND)
+    resolve trace, a claim's in its volumeClaimPolicies template, anything else on the
+    TrainJob's metadata."""
+    kind = (obj.get("apiVersion"), obj.get("kind"))
+    is_jobset = kind == (JOBSET_API_VERSION, JOBSET_KIND)
+    claim = _claim_template(job, obj) if kind == ("v1", "PersistentVolumeClaim") else None
 
     def origin(path: FieldPath) -> Origin:
+        if claim is not None and path[:1] in (("spec",), ("metadata",)):
+            return job.origin((*claim, *path))
         if is_jobset and path[:1] == ("spec",) and len(path) > 1:
             return job.origin(path[1:])
         if is_jobset and path[:1] == ("metadata",) and len(path) > 1:
@@ -320,6 +326,18 @@ def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], 
         return Written(job.trainjob, ("metadata",))
 
     return origin
+
+
+def _claim_template(job: ResolvedJob, claim: JsonObject) -> FieldPath | None:
+    """The path, in the JobSet spec, of the volumeClaimPolicies template a claim is built
+    from (the claim is named ``<template>-<jobset>``)."""
+    name = text(as_object(claim.get("metadata")).get("name"))
+    for index, policy in objects(job.template.get(CLAIM_POLICIES)):
+        for number, template in objects(policy.get("templates")):
+            written = text(as_object(template.get("metadata")).get("name"))
+            if written and claim_name(written, job.name) == name:
+                return (CLAIM_POLICIES, index, "templates", number)
+    return None
 
 
 def _child_origin(job: ResolvedJob, child: ChildJob) -> Callable[[FieldPath], Origin]:
