@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from tests.checks.admission.test_cluster import INPUT_NAMESPACE
 from tests.checks.created.test_childjobs import RUNTIME as CHILD_RUNTIME
 from tests.support.builders import defaulted, object_from_yaml, resolved
 from trainc.build.job import build_job
@@ -324,21 +325,12 @@ NAMESPACE_TEAM = policy(
     message_expression="'namespace ' + object.metadata.name + ' has no team label'",
 )
 
-NAMESPACES = """\
-apiVersion: v1
-kind: Namespace
-metadata:
-  name: ml
-  labels:
-    team: ml
----
-apiVersion: v1
-kind: Namespace
-metadata:
-  name: scratch
-  labels:
-    purpose: tests
-"""
+#: The repository's Namespace of the cluster's tests, and one without a team label.
+NAMESPACES = (
+    INPUT_NAMESPACE
+    + "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: scratch\n"
+    + "  labels:\n    purpose: tests\n"
+)
 
 
 def test_the_namespaces_of_the_inputs_are_judged_once_at_their_lines() -> None:
@@ -354,7 +346,7 @@ def test_the_namespaces_of_the_inputs_are_judged_once_at_their_lines() -> None:
         "scratch "
         "has no team label"
     )
-    assert where(denied) == ("namespaces.yaml", 12, "metadata.labels")
+    assert where(denied) == ("namespaces.yaml", 13, "metadata.labels")
 
 
 def test_a_namespace_in_a_list_is_judged_at_its_item() -> None:
