@@ -296,8 +296,8 @@ def test_a_policy_using_the_authorizer_is_reported_once_as_not_evaluated() -> No
     assert (skipped.code, skipped.severity) == ("vap.not-evaluated", Severity.WARNING)
     assert skipped.message.startswith(
         "the Job of replicatedJob 'prepare', created by the JobSet controller: "
-        "ValidatingAdmissionPolicy 'may-create' with binding 'may-create-binding' selects it but "
-        "cannot be evaluated offline: "
+        "ValidatingAdmissionPolicy 'may-create' with binding 'may-create-binding' cannot be "
+        "evaluated offline on it: "
     )
     assert "authorizer" in skipped.message
     assert skipped.file == "runtime.yaml"
@@ -395,3 +395,22 @@ def test_a_claim_the_gitops_tool_applies_is_placed_on_its_template() -> None:
         13,
         "spec.template.spec.volumeClaimPolicies[0].templates[0].spec",
     )
+
+
+def test_a_namespace_selector_on_an_undeclared_namespace_is_not_evaluated() -> None:
+    selective = policy("gpu-teams", "pods", "false", message="no").replace(
+        "  matchConstraints:\n",
+        "  matchConstraints:\n    namespaceSelector: {matchLabels: {team: ml}}\n",
+    )
+    (skipped,) = check_policies(admission(cluster(selective)))
+    assert skipped.code == "vap.not-evaluated"
+    assert skipped.message == (
+        "the pods of replicatedJob 'node', created by the Job controller: "
+        "ValidatingAdmissionPolicy 'gpu-teams' cannot be evaluated offline on them: "
+        "namespace 'ml' is not among the cluster's Namespaces"
+    )
+    assert skipped.hint is not None
+    assert skipped.hint.startswith("declare the Namespace 'ml' among `cluster.manifests`")
+    # Declared, and labelled as the selector asks: the policy refuses.
+    declared = check_policies(admission(cluster(selective, INPUT_NAMESPACE)))
+    assert [found.code for found in declared] == ["vap.denied"]

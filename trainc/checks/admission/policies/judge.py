@@ -447,16 +447,22 @@ def _outcomes(
         unevaluated.add(skipped.policy)
         through = f" with binding '{skipped.binding}'" if skipped.binding else ""
         lead = (
-            f": ValidatingAdmissionPolicy '{skipped.policy}'{through} selects {{them}} but "
-            "cannot be evaluated offline: "
+            f": ValidatingAdmissionPolicy '{skipped.policy}'{through} cannot be evaluated "
+            "offline on {them}: "
         )
+        namespace = request.namespace
+        if namespace and namespace not in cluster.namespaces and repr(namespace) in skipped.reason:
+            hint = (
+                f"declare the Namespace {namespace!r} among `cluster.manifests` (as "
+                "`trainc cluster pull` writes it), so that the policy's selectors can be read"
+            )
+        else:
+            hint = (
+                "trainc does not count it as admitted: check it with "
+                "`kubectl apply --dry-run=server`"
+            )
         yield _Outcome(
-            VAP_NOT_EVALUATED.code,
-            lead + skipped.reason,
-            lead,
-            skipped.reason,
-            "trainc does not count it as admitted: check it with `kubectl apply --dry-run=server`",
-            (),
+            VAP_NOT_EVALUATED.code, lead + skipped.reason, lead, skipped.reason, hint, ()
         )
 
 
