@@ -21,6 +21,7 @@ def admission_input(
     *,
     node: JsonObject | None = None,
     ml_policy: JsonValue = None,
+    jobset: JsonObject | None = None,
     applied: tuple[JsonObject, ...] = (),
     **trainer: JsonValue,
 ) -> AdmissionInput:
@@ -38,6 +39,7 @@ def admission_input(
     runtime = make_runtime(
         "torch-gang",
         ml_policy=ml_policy,
+        jobset=jobset,
         replicated_jobs=[rjob("node", ancestor="trainer", containers=[main])],
     )
     if trainer:

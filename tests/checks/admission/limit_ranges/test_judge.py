@@ -98,8 +98,7 @@ def test_the_defaulted_pod_is_what_the_later_families_see() -> None:
     assert check_limit_ranges(found) == []
 
 
-def test_a_claim_template_above_the_claim_max_is_refused() -> None:
-    platform = """\
+STORAGE = """\
 apiVersion: v1
 kind: LimitRange
 metadata: {name: storage, namespace: research}
@@ -108,19 +107,56 @@ spec:
     - type: PersistentVolumeClaim
       max: {storage: 10Gi}
 """
+
+
+def test_a_claim_the_gitops_tool_applies_above_the_claim_max_is_refused() -> None:
     claim: JsonObject = {
         "apiVersion": "v1",
         "kind": "PersistentVolumeClaim",
         "metadata": {"name": "data-llama", "namespace": "research"},
         "spec": {"resources": {"requests": {"storage": "100Gi"}}},
     }
-    found = admission_input(platform, applied=(claim,))
+    found = admission_input(STORAGE, applied=(claim,))
     [finding] = check_limit_ranges(found)
     assert finding.code == "limitrange.claim-storage"
     assert finding.message == (
         "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
         "GitOps tool: maximum storage usage per PersistentVolumeClaim is 10Gi, but request "
         "is 100Gi (LimitRange 'storage')"
+    )
+
+
+def test_a_claim_template_is_judged_at_its_storage_line() -> None:
+    claims: JsonObject = {
+        "volumeClaimPolicies": [
+            {
+                "templates": [
+                    {
+                        "metadata": {"name": "data"},
+                        "spec": {
+                            "accessModes": ["ReadWriteOnce"],
+                            "resources": {"requests": {"storage": "100Gi"}},
+                        },
+                    }
+                ]
+            }
+        ]
+    }
+    node = container("node", volumeMounts=[{"name": "data", "mountPath": "/data"}])
+    found = admission_input(STORAGE, node=node, jobset=claims)
+    [finding] = check_limit_ranges(found)
+    assert finding.code == "limitrange.claim-storage"
+    assert finding.message == (
+        "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
+        "GitOps tool: maximum storage usage per PersistentVolumeClaim is 10Gi, but request "
+        "is 100Gi (LimitRange 'storage')"
+    )
+    assert (finding.file, finding.field_path) == (
+        "runtime.yaml",
+        "spec.template.spec.volumeClaimPolicies[0].templates[0].spec.resources.requests.storage",
+    )
+    assert finding.hint == (
+        "request storage within the PersistentVolumeClaim min and max of LimitRange 'storage'"
     )
 
 

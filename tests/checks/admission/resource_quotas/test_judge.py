@@ -135,3 +135,40 @@ spec:
 def test_without_quotas_nothing_is_judged() -> None:
     found = admission_input("", numNodes=64, resourcesPerNode={"requests": {"nvidia.com/gpu": 8}})
     assert check_resource_quotas(found) == []
+
+
+def test_a_claim_above_the_storage_quota_is_refused_at_its_storage_line() -> None:
+    platform = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: storage, namespace: research}
+spec:
+  hard: {requests.storage: 50Gi}
+"""
+    claims: JsonObject = {
+        "volumeClaimPolicies": [
+            {
+                "templates": [
+                    {
+                        "metadata": {"name": "data"},
+                        "spec": {
+                            "accessModes": ["ReadWriteOnce"],
+                            "resources": {"requests": {"storage": "100Gi"}},
+                        },
+                    }
+                ]
+            }
+        ]
+    }
+    node = container("node", volumeMounts=[{"name": "data", "mountPath": "/data"}])
+    found = admission_input(platform, node=node, jobset=claims, ml_policy=SINGLE)
+    [finding] = check_resource_quotas(found)
+    assert finding.code == "quota.exceeded"
+    assert finding.message == (
+        "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
+        "GitOps tool: exceeded quota: storage, requested: requests.storage=100Gi, used: "
+        "requests.storage=0, limited: requests.storage=50Gi"
+    )
+    assert finding.field_path == (
+        "spec.template.spec.volumeClaimPolicies[0].templates[0].spec.resources.requests.storage"
+    )

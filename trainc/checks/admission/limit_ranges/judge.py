@@ -34,8 +34,8 @@ from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object, get_path
+from trainc.resolve.claims import POLICIES
 from trainc.resolve.provenance import Origin, Written
-from trainc.resolve.resolved import ResolvedJob
 
 _SOURCE = "`PodValidateLimitFunc` in `plugin/pkg/admission/limitranger`"
 
@@ -329,34 +329,34 @@ def _claim_findings(found: AdmissionInput, limit_ranges: list[LimitRange]) -> li
 
 def claims_of(found: AdmissionInput) -> Iterator[tuple[JsonObject, Origin, str]]:
     """The claims created for the TrainJob: (claim, the line of its storage request, who
-    creates it). The volumeClaimPolicies templates (by the JobSet controller), then
-    claims the GitOps tool applies that are no template's."""
+    creates it). Its volumeClaimPolicies templates first (applied by the GitOps tool as
+    trainc emits them, or created by the JobSet controller when the policy stays in the
+    JobSet), then any other claim the GitOps tool applies for it."""
     job = found.job
-    templates: set[str] = set()
-    for path, template in _claim_templates(job):
-        name = text(get_path(template, ("metadata", "name"))) or ""
-        templates.add(f"{name}-{job.name}")
-        storage = (*path, "spec", "resources", "requests", "storage")
-        origin = job.origin(storage if get_path(template, storage[len(path) :]) else path)
-        yield (
-            {**template, "metadata": {**as_object(template.get("metadata")), "namespace": ""}},
-            origin,
-            f"the PersistentVolumeClaim of template {name!r}, created by the JobSet controller",
-        )
+    native = POLICIES in job.jobset_spec
+    creator = "created by the JobSet controller" if native else "applied by the GitOps tool"
+    made: set[str] = set()
+    for path, template in _claim_templates(job.template):
+        claim_name = f"{text(get_path(template, ('metadata', 'name'))) or ''}-{job.name}"
+        made.add(claim_name)
+        storage = ("spec", "resources", "requests", "storage")
+        at = (*path, *storage) if get_path(template, storage) is not None else path
+        claim: JsonObject = {
+            "metadata": {**as_object(template.get("metadata")), "name": claim_name},
+            "spec": as_object(template.get("spec")),
+        }
+        yield claim, job.origin(at), f"the PersistentVolumeClaim {claim_name!r}, {creator}"
     for obj in found.applied:
-        if obj.get("kind") != "PersistentVolumeClaim":
-            continue
         name = text(get_path(obj, ("metadata", "name"))) or ""
-        if name in templates:
-            continue
-        yield (
-            obj,
-            Written(job.trainjob, ("metadata", "name")),
-            f"the PersistentVolumeClaim {name!r}, applied by the GitOps tool",
-        )
+        if obj.get("kind") == "PersistentVolumeClaim" and name not in made:
+            yield (
+                obj,
+                Written(job.trainjob, ("metadata", "name")),
+                f"the PersistentVolumeClaim {name!r}, applied by the GitOps tool",
+            )
 
 
-def _claim_templates(job: ResolvedJob) -> Iterator[tuple[FieldPath, JsonObject]]:
-    for i, policy in enumerate(as_list(job.jobset_spec.get("volumeClaimPolicies"))):
+def _claim_templates(spec: JsonObject) -> Iterator[tuple[FieldPath, JsonObject]]:
+    for i, policy in enumerate(as_list(spec.get(POLICIES))):
         for j, template in objects(as_object(policy).get("templates")):
-            yield ("volumeClaimPolicies", i, "templates", j), template
+            yield (POLICIES, i, "templates", j), template
