@@ -15,6 +15,24 @@ from trainc.model.json import JsonObject, JsonValue
 
 NAMESPACE = "research"
 
+#: A claim template ``data`` of 100Gi, and a ``node`` container that mounts it.
+DATA_CLAIMS: JsonObject = {
+    "volumeClaimPolicies": [
+        {
+            "templates": [
+                {
+                    "metadata": {"name": "data"},
+                    "spec": {
+                        "accessModes": ["ReadWriteOnce"],
+                        "resources": {"requests": {"storage": "100Gi"}},
+                    },
+                }
+            ]
+        }
+    ]
+}
+DATA_NODE = container("node", volumeMounts=[{"name": "data", "mountPath": "/data"}])
+
 
 def admission_input(
     platform: str,

@@ -3,7 +3,7 @@ LimitRange and the pods refused, at the line of the value at fault."""
 
 from __future__ import annotations
 
-from tests.checks.admission.wiring import admission_input
+from tests.checks.admission.wiring import DATA_CLAIMS, DATA_NODE, admission_input
 from tests.support.builders import container
 from trainc.checks.admission.limit_ranges.judge import check_limit_ranges, defaulted_spec
 from trainc.diagnostics import Severity
@@ -127,23 +127,7 @@ def test_a_claim_the_gitops_tool_applies_above_the_claim_max_is_refused() -> Non
 
 
 def test_a_claim_template_is_judged_at_its_storage_line() -> None:
-    claims: JsonObject = {
-        "volumeClaimPolicies": [
-            {
-                "templates": [
-                    {
-                        "metadata": {"name": "data"},
-                        "spec": {
-                            "accessModes": ["ReadWriteOnce"],
-                            "resources": {"requests": {"storage": "100Gi"}},
-                        },
-                    }
-                ]
-            }
-        ]
-    }
-    node = container("node", volumeMounts=[{"name": "data", "mountPath": "/data"}])
-    found = admission_input(STORAGE, node=node, jobset=claims)
+    found = admission_input(STORAGE, node=DATA_NODE, jobset=DATA_CLAIMS)
     [finding] = check_limit_ranges(found)
     assert finding.code == "limitrange.claim-storage"
     assert finding.message == (

@@ -3,7 +3,7 @@ line of the amount at fault, object counts, and a gang that can never fit."""
 
 from __future__ import annotations
 
-from tests.checks.admission.wiring import admission_input
+from tests.checks.admission.wiring import DATA_CLAIMS, DATA_NODE, admission_input
 from tests.support.builders import container
 from trainc.checks.admission.resource_quotas.judge import check_resource_quotas, is_gang
 from trainc.diagnostics import Severity
@@ -145,23 +145,7 @@ metadata: {name: storage, namespace: research}
 spec:
   hard: {requests.storage: 50Gi}
 """
-    claims: JsonObject = {
-        "volumeClaimPolicies": [
-            {
-                "templates": [
-                    {
-                        "metadata": {"name": "data"},
-                        "spec": {
-                            "accessModes": ["ReadWriteOnce"],
-                            "resources": {"requests": {"storage": "100Gi"}},
-                        },
-                    }
-                ]
-            }
-        ]
-    }
-    node = container("node", volumeMounts=[{"name": "data", "mountPath": "/data"}])
-    found = admission_input(platform, node=node, jobset=claims, ml_policy=SINGLE)
+    found = admission_input(platform, node=DATA_NODE, jobset=DATA_CLAIMS, ml_policy=SINGLE)
     [finding] = check_resource_quotas(found)
     assert finding.code == "quota.exceeded"
     assert finding.message == (
