@@ -89,8 +89,8 @@ spec:
         "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0]",
     )
     assert finding.hint == (
-        "set the resources the message names on container 'node' (or give the namespace a "
-        "LimitRange default for them): quota 'compute' tracks them"
+        "set resources.limits.cpu on container 'node' (or give the namespace a LimitRange "
+        "default for it): quota 'compute' tracks it"
     )
 
 
@@ -130,6 +130,23 @@ spec:
         "count/jobs.batch=0, limited: count/jobs.batch=0"
     )
     assert finding.file == "runtime.yaml"
+
+
+def test_a_pod_count_quota_is_refused_at_the_node_count() -> None:
+    platform = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: no-pods, namespace: research}
+spec:
+  hard: {pods: "0"}
+"""
+    [finding] = check_resource_quotas(admission_input(platform, numNodes=1))
+    assert finding.code == "quota.exceeded"
+    assert finding.message == (
+        f"the API server would refuse {POD}: exceeded quota: no-pods, requested: pods=1, "
+        "used: pods=0, limited: pods=0"
+    )
+    assert (finding.file, finding.field_path) == ("trainjob.yaml", "spec.trainer.numNodes")
 
 
 def test_without_quotas_nothing_is_judged() -> None:

@@ -34,6 +34,7 @@ from trainc.checks.admission.limit_ranges.judge import (
 from trainc.checks.admission.resource_lists import ZERO, container_list, pretty
 from trainc.checks.admission.resource_quotas.admission import admit, exceeded, mask
 from trainc.checks.admission.resource_quotas.evaluators import (
+    MUST_SPECIFY,
     Target,
     matching_resources,
     missing,
@@ -184,14 +185,15 @@ def _pod_causes(
         return
     quota = next(quota for quota in quotas if quota.name == refusal.quota)
     if refusal.message.startswith("failed quota"):
-        where = _lacking(target, quota, found)
+        where, lacking = _lacking(target, quota, found)
         name = text(get_path(target.spec, (*where, "name"))) or ""
+        fields = " and ".join(f"resources.{'.'.join(_container_field(n))}" for n in lacking)
         yield (
             Cause(
                 QUOTA_MUST_SPECIFY.code,
                 refusal.message,
-                f"set the resources the message names on container {name!r} (or give the "
-                f"namespace a LimitRange default for them): quota {quota.name!r} tracks them",
+                f"set {fields} on container {name!r} (or give the namespace a LimitRange "
+                f"default for it): quota {quota.name!r} tracks it",
                 pod.origin(("spec", *where)),
             ),
             pod,
@@ -208,14 +210,16 @@ def _pod_causes(
     )
 
 
-def _lacking(target: Target, quota: Quota, found: AdmissionInput) -> FieldPath:
-    """The first container the quota's "must specify" names."""
+def _lacking(target: Target, quota: Quota, found: AdmissionInput) -> tuple[FieldPath, list[str]]:
+    """The first container the quota's "must specify" names, and what it lacks."""
     required = matching_resources(target, list(quota.hard))
+    wanted = sorted(MUST_SPECIFY.intersection(required))
     for where, container in _containers(target.spec):
         alone = Target("", "pods", {"spec": {"containers": [container]}})
-        if missing(alone, required, found.release) is not None:
-            return where
-    return ("containers", 0)
+        lacking = [name for name in wanted if missing(alone, [name], found.release)]
+        if lacking:
+            return where, lacking
+    return ("containers", 0), []
 
 
 def _exceeding_origin(
@@ -225,6 +229,8 @@ def _exceeding_origin(
     request or limit, written; its container when a default supplied it."""
     over = exceeded(mask(usage(target, found.release), list(quota.hard)), quota.hard)
     first = sorted(over)[0] if over else ""
+    if first in ("pods", "count/pods"):
+        return _pod_count_origin(found, pod)
     key, name = _container_field(first)
     best: tuple[FieldPath, JsonObject] | None = None
     for where, container in _containers(target.spec):
@@ -293,6 +299,14 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
             )
     for claim, origin, who in claims_of(found):
         yield Target("", "persistentvolumeclaims", claim), 1, origin, who
+
+
+def _pod_count_origin(found: AdmissionInput, pod: CreatedPod) -> Origin:
+    """The line that sets how many pods a replicatedJob runs."""
+    for pod_set in found.job.pod_sets:
+        if pod_set.name == pod.replicated_job:
+            return pod_set.count_origin
+    return _count_origin(found)
 
 
 def _count_origin(found: AdmissionInput) -> Origin:
