@@ -40,11 +40,13 @@ def admission_input(
     node: JsonObject | None = None,
     ml_policy: JsonValue = None,
     jobset: JsonObject | None = None,
+    trainers: tuple[str, ...] = ("node",),
     applied: tuple[JsonObject, ...] = (),
     **trainer: JsonValue,
 ) -> AdmissionInput:
     """TrainJob ``llama`` in ``research`` on runtime ``torch-gang`` (one ``node``
-    replicatedJob whose container is ``node``), against the cluster ``platform`` holds."""
+    replicatedJob whose container is ``node``; ``trainers`` names more trainer jobs alike),
+    against the cluster ``platform`` holds."""
     parsed = parse_documents(SourceFile(path="platform.yaml", text=platform), InputLimits())
     assert not parsed.diagnostics, parsed.diagnostics
     cluster = cluster_objects(
@@ -58,7 +60,7 @@ def admission_input(
         "torch-gang",
         ml_policy=ml_policy,
         jobset=jobset,
-        replicated_jobs=[rjob("node", ancestor="trainer", containers=[main])],
+        replicated_jobs=[rjob(name, ancestor="trainer", containers=[main]) for name in trainers],
     )
     if trainer:
         job = make_trainjob("llama", namespace=NAMESPACE, runtime="torch-gang", trainer=trainer)

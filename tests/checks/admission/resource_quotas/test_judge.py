@@ -43,6 +43,21 @@ def test_one_pod_above_the_hard_limit_is_refused_at_the_trainjobs_request() -> N
     )
 
 
+def test_pods_of_several_jobs_refused_for_one_line_are_one_finding() -> None:
+    found = admission_input(
+        GPUS,
+        ml_policy=SINGLE,
+        trainers=("node", "worker"),
+        resourcesPerNode={"requests": {"nvidia.com/gpu": 8}},
+    )
+    [finding] = check_resource_quotas(found)
+    assert finding.message.startswith(
+        "the API server would refuse the pods of replicatedJobs 'node' and 'worker', created "
+        "by the Job controller: exceeded quota: gpus, requested: requests.nvidia.com/gpu=8"
+    )
+    assert finding.field_path == "spec.trainer.resourcesPerNode.requests[nvidia.com/gpu]"
+
+
 def test_a_gang_that_never_fits_names_the_totals_at_its_node_count() -> None:
     found = admission_input(GPUS, numNodes=4, resourcesPerNode={"requests": {"nvidia.com/gpu": 2}})
     assert is_gang(found)
