@@ -93,6 +93,8 @@ DECLARING_MODULES: tuple[str, ...] = (
     "trainc.checks.created.images",
     "trainc.checks.namespaces",
     "trainc.checks.admission.cluster",
+    "trainc.checks.admission.limit_ranges.judge",
+    "trainc.checks.admission.resource_quotas.judge",
     "trainc.plugins.kueue",
     "trainc.checks.apply_limits",
     "trainc.policy.compile",

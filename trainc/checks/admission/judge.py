@@ -10,9 +10,14 @@ Kueue judges the workload once the JobSet exists. A family is one module with a
 from __future__ import annotations
 
 from trainc.checks.admission.created import AdmissionCheck, AdmissionInput
+from trainc.checks.admission.limit_ranges.judge import check_limit_ranges
+from trainc.checks.admission.resource_quotas.judge import check_resource_quotas
 from trainc.diagnostics import Diagnostic
 
-ADMISSION_CHECKS: tuple[AdmissionCheck, ...] = ()
+ADMISSION_CHECKS: tuple[AdmissionCheck, ...] = (
+    check_limit_ranges,
+    check_resource_quotas,
+)
 
 
 def check_admission(found: AdmissionInput) -> list[Diagnostic]:
