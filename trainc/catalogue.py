@@ -342,6 +342,16 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "error",
         "an object of the cluster's manifests that the API server would refuse to store",
     ),
+    (
+        "psa.forbidden",
+        "error",
+        "the PodSecurity admission plugin refuses the pods (the namespace's enforce level)",
+    ),
+    (
+        "psa.would-violate",
+        "warning",
+        "the PodSecurity admission plugin warns about the pods (warn or audit level)",
+    ),
     ("kueue.queue-name", "error", "the queue name is not a DNS-1123 subdomain, Kueue refuses it"),
     (
         "kueue.max-exec-time",

@@ -93,6 +93,7 @@ DECLARING_MODULES: tuple[str, ...] = (
     "trainc.checks.created.images",
     "trainc.checks.namespaces",
     "trainc.checks.admission.cluster",
+    "trainc.checks.admission.pod_security.judge",
     "trainc.plugins.kueue",
     "trainc.checks.apply_limits",
     "trainc.policy.compile",

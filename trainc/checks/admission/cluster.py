@@ -444,11 +444,14 @@ def _quantity_problems(found: _Found) -> Iterator[Diagnostic]:
 class ClusterRead:
     """What reading the cluster gave a run: its objects, the sources read that were no
     inputs (for reporters to quote), and every finding: the ``cluster`` section's, the
-    files', the objects'."""
+    files', the objects'. ``manifests`` and ``inputs`` are the documents the objects
+    were read from (for the schema check and the digest of a run's cache)."""
 
     objects: ClusterObjects = EMPTY
     sources: Mapping[str, SourceFile] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+    manifests: tuple[Document, ...] = ()
+    inputs: tuple[Document, ...] = ()
 
 
 def read_cluster(
@@ -480,4 +483,6 @@ def read_cluster(
         *documents.diagnostics,
         *objects.findings,
     ]
-    return ClusterRead(objects, documents.sources, tuple(found))
+    return ClusterRead(
+        objects, documents.sources, tuple(found), documents.manifests, documents.inputs
+    )
