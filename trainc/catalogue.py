@@ -343,6 +343,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "an object of the cluster's manifests that the API server would refuse to store",
     ),
     (
+        "psa.exempt-namespace",
+        "warning",
+        "Pod Security labels on a namespace the PodSecurity plugin exempts",
+    ),
+    (
         "psa.forbidden",
         "error",
         "the PodSecurity admission plugin refuses the pods (the namespace's enforce level)",

@@ -27,6 +27,8 @@ NOT_NEEDED = (
     "trainc.load.gitref",
     "trainc.load.template",
     "trainc.checks.transitions.base",
+    # Without a ``cluster`` section, no admission is judged: nothing of it is imported.
+    "trainc.checks.admission",
     "trainc.report.github",
     "trainc.report.json",
     "trainc.report.junit",
@@ -64,3 +66,17 @@ def test_single_file_validate_imports_only_what_it_uses() -> None:
         if name.split(".")[: heavy.count(".") + 1] == heavy.split(".")
     )
     assert loaded == []
+
+
+def test_a_repository_without_a_cluster_imports_no_admission_check() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, "."],
+        cwd=EXAMPLES,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "exit 0" in completed.stderr
+    modules = set(completed.stdout.split())
+    assert "trainc.build.job" in modules
+    assert not {name for name in modules if name.startswith("trainc.checks.admission")}

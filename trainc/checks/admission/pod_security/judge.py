@@ -206,10 +206,13 @@ def _volume_path(spec: JsonObject, detail: str) -> FieldPath:
     return _deepest(spec, ("spec", "volumes"))
 
 
-def _hint(violation: Violation) -> str:
-    fix = _HINTS.get(violation.check)
-    if fix is None:
-        fix = f"set what the check asks: {violation.detail or violation.reason}"
+def _hint(violations: tuple[Violation, ...]) -> str:
+    """What to change for each violation, then the namespace's way out."""
+    fixes = dict.fromkeys(
+        _HINTS.get(violation.check, violation.detail or violation.reason)
+        for violation in violations
+    )
+    fix = "; ".join(fixes)
     return (
         f"{fix}; or label the namespace with a level that allows it "
         "(pod-security.kubernetes.io/enforce), or exempt it in "
@@ -231,23 +234,25 @@ def _verdict(found: AdmissionInput, pod: CreatedPod) -> Verdict:
     )
 
 
-def _findings(found: AdmissionInput, pod: CreatedPod) -> Iterator[tuple[Rule, str, Violation]]:
+def _findings(
+    found: AdmissionInput, pod: CreatedPod
+) -> Iterator[tuple[Rule, str, tuple[Violation, ...]]]:
     """What the plugin says of ``pod``: its refusal, else its warning and audit note."""
     verdict = _verdict(found, pod)
     policy = found.cluster.pod_security_for(found.job.namespace)
     if verdict.refused:
         text_ = forbidden(POD_NAME, policy.enforce.label, verdict.refused)
-        yield PSA_FORBIDDEN, text_, verdict.refused[0]
+        yield PSA_FORBIDDEN, text_, verdict.refused
         return
     notes: dict[str, list[str]] = {}
-    first: dict[str, Violation] = {}
+    first: dict[str, tuple[Violation, ...]] = {}
     for mode, said, violations in (
         ("warn", verdict.warning, verdict.warned),
         ("audit", verdict.audit, verdict.audited),
     ):
         if said is not None and violations:
             notes.setdefault(said, []).append(mode)
-            first.setdefault(said, violations[0])
+            first.setdefault(said, violations)
     for said, modes in notes.items():
         yield PSA_WOULD_VIOLATE, f"{' and '.join(modes)}: {said}", first[said]
 
@@ -259,9 +264,9 @@ def check_pod_security(found: AdmissionInput) -> list[Diagnostic]:
     placed: dict[tuple[str, str, str | None, int | None, str | None], Diagnostic] = {}
     namespace = found.job.namespace
     for pod in found.pods:
-        for rule, said, violation in _findings(found, pod):
-            origin = pod.origin(field_at_fault(pod.spec, violation))
-            diagnostic = locate(origin, rule.code, said, hint=_hint(violation))
+        for rule, said, violations in _findings(found, pod):
+            origin = pod.origin(field_at_fault(pod.spec, violations[0]))
+            diagnostic = locate(origin, rule.code, said, hint=_hint(violations))
             key = (rule.code, said, diagnostic.file, diagnostic.line, diagnostic.field_path)
             groups.setdefault(key, []).append(pod)
             placed.setdefault(key, diagnostic)
