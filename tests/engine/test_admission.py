@@ -35,6 +35,16 @@ def test_a_run_on_named_files_reads_the_cluster_of_the_whole_repository(tmp_path
     assert codes(root, root / "trainjob.yaml") == ["psa.forbidden"]
 
 
+def test_a_run_on_named_files_finds_the_cluster_objects_among_other_inputs(
+    tmp_path: Path,
+) -> None:
+    root = repository(tmp_path / "repo")
+    (root / "platform" / "namespace.yaml").rename(root / "namespaces.yaml")
+    (root / "trainc.yaml").write_text("cluster: {manifests: []}\n", encoding="utf-8")
+    assert codes(root) == ["psa.forbidden"]
+    assert codes(root, root / "trainjob.yaml") == ["psa.forbidden"]
+
+
 def test_the_manifests_are_schema_checked_at_their_line(tmp_path: Path) -> None:
     root = repository(tmp_path / "repo")
     (root / "platform" / "quota.yaml").write_text(

@@ -24,6 +24,7 @@ from trainc.checks.workload.version import KubeVersion
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import Document
+from trainc.load.inputs import find_inputs
 from trainc.load.source import SourceFile
 from trainc.model.json import JsonObject
 from trainc.resolve.resolved import ResolvedJob
@@ -49,23 +50,51 @@ class RunCluster:
 
 
 def read_run_cluster(
-    config: RepoConfig, *, inputs: Mapping[str, SourceFile], config_document: Document | None
+    config: RepoConfig,
+    *,
+    inputs: Mapping[str, SourceFile],
+    config_document: Document | None,
+    named: bool = False,
 ) -> RunCluster | None:
-    """The run's cluster, or None without a ``cluster`` section (nothing imported)."""
+    """The run's cluster, or None without a ``cluster`` section (nothing imported).
+
+    ``inputs`` are the sources the run read; a run on ``named`` paths also reads the
+    repository's other input files, for the cluster's objects among them (a Namespace
+    kept with the jobs), so that it judges against the cluster a whole run sees.
+    """
     if config.cluster is None:
         return None
     # Imported here: a repository without a cluster pays nothing for the admission code.
     from trainc.checks.admission.cluster import read_cluster  # noqa: PLC0415
 
-    read = read_cluster(config, inputs=inputs, config_document=config_document)
+    others = _other_inputs(config, inputs) if named else {}
+    every = {**others, **inputs}
+    read = read_cluster(config, inputs=every, config_document=config_document)
     documents = (*read.manifests, *read.inputs)
+    holding = {document.source.path for document in read.inputs}
+    quoted = {path: source for path, source in others.items() if path in holding}
     texts = {document.source.path: document.source.text for document in documents}
     return RunCluster(
         read.objects,
         digest(part for path in sorted(texts) for part in (path, texts[path])),
-        read.sources,
+        {**read.sources, **quoted},
         (*read.diagnostics, *_schema_findings(read.manifests, config.kubernetes_version)),
     )
+
+
+def _other_inputs(config: RepoConfig, read: Mapping[str, SourceFile]) -> dict[str, SourceFile]:
+    """The repository's input files a run on named paths did not read, each as text."""
+    from trainc.load.cluster_files import read_cluster_file  # noqa: PLC0415
+
+    found = find_inputs([config.root], config=config)
+    others: dict[str, SourceFile] = {}
+    for path in found.paths:
+        if path in read:
+            continue
+        source = read_cluster_file(config.root, path, config.limits, config.template_values)
+        if isinstance(source, SourceFile):
+            others[path] = source
+    return others
 
 
 def _schema_findings(manifests: tuple[Document, ...], version: str) -> list[Diagnostic]:

@@ -143,6 +143,7 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
         config,
         inputs={**(context.sources if context else {}), **inputs.sources},
         config_document=document,
+        named=named,
     )
     sources = {
         **run.loaded_config.sources,
