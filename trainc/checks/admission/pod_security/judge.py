@@ -281,7 +281,12 @@ def check_pod_security(found: AdmissionInput) -> list[Diagnostic]:
 
 
 def _outcome(code: str) -> str:
-    return "are refused" if code == PSA_FORBIDDEN.code else "are admitted with a warning"
+    """What becomes of the pods, as a finding of ``code`` says."""
+    outcomes = {
+        PSA_FORBIDDEN.code: "are refused",
+        PSA_WOULD_VIOLATE.code: "are admitted with a warning",
+    }
+    return outcomes[code]
 
 
 def _described(pods: list[CreatedPod]) -> str:
