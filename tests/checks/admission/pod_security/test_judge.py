@@ -154,3 +154,18 @@ def test_the_family_runs_in_admission_order() -> None:
     assert [f.code for f in check_admission(admission(cluster(RESTRICTED)))][:1] == [
         PSA_FORBIDDEN.code
     ]
+
+
+def test_an_unset_field_goes_where_it_can_be_added() -> None:
+    safe = {**SAFE}
+    del safe["runAsNonRoot"]
+    node = rjob("node", ancestor="trainer", containers=[container("node", securityContext=safe)])
+    [found] = check_pod_security(admission(cluster(RESTRICTED), node))
+    assert "runAsNonRoot != true" in found.message
+    assert found.field_path is not None
+    assert found.field_path.endswith("containers[0].securityContext")
+    template = as_object(get_path(node, ("template", "spec", "template", "spec")))
+    template["securityContext"] = {"runAsUser": 1000}
+    [found] = check_pod_security(admission(cluster(RESTRICTED), node))
+    assert found.field_path is not None
+    assert found.field_path.endswith("template.spec.securityContext")

@@ -187,7 +187,7 @@ def field_at_fault(spec: JsonObject, violation: Violation) -> FieldPath:  # noqa
     found = _CONTAINER.search(detail)
     container = _container_path(spec, found[1]) if found else None
     field = _CONTAINER_FIELDS.get(check)
-    if check in _POD_CONTEXT_CHECKS and field and (container is None or detail.startswith("pod")):
+    if check in _POD_CONTEXT_CHECKS and field and _on_pod(spec, detail, container):
         return _deepest(spec, ("spec", "securityContext", field))
     if container is None:
         return ("spec",)
@@ -196,6 +196,16 @@ def field_at_fault(spec: JsonObject, violation: Violation) -> FieldPath:  # noqa
     if field is None:
         return container
     return _deepest(spec, (*container, "securityContext", field))
+
+
+def _on_pod(spec: JsonObject, detail: str, container: FieldPath | None) -> bool:
+    """Whether a check the pod's ``securityContext`` may answer is placed there: when
+    the pod sets the value at fault (``pod must not set ...``, ``pod and containers
+    ...``), or when neither sets it (``pod or container "x" must set ...``) and the pod
+    has a ``securityContext`` to add it to; else on the container."""
+    if container is None or detail.startswith(("pod must", "pod and")):
+        return True
+    return detail.startswith("pod or") and isinstance(spec.get("securityContext"), dict)
 
 
 def _volume_path(spec: JsonObject, detail: str) -> FieldPath:
