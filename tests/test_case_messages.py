@@ -28,6 +28,15 @@ _QUANTITY = "must be a Kubernetes quantity such as 500m, 4Gi or 2, not"
 
 #: Case → (code, words its message or hint holds).
 WORDS: dict[str, tuple[str, str]] = {
+    "psa/invalid/forbidden": (
+        "psa.forbidden",
+        "TrainJob ml/job: the pods of replicatedJob 'node', created by the Job controller in "
+        "namespace 'ml', are refused: pods \"…\" is forbidden: violates PodSecurity "
+        '"restricted:latest": allowPrivilegeEscalation != false (container "node" must set '
+        "securityContext.allowPrivilegeEscalation=false)",
+    ),
+    "psa/invalid/forbidden--pinned-version": ("psa.forbidden", 'PodSecurity "restricted:v1.21"'),
+    "psa/invalid/would-violate": ("psa.would-violate", "warn: would violate PodSecurity"),
     "schema/invalid/pattern": ("schema.pattern", f"{_QUANTITY} '4 cores'"),
     "schema/invalid/pattern--memory": ("schema.pattern", f"{_QUANTITY} '16 GB'"),
     "schema/invalid/type--quantity": ("schema.type", "a Kubernetes quantity such as 500m"),

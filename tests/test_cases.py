@@ -52,6 +52,7 @@ AREAS = (
     "job",
     "compile",
     "kueue",
+    "psa",
 )
 EXPECT = "expect.yaml"
 BASE = "base"

@@ -342,6 +342,21 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "error",
         "an object of the cluster's manifests that the API server would refuse to store",
     ),
+    (
+        "psa.exempt-namespace",
+        "warning",
+        "Pod Security labels on a namespace the PodSecurity plugin exempts",
+    ),
+    (
+        "psa.forbidden",
+        "error",
+        "the PodSecurity admission plugin refuses the pods (the namespace's enforce level)",
+    ),
+    (
+        "psa.would-violate",
+        "warning",
+        "the PodSecurity admission plugin warns about the pods (warn or audit level)",
+    ),
     ("limitrange.max", "error", "a container or pod above a LimitRange's max"),
     ("limitrange.min", "error", "a container or pod below a LimitRange's min"),
     (
