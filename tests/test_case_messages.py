@@ -37,6 +37,23 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "psa/invalid/forbidden--pinned-version": ("psa.forbidden", 'PodSecurity "restricted:v1.21"'),
     "psa/invalid/would-violate": ("psa.would-violate", "warn: would violate PodSecurity"),
+    "limitrange/invalid/max": (
+        "limitrange.max",
+        "the API server would refuse the pods of replicatedJob 'node', created by the Job "
+        "controller: maximum cpu usage per Container is 8, but limit is 16 (LimitRange "
+        "'per-container')",
+    ),
+    "quota/invalid/must-specify": (
+        "quota.must-specify",
+        "TrainJob ml/llama: the API server would refuse the pods of replicatedJob 'node', "
+        "created by the Job controller: failed quota: compute: must specify limits.cpu for: node",
+    ),
+    "quota/invalid/gang-exceeds": (
+        "quota.gang-exceeds",
+        "the TrainJob's pods must all run at once, and quota 'gpus' can never admit all 4 "
+        "objects of this gang at once: together they request requests.nvidia.com/gpu=16, but "
+        "the quota allows requests.nvidia.com/gpu=8 in the whole namespace",
+    ),
     "schema/invalid/pattern": ("schema.pattern", f"{_QUANTITY} '4 cores'"),
     "schema/invalid/pattern--memory": ("schema.pattern", f"{_QUANTITY} '16 GB'"),
     "schema/invalid/type--quantity": ("schema.type", "a Kubernetes quantity such as 500m"),

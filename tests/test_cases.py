@@ -53,6 +53,8 @@ AREAS = (
     "compile",
     "kueue",
     "psa",
+    "limitrange",
+    "quota",
 )
 EXPECT = "expect.yaml"
 BASE = "base"
