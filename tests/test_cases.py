@@ -52,6 +52,10 @@ AREAS = (
     "job",
     "compile",
     "kueue",
+    "psa",
+    "limitrange",
+    "quota",
+    "vap",
 )
 EXPECT = "expect.yaml"
 BASE = "base"

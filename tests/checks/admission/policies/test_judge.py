@@ -189,7 +189,7 @@ def test_a_deny_binding_refuses_the_pods_at_the_containers_image_line() -> None:
     assert (denied.code, denied.severity) == ("vap.denied", Severity.ERROR)
     assert denied.message == (
         "the pods of replicatedJob 'node', created by the Job controller, are refused: "
-        "pods is forbidden: ValidatingAdmissionPolicy 'approved-registry' "
+        "pods \"…\" is forbidden: ValidatingAdmissionPolicy 'approved-registry' "
         "with binding 'approved-registry-binding' denied request: images must come from "
         "registry.internal"
     )

@@ -34,7 +34,7 @@ from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects
 from trainc.checks.admission.created import AdmissionInput
-from trainc.checks.admission.limit_ranges import admit_pod
+from trainc.checks.admission.limit_ranges.judge import defaulted_spec
 from trainc.checks.admission.policies.admission import (
     VALIDATION_FAILURE,
     Cluster,
@@ -129,6 +129,8 @@ VAP_NOT_EVALUATED = Rule(
 )
 
 _GITOPS: Final = "applied by the GitOps tool"
+#: The name of a pod in a refusal: the Job controller's pods get generated names.
+GENERATED_NAME: Final = "…"
 #: The label the API server gives every Namespace (``NamespaceDefaultLabelName``).
 NAMESPACE_NAME_LABEL: Final = "kubernetes.io/metadata.name"
 #: A ``Warn`` failure as the plugin words it (``admission.Warn``'s text).
@@ -280,11 +282,8 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
             "",
             _child_origin(job, child),
         )
-    limit_ranges = list(found.cluster.limit_ranges.get(job.namespace, ()))
     for pod in found.pods:
-        spec = pod.spec
-        if limit_ranges:
-            spec = admit_pod(limit_ranges, spec, found.release).spec
+        spec = defaulted_spec(found, pod)
         written: JsonObject = {"metadata": pod.metadata, "spec": pod.spec}
         yield _Seen(
             {"apiVersion": "v1", "kind": "Pod", "metadata": pod.metadata, "spec": spec},
@@ -387,7 +386,8 @@ def _outcomes(
         return admit(cluster, again) if again is not None else Verdict()
 
     resource = request.resource.group_resource
-    name = request.name or None
+    # A pod's name is generated when it is created: only its shape is known.
+    name = request.name or (GENERATED_NAME if seen.obj.get("kind") == "Pod" else None)
     for denial in dict.fromkeys(verdict.denials):
         where = _place(
             seen,
@@ -402,7 +402,7 @@ def _outcomes(
             forbidden(resource, name, denial.text),
             _hint(denial.policy, denial.binding, where),
             where,
-            named=name is not None,
+            named=bool(request.name),
         )
     for warning in verdict.warnings:
         parts = _WARNING.fullmatch(warning)
