@@ -54,6 +54,17 @@ WORDS: dict[str, tuple[str, str]] = {
         "objects of this gang at once: together they request requests.nvidia.com/gpu=16, but "
         "the quota allows requests.nvidia.com/gpu=8 in the whole namespace",
     ),
+    "vap/invalid/denied": (
+        "vap.denied",
+        "TrainJob ml/job: the pods of replicatedJob 'node', created by the Job controller, are "
+        "refused: pods \"…\" is forbidden: ValidatingAdmissionPolicy 'approved-registry' with "
+        "binding 'approved-registry' denied request: images must come from registry.internal/",
+    ),
+    "vap/invalid/not-evaluated": (
+        "vap.not-evaluated",
+        "ValidatingAdmissionPolicy 'may-use-gpus' with binding 'may-use-gpus' cannot be "
+        "evaluated offline on them: its expressions use `authorizer`",
+    ),
     "schema/invalid/pattern": ("schema.pattern", f"{_QUANTITY} '4 cores'"),
     "schema/invalid/pattern--memory": ("schema.pattern", f"{_QUANTITY} '16 GB'"),
     "schema/invalid/type--quantity": ("schema.type", "a Kubernetes quantity such as 500m"),

@@ -55,6 +55,7 @@ AREAS = (
     "psa",
     "limitrange",
     "quota",
+    "vap",
 )
 EXPECT = "expect.yaml"
 BASE = "base"

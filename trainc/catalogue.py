@@ -389,6 +389,26 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "error",
         "a gang whose objects together exceed a ResourceQuota's hard limit",
     ),
+    (
+        "vap.denied",
+        "error",
+        "a ValidatingAdmissionPolicy with a Deny binding refuses an object the TrainJob leads to",
+    ),
+    (
+        "vap.warned",
+        "warning",
+        "a ValidatingAdmissionPolicy with a Warn binding fails on an object of the TrainJob",
+    ),
+    (
+        "vap.audited",
+        "warning",
+        "a ValidatingAdmissionPolicy with an Audit binding fails on an object of the TrainJob",
+    ),
+    (
+        "vap.not-evaluated",
+        "warning",
+        "a ValidatingAdmissionPolicy selecting an object of the TrainJob cannot be run offline",
+    ),
     ("kueue.queue-name", "error", "the queue name is not a DNS-1123 subdomain, Kueue refuses it"),
     (
         "kueue.max-exec-time",

@@ -78,8 +78,20 @@ def read_run_cluster(
         read.objects,
         digest(part for path in sorted(texts) for part in (path, texts[path])),
         {**read.sources, **quoted},
-        (*read.diagnostics, *_schema_findings(read.manifests, config.kubernetes_version)),
+        (
+            *read.diagnostics,
+            *_schema_findings(read.manifests, config.kubernetes_version),
+            *_namespace_findings(read.objects, read.inputs),
+        ),
     )
+
+
+def _namespace_findings(cluster: ClusterObjects, inputs: tuple[Document, ...]) -> list[Diagnostic]:
+    """What the policies say of the Namespaces among the inputs, which the GitOps tool
+    applies: once per run, at their lines."""
+    from trainc.checks.admission.policies.judge import check_namespace_objects  # noqa: PLC0415
+
+    return check_namespace_objects(cluster, inputs)
 
 
 def _other_inputs(config: RepoConfig, read: Mapping[str, SourceFile]) -> dict[str, SourceFile]:

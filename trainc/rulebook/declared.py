@@ -96,6 +96,7 @@ DECLARING_MODULES: tuple[str, ...] = (
     "trainc.checks.admission.pod_security.judge",
     "trainc.checks.admission.limit_ranges.judge",
     "trainc.checks.admission.resource_quotas.judge",
+    "trainc.checks.admission.policies.judge",
     "trainc.plugins.kueue",
     "trainc.checks.apply_limits",
     "trainc.policy.compile",

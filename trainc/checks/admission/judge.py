@@ -12,6 +12,7 @@ from __future__ import annotations
 from trainc.checks.admission.created import AdmissionCheck, AdmissionInput
 from trainc.checks.admission.limit_ranges.judge import check_limit_ranges
 from trainc.checks.admission.pod_security.judge import check_pod_security
+from trainc.checks.admission.policies.judge import check_policies
 from trainc.checks.admission.resource_quotas.judge import check_resource_quotas
 from trainc.diagnostics import Diagnostic
 
@@ -19,6 +20,7 @@ ADMISSION_CHECKS: tuple[AdmissionCheck, ...] = (
     check_pod_security,
     check_limit_ranges,
     check_resource_quotas,
+    check_policies,
 )
 
 
