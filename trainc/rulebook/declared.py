@@ -94,6 +94,7 @@ DECLARING_MODULES: tuple[str, ...] = (
     "trainc.checks.namespaces",
     "trainc.checks.admission.cluster",
     "trainc.plugins.kueue",
+    "trainc.checks.admission.kueue.judge",
     "trainc.checks.apply_limits",
     "trainc.policy.compile",
 )

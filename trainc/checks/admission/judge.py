@@ -10,9 +10,10 @@ Kueue judges the workload once the JobSet exists. A family is one module with a
 from __future__ import annotations
 
 from trainc.checks.admission.created import AdmissionCheck, AdmissionInput
+from trainc.checks.admission.kueue.judge import check_kueue
 from trainc.diagnostics import Diagnostic
 
-ADMISSION_CHECKS: tuple[AdmissionCheck, ...] = ()
+ADMISSION_CHECKS: tuple[AdmissionCheck, ...] = (check_kueue,)
 
 
 def check_admission(found: AdmissionInput) -> list[Diagnostic]:
