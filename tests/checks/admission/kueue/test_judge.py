@@ -291,3 +291,35 @@ def test_the_family_is_one_of_the_admission_checks() -> None:
     job = resolved(_trainjob(GPUS, queue="team-b"), runtime)
     found = check_admission(AdmissionInput(job, _cluster(PLATFORM), parse_version("1.33")))
     assert [d.code for d in found] == ["kueue.queue-missing"]
+
+
+def test_a_pod_count_above_the_quota_is_reported_at_the_num_nodes() -> None:
+    platform = PLATFORM.replace(
+        "[cpu, memory, nvidia.com/gpu]", "[cpu, memory, nvidia.com/gpu, pods]"
+    )
+    platform += "            - name: pods\n              nominalQuota: 2\n"
+
+    found = _check(_trainjob("trainer:\n  numNodes: 4\n"), platform)
+
+    assert _where(found) == [("kueue.inadmissible", Severity.ERROR, "job.yaml", 12)]
+    assert found[0].field_path == "spec.trainer.numNodes"
+    assert found[0].message.endswith(
+        "insufficient quota for pods in flavor a100, previously considered podsets requests "
+        "(0) + current podset request (4) > maximum capacity (2)"
+    )
+
+
+def test_a_queue_label_the_runtime_writes_is_reported_there() -> None:
+    runtime_text = RUNTIME.replace(
+        "  template:\n    spec:\n",
+        "  template:\n    metadata:\n      labels:\n        kueue.x-k8s.io/queue-name: team-b\n"
+        "    spec:\n",
+        1,
+    )
+    runtime = defaulted(object_from_yaml(runtime_text, "runtime.yaml"))
+    job = resolved(_trainjob(GPUS, queue=None), runtime)
+
+    found = check_kueue(AdmissionInput(job, _cluster(PLATFORM), parse_version("1.33")))
+
+    assert _where(found) == [("kueue.queue-missing", Severity.ERROR, "runtime.yaml", 12)]
+    assert found[0].message.endswith("LocalQueue team-b doesn't exist")
