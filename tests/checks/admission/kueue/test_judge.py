@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from tests.support.builders import defaulted, object_from_yaml, resolved
+from tests.support.manifests import TORCH_RUNTIME
 from trainc.checks.admission.cluster import ClusterObjects, cluster_objects
 from trainc.checks.admission.created import AdmissionInput
 from trainc.checks.admission.judge import check_admission
@@ -18,34 +19,13 @@ from trainc.load.defaulted import DefaultedObject
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch
-spec:
-  mlPolicy:
-    numNodes: 1
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.13
-                      resources:
-                        requests:
-                          cpu: 4
-                          memory: 16Gi
-"""
+RUNTIME = TORCH_RUNTIME + (
+    "                      resources:\n"
+    "                        requests:\n"
+    "                          cpu: 4\n"
+    "                          memory: 16Gi\n"
+)
+"""The torch runtime with a container asking for 4 cpus (line 26) and 16Gi of memory."""
 
 NAMESPACE = """\
 apiVersion: v1
@@ -166,7 +146,7 @@ def test_the_runtimes_request_is_at_fault_when_the_trainjob_writes_none() -> Non
 
     found = _check(_trainjob("trainer:\n  numNodes: 4\n"), platform)
 
-    assert _where(found) == [("kueue.inadmissible", Severity.ERROR, "runtime.yaml", 25)]
+    assert _where(found) == [("kueue.inadmissible", Severity.ERROR, "runtime.yaml", 26)]
     assert "insufficient quota for cpu in flavor a100" in found[0].message
     assert "current podset request (16) > maximum capacity (8)" in found[0].message
 
@@ -321,5 +301,22 @@ def test_a_queue_label_the_runtime_writes_is_reported_there() -> None:
 
     found = check_kueue(AdmissionInput(job, _cluster(PLATFORM), parse_version("1.33")))
 
-    assert _where(found) == [("kueue.queue-missing", Severity.ERROR, "runtime.yaml", 12)]
+    assert _where(found) == [("kueue.queue-missing", Severity.ERROR, "runtime.yaml", 11)]
     assert found[0].message.endswith("LocalQueue team-b doesn't exist")
+
+
+def test_a_flavor_whose_taint_the_pods_do_not_tolerate_is_reported_at_the_queue_label() -> None:
+    taint = "spec:\n  nodeTaints:\n    - {key: gpu, value: a100, effect: NoSchedule}\n---\n"
+    platform = PLATFORM.replace("  name: a100\n---\n", "  name: a100\n" + taint, 1)
+
+    found = _check(_trainjob(GPUS), platform)
+
+    assert _where(found) == [("kueue.inadmissible", Severity.ERROR, "job.yaml", 7)]
+    assert found[0].message.endswith(
+        "couldn't assign flavors to pod set node: untolerated taint {gpu a100 NoSchedule <nil>} "
+        "in flavor a100"
+    )
+    assert found[0].hint == (
+        "tolerate the flavors' nodeTaints or match their nodeLabels (ClusterQueue 'gpu'), or "
+        "queue the job where a flavor's nodes suit it"
+    )
