@@ -131,9 +131,9 @@ def test_pods_larger_than_the_quota_are_reported_at_the_trainjobs_request() -> N
         "capacity (8)"
     )
     assert found[0].hint == (
-        "raise the nominalQuota of nvidia.com/gpu in ClusterQueue 'gpu''s flavor (or what its "
-        "cohort lends, within borrowingLimit) to what the pods need together, or request less "
-        "per node or fewer nodes"
+        "raise the nominalQuota of nvidia.com/gpu in the flavors of ClusterQueue 'gpu' (or what "
+        "its cohort lends, within borrowingLimit) to what the pods need together, or request "
+        "less per node or fewer nodes"
     )
 
 
@@ -190,8 +190,8 @@ def test_a_missing_cluster_queue() -> None:
     assert _where(found) == [("kueue.queue-missing", Severity.ERROR, "job.yaml", 7)]
     assert found[0].message.endswith("(queue 'user-queue'): ClusterQueue gpu doesn't exist")
     assert found[0].hint == (
-        "create the ClusterQueue 'gpu', or point LocalQueue 'user-queue''s spec.clusterQueue "
-        "at one that exists"
+        "create the ClusterQueue 'gpu', or set spec.clusterQueue of LocalQueue 'user-queue' to "
+        "one that exists"
     )
 
 
@@ -252,9 +252,10 @@ def test_strict_fifo_adds_a_warning_that_the_queue_is_held_up() -> None:
         ("kueue.blocks-queue", Severity.WARNING, "job.yaml", 7),
     ]
     assert found[1].message == (
-        "the JobSet 'llama', applied by the GitOps tool (queue 'user-queue'), never admitted, "
-        "holds up ClusterQueue 'gpu': its queueingStrategy is StrictFIFO, so Kueue keeps "
-        "retrying the oldest job first and every job queued after it waits too"
+        "Kueue would never admit the JobSet 'llama', applied by the GitOps tool (queue "
+        "'user-queue'), and it holds up ClusterQueue 'gpu': its queueingStrategy is "
+        "StrictFIFO, so Kueue keeps retrying the oldest job first and every job queued after "
+        "it waits too"
     )
 
 

@@ -194,8 +194,8 @@ def _blocked(found: AdmissionInput, verdict: Verdict) -> Diagnostic:
     elif cluster_queue is None:
         code, hint = (
             KUEUE_QUEUE_MISSING.code,
-            f"create the ClusterQueue {local.cluster_queue!r}, or point LocalQueue "
-            f"{queue!r}'s spec.clusterQueue at one that exists",
+            f"create the ClusterQueue {local.cluster_queue!r}, or set spec.clusterQueue of "
+            f"LocalQueue {queue!r} to one that exists",
         )
     elif local.stop_policy != NO_STOP:
         code, hint = (
@@ -308,8 +308,8 @@ def _capacity_hint(queue: ClusterQueue, resource: str | None) -> str:
             "and a flavor's quota), or do not request it"
         )
     return (
-        f"raise the nominalQuota of {resource} in ClusterQueue {name!r}'s flavor (or what "
-        "its cohort lends, within borrowingLimit) to what the pods need together, or "
+        f"raise the nominalQuota of {resource} in the flavors of ClusterQueue {name!r} (or "
+        "what its cohort lends, within borrowingLimit) to what the pods need together, or "
         "request less per node or fewer nodes"
     )
 
@@ -318,8 +318,8 @@ def _blocks_queue(job: ResolvedJob, verdict: Verdict, queue: ClusterQueue) -> Di
     return locate(
         _queue_label(job),
         KUEUE_BLOCKS_QUEUE.code,
-        f"{_described(job)} (queue {verdict.queue_name!r}), never admitted, holds up "
-        f"ClusterQueue {queue.name!r}: its queueingStrategy is StrictFIFO, so Kueue keeps "
+        f"Kueue would never admit {_described(job)} (queue {verdict.queue_name!r}), and it "
+        f"holds up ClusterQueue {queue.name!r}: its queueingStrategy is StrictFIFO, so Kueue keeps "
         "retrying the oldest job first and every job queued after it waits too",
         hint=f"fix the job so that Kueue can admit it, or set queueingStrategy: "
         f"BestEffortFIFO on ClusterQueue {queue.name!r}",
