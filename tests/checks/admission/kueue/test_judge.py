@@ -321,3 +321,29 @@ def test_a_flavor_whose_taint_the_pods_do_not_tolerate_is_reported_at_the_queue_
         "tolerate the flavors' nodeTaints or match their nodeLabels (ClusterQueue 'gpu'), or "
         "queue the job where a flavor's nodes suit it"
     )
+
+
+LIMIT_RANGE = """\
+---
+apiVersion: v1
+kind: LimitRange
+metadata:
+  name: gpus
+  namespace: ml
+spec:
+  limits:
+    - type: Container
+      default:
+        nvidia.com/gpu: 8
+"""
+
+
+def test_a_limit_range_default_at_fault_is_said_in_the_hint() -> None:
+    found = _check(_trainjob("trainer:\n  numNodes: 2\n"), PLATFORM + LIMIT_RANGE)
+
+    assert _where(found) == [("kueue.inadmissible", Severity.ERROR, "job.yaml", 7)]
+    assert "current podset request (16) > maximum capacity (8)" in found[0].message
+    assert (found[0].hint or "").endswith(
+        "; the pods ask for no nvidia.com/gpu themselves: a LimitRange of namespace 'ml' gives "
+        "them its default"
+    )

@@ -251,7 +251,25 @@ def _inadmissible(
         f"Kueue would never admit {_described(job)}, queued in ClusterQueue {queue.name!r}: "
         f"{pods}, fit its quota under no flavor, even with nothing else running: "
         f"{verdict.message}",
-        hint=_capacity_hint(queue, resource),
+        hint=_capacity_hint(queue, resource) + _defaulted(found, pod, resource),
+    )
+
+
+def _defaulted(found: AdmissionInput, pod: CreatedPod | None, resource: str | None) -> str:
+    """A note when no pod asks for ``resource`` itself: a LimitRange default does."""
+    if pod is None or resource is None or _request_path(pod.spec, resource) is not None:
+        return ""
+    namespace = found.job.namespace
+    items = (
+        item
+        for limit_range in found.cluster.limit_ranges.get(namespace, ())
+        for item in limit_range.items
+    )
+    if not any(resource in item.default or resource in item.default_request for item in items):
+        return ""
+    return (
+        f"; the pods ask for no {resource} themselves: a LimitRange of namespace "
+        f"{namespace!r} gives them its default"
     )
 
 
