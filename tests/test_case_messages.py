@@ -28,6 +28,43 @@ _QUANTITY = "must be a Kubernetes quantity such as 500m, 4Gi or 2, not"
 
 #: Case → (code, words its message or hint holds).
 WORDS: dict[str, tuple[str, str]] = {
+    "psa/invalid/forbidden": (
+        "psa.forbidden",
+        "TrainJob ml/job: the pods of replicatedJob 'node', created by the Job controller in "
+        "namespace 'ml', are refused: pods \"…\" is forbidden: violates PodSecurity "
+        '"restricted:latest": allowPrivilegeEscalation != false (container "node" must set '
+        "securityContext.allowPrivilegeEscalation=false)",
+    ),
+    "psa/invalid/forbidden--pinned-version": ("psa.forbidden", 'PodSecurity "restricted:v1.21"'),
+    "psa/invalid/would-violate": ("psa.would-violate", "warn: would violate PodSecurity"),
+    "limitrange/invalid/max": (
+        "limitrange.max",
+        "the API server would refuse the pods of replicatedJob 'node', created by the Job "
+        "controller: maximum cpu usage per Container is 8, but limit is 16 (LimitRange "
+        "'per-container')",
+    ),
+    "quota/invalid/must-specify": (
+        "quota.must-specify",
+        "TrainJob ml/llama: the API server would refuse the pods of replicatedJob 'node', "
+        "created by the Job controller: failed quota: compute: must specify limits.cpu for: node",
+    ),
+    "quota/invalid/gang-exceeds": (
+        "quota.gang-exceeds",
+        "the TrainJob's pods must all run at once, and quota 'gpus' can never admit all 4 "
+        "objects of this gang at once: together they request requests.nvidia.com/gpu=16, but "
+        "the quota allows requests.nvidia.com/gpu=8 in the whole namespace",
+    ),
+    "kueue/invalid/inadmissible": (
+        "kueue.inadmissible",
+        "Kueue would never admit the JobSet 'job', applied by the GitOps tool, queued in "
+        "ClusterQueue 'gpu': the pods of replicatedJob 'node', created by the Job controller, "
+        "fit its quota under no flavor, even with nothing else running: couldn't assign "
+        "flavors to pod set node: insufficient quota for nvidia.com/gpu in flavor a100",
+    ),
+    "kueue/invalid/queue-missing": (
+        "kueue.queue-missing",
+        "(queue 'team-b'): LocalQueue team-b doesn't exist",
+    ),
     "schema/invalid/pattern": ("schema.pattern", f"{_QUANTITY} '4 cores'"),
     "schema/invalid/pattern--memory": ("schema.pattern", f"{_QUANTITY} '16 GB'"),
     "schema/invalid/type--quantity": ("schema.type", "a Kubernetes quantity such as 500m"),

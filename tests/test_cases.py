@@ -52,6 +52,9 @@ AREAS = (
     "job",
     "compile",
     "kueue",
+    "psa",
+    "limitrange",
+    "quota",
 )
 EXPECT = "expect.yaml"
 BASE = "base"

@@ -342,6 +342,53 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "error",
         "an object of the cluster's manifests that the API server would refuse to store",
     ),
+    (
+        "psa.exempt-namespace",
+        "warning",
+        "Pod Security labels on a namespace the PodSecurity plugin exempts",
+    ),
+    (
+        "psa.forbidden",
+        "error",
+        "the PodSecurity admission plugin refuses the pods (the namespace's enforce level)",
+    ),
+    (
+        "psa.would-violate",
+        "warning",
+        "the PodSecurity admission plugin warns about the pods (warn or audit level)",
+    ),
+    ("limitrange.max", "error", "a container or pod above a LimitRange's max"),
+    ("limitrange.min", "error", "a container or pod below a LimitRange's min"),
+    (
+        "limitrange.ratio",
+        "error",
+        "a container or pod whose limit exceeds its request by more than maxLimitRequestRatio",
+    ),
+    (
+        "limitrange.default-below-request",
+        "error",
+        "a LimitRange's default limit below the request a container writes",
+    ),
+    (
+        "limitrange.claim-storage",
+        "error",
+        "a claim trainc emits outside a LimitRange's PersistentVolumeClaim min or max",
+    ),
+    (
+        "quota.must-specify",
+        "error",
+        "a container without the cpu or memory request or limit a ResourceQuota tracks",
+    ),
+    (
+        "quota.exceeded",
+        "error",
+        "one object the TrainJob creates is above a ResourceQuota's hard limit",
+    ),
+    (
+        "quota.gang-exceeds",
+        "error",
+        "a gang whose objects together exceed a ResourceQuota's hard limit",
+    ),
     ("kueue.queue-name", "error", "the queue name is not a DNS-1123 subdomain, Kueue refuses it"),
     (
         "kueue.max-exec-time",

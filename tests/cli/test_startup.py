@@ -27,6 +27,8 @@ NOT_NEEDED = (
     "trainc.load.gitref",
     "trainc.load.template",
     "trainc.checks.transitions.base",
+    # Without a ``cluster`` section, no admission is judged: nothing of it is imported.
+    "trainc.checks.admission",
     "trainc.report.github",
     "trainc.report.json",
     "trainc.report.junit",
@@ -44,17 +46,21 @@ print(*sorted(sys.modules))
 """
 
 
-def test_single_file_validate_imports_only_what_it_uses() -> None:
-    job = "jobs/llm/llama-finetune.yaml"
+def _imported(path: str) -> set[str]:
+    """The modules a clean ``trainc validate PATH`` in examples/ imports."""
     completed = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, job],
+        [sys.executable, "-c", _SCRIPT, path],
         cwd=EXAMPLES,
         capture_output=True,
         text=True,
         check=True,
     )
     assert "exit 0" in completed.stderr
-    modules = set(completed.stdout.split())
+    return set(completed.stdout.split())
+
+
+def test_single_file_validate_imports_only_what_it_uses() -> None:
+    modules = _imported("jobs/llm/llama-finetune.yaml")
     # The run did judge and build the job (its runtime found elsewhere in the repository).
     assert {"trainc.engine.pipeline", "trainc.build.job", "trainc.report.text"} <= modules
     loaded = sorted(
@@ -64,3 +70,9 @@ def test_single_file_validate_imports_only_what_it_uses() -> None:
         if name.split(".")[: heavy.count(".") + 1] == heavy.split(".")
     )
     assert loaded == []
+
+
+def test_a_repository_without_a_cluster_imports_no_admission_check() -> None:
+    modules = _imported(".")
+    assert "trainc.build.job" in modules
+    assert not {name for name in modules if name.startswith("trainc.checks.admission")}

@@ -220,7 +220,7 @@ class SweeperConfig:
 #: A Pod Security level, as the PodSecurity admission plugin's configuration names one.
 PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
 #: ``latest`` or ``v1.N`` (no leading zero), what the plugin's ``ParseVersion`` accepts.
-_POD_SECURITY_VERSION = Pattern(r"^(latest|v1\.(0|[1-9][0-9]*))$")
+_POD_SECURITY_VERSION = Pattern(patterns.POD_SECURITY_VERSION.anchored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -32,6 +32,7 @@ from trainc.config.judgement import Judgement
 from trainc.config.settings import RepoConfig
 from trainc.config.sweeper import Enforcement, lifecycle_file
 from trainc.diagnostics import Diagnostic
+from trainc.engine.admission import RunCluster, judge_admission
 from trainc.engine.blocking import stopped_by_runtime
 from trainc.engine.cache import TRAINJOBS, Cache, ObjectKeys, policies_digest
 from trainc.engine.progress import Progress
@@ -129,13 +130,15 @@ def _object_keys(obj: DefaultedObject) -> tuple[OriginKey, ...]:
 @dataclass(frozen=True, slots=True)
 class JobPassInput:
     """What the job pass works on: the run's objects with their runtime index, the
-    settings and policies, and the whole objects behind the outlined TrainJobs."""
+    settings and policies, the whole objects behind the outlined TrainJobs, and the
+    cluster whose admission judges each job's objects (None without ``cluster:``)."""
 
     objects: Sequence[DefaultedObject]
     index: RuntimeIndex
     config: RepoConfig
     policies: PolicySet
     wholes: WholeObjects
+    cluster: RunCluster | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +242,11 @@ class _Judge:
                 built = build_job(resolved)
                 server_side = config.compile.server_side_apply
                 findings += check_apply_limits(resolved, built.objects, server_side=server_side)
+            cluster = self.work.cluster
+            if cluster is not None and not self.run.judgement.fails(findings):
+                # A validate builds nothing else: the objects are built for the cluster only.
+                applied = (built if built is not None else build_job(resolved)).objects
+                findings += judge_admission(resolved, cluster, self.target.version, applied)
             lifecycle = lifecycle_file(resolved)
             if self.run.base is not None:
                 updates = self.run.base.update_refusals(resolved)
@@ -305,16 +313,23 @@ def _blocked_by(run: JobRun, trainjob: DefaultedObject, runtime: DefaultedObject
 
 
 def verdict_cache(
-    cache: Cache | None, keys: ObjectKeys, policies: PolicySet, run: JobRun, stages: JobStages
+    cache: Cache | None,
+    keys: ObjectKeys,
+    policies: PolicySet,
+    run: JobRun,
+    stages: JobStages,
+    cluster: RunCluster | None = None,
 ) -> _Verdicts | None:
     """The cache of the run's TrainJob verdicts, or None when a verdict would not be the
     cache's to give: with ``--base`` (the base revision is part of it), or for a command
-    that keeps every resolved job."""
+    that keeps every resolved job. A verdict depends on the cluster's documents too."""
     if cache is None or run.base is not None or stages.keep:
         return None
     product = "" if stages.output is None else stages.output.cache_key
     built = "built" if stages.build else ""
-    return _Verdicts(cache.narrowed((policies_digest(policies.sources), built, product)), keys)
+    admitted = cluster.digest if cluster is not None else ""
+    parts = (policies_digest(policies.sources), built, product, admitted)
+    return _Verdicts(cache.narrowed(parts), keys)
 
 
 def check_trainjobs(

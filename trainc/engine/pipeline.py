@@ -26,6 +26,7 @@ from trainc.checks.webhooks.elsewhere import rest_of_repository
 from trainc.config.judgement import Judgement
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic, exit_code
+from trainc.engine.admission import RunCluster
 from trainc.engine.blocking import stops_later_checks
 from trainc.engine.cache import CROSS_CHECKS, Cache, ObjectKeys
 from trainc.engine.file_pass import CheckedObject, CrossChecked, Whole, check_object
@@ -84,6 +85,8 @@ class PassChoices:
     them from there when nothing they depend on changed. ``judgement`` (default: none)
     sets every finding's level and drops the suppressed ones before anything is decided
     on them (:mod:`trainc.config.judgement`); the cache keeps findings as found.
+    ``cluster`` is the cluster whose admission judges each TrainJob's objects (None
+    without a ``cluster`` section: no admission is judged).
     """
 
     base: BaseRevision | None = None
@@ -94,6 +97,7 @@ class PassChoices:
     jobs: int = 1
     cache: Cache | None = None
     judgement: Judgement | None = None
+    cluster: RunCluster | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,12 +180,12 @@ def validate_objects(
     transitions = judge(base.check_transitions(checked)) if base is not None else []
     run = JobRun(clean and not exit_code(transitions), erroneous, base, judge)
     jobs = check_trainjobs(
-        JobPassInput(checked, index, config, policies, wholes),
+        JobPassInput(checked, index, config, policies, wholes, choices.cluster),
         run,
         choices.stages,
         progress=choices.job_progress,
         jobs=choices.jobs,
-        verdicts=verdict_cache(cache, keys, policies, run, choices.stages),
+        verdicts=verdict_cache(cache, keys, policies, run, choices.stages, choices.cluster),
     )
     visible += jobs.diagnostics
     visible += transitions

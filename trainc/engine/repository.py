@@ -24,6 +24,7 @@ from trainc.config.settings import RepoConfig
 from trainc.config.sweeper import check_sweeper_resources
 from trainc.config.warnings import check_config
 from trainc.diagnostics import exit_code, sort_diagnostics
+from trainc.engine.admission import read_run_cluster
 from trainc.engine.cache import Cache
 from trainc.engine.file_pass import check_files
 from trainc.engine.job_pass import JobStages, KeptJob
@@ -137,10 +138,18 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
     document = run.loaded_config.document
     policies = load_policies(config, config_document=document)
     settings = check_config(config, document)
+    # The cluster's manifests are read over the whole repository, whatever files a run names.
+    cluster = read_run_cluster(
+        config,
+        inputs={**(context.sources if context else {}), **inputs.sources},
+        config_document=document,
+        named=named,
+    )
     sources = {
         **run.loaded_config.sources,
         **settings.sources,
         **policies.sources,
+        **(cluster.sources if cluster else {}),
         **(context.sources if context else {}),
         **inputs.sources,
     }
@@ -153,6 +162,7 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
             *check_rule_settings(config, document),
             *check_kubernetes_version(document),
             *settings.diagnostics,
+            *(cluster.diagnostics if cluster else ()),
         )
     )
     surroundings = Surroundings(
@@ -169,6 +179,7 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
         jobs=run.jobs,
         cache=run_cache,
         judgement=judgement,
+        cluster=cluster,
     )
     outcome = validate_objects(
         (*checked_inputs, *context_objects),

@@ -187,6 +187,12 @@ KUBERNETES_MINOR = TextPattern(
     "write the major and minor version only, as 1.<minor>",
     ("1.33",),
 )
+POD_SECURITY_VERSION = TextPattern(
+    r"(latest|v1\.(0|[1-9][0-9]*))",
+    "a Pod Security version such as v1.33 or latest",
+    "write latest, or v1.<minor> without leading zeros, as the PodSecurity plugin reads it",
+    ("latest", "v1.33"),
+)
 STORAGE_URI = TextPattern(
     "[A-Za-z][A-Za-z0-9+.-]*://.+",
     "a URI",
@@ -215,6 +221,7 @@ _BY_EXPRESSION = {
         CRON_SCHEDULE,
         NO_WHITESPACE,
         KUBERNETES_MINOR,
+        POD_SECURITY_VERSION,
         STORAGE_URI,
     )
 }

@@ -4,7 +4,7 @@ Torch, JAX, XGBoost and PlainML find the trainer PodSet by label, first match
 (``docs/upstream.md``, "Naming"), take its pod count from ``trainer.numNodes``, and point
 every process at the first pod of the job named ``node`` on port 29500; they and MPI
 derive per-node counts from the same node resources. Those shared rules live here, so
-the plugins stay independent of each other (``docs/design.md``, "Pipeline and layers").
+the plugins stay independent of each other (``docs/design.md``, "Stages and packages").
 """
 
 from __future__ import annotations

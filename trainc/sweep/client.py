@@ -1,7 +1,7 @@
 """The sweeper's only door to the cluster: the official ``kubernetes`` client behind a small API.
 
 This is the one module that imports ``kubernetes`` (import-linter's forbidden contract,
-``docs/design.md``, "Pipeline and layers"), lazily, so ``trainc validate`` never pays for it.
+``docs/design.md``, "Stages and packages"), lazily, so ``trainc validate`` never pays for it.
 Every grouped resource
 (JobSets, batch/v1 Jobs, both PodGroup groups) goes through the generic group endpoints of
 ``CustomObjectsApi``: one code path, JSON answers for every kind, and JSON merge patch in

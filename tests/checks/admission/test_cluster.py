@@ -27,7 +27,8 @@ from trainc.checks.admission.cluster import (
 )
 from trainc.checks.admission.kueue import admit as kueue_admit
 from trainc.checks.admission.limit_ranges import admit_pod
-from trainc.checks.admission.pod_security import Level, LevelVersion, judge
+from trainc.checks.admission.pod_security import Level, LevelVersion
+from trainc.checks.admission.pod_security.admission import judge
 from trainc.checks.admission.policies import admit as policy_admit
 from trainc.checks.admission.policies import request_for
 from trainc.checks.admission.resource_quotas import Target

@@ -39,6 +39,7 @@ from trainc.checks.admission.pod_security import (
     Exemptions,
     LevelVersion,
     NamespacePolicy,
+    exempt_namespace_warning,
     namespace_refusal,
     parse_level,
     parse_version,
@@ -82,6 +83,27 @@ CLUSTER_INVALID_OBJECT = Rule(
     ),
 )
 
+PSA_EXEMPT_NAMESPACE = Rule(
+    "psa.exempt-namespace",
+    Severity.WARNING,
+    "Pod Security labels on a namespace the PodSecurity plugin exempts",
+    doc=RuleDoc(
+        what=(
+            "a Namespace listed in `cluster.podSecurity.exemptions.namespaces` carries "
+            "`pod-security.kubernetes.io/*` labels that set a level: the plugin ignores "
+            "them, and the API server warns so when the Namespace is created or relabelled"
+        ),
+        fix=(
+            "remove the labels, or the namespace from the exemptions if its pods are "
+            "meant to be judged"
+        ),
+        source=(
+            "https://github.com/kubernetes/kubernetes/blob/v1.36.0/staging/src/k8s.io/"
+            "pod-security-admission/admission/admission.go"
+        ),
+    ),
+)
+
 V1: Final = "v1"
 NAMESPACE: Final = "Namespace"
 LIMIT_RANGE: Final = "LimitRange"
@@ -91,6 +113,8 @@ PRIORITY_CLASS_API_VERSION: Final = "scheduling.k8s.io/v1"
 KUEUE_GROUP: Final = "kueue.x-k8s.io"
 #: Kinds of Kueue's group that are namespaced (the rest are cluster-scoped).
 _KUEUE_NAMESPACED: Final = frozenset({"LocalQueue", "Workload"})
+#: The prefix of the Pod Security labels of a Namespace.
+_POD_SECURITY_LABELS: Final = "pod-security.kubernetes.io/"
 #: Where a LimitRange item and a ResourceQuota hold amounts.
 _LIMIT_KEYS: Final = ("max", "min", "default", "defaultRequest", "maxLimitRequestRatio")
 #: A PriorityClass's ``preemptionPolicy`` when unset (``SetDefaults_PriorityClass``).
@@ -273,6 +297,8 @@ def cluster_objects(
         key = (found.api_version, found.kind)
         if key == (V1, NAMESPACE):
             labels = _labels(found.metadata)
+            if found.name in settings.pod_security_exemptions.namespaces:
+                findings.extend(_exempt_warning(found, labels, defaults))
             namespaces[found.name] = MappingProxyType(labels)
             pod_security[found.name] = policy_from_labels(labels, defaults)
         elif key == (V1, LIMIT_RANGE):
@@ -308,6 +334,24 @@ def cluster_objects(
             _user(settings.job_controller),
         ),
         findings=sort_diagnostics(findings),
+    )
+
+
+def _exempt_warning(
+    found: _Found, labels: dict[str, str], defaults: NamespacePolicy
+) -> Iterator[Diagnostic]:
+    """The API server's warning on labelling a namespace the plugin exempts, at its
+    first Pod Security label."""
+    said = exempt_namespace_warning(found.name, labels, defaults)
+    if said is None:
+        return
+    label = next(key for key in labels if key.startswith(_POD_SECURITY_LABELS))
+    yield found.document.finding(
+        (*found.at, "metadata", "labels", label),
+        PSA_EXEMPT_NAMESPACE.code,
+        f"Namespace {found.name!r}: {said}",
+        hint="remove the Pod Security labels, or the namespace from "
+        "cluster.podSecurity.exemptions.namespaces",
     )
 
 
@@ -444,11 +488,14 @@ def _quantity_problems(found: _Found) -> Iterator[Diagnostic]:
 class ClusterRead:
     """What reading the cluster gave a run: its objects, the sources read that were no
     inputs (for reporters to quote), and every finding: the ``cluster`` section's, the
-    files', the objects'."""
+    files', the objects'. ``manifests`` and ``inputs`` are the documents the objects
+    were read from (for the schema check and the digest of a run's cache)."""
 
     objects: ClusterObjects = EMPTY
     sources: Mapping[str, SourceFile] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+    manifests: tuple[Document, ...] = ()
+    inputs: tuple[Document, ...] = ()
 
 
 def read_cluster(
@@ -480,4 +527,6 @@ def read_cluster(
         *documents.diagnostics,
         *objects.findings,
     ]
-    return ClusterRead(objects, documents.sources, tuple(found))
+    return ClusterRead(
+        objects, documents.sources, tuple(found), documents.manifests, documents.inputs
+    )

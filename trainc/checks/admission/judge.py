@@ -11,9 +11,17 @@ from __future__ import annotations
 
 from trainc.checks.admission.created import AdmissionCheck, AdmissionInput
 from trainc.checks.admission.kueue.judge import check_kueue
+from trainc.checks.admission.limit_ranges.judge import check_limit_ranges
+from trainc.checks.admission.pod_security.judge import check_pod_security
+from trainc.checks.admission.resource_quotas.judge import check_resource_quotas
 from trainc.diagnostics import Diagnostic
 
-ADMISSION_CHECKS: tuple[AdmissionCheck, ...] = (check_kueue,)
+ADMISSION_CHECKS: tuple[AdmissionCheck, ...] = (
+    check_pod_security,
+    check_limit_ranges,
+    check_resource_quotas,
+    check_kueue,
+)
 
 
 def check_admission(found: AdmissionInput) -> list[Diagnostic]:

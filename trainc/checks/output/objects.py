@@ -40,7 +40,7 @@ from trainc.checks.output.kinds import (
     custom_schema,
 )
 from trainc.checks.workload.version import parse_version, read_version
-from trainc.model.json import JsonObject, format_path
+from trainc.model.json import FieldPath, JsonObject, format_path
 from trainc.schema.structural import ReferencedSchemas
 
 _LOG = logging.getLogger(__name__)
@@ -77,6 +77,12 @@ class OutputCheck:
                 problems += self._core.check(obj)
             found.extend(f"{_describe(obj)}: {problem}" for problem in problems)
         return found
+
+    def core_violation(self, obj: JsonObject) -> tuple[FieldPath, str] | None:
+        """The first schema violation of a core object, with its path; None when it is
+        valid or kubernetes-validate has no schema for its kind (a custom resource)."""
+        self._core = self._core or _CoreValidator.for_version(self._requested)
+        return self._core.violation(obj)
 
 
 def _describe(obj: JsonObject) -> str:
@@ -118,6 +124,23 @@ class _CoreValidator:
             bundled[chosen],
             f" (judged by the Kubernetes {version} schemas: {wanted} is not bundled)",
         )
+
+    def violation(self, obj: JsonObject) -> tuple[FieldPath, str] | None:
+        """The first schema violation of ``obj`` with its path; None when it is valid or
+        its kind has no schema here."""
+        from kubernetes_validate import InvalidSchemaError, SchemaNotFoundError  # noqa: PLC0415
+
+        kind, api_version = str(obj.get("kind")), str(obj.get("apiVersion"))
+        try:
+            schema = _core_schema(self.bundled, self.version, kind, api_version)
+        except (SchemaNotFoundError, InvalidSchemaError):
+            return None
+        violation = _core_schemas(self.bundled, self.version).first_violation(
+            f"{api_version} {kind}", schema, obj
+        )
+        if violation is None:
+            return None
+        return tuple(violation.path), f"{violation.message}{self.note}"
 
     def check(self, obj: JsonObject) -> list[str]:
         """The first schema violation of a core object, as kubernetes-validate finds it."""

@@ -7,9 +7,9 @@ from trainc.checks.admission.pod_security import (
     Level,
     LevelVersion,
     NamespacePolicy,
-    judge,
     policy_from_labels,
 )
+from trainc.checks.admission.pod_security.admission import judge
 from trainc.model.json import JsonObject
 
 RELEASE = (1, 33)

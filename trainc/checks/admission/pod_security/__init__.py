@@ -12,7 +12,9 @@ metadata and spec as JSON, and the plugin's decision (``enforce`` refuses, ``war
 
 from __future__ import annotations
 
-from trainc.checks.admission.pod_security.admission import Exemptions, Verdict, judge
+# ``judge`` (the plugin's decision) is imported from ``.admission``: the package's own
+# ``judge`` is the family's module (``.judge``, the TrainJob's pods judged).
+from trainc.checks.admission.pod_security.admission import Exemptions, Verdict
 from trainc.checks.admission.pod_security.levels import (
     LATEST,
     Level,
@@ -49,7 +51,6 @@ __all__ = [
     "evaluate",
     "exempt_namespace_warning",
     "forbidden",
-    "judge",
     "message",
     "namespace_refusal",
     "parse_level",

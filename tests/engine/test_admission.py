@@ -1,0 +1,84 @@
+"""The engine's admission: the cluster read once per run, whatever files are named,
+schema-checked, reaching forked workers, and part of a cached verdict's key."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from trainc.app import validate_paths
+from trainc.cache.store import Store
+from trainc.diagnostics import Severity
+from trainc.engine import workers
+
+CASE = Path(__file__).parents[1] / "cases" / "psa" / "invalid" / "forbidden"
+RESTRICTED = (CASE / "platform" / "namespace.yaml").read_text(encoding="utf-8")
+PRIVILEGED = RESTRICTED.replace("restricted", "privileged")
+
+
+def repository(root: Path) -> Path:
+    shutil.copytree(CASE, root)
+    (root / "expect.yaml").unlink()
+    (root / ".git").mkdir()  # the repository root marker, so discovery stops here
+    return root
+
+
+def codes(root: Path, *paths: Path, **choices: object) -> list[str]:
+    report = validate_paths(list(paths), cwd=root, **choices)  # type: ignore[arg-type]
+    return [f.code for f in report.diagnostics if f.severity is not Severity.INFO]
+
+
+def test_a_run_on_named_files_reads_the_cluster_of_the_whole_repository(tmp_path: Path) -> None:
+    root = repository(tmp_path / "repo")
+    assert codes(root, root / "trainjob.yaml") == ["psa.forbidden"]
+
+
+def test_a_run_on_named_files_finds_the_cluster_objects_among_other_inputs(
+    tmp_path: Path,
+) -> None:
+    root = repository(tmp_path / "repo")
+    (root / "platform" / "namespace.yaml").rename(root / "namespaces.yaml")
+    (root / "trainc.yaml").write_text("cluster: {manifests: []}\n", encoding="utf-8")
+    assert codes(root) == ["psa.forbidden"]
+    assert codes(root, root / "trainjob.yaml") == ["psa.forbidden"]
+
+
+def test_the_manifests_are_schema_checked_at_their_line(tmp_path: Path) -> None:
+    root = repository(tmp_path / "repo")
+    (root / "platform" / "quota.yaml").write_text(
+        "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: q\n  namespace: ml\n"
+        "spec:\n  hardd: {pods: '4'}\n",
+        encoding="utf-8",
+    )
+    report = validate_paths([], cwd=root)
+    [invalid] = [f for f in report.diagnostics if f.code == "cluster.invalid-object"]
+    assert invalid.file == "platform/quota.yaml"
+    assert invalid.line == 6
+    assert "ResourceQuota does not match the Kubernetes" in invalid.message
+    assert "hardd" in invalid.message
+    assert "platform/quota.yaml" in report.sources
+
+
+def test_a_cached_verdict_does_not_survive_a_change_of_the_cluster(tmp_path: Path) -> None:
+    root = repository(tmp_path / "repo")
+    store = Store.open(tmp_path / "cache")
+    assert isinstance(store, Store)
+    assert codes(root, cache=store) == ["psa.forbidden"]
+    assert codes(root, cache=store) == ["psa.forbidden"]
+    (root / "platform" / "namespace.yaml").write_text(PRIVILEGED, encoding="utf-8")
+    assert codes(root, cache=store) == []
+
+
+def test_forked_workers_judge_admission(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers, "MIN_ITEMS_PER_WORKER", 1)
+    root = repository(tmp_path / "repo")
+    job = (root / "trainjob.yaml").read_text(encoding="utf-8")
+    for number in range(4):
+        (root / f"trainjob-{number}.yaml").write_text(
+            job.replace("name: job", f"name: job-{number}"), encoding="utf-8"
+        )
+    report = validate_paths([], cwd=root, jobs=2)
+    [merged] = [f for f in report.diagnostics if f.code == "psa.forbidden"]
+    assert merged.message.startswith("5 TrainJobs (ml/job, ml/job-0, ml/job-1 and 2 more): ")

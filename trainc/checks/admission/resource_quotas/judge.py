@@ -1,0 +1,317 @@
+"""The ResourceQuota plugin on the objects a TrainJob makes the cluster create, at the lines
+behind them.
+
+Each pod, as LimitRanger leaves it (:func:`~..limit_ranges.judge.defaulted_spec`), is
+judged against the namespace's quotas: a container that does not say how much cpu or
+memory a quota tracks (``quota.must-specify``), one pod above a hard limit
+(``quota.exceeded``). So are the other objects the TrainJob creates, one at a time: the
+JobSet and PodGroup the GitOps tool applies, the Jobs the JobSet controller creates, the
+claims (object counts such as ``count/jobs.batch``, and storage).
+
+The namespace's current usage is unknown offline: every verdict assumes nothing else runs
+there (``used: 0``), so a refusal found is certain, and an admission is not.
+
+A gang can never run when its objects together exceed a hard limit, even if each passes
+alone (``quota.gang-exceeds``). A TrainJob is a gang when its pods must all run at once:
+its runtime sets a ``podGroupPolicy`` (coscheduling or Volcano), or its ``mlPolicy`` is
+torch, MPI or JAX and it runs more than one pod (a distributed job whose ranks wait for
+each other at start-up). The gang's objects are all its pods (parallelism times Jobs of each
+replicatedJob), its Jobs, its JobSet, its PodGroup and its claims.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from trainc.checks.admission.created import AdmissionInput, CreatedPod
+from trainc.checks.admission.limit_ranges.judge import (
+    Cause,
+    claims_of,
+    defaulted_spec,
+    grouped,
+    resource_origin,
+)
+from trainc.checks.admission.resource_lists import ZERO, container_list, pretty
+from trainc.checks.admission.resource_quotas.admission import admit, exceeded, mask
+from trainc.checks.admission.resource_quotas.evaluators import (
+    MUST_SPECIFY,
+    Target,
+    matching_resources,
+    missing,
+    usage,
+)
+from trainc.checks.admission.resource_quotas.gang import Member, shortfalls
+from trainc.checks.admission.resource_quotas.quota import Quota
+from trainc.checks.shared.locate import locate
+from trainc.checks.workload.jsonfields import objects, text
+from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
+from trainc.model.json import FieldPath, JsonObject, get_path
+from trainc.resolve.provenance import Origin, Written
+
+_SOURCE = "`checkRequest` in `plugin/resourcequota`, `pkg/quota/v1/evaluator/core`"
+_ASSUMED = "trainc assumes nothing else runs in the namespace (its usage is unknown offline)"
+
+QUOTA_MUST_SPECIFY = Rule(
+    "quota.must-specify",
+    Severity.ERROR,
+    "a container without the cpu or memory request or limit a ResourceQuota tracks",
+    doc=RuleDoc(
+        what=(
+            "a pod in a namespace whose ResourceQuota limits cpu or memory (`requests.cpu`, "
+            "`limits.memory`, ...), with a container that sets no such request or limit "
+            "and gets none from a LimitRange: `failed quota: compute: must specify "
+            "limits.cpu for: node`"
+        ),
+        source=_SOURCE,
+        fix="set the request or limit on the container, or give the namespace a LimitRange default",
+    ),
+)
+QUOTA_EXCEEDED = Rule(
+    "quota.exceeded",
+    Severity.ERROR,
+    "one object the TrainJob creates is above a ResourceQuota's hard limit",
+    doc=RuleDoc(
+        what=(
+            "one pod, Job, JobSet, PodGroup or claim the TrainJob creates that alone "
+            "counts more than a ResourceQuota allows (`exceeded quota: gpus, requested: "
+            "requests.nvidia.com/gpu=8, used: requests.nvidia.com/gpu=0, limited: "
+            "requests.nvidia.com/gpu=4`), assuming nothing else uses the quota"
+        ),
+        source=_SOURCE,
+        fix="request less, or raise the quota's hard limit",
+    ),
+)
+QUOTA_GANG_EXCEEDS = Rule(
+    "quota.gang-exceeds",
+    Severity.ERROR,
+    "a gang whose objects together exceed a ResourceQuota's hard limit",
+    doc=RuleDoc(
+        what=(
+            "a TrainJob whose pods must all run at once (a `podGroupPolicy`, or a torch, "
+            "MPI or JAX job of more than one pod) and whose pods, Jobs, JobSet, PodGroup "
+            "and claims together count more than a ResourceQuota allows: each may be "
+            "admitted alone, the whole never is"
+        ),
+        source="trainc's own sum, with the quota evaluators' usage and scopes",
+        fix="lower numNodes or the per-node request, or raise the quota's hard limit",
+    ),
+)
+
+
+def quotas_of(found: AdmissionInput) -> list[Quota]:
+    """The ResourceQuotas of the TrainJob's namespace, in the order they are checked."""
+    return list(found.cluster.quotas.get(found.job.namespace, ()))
+
+
+def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
+    """The quota plugin's refusals of the TrainJob's objects, and a gang that never fits."""
+    quotas = quotas_of(found)
+    if not quotas:
+        return []
+    pods = [(pod, _pod_target(found, pod)) for pod in found.pods]
+    causes = (cause for pod, target in pods for cause in _pod_causes(found, quotas, pod, target))
+    findings = grouped(causes, "the API server would refuse")
+    refused_alone = {_quota_of(finding.message) for finding in findings}
+    objects_ = list(_other_objects(found))
+    for target, count, origin, who in objects_:
+        refusal = admit(quotas, target, found.release)
+        if refusal is not None and count > 0:
+            refused_alone.add(refusal.quota)
+            findings.append(
+                locate(
+                    origin,
+                    QUOTA_EXCEEDED.code,
+                    f"the API server would refuse {who}: {refusal.message}",
+                    hint=f"raise the hard limit of quota {refusal.quota!r}; {_ASSUMED}",
+                )
+            )
+    if is_gang(found):
+        members = [Member(target, pod.count * pod.jobs) for pod, target in pods]
+        members += [Member(target, count) for target, count, _, _ in objects_]
+        for shortfall in shortfalls(quotas, members, found.release):
+            if shortfall.quota in refused_alone:
+                continue
+            findings.append(
+                locate(
+                    _count_origin(found),
+                    QUOTA_GANG_EXCEEDS.code,
+                    f"the TrainJob's pods must all run at once, and {shortfall.message}",
+                    hint=f"lower numNodes or what each pod requests, or raise the hard limit of "
+                    f"quota {shortfall.quota!r} to at least {pretty(shortfall.demand)}; "
+                    f"{_ASSUMED}",
+                )
+            )
+    return findings
+
+
+def is_gang(found: AdmissionInput) -> bool:
+    """Whether the TrainJob's pods must all run at once: a ``podGroupPolicy``, or a torch,
+    MPI or JAX job of more than one pod."""
+    runtime = found.job.runtime_spec
+    if runtime.pod_group_policy is not None:
+        return True
+    policy = runtime.ml_policy
+    distributed = policy is not None and (
+        policy.torch is not None or policy.mpi is not None or policy.jax is not None
+    )
+    return distributed and sum(pod.count * pod.jobs for pod in found.pods) > 1
+
+
+def _quota_of(message: str) -> str:
+    """The quota a pod finding's message names (``exceeded quota: NAME,`` or
+    ``failed quota: NAME:``)."""
+    for head, end in (("exceeded quota: ", ","), ("failed quota: ", ":")):
+        if head in message:
+            return message.split(head, 1)[1].split(end, 1)[0]
+    return ""
+
+
+def _pod_target(found: AdmissionInput, pod: CreatedPod) -> Target:
+    obj: JsonObject = {"metadata": pod.metadata, "spec": defaulted_spec(found, pod)}
+    return Target("", "pods", obj)
+
+
+def _containers(spec: JsonObject) -> Iterator[tuple[FieldPath, JsonObject]]:
+    for key in ("containers", "initContainers"):
+        for index, container in objects(spec.get(key)):
+            yield (key, index), container
+
+
+def _pod_causes(
+    found: AdmissionInput, quotas: list[Quota], pod: CreatedPod, target: Target
+) -> Iterator[tuple[Cause, CreatedPod]]:
+    refusal = admit(quotas, target, found.release)
+    if refusal is None:
+        return
+    quota = next(quota for quota in quotas if quota.name == refusal.quota)
+    if refusal.message.startswith("failed quota"):
+        where, lacking = _lacking(target, quota, found)
+        name = text(get_path(target.spec, (*where, "name"))) or ""
+        fields = " and ".join(f"resources.{'.'.join(_container_field(n))}" for n in lacking)
+        yield (
+            Cause(
+                QUOTA_MUST_SPECIFY.code,
+                refusal.message,
+                f"set {fields} on container {name!r} (or give the namespace a LimitRange "
+                f"default for it): quota {quota.name!r} tracks it",
+                pod.origin(("spec", *where)),
+            ),
+            pod,
+        )
+        return
+    yield (
+        Cause(
+            QUOTA_EXCEEDED.code,
+            refusal.message,
+            f"request less per pod, or raise the hard limit of quota {quota.name!r}; {_ASSUMED}",
+            _exceeding_origin(found, pod, target, quota),
+        ),
+        pod,
+    )
+
+
+def _lacking(target: Target, quota: Quota, found: AdmissionInput) -> tuple[FieldPath, list[str]]:
+    """The first container the quota's "must specify" names, and what it lacks."""
+    required = matching_resources(target, list(quota.hard))
+    wanted = sorted(MUST_SPECIFY.intersection(required))
+    for where, container in _containers(target.spec):
+        alone = Target("", "pods", {"spec": {"containers": [container]}})
+        lacking = [name for name in wanted if missing(alone, [name], found.release)]
+        if lacking:
+            return where, lacking
+    return ("containers", 0), []
+
+
+def _exceeding_origin(
+    found: AdmissionInput, pod: CreatedPod, target: Target, quota: Quota
+) -> Origin:
+    """The line of the amount at fault: the first exceeded resource's largest container
+    request or limit, written; its container when a default supplied it."""
+    over = exceeded(mask(usage(target, found.release), list(quota.hard)), quota.hard)
+    first = sorted(over)[0] if over else ""
+    if first in ("pods", "count/pods"):
+        return _pod_count_origin(found, pod)
+    key, name = _container_field(first)
+    best: tuple[FieldPath, JsonObject] | None = None
+    for where, container in _containers(target.spec):
+        amount = get_path(container, ("resources", key, name))
+        if amount is not None and (best is None or _larger(container, best[1], key, name)):
+            best = (where, container)
+    if best is None:
+        return pod.origin(("spec", "containers", 0))
+    return resource_origin(pod, best[0], key, name) or pod.origin(("spec", *best[0]))
+
+
+def _larger(container: JsonObject, other: JsonObject, key: str, name: str) -> bool:
+    mine = container_list(container, key).get(name, ZERO)
+    theirs = container_list(other, key).get(name, ZERO)
+    return mine.value > theirs.value
+
+
+def _container_field(quota_name: str) -> tuple[str, str]:
+    """The container list and resource a quota's resource name reads: ``limits.cpu`` →
+    (limits, cpu), ``requests.nvidia.com/gpu`` and bare ``cpu`` → (requests, ...)."""
+    if quota_name.startswith("limits."):
+        return "limits", quota_name.removeprefix("limits.")
+    return "requests", quota_name.removeprefix("requests.")
+
+
+def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin, str]]:
+    """Every object the TrainJob creates but its pods: (target, how many, line, who)."""
+    job = found.job
+    named = Written(job.trainjob, ("metadata", "name"))
+    jobset: JsonObject = {
+        "metadata": {**job.jobset_metadata, "name": job.name, "namespace": job.namespace},
+        "spec": job.jobset_spec,
+    }
+    yield (
+        Target("jobset.x-k8s.io", "jobsets", jobset),
+        1,
+        named,
+        (f"the JobSet {job.name!r}, applied by the GitOps tool"),
+    )
+    for pod in found.pods:
+        origin = job.origin(("replicatedJobs", pod.child.index, "name"))
+        yield (
+            Target("batch", "jobs", pod.child.job),
+            pod.jobs,
+            origin,
+            (f"the Job of replicatedJob {pod.replicated_job!r}, created by the JobSet controller"),
+        )
+    for obj in found.applied:
+        kind = obj.get("kind")
+        api_version = text(obj.get("apiVersion")) or ""
+        name = text(get_path(obj, ("metadata", "name"))) or ""
+        if kind == "PodGroup":
+            group = api_version.split("/", 1)[0]
+            yield (
+                Target(group, "podgroups", obj),
+                1,
+                named,
+                (f"the PodGroup {name!r}, applied by the GitOps tool"),
+            )
+        elif kind == "ConfigMap":
+            yield (
+                Target("", "configmaps", obj),
+                1,
+                named,
+                (f"the ConfigMap {name!r}, applied by the GitOps tool"),
+            )
+    for claim, origin, who in claims_of(found):
+        yield Target("", "persistentvolumeclaims", claim), 1, origin, who
+
+
+def _pod_count_origin(found: AdmissionInput, pod: CreatedPod) -> Origin:
+    """The line that sets how many pods a replicatedJob runs."""
+    for pod_set in found.job.pod_sets:
+        if pod_set.name == pod.replicated_job:
+            return pod_set.count_origin
+    return _count_origin(found)
+
+
+def _count_origin(found: AdmissionInput) -> Origin:
+    """The line that sets how many pods run: the largest PodSet's count."""
+    pod_sets = found.job.pod_sets
+    if not pod_sets:
+        return Written(found.job.trainjob, ("metadata", "name"))
+    return max(pod_sets, key=lambda pod_set: pod_set.count).count_origin
