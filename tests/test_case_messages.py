@@ -65,6 +65,17 @@ WORDS: dict[str, tuple[str, str]] = {
         "ValidatingAdmissionPolicy 'may-use-gpus' with binding 'may-use-gpus' cannot be "
         "evaluated offline on them: its expressions use `authorizer`",
     ),
+    "kueue/invalid/inadmissible": (
+        "kueue.inadmissible",
+        "Kueue would never admit the JobSet 'job', applied by the GitOps tool, queued in "
+        "ClusterQueue 'gpu': the pods of replicatedJob 'node', created by the Job controller, "
+        "fit its quota under no flavor, even with nothing else running: couldn't assign "
+        "flavors to pod set node: insufficient quota for nvidia.com/gpu in flavor a100",
+    ),
+    "kueue/invalid/queue-missing": (
+        "kueue.queue-missing",
+        "(queue 'team-b'): LocalQueue team-b doesn't exist",
+    ),
     "schema/invalid/pattern": ("schema.pattern", f"{_QUANTITY} '4 cores'"),
     "schema/invalid/pattern--memory": ("schema.pattern", f"{_QUANTITY} '16 GB'"),
     "schema/invalid/type--quantity": ("schema.type", "a Kubernetes quantity such as 500m"),

@@ -431,6 +431,31 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "managedBy: kueue.x-k8s.io/multikueue without a queue name, so nothing ever runs it",
     ),
     (
+        "kueue.queue-missing",
+        "error",
+        "the queue label names a LocalQueue or ClusterQueue that does not exist",
+    ),
+    (
+        "kueue.queue-stopped",
+        "warning",
+        "the job's LocalQueue or ClusterQueue is stopped, so Kueue admits nothing from it",
+    ),
+    (
+        "kueue.namespace-not-selected",
+        "error",
+        "the ClusterQueue's namespaceSelector does not select the job's namespace",
+    ),
+    (
+        "kueue.inadmissible",
+        "error",
+        "the job's pods fit its ClusterQueue under no flavor, so Kueue never admits it",
+    ),
+    (
+        "kueue.blocks-queue",
+        "warning",
+        "a job Kueue never admits holds up every later job of its StrictFIFO ClusterQueue",
+    ),
+    (
         "apply.last-applied-too-large",
         "error",
         "with client-side apply, the last-applied-configuration copy breaks the annotation limit",

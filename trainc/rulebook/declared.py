@@ -98,6 +98,7 @@ DECLARING_MODULES: tuple[str, ...] = (
     "trainc.checks.admission.resource_quotas.judge",
     "trainc.checks.admission.policies.judge",
     "trainc.plugins.kueue",
+    "trainc.checks.admission.kueue.judge",
     "trainc.checks.apply_limits",
     "trainc.policy.compile",
 )

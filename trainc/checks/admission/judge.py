@@ -10,6 +10,7 @@ Kueue judges the workload once the JobSet exists. A family is one module with a
 from __future__ import annotations
 
 from trainc.checks.admission.created import AdmissionCheck, AdmissionInput
+from trainc.checks.admission.kueue.judge import check_kueue
 from trainc.checks.admission.limit_ranges.judge import check_limit_ranges
 from trainc.checks.admission.pod_security.judge import check_pod_security
 from trainc.checks.admission.policies.judge import check_policies
@@ -21,6 +22,7 @@ ADMISSION_CHECKS: tuple[AdmissionCheck, ...] = (
     check_limit_ranges,
     check_resource_quotas,
     check_policies,
+    check_kueue,
 )
 
 
