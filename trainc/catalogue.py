@@ -343,6 +343,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "an object of the cluster's manifests that the API server would refuse to store",
     ),
     (
+        "cluster.unread-version",
+        "warning",
+        "a policy or binding under an API version trainc does not judge, so it is not applied",
+    ),
+    (
         "psa.exempt-namespace",
         "warning",
         "Pod Security labels on a namespace the PodSecurity plugin exempts",

@@ -61,6 +61,27 @@ def test_the_manifests_are_schema_checked_at_their_line(tmp_path: Path) -> None:
     assert "platform/quota.yaml" in report.sources
 
 
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        # A kind that is no name: looking its schema up named a directory outside the bundle.
+        "kind: \\/Namespace\nmetadata:\n  name: ml\n",
+        # An apiVersion that is a mapping: its text made a file name too long to open.
+        "apiVersion:\n  kind: ClusterTrainingRuntime\n  metadata: {name: torch}\n"
+        f"  spec: {{image: {'x' * 300}}}\nkind: Namespace\nmetadata:\n  name: ml\n",
+    ],
+)
+def test_a_manifest_whose_kind_or_api_version_is_no_name_is_no_crash(
+    tmp_path: Path, manifest: str
+) -> None:
+    """The fuzzer's finds: such a document is no object of a kind kubernetes-validate
+    knows, so it is not schema-checked, and the run goes on."""
+    root = repository(tmp_path / "repo")
+    (root / "platform" / "odd.yaml").write_text(manifest, encoding="utf-8")
+    report = validate_paths([], cwd=root)
+    assert "psa.forbidden" in [f.code for f in report.diagnostics]
+
+
 def test_a_cached_verdict_does_not_survive_a_change_of_the_cluster(tmp_path: Path) -> None:
     root = repository(tmp_path / "repo")
     store = Store.open(tmp_path / "cache")

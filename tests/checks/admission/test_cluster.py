@@ -480,3 +480,29 @@ def test_a_run_without_the_section_reads_nothing(tmp_path: Path) -> None:
     config = RepoConfig(root=tmp_path / "absent")
     assert read_cluster(config, inputs={}) == ClusterRead()
     assert read_cluster(config, inputs={}).objects is EMPTY
+
+
+def test_a_policy_under_an_older_version_is_said_not_applied(tmp_path: Path) -> None:
+    older = (
+        "apiVersion: admissionregistration.k8s.io/v1beta1\n"
+        "kind: ValidatingAdmissionPolicy\n"
+        "metadata:\n"
+        "  name: no-latest\n"
+        "spec:\n"
+        "  validations:\n"
+        "    - expression: \"!object.spec.containers.exists(c, c.image.endsWith(':latest'))\"\n"
+    )
+    repository(tmp_path, {"platform/older.yaml": older})
+    cluster, _ = gathered(tmp_path)
+    [finding] = [d for d in cluster.findings if d.code == "cluster.unread-version"]
+    assert (finding.file, finding.line, finding.severity.value) == (
+        "platform/older.yaml",
+        1,
+        "warning",
+    )
+    assert finding.message == (
+        "ValidatingAdmissionPolicy 'no-latest' is under admissionregistration.k8s.io/v1beta1, "
+        "which trainc does not judge: it is not applied to any object"
+    )
+    assert finding.hint == "write it as admissionregistration.k8s.io/v1"
+    assert "no-latest" not in {policy.name for policy in cluster.policies.policies}

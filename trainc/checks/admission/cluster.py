@@ -83,6 +83,23 @@ CLUSTER_INVALID_OBJECT = Rule(
     ),
 )
 
+CLUSTER_UNREAD_VERSION = Rule(
+    "cluster.unread-version",
+    Severity.WARNING,
+    "a policy or binding under an API version trainc does not judge, so it is not applied",
+    doc=RuleDoc(
+        what=(
+            "a ValidatingAdmissionPolicy or ValidatingAdmissionPolicyBinding under "
+            "`admissionregistration.k8s.io/v1beta1` or `v1alpha1`: trainc judges the `v1` "
+            "objects only, and says so rather than pass what the policy would refuse"
+        ),
+        fix=(
+            "write the object as `admissionregistration.k8s.io/v1` (GA since Kubernetes "
+            "1.30), as `trainc cluster pull` reads it"
+        ),
+    ),
+)
+
 PSA_EXEMPT_NAMESPACE = Rule(
     "psa.exempt-namespace",
     Severity.WARNING,
@@ -110,6 +127,8 @@ LIMIT_RANGE: Final = "LimitRange"
 RESOURCE_QUOTA: Final = "ResourceQuota"
 PRIORITY_CLASS: Final = "PriorityClass"
 PRIORITY_CLASS_API_VERSION: Final = "scheduling.k8s.io/v1"
+_POLICY_API_VERSION: Final = "admissionregistration.k8s.io/v1"
+_POLICY_KINDS: Final = frozenset({"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"})
 KUEUE_GROUP: Final = "kueue.x-k8s.io"
 #: Kinds of Kueue's group that are namespaced (the rest are cluster-scoped).
 _KUEUE_NAMESPACED: Final = frozenset({"LocalQueue", "Workload"})
@@ -287,6 +306,7 @@ def cluster_objects(
     findings: list[Diagnostic] = []
     kept = _distinct([*manifests, *from_inputs], findings)
     kept = [found for found in kept if _valid(found, findings)]
+    findings.extend(_unread_versions(kept))
     defaults = pod_security_defaults(settings.pod_security_defaults)
     namespaces: dict[str, Mapping[str, str]] = {}
     pod_security: dict[str, NamespacePolicy] = {}
@@ -436,6 +456,20 @@ def _valid(found: _Found, findings: list[Diagnostic]) -> bool:
     problems = [*_label_problems(found), *_quantity_problems(found)]
     findings.extend(problems)
     return not problems
+
+
+def _unread_versions(kept: Iterable[_Found]) -> Iterator[Diagnostic]:
+    """Policies and bindings under an older version: the policies family reads ``v1``
+    only, and a policy left out in silence would pass what the cluster refuses."""
+    for found in kept:
+        if found.kind in _POLICY_KINDS and found.api_version != _POLICY_API_VERSION:
+            yield found.document.finding(
+                (*found.at, "apiVersion"),
+                CLUSTER_UNREAD_VERSION.code,
+                f"{found.kind} {found.name!r} is under {found.api_version}, which trainc does "
+                "not judge: it is not applied to any object",
+                hint=f"write it as {_POLICY_API_VERSION}",
+            )
 
 
 def _labels(metadata: JsonObject) -> dict[str, str]:

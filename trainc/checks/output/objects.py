@@ -32,6 +32,7 @@ import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from trainc.checks.output.kinds import (
     check_child_jobs,
@@ -185,6 +186,11 @@ def _core_schemas(bundled: str, version: str) -> ReferencedSchemas:
     return ReferencedSchemas([definitions])
 
 
+#: What a kind and an apiVersion look like: a name, and ``v1`` or ``group/version``.
+_KIND: Final = re.compile(r"[A-Za-z][A-Za-z0-9]{0,62}")
+_API_VERSION: Final = re.compile(r"(?:[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?v[0-9a-z]{1,20}")
+
+
 @functools.cache
 def _core_schema(bundled: str, version: str, kind: str, api_version: str) -> JsonObject:
     """A kind's strict schema, found where and as ``kubernetes_validate.validate`` finds it.
@@ -196,6 +202,10 @@ def _core_schema(bundled: str, version: str, kind: str, api_version: str) -> Jso
         schema_contents,
     )
 
+    # A kind or apiVersion that is no name (a cluster manifest may hold anything) names
+    # no file: looking one up would open a path outside the bundle, or one too long.
+    if _KIND.fullmatch(kind) is None or _API_VERSION.fullmatch(api_version) is None:
+        raise SchemaNotFoundError(kind=kind, version=version, api_version=api_version)
     # The package's file naming: rbac.authorization.k8s.io/v1 -> rbac-v1.
     group_version = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
     name = f"{_schema_directory(bundled)}/{kind.lower()}-{group_version}.json"
