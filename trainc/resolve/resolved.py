@@ -13,6 +13,7 @@ from typing import TypeVar
 from trainc.diagnostics import Diagnostic
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonObject
+from trainc.model.labels import JOBSET_API_VERSION, JOBSET_KIND
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.model.trainjob import TrainJobSpec
 from trainc.resolve.provenance import Origin, Trace, Written
@@ -91,6 +92,16 @@ class ResolvedJob:
     def namespace(self) -> str:
         """Namespace of the TrainJob and of everything built for it."""
         return self.trainjob.required_namespace()
+
+    def stored_jobset(self) -> JsonObject:
+        """The JobSet as the cluster stores it, for the checks that judge it whole
+        (admission): shares the resolved dicts, so it is read, never changed."""
+        return {
+            "apiVersion": JOBSET_API_VERSION,
+            "kind": JOBSET_KIND,
+            "metadata": {**self.jobset_metadata, "name": self.name, "namespace": self.namespace},
+            "spec": self.jobset_spec,
+        }
 
     def origin(self, path: FieldPath) -> Origin:
         """Where the value at ``path`` of the JobSet spec came from (the runtime by default)."""

@@ -12,13 +12,14 @@ the input line behind the value at fault.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects
 from trainc.checks.created.childjobs import child_origin
+from trainc.checks.shared.findings import created_from
 from trainc.checks.workload.version import KubeVersion
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object, get_path
@@ -27,6 +28,7 @@ from trainc.resolve.provenance import Origin
 from trainc.resolve.resolved import ResolvedJob
 
 _TEMPLATE: Final = ("spec", "template")
+JOB_CONTROLLER: Final = "the Job controller"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,7 @@ class CreatedPod:
     def described(self) -> str:
         """The pods as a finding names them: ``the pods of replicatedJob 'node', created
         by the Job controller``."""
-        return f"the pods of replicatedJob {self.replicated_job!r}, created by the Job controller"
+        return pods_created_from([self])
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,12 @@ class AdmissionInput:
     def pods(self) -> tuple[CreatedPod, ...]:
         """The pods of each child Job, in replicatedJob order."""
         return tuple(CreatedPod(self.job, child) for child in self.child_jobs)
+
+
+def pods_created_from(pods: Iterable[CreatedPod]) -> str:
+    """The pods of one finding: ``the pods of replicatedJobs 'a' and 'b', created by the
+    Job controller``."""
+    return created_from(("pods", "pods"), (pod.replicated_job for pod in pods), JOB_CONTROLLER)
 
 
 #: One family of admission checks: its findings about one TrainJob's objects.

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from trainc.checks.shared.findings import created_from
 from trainc.checks.shared.locate import locate
 from trainc.checks.workload.fielderrors import FieldError, Key, invalid
 from trainc.checks.workload.objects import check_job
@@ -78,11 +79,7 @@ def _jobs_of(replicated_jobs: list[str]) -> str:
     """The objects refused, and who creates them: ``the Job of replicatedJob 'node',
     created by the JobSet controller``, or ``the Jobs of replicatedJobs 'a' and 'b', ...``.
     """
-    quoted = [repr(name) for name in replicated_jobs]
-    if len(quoted) == 1:
-        return f"the Job of replicatedJob {quoted[0]}, created by {_CONTROLLER}"
-    listed = f"{', '.join(quoted[:-1])} and {quoted[-1]}"
-    return f"the Jobs of replicatedJobs {listed}, created by {_CONTROLLER}"
+    return created_from(("Job", "Jobs"), replicated_jobs, _CONTROLLER)
 
 
 def child_job_errors(child: ChildJob, version: KubeVersion) -> list[FieldError]:

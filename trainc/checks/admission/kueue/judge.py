@@ -141,7 +141,7 @@ def check_kueue(found: AdmissionInput) -> list[Diagnostic]:
     kueue = found.cluster.kueue
     if not (kueue.local_queues or kueue.cluster_queues):
         return []
-    verdict = admit(_jobset(found.job), kueue)
+    verdict = admit(found.job.stored_jobset(), kueue)
     if verdict is None or verdict.admissible:
         return []
     queue, assignment = verdict.cluster_queue, verdict.assignment
@@ -151,12 +151,6 @@ def check_kueue(found: AdmissionInput) -> list[Diagnostic]:
     if verdict.blocks_queue:
         findings.append(_blocks_queue(found.job, verdict, queue))
     return findings
-
-
-def _jobset(job: ResolvedJob) -> JsonObject:
-    """The JobSet as the GitOps tool applies it: what :func:`admit` reads of it."""
-    metadata = {**job.jobset_metadata, "name": job.name, "namespace": job.namespace}
-    return {"metadata": metadata, "spec": job.jobset_spec}
 
 
 def _described(job: ResolvedJob) -> str:

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from trainc.checks.admission.created import AdmissionInput, CreatedPod
+from trainc.checks.admission.created import AdmissionInput, CreatedPod, pods_created_from
 from trainc.checks.admission.limit_ranges.admission import admit_claim, admit_pod, pod_errors
 from trainc.checks.admission.limit_ranges.defaults import (
     container_defaults,
@@ -126,16 +126,6 @@ def defaulted_spec(found: AdmissionInput, pod: CreatedPod) -> JsonObject:
     return admit_pod(limit_ranges_of(found), pod.spec, found.release).spec
 
 
-def pods_of(pods: list[CreatedPod]) -> str:
-    """The pods a finding names: one pod's own words, or ``the pods of replicatedJobs 'a'
-    and 'b', created by the Job controller``."""
-    if len(pods) == 1:
-        return pods[0].described()
-    quoted = [repr(pod.replicated_job) for pod in pods]
-    listed = f"{', '.join(quoted[:-1])} and {quoted[-1]}"
-    return f"the pods of replicatedJobs {listed}, created by the Job controller"
-
-
 @dataclass(frozen=True, slots=True)
 class Cause:
     """One refusal at one line: what joins the pods of several replicatedJobs."""
@@ -154,7 +144,12 @@ def grouped(causes: Iterator[tuple[Cause, CreatedPod]], head: str) -> list[Diagn
         if all(other.replicated_job != pod.replicated_job for other in named):
             named.append(pod)
     return [
-        locate(cause.origin, cause.code, f"{head} {pods_of(named)}: {cause.text}", hint=cause.hint)
+        locate(
+            cause.origin,
+            cause.code,
+            f"{head} {pods_created_from(named)}: {cause.text}",
+            hint=cause.hint,
+        )
         for cause, named in pods.items()
     ]
 

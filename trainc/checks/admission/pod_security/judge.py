@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Final
 
-from trainc.checks.admission.created import AdmissionInput, CreatedPod
+from trainc.checks.admission.created import AdmissionInput, CreatedPod, pods_created_from
 from trainc.checks.admission.pod_security.admission import Verdict, judge
 from trainc.checks.admission.pod_security.message import forbidden
 from trainc.checks.admission.pod_security.results import Violation
@@ -283,7 +283,7 @@ def check_pod_security(found: AdmissionInput) -> list[Diagnostic]:
     return [
         replace(
             placed[key],
-            message=f"{_described(pods)} in namespace {namespace!r}, "
+            message=f"{pods_created_from(pods)} in namespace {namespace!r}, "
             f"{_outcome(key[0])}: {placed[key].message}",
         )
         for key, pods in groups.items()
@@ -297,10 +297,3 @@ def _outcome(code: str) -> str:
         PSA_WOULD_VIOLATE.code: "are admitted with a warning",
     }
     return outcomes[code]
-
-
-def _described(pods: list[CreatedPod]) -> str:
-    if len(pods) == 1:
-        return pods[0].described()
-    names = ", ".join(repr(pod.replicated_job) for pod in pods)
-    return f"the pods of replicatedJobs {names}, created by the Job controller"

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects
-from trainc.checks.admission.created import AdmissionInput
+from trainc.checks.admission.created import JOB_CONTROLLER, AdmissionInput
 from trainc.checks.admission.limit_ranges.judge import defaulted_spec
 from trainc.checks.admission.policies.admission import (
     VALIDATION_FAILURE,
@@ -45,6 +45,7 @@ from trainc.checks.admission.policies.model import Policy
 from trainc.checks.admission.policies.request import Request, UserInfo, request_for
 from trainc.checks.admission.resource_lists import forbidden
 from trainc.checks.created.childjobs import child_origin
+from trainc.checks.shared.findings import created_from
 from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
@@ -269,7 +270,7 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
     """Every object the cluster sees, in the order it sees them, with its creator."""
     creators = found.cluster.creators
     job = found.job
-    for obj in found.applied or (_jobset(job),):
+    for obj in found.applied or (job.stored_jobset(),):
         yield _Seen(
             obj, creators.gitops, obj, "", _applied_described(obj), _applied_origin(job, obj)
         )
@@ -293,16 +294,6 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
             "",
             pod.origin,
         )
-
-
-def _jobset(job: ResolvedJob) -> JsonObject:
-    """The JobSet the GitOps tool applies for ``job``, as resolved."""
-    return {
-        "apiVersion": JOBSET_API_VERSION,
-        "kind": JOBSET_KIND,
-        "metadata": {**job.jobset_metadata, "name": job.name, "namespace": job.namespace},
-        "spec": job.jobset_spec,
-    }
 
 
 def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], Origin]:
@@ -361,14 +352,10 @@ def _described(seen: list[_Seen]) -> str:
     first = seen[0]
     if first.described:
         return first.described
-    names = list(dict.fromkeys(item.name for item in seen))
-    quoted = [repr(name) for name in names]
-    listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
-    plural = "s" if len(quoted) > 1 else ""
+    names = (item.name for item in seen)
     if first.obj.get("kind") == "Pod":
-        return f"the pods of replicatedJob{plural} {listed}, created by the Job controller"
-    job = "Jobs" if plural else "Job"
-    return f"the {job} of replicatedJob{plural} {listed}, created by the JobSet controller"
+        return created_from(("pods", "pods"), names, JOB_CONTROLLER)
+    return created_from(("Job", "Jobs"), names, "the JobSet controller")
 
 
 def _outcomes(

@@ -260,10 +260,7 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
     """Every object the TrainJob creates but its pods: (target, how many, line, who)."""
     job = found.job
     named = Written(job.trainjob, ("metadata", "name"))
-    jobset: JsonObject = {
-        "metadata": {**job.jobset_metadata, "name": job.name, "namespace": job.namespace},
-        "spec": job.jobset_spec,
-    }
+    jobset = job.stored_jobset()
     yield (
         Target("jobset.x-k8s.io", "jobsets", jobset),
         1,
