@@ -51,6 +51,7 @@ from trainc.checks.admission.policies import cluster_from_objects as policy_clus
 from trainc.checks.admission.resource_quotas import Quota, quota_from_json
 from trainc.checks.admission.resource_quotas import ordered as ordered_quotas
 from trainc.checks.workload.jsonfields import integer, objects, text
+from trainc.checks.workload.version import KubeVersion, read_version
 from trainc.config.cluster import check_cluster
 from trainc.config.settings import ClusterSettings, Identity, PodSecurityDefaults, RepoConfig
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity, sort_diagnostics
@@ -287,13 +288,16 @@ def cluster_objects(
     documents: ClusterDocuments | None,
     *,
     default_namespace: str,
+    release: KubeVersion | None = None,
 ) -> ClusterObjects:
     """The run's :class:`ClusterObjects` from trainc.yaml's ``cluster`` settings and the
     documents :func:`~trainc.load.cluster_files.cluster_documents` gathered.
 
     Every object of the manifests is taken (any of them may be a policy's parameter);
     of the inputs, only objects of the cluster kinds and of the policies' parameter
-    kinds. Without ``settings`` the cluster is unknown: :data:`EMPTY`, nothing read.
+    kinds. ``release`` is the cluster's Kubernetes release (None: the newest trainc
+    knows), whose CEL libraries its policies may call. Without ``settings`` the cluster
+    is unknown: :data:`EMPTY`, nothing read.
     """
     if settings is None:
         return EMPTY
@@ -339,7 +343,7 @@ def cluster_objects(
             namespaces=frozenset(exempt.namespaces),
             runtime_classes=frozenset(exempt.runtime_classes),
         ),
-        policies=policy_cluster(every),
+        policies=policy_cluster(every, release),
         limit_ranges=MappingProxyType(
             {ns: tuple(ordered_limit_ranges(items)) for ns, items in sorted(limit_ranges.items())}
         ),
@@ -555,7 +559,12 @@ def read_cluster(
         ),
         limits=config.limits,
     )
-    objects = cluster_objects(settings, documents, default_namespace=config.namespace)
+    objects = cluster_objects(
+        settings,
+        documents,
+        default_namespace=config.namespace,
+        release=read_version(config.kubernetes_version),
+    )
     found = [
         *check_cluster(config, config_document, files.unmatched),
         *documents.diagnostics,

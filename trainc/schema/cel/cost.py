@@ -163,8 +163,17 @@ def tokens(expression: str) -> tuple[Token, ...]:
     Kinds: ``string``, ``word`` (identifiers and keywords), ``number``, ``op`` (operators
     and punctuation, one token each).
     """
+    return tuple((kind, text) for kind, text, _ in token_spans(expression))
+
+
+Span = tuple[str, str, int]
+
+
+@functools.cache
+def token_spans(expression: str) -> tuple[Span, ...]:
+    """:func:`tokens` with each token's offset in ``expression``, to rewrite it in place."""
     return tuple(
-        (match.lastgroup or "op", match.group())
+        (match.lastgroup or "op", match.group(), match.start())
         for match in _TOKEN.finditer(expression)
         if match.lastgroup not in ("space", "comment")
     )

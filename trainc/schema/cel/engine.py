@@ -13,18 +13,43 @@ never be a CEL optional, so a variable Kubernetes binds as ``optional`` (``oldSe
 ``optionalOldSelf``) is passed as a list of zero or one item and re-wrapped inside the
 expression; and cel-cpp stops any one evaluation after :data:`ITERATION_LIMIT`
 comprehension iterations, which is reported as such rather than as a broken rule.
+
+Kubernetes' own CEL libraries (quantity, IP, CIDR, URL, regex, lists, semver, format:
+:mod:`trainc.schema.cel.library`) are offered by release, as base.go does: an expression
+is compiled for a ``release`` and a function that release lacks does not compile. The
+engine type-checks a library's own types (``kubernetes.Quantity``, ``net.IP``, ...) as
+opaque types but cannot hold a value of one, so every expression is compiled twice over:
+type-checked in a *checking* environment that declares the real signatures, then loaded
+into a *running* environment whose implementations take those values as tagged maps
+(:mod:`trainc.schema.cel.library.values`), one Python function per name and argument
+kinds, choosing the overload by the values' tags. A few upstream signatures cannot be
+declared next to the engine's own functions of the same name (``string(ip)``,
+``list.indexOf``): an expression using one raises :class:`CelUnsupportedError`, so that
+callers report it as not evaluated rather than as broken.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+import re
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from cel_expr_python import cel
 
 from trainc.model.json import JsonValue
+from trainc.schema.cel.library import (
+    OPAQUE_TYPES,
+    PUBLIC_NAMES,
+    UNSUPPORTED,
+    Library,
+    Overload,
+    Release,
+    libraries_at,
+)
+from trainc.schema.cel.library.values import is_a
 
 _EXTENSIONS_YAML = """\
 extensions:
@@ -58,6 +83,20 @@ class CelCompileError(Exception):
     """An expression does not parse or does not type-check in the Kubernetes environment."""
 
 
+class CelUnsupportedError(CelCompileError):
+    """An expression the API server compiles, using a library signature the engine cannot
+    declare (``string(ip)``, ``list.indexOf``, ``sum`` of durations)."""
+
+
+#: Compile errors that come from a library signature trainc cannot declare.
+_UNDECLARABLE = re.compile(
+    r"found no matching overload for '(?:string|indexOf|lastIndexOf)' applied to "
+    r"'\((?:net\.IP|net\.CIDR|list\()"
+    r"|found no matching overload for '(?:sum|min|max)' applied to "
+    r"'\(list\((?:duration|timestamp)\)"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class EvalError:
     """A rule that could not be evaluated (missing field, no such overload, ...).
@@ -70,6 +109,9 @@ class EvalError:
     iteration_limit: bool = False
     """True when the engine stopped at :data:`ITERATION_LIMIT`: the value is too large for
     cel-cpp, which says nothing about whether the rule holds."""
+    unsupported: bool = False
+    """True when a library function met a value trainc cannot evaluate as upstream does
+    (an RE2 pattern Python reads otherwise): nothing is known of the rule."""
 
 
 EvalResult = JsonValue | EvalError
@@ -89,7 +131,7 @@ class Bindings:
 
 def bind(values: Mapping[str, object]) -> Bindings:
     """Bindings for ``values``; a value may be :data:`ABSENT` (an optional left empty)."""
-    return Bindings(_environment(()).Activation(data=_with_optionals(values)))
+    return Bindings(_environments((), None)[1].Activation(data=_with_optionals(values)))
 
 
 def _with_optionals(values: Mapping[str, object]) -> dict[str, object]:
@@ -124,14 +166,27 @@ class Program:
                 result = self._compiled.eval(data=_with_optionals(activation))
         except RuntimeError as error:  # the engine raises for values it cannot convert
             return _error(str(error))
-        if result.type() == cel.Type.ERROR:
-            return _error(str(result.value()))
-        value: JsonValue = result.plain_value()
+        try:
+            if result.type() == cel.Type.ERROR:
+                return _error(str(result.value()))
+            value: JsonValue = result.plain_value()
+        except TypeError:  # an optional or a type: no Python value stands for it
+            return EvalError(f"{UNSUPPORTED} an optional or a type as a value", unsupported=True)
         return value
 
 
 def _error(message: str) -> EvalError:
-    return EvalError(_first_line(message), iteration_limit=_ITERATION_MESSAGE in message)
+    """The engine's error; a library's own (raised in Python) without cel-cpp's status."""
+    text = _first_line(message).removeprefix(_LIBRARY_STATUS)
+    return EvalError(
+        text,
+        iteration_limit=_ITERATION_MESSAGE in message,
+        unsupported=text.startswith(UNSUPPORTED),
+    )
+
+
+#: cel-cpp's status for an exception raised by a Python function.
+_LIBRARY_STATUS = "UNKNOWN: "
 
 
 def _first_line(message: str) -> str:
@@ -139,18 +194,135 @@ def _first_line(message: str) -> str:
 
 
 @functools.cache
-def _environment(variables: tuple[str, ...]) -> cel.Env:
+def _environments(variables: tuple[str, ...], release: Release | None) -> tuple[cel.Env, cel.Env]:
+    """The checking and the running environment for ``variables`` at ``release``."""
     declarations = "".join(f"  - name: {name}\n    type_name: dyn\n" for name in variables)
     variables_yaml = "variables:\n" + declarations if declarations else ""
     config = cel.NewEnvConfigFromYaml(_EXTENSIONS_YAML + variables_yaml)
-    return cel.NewEnv(config=config)
+    libraries = libraries_at(release)
+    checking = cel.NewEnv(config=config, functions=_checking_declarations(libraries))
+    running = cel.NewEnv(config=config, functions=_running_declarations(libraries))
+    return checking, running
+
+
+def _by_name(libraries: Sequence[Library]) -> dict[str, list[Overload]]:
+    """Every overload by function name: two libraries may share one (``ip``, ``compareTo``)."""
+    named: dict[str, list[Overload]] = defaultdict(list)
+    for library in libraries:
+        for function in library.functions:
+            named[function.name].extend(function.overloads)
+    return named
+
+
+def _checking_declarations(libraries: Sequence[Library]) -> list[cel.FunctionDecl]:
+    return [
+        cel.FunctionDecl(
+            name,
+            [
+                cel.Overload(
+                    overload.id,
+                    _checking_type(overload.result),
+                    [_checking_type(param) for param in overload.params],
+                    is_member=overload.member,
+                )
+                for overload in overloads
+            ],
+        )
+        for name, overloads in sorted(_by_name(libraries).items())
+    ]
+
+
+_PRIMITIVES = {
+    "bool": cel.Type.BOOL,
+    "bytes": cel.Type.BYTES,
+    "double": cel.Type.DOUBLE,
+    "duration": cel.Type.DURATION,
+    "dyn": cel.Type.DYN,
+    "int": cel.Type.INT,
+    "string": cel.Type.STRING,
+    "timestamp": cel.Type.TIMESTAMP,
+    "uint": cel.Type.UINT,
+}
+
+
+def _checking_type(signature: str) -> cel.Type:
+    """The engine's type for a library signature: ``list(int)``, ``map(string, list(string))``."""
+    if signature in OPAQUE_TYPES:
+        return cel.Type.AbstractType(signature)
+    if signature.startswith("list("):
+        return cel.Type.List(_checking_type(signature[5:-1]))
+    if signature.startswith("map("):
+        key, _, value = signature[4:-1].partition(", ")
+        return cel.Type.Map(_checking_type(key), _checking_type(value))
+    return _PRIMITIVES[signature]
+
+
+def _running_declarations(libraries: Sequence[Library]) -> list[cel.FunctionDecl]:
+    """One implementation per name, receiver style and argument kinds, as cel-cpp dispatches."""
+    declarations = []
+    for name, overloads in sorted(_by_name(libraries).items()):
+        groups: dict[tuple[bool, tuple[str, ...]], list[Overload]] = defaultdict(list)
+        for overload in overloads:
+            groups[overload.member, tuple(map(_kind, overload.params))].append(overload)
+        declarations.append(
+            cel.FunctionDecl(
+                name,
+                [
+                    cel.Overload(
+                        group[0].id,
+                        cel.Type.DYN,
+                        [_KINDS[kind] for kind in kinds],
+                        is_member=member,
+                        impl=_dispatch(group),
+                    )
+                    for (member, kinds), group in groups.items()
+                ],
+            )
+        )
+    return declarations
+
+
+def _kind(signature: str) -> str:
+    """The runtime kind a value of ``signature`` has in the running environment."""
+    if signature in OPAQUE_TYPES or signature.startswith("map("):
+        return "map"
+    if signature.startswith("list("):
+        return "list"
+    return signature
+
+
+_KINDS = {**_PRIMITIVES, "list": cel.Type.LIST, "map": cel.Type.MAP}
+
+
+def _dispatch(overloads: Sequence[Overload]) -> Callable[..., object]:
+    """The implementation of the first overload whose library-typed arguments carry its tags."""
+    if len(overloads) == 1:
+        return overloads[0].impl
+
+    def call(*args: object) -> object:
+        for overload in overloads:
+            if all(
+                is_a(arg, param)
+                for arg, param in zip(args, overload.params, strict=True)
+                if param in OPAQUE_TYPES
+            ):
+                return overload.impl(*args)
+        return overloads[0].impl(*args)
+
+    return call
 
 
 @functools.cache
 def compile_expression(
-    expression: str, variables: Sequence[str], *, optional: Sequence[str] = ()
+    expression: str,
+    variables: Sequence[str],
+    *,
+    optional: Sequence[str] = (),
+    release: Release | None = None,
 ) -> Program:
     """Compile ``expression`` with the given dynamically typed variables in scope.
+
+    ``release`` chooses the Kubernetes libraries in scope (None: all trainc offers).
 
     Variables named in ``optional`` (also listed in ``variables``) are optionals, as
     Kubernetes binds ``oldSelf`` for ``optionalOldSelf`` rules: bound to a value they
@@ -159,19 +331,29 @@ def compile_expression(
     the same dozens of rules across thousands of objects.
     """
     names = tuple(variables)
-    compiled = _compile(expression, names)
+    compiled = _compile(expression, names, release)
     if optional:
         wrapped = _wrap_optionals(expression, tuple(optional))
         plain = tuple(n for n in names if n not in optional)
-        compiled = _compile(wrapped, plain + tuple(_optional_name(n) for n in optional))
+        compiled = _compile(wrapped, plain + tuple(_optional_name(n) for n in optional), release)
     return Program(expression=expression, variables=names, _compiled=compiled)
 
 
-def _compile(expression: str, variables: tuple[str, ...]) -> cel.Expression:
+def _compile(
+    expression: str, variables: tuple[str, ...], release: Release | None
+) -> cel.Expression:
+    checking, running = _environments(variables, release)
+    for library in libraries_at(release):
+        if library.rewrite is not None:
+            expression = library.rewrite(expression)
     try:
-        return _environment(variables).compile(expression)
+        checked = checking.compile(expression)
     except RuntimeError as error:
-        raise CelCompileError(_compile_message(str(error))) from error
+        message = _compile_message(str(error))
+        if _UNDECLARABLE.search(message):
+            raise CelUnsupportedError(message) from error
+        raise CelCompileError(message) from error
+    return running.deserialize(checked.serialize())
 
 
 def _optional_name(variable: str) -> str:
@@ -200,6 +382,8 @@ def _compile_message(raw: str) -> str:
     text = raw.strip()
     for prefix in ("INVALID_ARGUMENT: ", "ERROR: "):
         text = text.removeprefix(prefix)
+    for private, public in PUBLIC_NAMES.items():
+        text = text.replace(private, public)
     return text.replace(" [INVALID_ARGUMENT]", "")
 
 

@@ -186,26 +186,43 @@ def test_authorizer_is_not_evaluated_never_passed() -> None:
     assert "authorizer" in verdict.not_evaluated[0].reason
 
 
-def test_missing_library_is_not_evaluated() -> None:
-    quantity = policy({"expression": "quantity('1Gi').isGreaterThan(quantity('1'))"})
-    verdict = run(quantity, binding(), obj=pod())
-    assert verdict.refusal is None
-    assert verdict.not_evaluated[0].reason == (
-        "its expressions call quantity() of Kubernetes' CEL libraries, which trainc lacks"
+def test_library_functions_are_evaluated_by_release() -> None:
+    big = policy(
+        {
+            "expression": "object.spec.containers.all(c, !has(c.resources.limits.memory) || "
+            "quantity(c.resources.limits.memory).isLessThan(quantity('64Gi')))",
+            "message": "at most 64Gi per container",
+        }
     )
+    large = pod(resources={"limits": {"memory": "80Gi"}})
+    verdict = run(big, binding(), obj=large)
+    assert verdict.refusal is not None
+    assert verdict.refusal.message == "at most 64Gi per container"
+    assert verdict.not_evaluated == []
+    # quantity() came with Kubernetes 1.28: on a 1.27 API server the policy does not compile.
+    old = admit(cluster_from_objects([big, binding()], (1, 27)), create(large, JOB_CONTROLLER))
+    assert old.refusal is not None
+    assert "undeclared reference to 'quantity'" in old.refusal.message
 
 
-def test_format_library_is_not_evaluated() -> None:
+def test_format_library_is_evaluated() -> None:
     named = policy(
         {"expression": "!format.dns1123Label().validate(object.metadata.name).hasValue()"}
     )
-    verdict = run(named, binding(), obj=pod())
-    assert verdict.refusal is None
-    assert verdict.not_evaluated[0].reason == (
-        "its expressions call format.* of Kubernetes' CEL libraries, which trainc lacks"
-    )
+    assert run(named, binding(), obj=pod(name="Node_0")).refusal is not None
+    assert run(named, binding(), obj=pod()).refusal is None
     string_format = policy({"expression": "'%s'.format([object.metadata.name]) != ''"})
     assert run(string_format, binding(), obj=pod()).not_evaluated == []
+
+
+def test_undeclarable_library_signature_is_not_evaluated() -> None:
+    canonical = policy({"expression": "string(ip('10.0.0.1')) == '10.0.0.1'"})
+    verdict = run(canonical, binding(), obj=pod())
+    assert verdict.refusal is None
+    assert verdict.not_evaluated[0].reason.startswith(
+        "`string(ip('10.0.0.1')) == '10.0.0.1'` uses a Kubernetes CEL library signature "
+        "trainc's engine cannot declare: "
+    )
 
 
 def test_compile_error_follows_failure_policy() -> None:

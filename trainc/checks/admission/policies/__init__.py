@@ -7,8 +7,9 @@ expressions over the object, the request, the binding's parameter object and the
 object's Namespace. This package models it as pure functions over the policy, binding,
 Namespace and parameter manifests and one request (an object, its operation, who sends
 it), with the API server's own refusal and warning texts. CEL runs through trainc's one
-engine adapter; what that engine cannot answer offline (``authorizer``, some Kubernetes
-CEL libraries, costs above the limits) is reported as not evaluated, never as admitted.
+engine adapter, with Kubernetes' CEL libraries of the cluster's release; what cannot be
+answered offline (``authorizer``, the few library signatures the engine cannot declare,
+costs above the limits) is reported as not evaluated, never as admitted.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from trainc.checks.admission.policies.admission import (
     admit,
     cluster_from_objects,
 )
-from trainc.checks.admission.policies.libraries import MISSING_LIBRARIES
 from trainc.checks.admission.policies.model import (
     Binding,
     Policy,
@@ -42,7 +42,6 @@ from trainc.checks.admission.policies.resources import RESOURCES, Resource, reso
 __all__ = [
     "CREATE",
     "DELETE",
-    "MISSING_LIBRARIES",
     "RESOURCES",
     "UPDATE",
     "VALIDATION_FAILURE",

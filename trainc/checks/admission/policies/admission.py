@@ -17,7 +17,8 @@ with the validation's reason as the status reason.
 
 The API server takes policies and bindings from its informers in no specified order;
 trainc takes them by name, so that which refusal is printed first does not move between
-runs. A policy that cannot be evaluated offline (``authorizer``, a missing CEL library, a
+runs. A policy that cannot be evaluated offline (``authorizer``, a CEL library signature
+trainc cannot declare, a
 cost estimate over the limits, a Namespace the repository does not hold) is listed in
 :attr:`Verdict.not_evaluated`, never counted as admitting.
 """
@@ -58,6 +59,7 @@ from trainc.checks.admission.policies.request import (
 from trainc.checks.admission.resource_lists import forbidden
 from trainc.checks.workload.jsonfields import text
 from trainc.model.json import JsonObject, as_object
+from trainc.schema.cel.library import Release
 
 POLICY_API_VERSION = "admissionregistration.k8s.io/v1"
 POLICY_KIND = "ValidatingAdmissionPolicy"
@@ -79,10 +81,13 @@ class Cluster:
     bindings: Sequence[Binding]
     namespaces: Mapping[str, JsonObject] = field(default_factory=dict)
     objects: Sequence[JsonObject] = ()
+    release: Release | None = None
+    """The API server's release: which Kubernetes CEL libraries policies may call."""
 
 
-def cluster_from_objects(objects: Sequence[JsonObject]) -> Cluster:
-    """The cluster the manifests describe: its policies, bindings and Namespaces."""
+def cluster_from_objects(objects: Sequence[JsonObject], release: Release | None = None) -> Cluster:
+    """The cluster the manifests describe: its policies, bindings and Namespaces, judged
+    as the API server of ``release`` (None: the newest trainc knows) judges them."""
     policies: list[Policy] = []
     bindings: list[Binding] = []
     namespaces: dict[str, JsonObject] = {}
@@ -96,7 +101,7 @@ def cluster_from_objects(objects: Sequence[JsonObject]) -> Cluster:
             name = text(as_object(obj.get("metadata")).get("name"))
             if name:
                 namespaces[name] = obj
-    return Cluster(policies, bindings, namespaces, list(objects))
+    return Cluster(policies, bindings, namespaces, list(objects), release)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +229,7 @@ def _evaluate(
     policy, binding = invocation.policy, invocation.binding
     if not invocation.params:
         return
-    unusable = unevaluable(policy)
+    unusable = unevaluable(policy, cluster.release)
     if unusable:
         verdict.not_evaluated.append(NotEvaluated(policy.name, binding.name, unusable))
         return
@@ -236,6 +241,7 @@ def _evaluate(
             request=request_json(request),
             params=param,
             namespace=namespace_object(namespace),
+            release=cluster.release,
         )
         result = validate(policy, inputs)
         if result.not_evaluated:

@@ -22,23 +22,34 @@ cost through its estimate (:mod:`trainc.schema.cel.cost`). The API server meters
 cost and stops an expression at ``PerCallLimit`` and a policy's validations at
 ``RuntimeCELCostBudget`` (its matchConditions at ``RuntimeCELCostBudgetMatchConditions``);
 an estimate is an upper bound, so an expression estimated over a limit is reported as not
-evaluated rather than as a refusal. So is one calling a library the engine lacks
-(:mod:`.libraries`), and one stopped by the engine's iteration limit. A messageExpression
+evaluated rather than as a refusal. So is one stopped by the engine's iteration limit, one
+reading ``authorizer`` (:mod:`.libraries`), and one using a Kubernetes CEL library
+signature or value trainc cannot evaluate as upstream (``string(ip)``, an RE2 pattern
+Python's ``re`` reads otherwise). Expressions are compiled with the libraries of the
+cluster's release (``kubernetes.version``): one calling a function that release lacks
+does not compile, and fails as it does on that API server. A messageExpression
 result over ``MaxEvaluatedMessageExpressionSizeBytes`` falls back like an unusable one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from trainc.checks.admission.pod_security.message import go_quote
-from trainc.checks.admission.policies.libraries import missing_functions, uses_authorizer
+from trainc.checks.admission.policies.libraries import uses_authorizer
 from trainc.checks.admission.policies.model import FAIL, IGNORE, Policy
 from trainc.checks.admission.resource_lists import aggregate
 from trainc.model.json import JsonObject, JsonValue
 from trainc.schema.cel.cost import PER_CALL_LIMIT, PER_OBJECT_BUDGET, Shape, estimate, tokens
-from trainc.schema.cel.engine import CelCompileError, EvalError, Program, compile_expression
+from trainc.schema.cel.engine import (
+    CelCompileError,
+    CelUnsupportedError,
+    EvalError,
+    Program,
+    compile_expression,
+)
+from trainc.schema.cel.library import Release
 from trainc.schema.cel.sizes import untyped_sizes
 
 #: The variables every policy expression is compiled with.
@@ -116,6 +127,8 @@ class Inputs:
     request: JsonObject
     params: JsonObject | None
     namespace: JsonObject | None
+    release: Release | None = None
+    """The cluster's Kubernetes release: which CEL libraries the expressions may call."""
     shape: Shape = field(init=False)
 
     def __post_init__(self) -> None:
@@ -146,33 +159,38 @@ def expressions(policy: Policy) -> list[str]:
     ]
 
 
-def unevaluable(policy: Policy) -> str:
+def unevaluable(policy: Policy, release: Release | None) -> str:
     """Why ``policy`` cannot be evaluated offline at all, or empty."""
     written = expressions(policy)
     if uses_authorizer(written):
         return "its expressions use `authorizer`, which only the cluster can answer"
-    missing = sorted({name for text in written for name in missing_functions(text)})
-    uncompiled = [name for name in missing if _fails_to_compile(written, name)]
-    if uncompiled:
-        names = ", ".join(name if name.endswith("*") else f"{name}()" for name in uncompiled)
-        return f"its expressions call {names} of Kubernetes' CEL libraries, which trainc lacks"
+    for expression in written:
+        try:
+            compile_expression(expression, VARIABLES, release=release)
+        except CelUnsupportedError as error:
+            return (
+                f"`{expression}` uses a Kubernetes CEL library signature trainc's engine "
+                f"cannot declare: {_first_line(str(error))}"
+            )
+        except CelCompileError:
+            continue
     return ""
 
 
-def _fails_to_compile(written: Sequence[str], name: str) -> bool:
-    return any(name in missing_functions(text) and _compile(text) is None for text in written)
+def _first_line(message: str) -> str:
+    return message.split("\n", 1)[0]
 
 
-def _compile(expression: str) -> Program | None:
+def _compile(expression: str, release: Release | None) -> Program | None:
     try:
-        return compile_expression(expression, VARIABLES)
+        return compile_expression(expression, VARIABLES, release=release)
     except CelCompileError:
         return None
 
 
-def _compile_error(expression: str) -> str:
+def _compile_error(expression: str, release: Release | None) -> str:
     try:
-        compile_expression(expression, VARIABLES)
+        compile_expression(expression, VARIABLES, release=release)
     except CelCompileError as error:
         return f"compilation error: {error}"
     return ""
@@ -197,6 +215,10 @@ def _referenced_variables(expression: str) -> set[str]:
 
 class _TooCostlyError(Exception):
     """An expression's estimated cost is over a limit: the verdict is not known."""
+
+
+class _UnsupportedError(Exception):
+    """A library met a value trainc cannot evaluate as upstream: the verdict is not known."""
 
 
 class _Evaluator:
@@ -224,9 +246,10 @@ class _Evaluator:
         for name in sorted(referenced & set(self.failed)):
             failed = f"composited variable {go_quote(name)} fails to evaluate: {self.failed[name]}"
             return _Error(f"expression '{expression}' resulted in error: {failed}")
-        program = _compile(expression)
+        release = self.inputs.release
+        program = _compile(expression, release)
         if program is None:
-            return _Error(_compile_error(expression))
+            return _Error(_compile_error(expression, release))
         cost = estimate(expression, self.inputs.shape)
         if condition:
             self.condition_budget -= cost
@@ -238,6 +261,8 @@ class _Evaluator:
         if isinstance(result, EvalError):
             if result.iteration_limit:
                 raise _TooCostlyError(expression)
+            if result.unsupported:
+                raise _UnsupportedError(f"`{expression}`: {result.message}")
             return _Error(
                 f"expression '{expression}' resulted in error: {go_error(result.message)}"
             )
@@ -279,6 +304,8 @@ def validate(policy: Policy, inputs: Inputs) -> Result:
         return Result(
             not_evaluated=f"the cost of `{costly}` may exceed the API server's CEL cost limits"
         )
+    except _UnsupportedError as unsupported:
+        return Result(not_evaluated=str(unsupported))
 
 
 def _validate(policy: Policy, evaluator: _Evaluator) -> Result:
