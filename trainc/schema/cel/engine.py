@@ -93,7 +93,7 @@ _UNDECLARABLE = re.compile(
     r"found no matching overload for '(?:string|indexOf|lastIndexOf)' applied to "
     r"'\((?:net\.IP|net\.CIDR|list\()"
     r"|found no matching overload for '(?:sum|min|max)' applied to "
-    r"'\(list\((?:duration|timestamp)\)"
+    r"'\(list\((?:google\.protobuf\.Duration|google\.protobuf\.Timestamp)\)"
 )
 
 

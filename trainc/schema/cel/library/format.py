@@ -1,9 +1,11 @@
 """Kubernetes' format library: ``format.dns1123Label().validate(name)``, ``format.named('uri')``.
 
 https://github.com/kubernetes/kubernetes/blob/v1.34.0/staging/src/k8s.io/apiserver/pkg/cel/library/format.go.
-The Kubernetes name formats are trainc's own validation (:mod:`trainc.schema.metadata`,
-apimachinery's messages); ``uri`` is the URL library's ``ParseRequestURI``; ``uuid``,
-``byte``, ``date`` and ``datetime`` follow kube-openapi's ``strfmt``.
+The Kubernetes name formats are trainc's own validation (:mod:`trainc.schema.metadata`),
+each message with the expression apimachinery's ``RegexError`` appends, as upstream's
+list holds it (trainc's own findings leave the expression out); ``uri`` is the URL
+library's ``ParseRequestURI``; ``uuid``, ``byte``, ``date`` and ``datetime`` follow
+kube-openapi's ``strfmt``.
 
 ``validate`` and ``format.named`` return optionals, which a Python function cannot
 return to the engine. So :func:`rewrite` turns each call into a private function that
@@ -19,6 +21,14 @@ import datetime
 import re
 from collections.abc import Callable
 
+from trainc.model.patterns import (
+    DNS1035_LABEL,
+    DNS1123_LABEL,
+    DNS1123_SUBDOMAIN,
+    LABEL_VALUE,
+    QUALIFIED_NAME,
+    TextPattern,
+)
 from trainc.schema.cel.cost import token_spans
 from trainc.schema.cel.library.declare import Function, Library, Overload
 from trainc.schema.cel.library.urls import request_uri_error
@@ -45,6 +55,33 @@ _HOUR, _MINUTE, _SECOND = 24, 60, 60
 NAMED = "format.__trainc_named__"
 VALIDATE = "__trainc_validate__"
 PUBLIC_NAMES = {NAMED: "format.named", VALIDATE: "validate"}
+
+
+def _regex_error(pattern: TextPattern) -> str:
+    """apimachinery's ``RegexError``: the rule, its examples and the expression."""
+    examples = "".join(
+        f"{' or ' if index else ''}'{example}', " for index, example in enumerate(pattern.examples)
+    )
+    return f"{pattern.rule} (e.g. {examples}regex used for validation is '{pattern.regex}')"
+
+
+def _with_regex(
+    check: Callable[[str], list[str]], *patterns: TextPattern
+) -> Callable[[str], list[str]]:
+    """``check``'s messages in apimachinery's words, each pattern with its expression."""
+
+    def worded(text: str) -> list[str]:
+        errors = check(text)
+        for pattern in patterns:
+            errors = [error.replace(pattern.explained, _regex_error(pattern)) for error in errors]
+        return errors
+
+    return worded
+
+
+_LABEL = _with_regex(dns1123_label_errors, DNS1123_LABEL)
+_SUBDOMAIN = _with_regex(dns1123_subdomain_errors, DNS1123_SUBDOMAIN)
+_DNS1035 = _with_regex(dns1035_label_errors, DNS1035_LABEL)
 
 
 def _prefix(check: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
@@ -102,14 +139,14 @@ def _datetime(text: str) -> list[str]:
 
 #: ``ConstantFormats``: each named format's validation.
 FORMATS: dict[str, Callable[[str], list[str]]] = {
-    "dns1123Label": dns1123_label_errors,
-    "dns1123Subdomain": dns1123_subdomain_errors,
-    "dns1035Label": dns1035_label_errors,
-    "qualifiedName": qualified_name_errors,
-    "dns1123LabelPrefix": _prefix(dns1123_label_errors),
-    "dns1123SubdomainPrefix": _prefix(dns1123_subdomain_errors),
-    "dns1035LabelPrefix": _prefix(dns1035_label_errors),
-    "labelValue": label_value_errors,
+    "dns1123Label": _LABEL,
+    "dns1123Subdomain": _SUBDOMAIN,
+    "dns1035Label": _DNS1035,
+    "qualifiedName": _with_regex(qualified_name_errors, QUALIFIED_NAME, DNS1123_SUBDOMAIN),
+    "dns1123LabelPrefix": _prefix(_LABEL),
+    "dns1123SubdomainPrefix": _prefix(_SUBDOMAIN),
+    "dns1035LabelPrefix": _prefix(_DNS1035),
+    "labelValue": _with_regex(label_value_errors, LABEL_VALUE),
     "uri": _uri,
     "uuid": _uuid,
     "byte": _byte,
