@@ -174,6 +174,14 @@ LISTS = [
     ("[1, 3].max()", 3),
     ("[1].min()", 1),
     ('["b", "a", "c"].max()', "c"),
+    ("[1, 2, 2, 3].indexOf(2)", 1),
+    ('["a", "b", "b", "c"].lastIndexOf("b")', 2),
+    ("[1.0].indexOf(1.1)", -1),
+    ('[].indexOf("string")', -1),
+    ("[true, 1].indexOf(1)", 1),
+    # A list's indexOf makes the string functions of the same name trainc's too.
+    ('"abcb".indexOf("b") == 1 && "abcb".lastIndexOf("b", 2) == 1 && [1].indexOf(1) == 0', True),
+    ('"abcb".lastIndexOf("") == 4 && "abc".indexOf("c", 1) == 2 && [1].lastIndexOf(1) == 0', True),
 ]
 
 SEMVER = [
@@ -287,6 +295,7 @@ def test_upstream_results(expression: str, expected: JsonValue) -> None:
         ('semver("v1.0.0")', 'Invalid character(s) found in major number "v1"'),
         ('semver("01.0.0")', 'Major number must not contain leading zeroes "01"'),
         ('semver("1.0-alpha", true)', "short version cannot contain PreRelease/Build meta data"),
+        ('[1].indexOf(1) == 0 && "abc".indexOf("c", 5) == 2', "index out of range: 5"),
     ],
 )
 def test_upstream_errors(expression: str, message: str) -> None:
@@ -322,8 +331,6 @@ def test_types_are_checked_as_upstream(expression: str) -> None:
     [
         'string(ip("10.0.0.1"))',
         'string(cidr("10.0.0.0/8"))',
-        "[1, 2].indexOf(2)",
-        "[1, 2].lastIndexOf(2)",
         '[duration("1s")].sum()',
     ],
 )

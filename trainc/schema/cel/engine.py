@@ -22,15 +22,18 @@ opaque types but cannot hold a value of one, so every expression is compiled twi
 type-checked in a *checking* environment that declares the real signatures, then loaded
 into a *running* environment whose implementations take those values as tagged maps
 (:mod:`trainc.schema.cel.library.values`), one Python function per name and argument
-kinds, choosing the overload by the values' tags. A few upstream signatures cannot be
-declared next to the engine's own functions of the same name (``string(ip)``,
-``list.indexOf``): an expression using one raises :class:`CelUnsupportedError`, so that
-callers report it as not evaluated rather than as broken.
+kinds, choosing the overload by the values' tags. Where a function cannot be declared
+as upstream declares it, a library rewrites the expression before compiling (the format
+library's optionals) or, if it does not compile as written, once more (a list's
+``indexOf``, a name the strings extension holds). The signatures left (``string(ip)``,
+``sum`` of durations) raise :class:`CelUnsupportedError`, so that callers report the
+expression as not evaluated rather than as broken.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -85,7 +88,7 @@ class CelCompileError(Exception):
 
 class CelUnsupportedError(CelCompileError):
     """An expression the API server compiles, using a library signature the engine cannot
-    declare (``string(ip)``, ``list.indexOf``, ``sum`` of durations)."""
+    declare (``string(ip)``, ``sum`` of durations)."""
 
 
 #: Compile errors that come from a library signature trainc cannot declare.
@@ -263,13 +266,14 @@ def _running_declarations(libraries: Sequence[Library]) -> list[cel.FunctionDecl
     for name, overloads in sorted(_by_name(libraries).items()):
         groups: dict[tuple[bool, tuple[str, ...]], list[Overload]] = defaultdict(list)
         for overload in overloads:
-            groups[overload.member, tuple(map(_kind, overload.params))].append(overload)
+            for kinds in itertools.product(*(_kinds(param) for param in overload.params)):
+                groups[overload.member, kinds].append(overload)
         declarations.append(
             cel.FunctionDecl(
                 name,
                 [
                     cel.Overload(
-                        group[0].id,
+                        f"{group[0].id}({', '.join(kinds)})",
                         cel.Type.DYN,
                         [_KINDS[kind] for kind in kinds],
                         is_member=member,
@@ -282,16 +286,19 @@ def _running_declarations(libraries: Sequence[Library]) -> list[cel.FunctionDecl
     return declarations
 
 
-def _kind(signature: str) -> str:
-    """The runtime kind a value of ``signature`` has in the running environment."""
+def _kinds(signature: str) -> tuple[str, ...]:
+    """The runtime kinds a value of ``signature`` may have in the running environment
+    (cel-cpp dispatches on them; its ``dyn`` matches no argument at run time)."""
     if signature in OPAQUE_TYPES or signature.startswith("map("):
-        return "map"
+        return ("map",)
     if signature.startswith("list("):
-        return "list"
-    return signature
+        return ("list",)
+    if signature == "dyn":
+        return tuple(kind for kind in _KINDS if kind != "dyn")
+    return (signature,)
 
 
-_KINDS = {**_PRIMITIVES, "list": cel.Type.LIST, "map": cel.Type.MAP}
+_KINDS = {**_PRIMITIVES, "list": cel.Type.LIST, "map": cel.Type.MAP, "null": cel.Type.NULL}
 
 
 def _dispatch(overloads: Sequence[Overload]) -> Callable[..., object]:
@@ -349,11 +356,29 @@ def _compile(
     try:
         checked = checking.compile(expression)
     except RuntimeError as error:
-        message = _compile_message(str(error))
-        if _UNDECLARABLE.search(message):
-            raise CelUnsupportedError(message) from error
-        raise CelCompileError(message) from error
+        checked = _compile_fallback(checking, expression, release)
+        if checked is None:
+            message = _compile_message(str(error))
+            if _UNDECLARABLE.search(message):
+                raise CelUnsupportedError(message) from error
+            raise CelCompileError(message) from error
     return running.deserialize(checked.serialize())
+
+
+def _compile_fallback(
+    checking: cel.Env, expression: str, release: Release | None
+) -> cel.Expression | None:
+    """``expression`` compiled after the libraries' fallback rewrites, if that compiles."""
+    rewritten = expression
+    for library in libraries_at(release):
+        if library.fallback is not None:
+            rewritten = library.fallback(rewritten)
+    if rewritten == expression:
+        return None
+    try:
+        return checking.compile(rewritten)
+    except RuntimeError:
+        return None
 
 
 def _optional_name(variable: str) -> str:

@@ -119,7 +119,7 @@ VAP_NOT_EVALUATED = Rule(
         what=(
             "a policy selects an object the TrainJob leads to, but trainc cannot answer it "
             "offline: it calls `authorizer`, a Kubernetes CEL library signature trainc's "
-            "engine cannot declare (`string(ip)`, `string(cidr)`, a list's `indexOf`), its "
+            "engine cannot declare (`string(ip)`, `string(cidr)`), its "
             "cost estimate exceeds the API server's limits, or its selectors read a Namespace "
             "the repository does not declare. Reported once per policy and TrainJob; the "
             "object is not counted as admitted"

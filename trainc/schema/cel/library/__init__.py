@@ -23,9 +23,11 @@ from trainc.schema.cel.library.declare import (
     Overload,
     Release,
 )
-from trainc.schema.cel.library.format import FORMAT_LIBRARY, PUBLIC_NAMES
+from trainc.schema.cel.library.format import FORMAT_LIBRARY
+from trainc.schema.cel.library.format import PUBLIC_NAMES as FORMAT_NAMES
 from trainc.schema.cel.library.ip import IP_LIBRARY
 from trainc.schema.cel.library.lists import LISTS_LIBRARY
+from trainc.schema.cel.library.lists import PUBLIC_NAMES as LISTS_NAMES
 from trainc.schema.cel.library.quantity import QUANTITY_LIBRARY
 from trainc.schema.cel.library.regex import REGEX_LIBRARY
 from trainc.schema.cel.library.semver import SEMVER_LIBRARY
@@ -43,6 +45,9 @@ LIBRARIES: tuple[Library, ...] = (
     FORMAT_LIBRARY,
     SEMVER_LIBRARY,
 )
+
+#: Private function names the libraries' rewrites call, and the names upstream uses.
+PUBLIC_NAMES = {**FORMAT_NAMES, **LISTS_NAMES}
 
 
 def libraries_at(release: Release | None) -> tuple[Library, ...]:

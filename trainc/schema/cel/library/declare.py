@@ -52,6 +52,9 @@ class Library:
     rewrite: Callable[[str], str] | None = None
     """Applied to an expression before it is compiled, where a function cannot be
     declared as upstream declares it (the format library's optionals)."""
+    fallback: Callable[[str], str] | None = None
+    """Applied only to an expression that does not compile as written, which is then
+    compiled again (a list's ``indexOf``, whose name the engine's strings extension holds)."""
 
 
 def member(

@@ -6,8 +6,15 @@ not compile), and a list whose items are of different types (a ``dyn`` list read
 object) fails as upstream's adders and comparers do, with ``no such overload``.
 Durations and timestamps: cel-expr-python cannot return them from Python, so ``sum``,
 ``min`` and ``max`` of such lists are not declared, and an expression using them is
-reported as not evaluated. ``indexOf`` and ``lastIndexOf`` cannot be declared next to
-the engine's string functions of the same names: not evaluated either.
+reported as not evaluated.
+
+``indexOf`` and ``lastIndexOf`` cannot be declared next to the engine's string functions
+of the same names. An expression that calls them on a list does not compile as written;
+only then :func:`rewrite_index_of` renames every such call to private functions that
+serve lists and strings alike (the strings extension's semantics: code-point indexes, an
+offset out of range is an error), and the expression is compiled again. cel-expr-python
+has no type parameters, so the list overload takes ``list(dyn)`` and any item: searching
+a list of ints for a string gives -1 here where upstream fails to compile.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
+from trainc.schema.cel.cost import token_spans
 from trainc.schema.cel.library.declare import Function, Library, LibraryError, Overload
 
 _SUMMABLE = ("int", "uint", "double")
@@ -59,6 +67,78 @@ def _extreme(name: str, *, largest: bool) -> Callable[[Sequence[object]], object
 
 
 _ZEROS: dict[str, object] = {"int": 0, "uint": 0, "double": 0.0}
+
+INDEX_OF = "__trainc_indexOf__"
+LAST_INDEX_OF = "__trainc_lastIndexOf__"
+#: The private names :func:`rewrite_index_of` calls, and the names upstream's messages use.
+PUBLIC_NAMES = {INDEX_OF: "indexOf", LAST_INDEX_OF: "lastIndexOf"}
+_PRIVATE = {public: private for private, public in PUBLIC_NAMES.items()}
+
+
+def rewrite_index_of(expression: str) -> str:
+    """``expression`` with each ``.indexOf(`` and ``.lastIndexOf(`` call renamed."""
+    spans = token_spans(expression)
+    for index in reversed(range(1, len(spans) - 1)):
+        kind, text, start = spans[index]
+        if (
+            kind == "word"
+            and text in _PRIVATE
+            and spans[index - 1][1] == "."
+            and spans[index + 1][1] == "("
+        ):
+            expression = expression[:start] + _PRIVATE[text] + expression[start + len(text) :]
+    return expression
+
+
+def cel_equal(a: object, b: object) -> bool:
+    """CEL's ``==``: numbers across int, uint and double, never a bool with a number."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(cel_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(cel_equal(a[key], b[key]) for key in a)
+    return type(a) is type(b) and a == b
+
+
+def _offset(text: str, offset: int) -> int:
+    if not 0 <= offset <= len(text):
+        raise LibraryError(f"index out of range: {offset}")
+    return offset
+
+
+def _index_of(target: object, item: object, offset: int | None = None) -> int:
+    if isinstance(target, str) and isinstance(item, str):
+        start = 0 if offset is None else _offset(target, offset)
+        return target.find(item, start)
+    if isinstance(target, list):
+        return next((i for i, value in enumerate(target) if cel_equal(value, item)), -1)
+    raise LibraryError("no such overload")
+
+
+def _last_index_of(target: object, item: object, offset: int | None = None) -> int:
+    if isinstance(target, str) and isinstance(item, str):
+        end = len(target) if offset is None else _offset(target, offset)
+        return target.rfind(item, 0, end + len(item))
+    if isinstance(target, list):
+        found = [i for i, value in enumerate(target) if cel_equal(value, item)]
+        return found[-1] if found else -1
+    raise LibraryError("no such overload")
+
+
+def _searches(name: str, impl: Callable[..., int]) -> Function:
+    """``name`` over strings (with and without offset) and over lists of any items."""
+    return Function(
+        name,
+        (
+            Overload(f"{name}_string", ("string", "string"), "int", impl, member=True),
+            Overload(f"{name}_string_int", ("string", "string", "int"), "int", impl, member=True),
+            Overload(f"{name}_list", ("list(dyn)", "dyn"), "int", impl, member=True),
+        ),
+    )
+
 
 LISTS_LIBRARY = Library(
     "lists",
@@ -106,5 +186,8 @@ LISTS_LIBRARY = Library(
                 for t in _COMPARABLE
             ),
         ),
+        _searches(INDEX_OF, _index_of),
+        _searches(LAST_INDEX_OF, _last_index_of),
     ),
+    fallback=rewrite_index_of,
 )
