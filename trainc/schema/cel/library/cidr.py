@@ -10,11 +10,22 @@ without leading zeros, and an IPv4-mapped IPv6 address is refused. As for IPs,
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
+from typing import TypeVar
 
-from trainc.schema.cel.library.declare import Function, Library, LibraryError, Overload, member
+from trainc.schema.cel.library.declare import (
+    Function,
+    Library,
+    LibraryError,
+    Overload,
+    member,
+    succeeds,
+)
 from trainc.schema.cel.library.declare import global_function as function
 from trainc.schema.cel.library.ip import Address, address_of, go_quote, ip_value, parse_address
 from trainc.schema.cel.library.values import CIDR, IP, unwrap, wrap
+
+_Argument = TypeVar("_Argument")
 
 _PREFIX_ERROR = "network address parse error during conversion from string: "
 
@@ -83,12 +94,35 @@ def _masked(value: object) -> dict[str, str]:
     return _value(_network(prefix, bits).network_address, bits)
 
 
-def _is_cidr(text: str) -> bool:
-    try:
-        _parse(text)
-    except LibraryError:
-        return False
-    return True
+def _ip_of(value: object) -> Address:
+    return parse_address(value) if isinstance(value, str) else address_of(value)
+
+
+def _prefix_of(value: object) -> tuple[Address, int]:
+    return _parse(value) if isinstance(value, str) else _prefix(value)
+
+
+def _containment(
+    name: str,
+    overload_id: str,
+    other: str,
+    test: Callable[[object, _Argument], bool],
+    argument: Callable[[object], _Argument],
+) -> Function:
+    """``name`` with its argument as a string or as a value of type ``other``."""
+    return Function(
+        name,
+        tuple(
+            Overload(
+                f"{overload_id}{suffix}",
+                (CIDR, kind),
+                "bool",
+                lambda value, arg: test(value, argument(arg)),
+                member=True,
+            )
+            for kind, suffix in (("string", "_string"), (other, ""))
+        ),
+    )
 
 
 CIDR_LIBRARY = Library(
@@ -96,49 +130,13 @@ CIDR_LIBRARY = Library(
     (1, 30),
     (
         function("cidr", "string_to_cidr", ("string",), CIDR, lambda text: _value(*_parse(text))),
-        Function(
-            "containsIP",
-            (
-                Overload(
-                    "cidr_contains_ip_string",
-                    (CIDR, "string"),
-                    "bool",
-                    lambda value, text: _contains_address(value, parse_address(text)),
-                    member=True,
-                ),
-                Overload(
-                    "cidr_contains_ip_ip",
-                    (CIDR, IP),
-                    "bool",
-                    lambda value, ip: _contains_address(value, address_of(ip)),
-                    member=True,
-                ),
-            ),
-        ),
-        Function(
-            "containsCIDR",
-            (
-                Overload(
-                    "cidr_contains_cidr_string",
-                    (CIDR, "string"),
-                    "bool",
-                    lambda value, text: _contains_prefix(value, _parse(text)),
-                    member=True,
-                ),
-                Overload(
-                    "cidr_contains_cidr",
-                    (CIDR, CIDR),
-                    "bool",
-                    lambda value, other: _contains_prefix(value, _prefix(other)),
-                    member=True,
-                ),
-            ),
-        ),
+        _containment("containsIP", "cidr_contains_ip", IP, _contains_address, _ip_of),
+        _containment("containsCIDR", "cidr_contains_cidr", CIDR, _contains_prefix, _prefix_of),
         member("ip", "cidr_ip", (CIDR,), IP, lambda value: ip_value(_prefix(value)[0])),
         member(
             "prefixLength", "cidr_prefix_length", (CIDR,), "int", lambda value: _prefix(value)[1]
         ),
         member("masked", "cidr_masked", (CIDR,), CIDR, _masked),
-        function("isCIDR", "is_cidr", ("string",), "bool", _is_cidr),
+        function("isCIDR", "is_cidr", ("string",), "bool", succeeds(_parse)),
     ),
 )

@@ -69,3 +69,17 @@ def global_function(
 ) -> Function:
     """A function with one global overload."""
     return Function(name, (Overload(overload_id, params, result, impl),))
+
+
+def succeeds(convert: Callable[..., object]) -> Callable[..., bool]:
+    """``isX`` of a library's ``x``: true exactly when ``x`` does not fail (upstream's
+    own definition of ``isQuantity``, ``isIP``, ``isCIDR``, ``isSemver``)."""
+
+    def test(*args: object) -> bool:
+        try:
+            convert(*args)
+        except LibraryError:
+            return False
+        return True
+
+    return test

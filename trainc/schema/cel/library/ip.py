@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from trainc.schema.cel.library.declare import Library, LibraryError, member
+from trainc.schema.cel.library.declare import Library, LibraryError, member, succeeds
 from trainc.schema.cel.library.declare import global_function as function
 from trainc.schema.cel.library.values import IP, unwrap, wrap
 
@@ -59,14 +59,6 @@ def ip_value(address: Address) -> dict[str, str]:
 def address_of(value: object) -> Address:
     """The address an IP value holds."""
     return ipaddress.ip_address(unwrap(value, IP))
-
-
-def _is_ip(text: str) -> bool:
-    try:
-        parse_address(text)
-    except LibraryError:
-        return False
-    return True
 
 
 def _is_canonical(text: str) -> bool:
@@ -138,6 +130,6 @@ IP_LIBRARY = Library(
             "bool",
             lambda value: _global_unicast(address_of(value)),
         ),
-        function("isIP", "is_ip", ("string",), "bool", _is_ip),
+        function("isIP", "is_ip", ("string",), "bool", succeeds(parse_address)),
     ),
 )

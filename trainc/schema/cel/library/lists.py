@@ -128,6 +128,18 @@ def _last_index_of(target: object, item: object, offset: int | None = None) -> i
     raise LibraryError("no such overload")
 
 
+def _extremes(name: str, *, largest: bool) -> Function:
+    """``min`` or ``max`` of a list of any comparable type."""
+    pick = _extreme(name, largest=largest)
+    return Function(
+        name,
+        tuple(
+            Overload(f"list_{t}_{name}_{t}", (f"list({t})",), t, pick, member=True)
+            for t in _COMPARABLE
+        ),
+    )
+
+
 def _searches(name: str, impl: Callable[..., int]) -> Function:
     """``name`` over strings (with and without offset) and over lists of any items."""
     return Function(
@@ -160,32 +172,8 @@ LISTS_LIBRARY = Library(
                 for t in _SUMMABLE
             ),
         ),
-        Function(
-            "max",
-            tuple(
-                Overload(
-                    f"list_{t}_max_{t}",
-                    (f"list({t})",),
-                    t,
-                    _extreme("max", largest=True),
-                    member=True,
-                )
-                for t in _COMPARABLE
-            ),
-        ),
-        Function(
-            "min",
-            tuple(
-                Overload(
-                    f"list_{t}_min_{t}",
-                    (f"list({t})",),
-                    t,
-                    _extreme("min", largest=False),
-                    member=True,
-                )
-                for t in _COMPARABLE
-            ),
-        ),
+        _extremes("max", largest=True),
+        _extremes("min", largest=False),
         _searches(INDEX_OF, _index_of),
         _searches(LAST_INDEX_OF, _last_index_of),
     ),

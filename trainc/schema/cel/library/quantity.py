@@ -12,7 +12,14 @@ import re
 from decimal import Decimal, localcontext
 
 from trainc.resolve.quantity import QuantityError, parse_quantity
-from trainc.schema.cel.library.declare import Function, Library, LibraryError, Overload, member
+from trainc.schema.cel.library.declare import (
+    Function,
+    Library,
+    LibraryError,
+    Overload,
+    member,
+    succeeds,
+)
 from trainc.schema.cel.library.declare import global_function as function
 from trainc.schema.cel.library.values import QUANTITY, unwrap, wrap
 
@@ -45,14 +52,6 @@ def to_quantity(text: str) -> dict[str, str]:
         if _FORMAT.fullmatch(text):
             raise LibraryError("unable to parse quantity's suffix") from None
         raise LibraryError(_FORMAT_WRONG) from None
-
-
-def _is_quantity(text: str) -> bool:
-    try:
-        parse_quantity(text)
-    except QuantityError:
-        return False
-    return True
 
 
 def _as_int64(number: Decimal) -> int | None:
@@ -109,7 +108,7 @@ QUANTITY_LIBRARY = Library(
     (1, 28),
     (
         function("quantity", "string_to_quantity", ("string",), QUANTITY, to_quantity),
-        function("isQuantity", "is_quantity_string", ("string",), "bool", _is_quantity),
+        function("isQuantity", "is_quantity_string", ("string",), "bool", succeeds(to_quantity)),
         Function("sign", (Overload("quantity_sign", _Q, "int", _sign, member=True),)),
         member(
             "isGreaterThan",

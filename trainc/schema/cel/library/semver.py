@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import re
 
-from trainc.schema.cel.library.declare import Function, Library, LibraryError, Overload, member
+from trainc.schema.cel.library.declare import (
+    Function,
+    Library,
+    LibraryError,
+    Overload,
+    member,
+    succeeds,
+)
 from trainc.schema.cel.library.ip import go_quote
 from trainc.schema.cel.library.values import SEMVER, unwrap, wrap
 
@@ -88,14 +95,6 @@ def _semver(text: str, normalized: bool = False) -> dict[str, str]:  # noqa: FBT
     return wrap(SEMVER, _text(parse(normalize(text) if normalized else text)))
 
 
-def _is_semver(text: str, normalized: bool = False) -> bool:  # noqa: FBT001, FBT002 - CEL's argument
-    try:
-        _semver(text, normalized)
-    except LibraryError:
-        return False
-    return True
-
-
 def _version(value: object) -> _Version:
     return parse(unwrap(value, SEMVER))
 
@@ -139,8 +138,8 @@ SEMVER_LIBRARY = Library(
         Function(
             "isSemver",
             (
-                Overload("is_semver_string", ("string",), "bool", _is_semver),
-                Overload("is_semver_string_bool", ("string", "bool"), "bool", _is_semver),
+                Overload("is_semver_string", ("string",), "bool", succeeds(_semver)),
+                Overload("is_semver_string_bool", ("string", "bool"), "bool", succeeds(_semver)),
             ),
         ),
         member(
