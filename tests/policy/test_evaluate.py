@@ -402,3 +402,20 @@ def test_a_guarded_policy_is_evaluated_as_written(tmp_path: Path) -> None:
         ("policy.nodes", "big"),
         ("policy.resolves", "orphan"),
     ]
+
+
+def test_kubernetes_cel_libraries_are_offered(tmp_path: Path) -> None:
+    spec = """\
+    matchConstraints:
+      resourceRules:
+        - resources: [clustertrainingruntimes]
+    validations:
+      - expression: >-
+          object.spec.template.spec.replicatedJobs.all(j,
+            j.template.spec.template.spec.containers.all(c,
+              quantity(string(c.resources.limits['nvidia.com/gpu'])).isLessThan(quantity('2'))))
+        message: at most one GPU per container
+    """
+    assert found(check(load(tmp_path, policy(spec)))) == [
+        ("policy.p", "error", "torch", "at most one GPU per container"),
+    ]
