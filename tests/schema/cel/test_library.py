@@ -269,6 +269,21 @@ def test_upstream_results(expression: str, expected: JsonValue) -> None:
         ('quantity("10Mm")', "unable to parse quantity's suffix"),
         ('quantity("1.5").asInteger()', "cannot convert value to integer"),
         ('ip("fe80::1%eth0")', 'IP address "fe80::1%eth0" with zone value is not allowed'),
+        (
+            'ip("192.168.0.1.0")',
+            'IP Address "192.168.0.1.0" parse error during conversion from string: '
+            'ParseAddr("192.168.0.1.0"): IPv4 address too long',
+        ),
+        (
+            'ip("1.2.3")',
+            'IP Address "1.2.3" parse error during conversion from string: '
+            'ParseAddr("1.2.3"): IPv4 address too short',
+        ),
+        (
+            'ip("1.2.3.256")',
+            'IP Address "1.2.3.256" parse error during conversion from string: '
+            'ParseAddr("1.2.3.256"): IPv4 field has value >255',
+        ),
         ('ip("::ffff:1.2.3.4")', 'IPv4-mapped IPv6 address "::ffff:1.2.3.4" is not allowed'),
         (
             'cidr("192.168.0.0/")',

@@ -23,6 +23,7 @@ _IPV6_LINK_LOCAL_MULTICAST = ipaddress.ip_network("ff02::/16")
 _IPV4_LINK_LOCAL_UNICAST = ipaddress.ip_network("169.254.0.0/16")
 _IPV6_LINK_LOCAL_UNICAST = ipaddress.ip_network("fe80::/10")
 _BROADCAST = ipaddress.ip_address("255.255.255.255")
+_OCTET_MAX = 255
 
 
 def parse_address(text: str) -> Address:
@@ -39,11 +40,41 @@ def parse_address(text: str) -> Address:
     except ValueError:
         raise LibraryError(
             f"IP Address {go_quote(text)} parse error during conversion from string: "
-            f"ParseAddr({go_quote(text)}): unable to parse IP"
+            f"ParseAddr({go_quote(text)}): {_parse_problem(text)}"
         ) from None
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         raise LibraryError(f"IPv4-mapped IPv6 address {go_quote(text)} is not allowed")
     return address
+
+
+def _parse_problem(text: str) -> str:
+    """Why ``netip.ParseAddr`` refuses ``text``: its IPv4 reasons exactly (what a policy
+    parses is mostly IPv4); an IPv6 address only as ``unable to parse IP``."""
+    family = next((char for char in text if char in ".:%"), "")
+    if family != ".":
+        return "missing IPv6 address" if family == "%" else "unable to parse IP"
+    return _ipv4_problem(text)
+
+
+def _ipv4_problem(text: str) -> str:
+    """``parseIPv4``'s error for ``text``."""
+    fields, value, digits = 0, 0, 0
+    for index, char in enumerate(text):
+        if char.isascii() and char.isdigit():
+            if digits == 1 and value == 0:
+                return "IPv4 field has octet with leading zero"
+            value, digits = value * 10 + int(char), digits + 1
+            if value > _OCTET_MAX:
+                return "IPv4 field has value >255"
+        elif char == ".":
+            if index in (0, len(text) - 1) or text[index - 1] == ".":
+                return f"IPv4 field must have at least one digit (at {go_quote(text[index:])})"
+            if fields == 3:  # noqa: PLR2004 - the fourth field
+                return "IPv4 address too long"
+            fields, value, digits = fields + 1, 0, 0
+        else:
+            return f"unexpected character (at {go_quote(text[index:])})"
+    return "IPv4 address too short" if fields < 3 else "unable to parse IP"  # noqa: PLR2004
 
 
 def go_quote(text: str) -> str:
