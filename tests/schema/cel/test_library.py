@@ -334,6 +334,7 @@ def test_mixed_dyn_list_fails_as_upstream_adders_do() -> None:
         'quantity("1")["x"]',
         "[1, 2].sum() + 1.0",
         'url("/x").getHost().getHost()',
+        "[1].indexOf(1, 2)",
     ],
 )
 def test_types_are_checked_as_upstream(expression: str) -> None:

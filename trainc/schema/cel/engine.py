@@ -93,8 +93,7 @@ class CelUnsupportedError(CelCompileError):
 
 #: Compile errors that come from a library signature trainc cannot declare.
 _UNDECLARABLE = re.compile(
-    r"found no matching overload for '(?:string|indexOf|lastIndexOf)' applied to "
-    r"'\((?:net\.IP|net\.CIDR|list\()"
+    r"found no matching overload for 'string' applied to '\((?:net\.IP|net\.CIDR)\)"
     r"|found no matching overload for '(?:sum|min|max)' applied to "
     r"'\(list\((?:google\.protobuf\.Duration|google\.protobuf\.Timestamp)\)"
 )
