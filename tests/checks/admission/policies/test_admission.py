@@ -205,6 +205,16 @@ def test_library_functions_are_evaluated_by_release() -> None:
     assert "undeclared reference to 'quantity'" in old.refusal.message
 
 
+def test_a_variable_holds_a_library_value() -> None:
+    small = policy(
+        {"expression": "variables.limit.isGreaterThan(quantity('1Gi'))"},
+        variables=[{"name": "limit", "expression": "quantity('512Mi')"}],
+    )
+    verdict = run(small, binding(), obj=pod())
+    assert verdict.refusal is not None
+    assert verdict.not_evaluated == []
+
+
 def test_format_library_is_evaluated() -> None:
     named = policy(
         {"expression": "!format.dns1123Label().validate(object.metadata.name).hasValue()"}
