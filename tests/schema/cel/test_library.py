@@ -5,6 +5,9 @@ here by trainc's engine."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from trainc.model.json import JsonValue
@@ -14,7 +17,9 @@ from trainc.schema.cel.engine import (
     EvalError,
     compile_expression,
 )
-from trainc.schema.cel.library import LIBRARIES, Release, libraries_at
+from trainc.schema.cel.library import NAMES
+from trainc.schema.cel.library.declare import Release
+from trainc.schema.cel.library.offered import LIBRARIES, PUBLIC_NAMES, libraries_at
 
 
 def value(expression: str, release: Release | None = None) -> JsonValue | EvalError:
@@ -390,3 +395,30 @@ def test_releases_offer_libraries_in_base_go_order() -> None:
     assert [lib.name for lib in libraries_at((1, 27))] == ["URL", "regex", "lists"]
     assert libraries_at(None) == LIBRARIES
     assert [lib.introduced for lib in LIBRARIES] == sorted(lib.introduced for lib in LIBRARIES)
+
+
+def test_names_are_every_library_function_as_an_expression_writes_it() -> None:
+    """The words that make the adapter declare the libraries are exactly the names (or
+    the first part of a dotted name) of every function the libraries offer, as written
+    in an expression (the rewrites' private names given back as upstream's)."""
+    written = {
+        PUBLIC_NAMES.get(function.name, function.name).split(".")[0]
+        for library in LIBRARIES
+        for function in library.functions
+    }
+    assert written == NAMES
+
+
+def test_an_expression_naming_no_library_function_does_not_import_the_libraries() -> None:
+    """The hook path compiles CRD rules that name no library: it must not pay for them."""
+    script = (
+        "import sys\n"
+        "from trainc.schema.cel.engine import compile_expression\n"
+        "assert compile_expression('self.limit <= 3 && \"quantity\" != \"\"', ('self',))"
+        ".evaluate({'self': {'limit': 1}}) is True\n"
+        "print(sorted(m for m in sys.modules if m.startswith('trainc.schema.cel.library')))\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", script], check=True, capture_output=True, text=True
+    ).stdout
+    assert found.strip() == "['trainc.schema.cel.library', 'trainc.schema.cel.library.declare']"

@@ -16,43 +16,26 @@ comprehension iterations, which is reported as such rather than as a broken rule
 
 Kubernetes' own CEL libraries (quantity, IP, CIDR, URL, regex, lists, semver, format:
 :mod:`trainc.schema.cel.library`) are offered by release, as base.go does: an expression
-is compiled for a ``release`` and a function that release lacks does not compile. The
-engine type-checks a library's own types (``kubernetes.Quantity``, ``net.IP``, ...) as
-opaque types but cannot hold a value of one, so every expression is compiled twice over:
-type-checked in a *checking* environment that declares the real signatures, then loaded
-into a *running* environment whose implementations take those values as tagged maps
-(:mod:`trainc.schema.cel.library.values`), one Python function per name and argument
-kinds, choosing the overload by the values' tags. Where a function cannot be declared
-as upstream declares it, a library rewrites the expression before compiling (the format
-library's optionals) or, if it does not compile as written, once more (a list's
-``indexOf``, a name the strings extension holds). The signatures left (``string(ip)``,
-``sum`` of durations) raise :class:`CelUnsupportedError`, so that callers report the
-expression as not evaluated rather than as broken.
+is compiled for a ``release`` and a function that release lacks does not compile. Only an
+expression that names one of their functions is compiled with them
+(:mod:`trainc.schema.cel.library_environment`, imported then): declarations of functions
+an expression does not name cannot change how it compiles, and every other expression
+keeps CEL's environment alone, one compilation and no library imported.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
-import re
-from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from cel_expr_python import cel
 
 from trainc.model.json import JsonValue
-from trainc.schema.cel.library import (
-    OPAQUE_TYPES,
-    PUBLIC_NAMES,
-    UNSUPPORTED,
-    Library,
-    Overload,
-    Release,
-    libraries_at,
-)
-from trainc.schema.cel.library.values import is_a
+from trainc.schema.cel.cost import tokens
+from trainc.schema.cel.library import NAMES
+from trainc.schema.cel.library.declare import UNSUPPORTED, Release
 
 _EXTENSIONS_YAML = """\
 extensions:
@@ -91,14 +74,6 @@ class CelUnsupportedError(CelCompileError):
     declare (``string(ip)``, ``sum`` of durations)."""
 
 
-#: Compile errors that come from a library signature trainc cannot declare.
-_UNDECLARABLE = re.compile(
-    r"found no matching overload for 'string' applied to '\((?:net\.IP|net\.CIDR)\)"
-    r"|found no matching overload for '(?:sum|min|max)' applied to "
-    r"'\(list\((?:google\.protobuf\.Duration|google\.protobuf\.Timestamp)\)"
-)
-
-
 @dataclass(frozen=True, slots=True)
 class EvalError:
     """A rule that could not be evaluated (missing field, no such overload, ...).
@@ -133,7 +108,7 @@ class Bindings:
 
 def bind(values: Mapping[str, object]) -> Bindings:
     """Bindings for ``values``; a value may be :data:`ABSENT` (an optional left empty)."""
-    return Bindings(_environments((), None)[1].Activation(data=_with_optionals(values)))
+    return Bindings(_environment(()).Activation(data=_with_optionals(values)))
 
 
 def _with_optionals(values: Mapping[str, object]) -> dict[str, object]:
@@ -196,126 +171,17 @@ def _first_line(message: str) -> str:
 
 
 @functools.cache
-def _environments(variables: tuple[str, ...], release: Release | None) -> tuple[cel.Env, cel.Env]:
-    """The checking and the running environment for ``variables`` at ``release``."""
+def _config(variables: tuple[str, ...]) -> cel.EnvConfig:
+    """CEL's extensions as Kubernetes offers them, with ``variables`` typed ``dyn``."""
     declarations = "".join(f"  - name: {name}\n    type_name: dyn\n" for name in variables)
     variables_yaml = "variables:\n" + declarations if declarations else ""
-    config = cel.NewEnvConfigFromYaml(_EXTENSIONS_YAML + variables_yaml)
-    libraries = libraries_at(release)
-    checking = cel.NewEnv(config=config, functions=_checking_declarations(libraries))
-    running = cel.NewEnv(config=config, functions=_running_declarations(libraries))
-    return checking, running
+    return cel.NewEnvConfigFromYaml(_EXTENSIONS_YAML + variables_yaml)
 
 
-def _by_name(libraries: Sequence[Library]) -> dict[str, list[Overload]]:
-    """Every overload by function name: two libraries may share one (``ip``, ``compareTo``)."""
-    named: dict[str, list[Overload]] = defaultdict(list)
-    for library in libraries:
-        for function in library.functions:
-            named[function.name].extend(function.overloads)
-    return named
-
-
-def _checking_declarations(libraries: Sequence[Library]) -> list[cel.FunctionDecl]:
-    return [
-        cel.FunctionDecl(
-            name,
-            [
-                cel.Overload(
-                    overload.id,
-                    _checking_type(overload.result),
-                    [_checking_type(param) for param in overload.params],
-                    is_member=overload.member,
-                )
-                for overload in overloads
-            ],
-        )
-        for name, overloads in sorted(_by_name(libraries).items())
-    ]
-
-
-_PRIMITIVES = {
-    "bool": cel.Type.BOOL,
-    "bytes": cel.Type.BYTES,
-    "double": cel.Type.DOUBLE,
-    "duration": cel.Type.DURATION,
-    "dyn": cel.Type.DYN,
-    "int": cel.Type.INT,
-    "string": cel.Type.STRING,
-    "timestamp": cel.Type.TIMESTAMP,
-    "uint": cel.Type.UINT,
-}
-
-
-def _checking_type(signature: str) -> cel.Type:
-    """The engine's type for a library signature: ``list(int)``, ``map(string, list(string))``."""
-    if signature in OPAQUE_TYPES:
-        return cel.Type.AbstractType(signature)
-    if signature.startswith("list("):
-        return cel.Type.List(_checking_type(signature[5:-1]))
-    if signature.startswith("map("):
-        key, _, value = signature[4:-1].partition(", ")
-        return cel.Type.Map(_checking_type(key), _checking_type(value))
-    return _PRIMITIVES[signature]
-
-
-def _running_declarations(libraries: Sequence[Library]) -> list[cel.FunctionDecl]:
-    """One implementation per name, receiver style and argument kinds, as cel-cpp dispatches."""
-    declarations = []
-    for name, overloads in sorted(_by_name(libraries).items()):
-        groups: dict[tuple[bool, tuple[str, ...]], list[Overload]] = defaultdict(list)
-        for overload in overloads:
-            for kinds in itertools.product(*(_kinds(param) for param in overload.params)):
-                groups[overload.member, kinds].append(overload)
-        declarations.append(
-            cel.FunctionDecl(
-                name,
-                [
-                    cel.Overload(
-                        f"{group[0].id}({', '.join(kinds)})",
-                        cel.Type.DYN,
-                        [_KINDS[kind] for kind in kinds],
-                        is_member=member,
-                        impl=_dispatch(group),
-                    )
-                    for (member, kinds), group in groups.items()
-                ],
-            )
-        )
-    return declarations
-
-
-def _kinds(signature: str) -> tuple[str, ...]:
-    """The runtime kinds a value of ``signature`` may have in the running environment
-    (cel-cpp dispatches on them; its ``dyn`` matches no argument at run time)."""
-    if signature in OPAQUE_TYPES or signature.startswith("map("):
-        return ("map",)
-    if signature.startswith("list("):
-        return ("list",)
-    if signature == "dyn":
-        return tuple(kind for kind in _KINDS if kind != "dyn")
-    return (signature,)
-
-
-_KINDS = {**_PRIMITIVES, "list": cel.Type.LIST, "map": cel.Type.MAP, "null": cel.Type.NULL}
-
-
-def _dispatch(overloads: Sequence[Overload]) -> Callable[..., object]:
-    """The implementation of the first overload whose library-typed arguments carry its tags."""
-    if len(overloads) == 1:
-        return overloads[0].impl
-
-    def call(*args: object) -> object:
-        for overload in overloads:
-            if all(
-                is_a(arg, param)
-                for arg, param in zip(args, overload.params, strict=True)
-                if param in OPAQUE_TYPES
-            ):
-                return overload.impl(*args)
-        return overloads[0].impl(*args)
-
-    return call
+@functools.cache
+def _environment(variables: tuple[str, ...]) -> cel.Env:
+    """The environment of an expression that names no library function."""
+    return cel.NewEnv(config=_config(variables))
 
 
 @functools.cache
@@ -348,36 +214,22 @@ def compile_expression(
 def _compile(
     expression: str, variables: tuple[str, ...], release: Release | None
 ) -> cel.Expression:
-    checking, running = _environments(variables, release)
-    for library in libraries_at(release):
-        if library.rewrite is not None:
-            expression = library.rewrite(expression)
+    if _names_a_library(expression):
+        # Imported here: most expressions (every CRD rule trainc ships) name no library,
+        # and the hook path should not pay for building their declarations.
+        from trainc.schema.cel.library_environment import compile_with_libraries  # noqa: PLC0415
+
+        return compile_with_libraries(expression, _config(variables), release)
     try:
-        checked = checking.compile(expression)
+        return _environment(variables).compile(expression)
     except RuntimeError as error:
-        checked = _compile_fallback(checking, expression, release)
-        if checked is None:
-            message = _compile_message(str(error))
-            if _UNDECLARABLE.search(message):
-                raise CelUnsupportedError(message) from error
-            raise CelCompileError(message) from error
-    return running.deserialize(checked.serialize())
+        raise CelCompileError(compile_message(str(error))) from error
 
 
-def _compile_fallback(
-    checking: cel.Env, expression: str, release: Release | None
-) -> cel.Expression | None:
-    """``expression`` compiled after the libraries' fallback rewrites, if that compiles."""
-    rewritten = expression
-    for library in libraries_at(release):
-        if library.fallback is not None:
-            rewritten = library.fallback(rewritten)
-    if rewritten == expression:
-        return None
-    try:
-        return checking.compile(rewritten)
-    except RuntimeError:
-        return None
+def _names_a_library(expression: str) -> bool:
+    """Whether a word of ``expression`` (outside its string literals) names a library
+    function: without one, declaring the libraries cannot change how it compiles."""
+    return any(kind == "word" and text in NAMES for kind, text in tokens(expression))
 
 
 def _optional_name(variable: str) -> str:
@@ -401,13 +253,11 @@ def _wrap_optionals(expression: str, optional: tuple[str, ...]) -> str:
     return wrapped
 
 
-def _compile_message(raw: str) -> str:
+def compile_message(raw: str) -> str:
     """cel-cpp's message without its status prefix, keeping the caret excerpt."""
     text = raw.strip()
     for prefix in ("INVALID_ARGUMENT: ", "ERROR: "):
         text = text.removeprefix(prefix)
-    for private, public in PUBLIC_NAMES.items():
-        text = text.replace(private, public)
     return text.replace(" [INVALID_ARGUMENT]", "")
 
 

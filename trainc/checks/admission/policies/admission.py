@@ -59,7 +59,7 @@ from trainc.checks.admission.policies.request import (
 from trainc.checks.admission.resource_lists import forbidden
 from trainc.checks.workload.jsonfields import text
 from trainc.model.json import JsonObject, as_object
-from trainc.schema.cel.library import Release
+from trainc.schema.cel.library.declare import Release
 
 POLICY_API_VERSION = "admissionregistration.k8s.io/v1"
 POLICY_KIND = "ValidatingAdmissionPolicy"

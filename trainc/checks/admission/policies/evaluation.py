@@ -49,7 +49,7 @@ from trainc.schema.cel.engine import (
     Program,
     compile_expression,
 )
-from trainc.schema.cel.library import Release
+from trainc.schema.cel.library.declare import Release
 from trainc.schema.cel.sizes import untyped_sizes
 
 #: The variables every policy expression is compiled with.

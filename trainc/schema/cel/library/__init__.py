@@ -14,56 +14,60 @@ that API server. ``authorizer`` is no library here: only the cluster can answer 
 
 from __future__ import annotations
 
-from trainc.schema.cel.library.cidr import CIDR_LIBRARY
-from trainc.schema.cel.library.declare import (
-    UNSUPPORTED,
-    Function,
-    Library,
-    LibraryError,
-    Overload,
-    Release,
+#: The words that name a library function in an expression: each function's name, or
+#: the first part of a dotted one (``format.dns1123Label``, ``ip.isCanonical``). An
+#: expression without any of them compiles and runs in CEL's environment alone, so that
+#: the hook path neither imports the libraries nor compiles twice for them
+#: (:mod:`trainc.schema.cel.engine`); tests check this set against the libraries.
+NAMES = frozenset(
+    {
+        "add",
+        "asApproximateFloat",
+        "asInteger",
+        "cidr",
+        "compareTo",
+        "containsCIDR",
+        "containsIP",
+        "family",
+        "find",
+        "findAll",
+        "format",
+        "getEscapedPath",
+        "getHost",
+        "getHostname",
+        "getPort",
+        "getQuery",
+        "getScheme",
+        "indexOf",
+        "ip",
+        "isCIDR",
+        "isGlobalUnicast",
+        "isGreaterThan",
+        "isIP",
+        "isInteger",
+        "isLessThan",
+        "isLinkLocalMulticast",
+        "isLinkLocalUnicast",
+        "isLoopback",
+        "isQuantity",
+        "isSemver",
+        "isSorted",
+        "isURL",
+        "isUnspecified",
+        "lastIndexOf",
+        "major",
+        "masked",
+        "max",
+        "min",
+        "minor",
+        "patch",
+        "prefixLength",
+        "quantity",
+        "semver",
+        "sign",
+        "sub",
+        "sum",
+        "url",
+        "validate",
+    }
 )
-from trainc.schema.cel.library.format import FORMAT_LIBRARY
-from trainc.schema.cel.library.format import PUBLIC_NAMES as FORMAT_NAMES
-from trainc.schema.cel.library.ip import IP_LIBRARY
-from trainc.schema.cel.library.lists import LISTS_LIBRARY
-from trainc.schema.cel.library.lists import PUBLIC_NAMES as LISTS_NAMES
-from trainc.schema.cel.library.quantity import QUANTITY_LIBRARY
-from trainc.schema.cel.library.regex import REGEX_LIBRARY
-from trainc.schema.cel.library.semver import SEMVER_LIBRARY
-from trainc.schema.cel.library.urls import URL_LIBRARY
-from trainc.schema.cel.library.values import OPAQUE_TYPES
-
-#: Every library, in the order base.go adds them.
-LIBRARIES: tuple[Library, ...] = (
-    URL_LIBRARY,
-    REGEX_LIBRARY,
-    LISTS_LIBRARY,
-    QUANTITY_LIBRARY,
-    IP_LIBRARY,
-    CIDR_LIBRARY,
-    FORMAT_LIBRARY,
-    SEMVER_LIBRARY,
-)
-
-#: Private function names the libraries' rewrites call, and the names upstream uses.
-PUBLIC_NAMES = {**FORMAT_NAMES, **LISTS_NAMES}
-
-
-def libraries_at(release: Release | None) -> tuple[Library, ...]:
-    """The libraries the API server of ``release`` offers; ``None``: all of them."""
-    return tuple(lib for lib in LIBRARIES if release is None or lib.introduced <= release)
-
-
-__all__ = [
-    "LIBRARIES",
-    "OPAQUE_TYPES",
-    "PUBLIC_NAMES",
-    "UNSUPPORTED",
-    "Function",
-    "Library",
-    "LibraryError",
-    "Overload",
-    "Release",
-    "libraries_at",
-]
