@@ -239,15 +239,28 @@ def test_a_gang_that_fits_pod_by_pod_but_never_all_at_once() -> None:
     gpu = quota("gpu", {"requests.nvidia.com/gpu": "8", "requests.memory": "1Ti"})
     members = [Member(node(), 4)]
     assert admit([gpu], node(), NEWEST) is None
-    assert demand(gpu, members, NEWEST) == (4, demand(gpu, [Member(node())] * 4, NEWEST)[1])
+    counted = demand(gpu, members, NEWEST)
+    assert (counted.objects, counted.resources) == (4, {"pods"})
+    assert counted.total == demand(gpu, [Member(node())] * 4, NEWEST).total
     found = shortfalls([gpu], members, NEWEST)
     assert [s.quota for s in found] == ["gpu"]
     assert found[0].message == (
-        "quota 'gpu' can never admit all 4 objects of this gang at once: together they "
+        "quota 'gpu' can never admit all 4 pods of this gang at once: together they "
         "request requests.nvidia.com/gpu=16, but the quota allows requests.nvidia.com/gpu=8 "
         "in the whole namespace"
     )
     assert shortfalls([quota("gpu", {"requests.nvidia.com/gpu": "16"})], members, NEWEST) == []
+
+
+def test_a_gang_counted_in_pods_and_jobs_is_counted_in_objects() -> None:
+    counts = quota("counts", {"count/jobs.batch": "1", "pods": "8"})
+    job = Target("batch", "jobs", {"metadata": {"name": "node"}, "spec": {}})
+    [found] = shortfalls([counts], [Member(node(), 3), Member(job, 2)], NEWEST)
+    assert found.message == (
+        "quota 'counts' can never admit all 5 objects of this gang at once: together they "
+        "request count/jobs.batch=2, but the quota allows count/jobs.batch=1 in the whole "
+        "namespace"
+    )
 
 
 def test_a_gang_is_charged_only_where_a_quota_selects_its_pods() -> None:
@@ -261,7 +274,7 @@ def test_a_gang_is_charged_only_where_a_quota_selects_its_pods() -> None:
     assert len(found) == 1
     assert found[0].objects == 3
     assert found[0].message == (
-        "quota 'high-gpu' can never admit all 3 objects of this gang at once: together they "
+        "quota 'high-gpu' can never admit all 3 pods of this gang at once: together they "
         "request pods=3,requests.nvidia.com/gpu=12, but the quota allows "
         "pods=2,requests.nvidia.com/gpu=8 in the whole namespace"
     )
