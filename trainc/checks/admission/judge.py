@@ -2,32 +2,69 @@
 
 Mutating admission runs before validating admission, so LimitRanger's defaults are what
 ResourceQuota and the policies see of a pod
-(https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#which-plugins-are-enabled-by-default);
-Kueue judges the workload once the JobSet exists. A family is one module with a
+(https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#which-plugins-are-enabled-by-default).
+The validating plugins then run one after another in kube-apiserver's order
+(``AllOrderedPlugins`` in
+https://github.com/kubernetes/kubernetes/blob/v1.36.0/pkg/kubeapiserver/options/plugins.go:
+LimitRanger, PodSecurity, ..., ValidatingAdmissionPolicy, ValidatingAdmissionWebhook,
+ResourceQuota), and the first that refuses a request ends it: the later ones never see
+the pod, so they neither refuse nor warn about it (their findings would be noise). The
+pod validation that follows LimitRanger's defaults (``limitrange.default-below-request``)
+refuses before any of them. Kueue judges the workload once the JobSet exists, whatever
+becomes of its pods. A family is one module with a
 :data:`~trainc.checks.admission.created.AdmissionCheck` and one line here.
 """
 
 from __future__ import annotations
 
-from trainc.checks.admission.created import AdmissionCheck, AdmissionInput
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from trainc.checks.admission.created import AdmissionCheck, AdmissionInput, CreatedPod
 from trainc.checks.admission.kueue.judge import check_kueue
-from trainc.checks.admission.limit_ranges.judge import check_limit_ranges
-from trainc.checks.admission.pod_security.judge import check_pod_security
-from trainc.checks.admission.policies.judge import check_policies
+from trainc.checks.admission.limit_ranges.judge import check_limit_ranges, limit_ranger_refuses
+from trainc.checks.admission.pod_security.judge import check_pod_security, pod_security_refuses
+from trainc.checks.admission.policies.judge import check_policies, policies_refuse
 from trainc.checks.admission.resource_quotas.judge import check_resource_quotas
 from trainc.diagnostics import Diagnostic
 
-ADMISSION_CHECKS: tuple[AdmissionCheck, ...] = (
-    check_pod_security,
-    check_limit_ranges,
-    check_resource_quotas,
-    check_policies,
-    check_kueue,
+#: Whether one plugin refuses the pods of one replicatedJob.
+Refuses = Callable[[AdmissionInput, CreatedPod], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Plugin:
+    """One validating admission plugin: its findings, and which pods it refuses (None:
+    it is the last to judge pods, so nothing after it needs to know)."""
+
+    check: AdmissionCheck
+    refuses: Refuses | None = None
+
+
+#: The plugins that judge a TrainJob's pods, in the API server's order.
+POD_PLUGINS: tuple[Plugin, ...] = (
+    Plugin(check_limit_ranges, limit_ranger_refuses),
+    Plugin(check_pod_security, pod_security_refuses),
+    Plugin(check_policies, policies_refuse),
+    Plugin(check_resource_quotas),
 )
 
 
 def check_admission(found: AdmissionInput) -> list[Diagnostic]:
-    """Every family's findings about one TrainJob's objects; none without a cluster."""
+    """Every family's findings about one TrainJob's objects; none without a cluster.
+
+    Each plugin judges only the pods no earlier plugin refused.
+    """
     if not found.cluster.configured:
         return []
-    return [finding for check in ADMISSION_CHECKS for finding in check(found)]
+    findings: list[Diagnostic] = []
+    judged = found
+    for plugin in POD_PLUGINS:
+        findings.extend(plugin.check(judged))
+        if plugin.refuses is None:
+            continue
+        refused = {pod.replicated_job for pod in judged.pods if plugin.refuses(judged, pod)}
+        if refused:
+            judged = replace(judged, refused=judged.refused | refused)
+    findings.extend(check_kueue(found))
+    return findings

@@ -183,6 +183,11 @@ def check_limit_ranges(found: AdmissionInput) -> list[Diagnostic]:
     ]
 
 
+def limit_ranger_refuses(found: AdmissionInput, pod: CreatedPod) -> bool:
+    """Whether LimitRanger (or the pod validation after its defaults) refuses ``pod``."""
+    return any(_pod_causes(found, limit_ranges_of(found), pod))
+
+
 def _pod_causes(
     found: AdmissionInput, limit_ranges: list[LimitRange], pod: CreatedPod
 ) -> Iterator[tuple[Cause, CreatedPod]]:

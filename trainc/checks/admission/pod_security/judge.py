@@ -244,6 +244,11 @@ def _verdict(found: AdmissionInput, pod: CreatedPod) -> Verdict:
     )
 
 
+def pod_security_refuses(found: AdmissionInput, pod: CreatedPod) -> bool:
+    """Whether the namespace's ``enforce`` level refuses ``pod``."""
+    return bool(_verdict(found, pod).refused)
+
+
 def _findings(
     found: AdmissionInput, pod: CreatedPod
 ) -> Iterator[tuple[Rule, str, tuple[Violation, ...]]]:

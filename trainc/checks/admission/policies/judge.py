@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects
-from trainc.checks.admission.created import JOB_CONTROLLER, AdmissionInput
+from trainc.checks.admission.created import JOB_CONTROLLER, AdmissionInput, CreatedPod
 from trainc.checks.admission.limit_ranges.judge import defaulted_spec
 from trainc.checks.admission.policies.admission import (
     VALIDATION_FAILURE,
@@ -284,16 +284,32 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
             _child_origin(job, child),
         )
     for pod in found.pods:
-        spec = defaulted_spec(found, pod)
-        written: JsonObject = {"metadata": pod.metadata, "spec": pod.spec}
-        yield _Seen(
-            {"apiVersion": "v1", "kind": "Pod", "metadata": pod.metadata, "spec": spec},
-            creators.job_controller,
-            written,
-            pod.replicated_job,
-            "",
-            pod.origin,
-        )
+        yield _pod_seen(found, pod)
+
+
+def _pod_seen(found: AdmissionInput, pod: CreatedPod) -> _Seen:
+    """A pod as the Job controller sends it, after the mutating plugins."""
+    spec = defaulted_spec(found, pod)
+    written: JsonObject = {"metadata": pod.metadata, "spec": pod.spec}
+    return _Seen(
+        {"apiVersion": "v1", "kind": "Pod", "metadata": pod.metadata, "spec": spec},
+        found.cluster.creators.job_controller,
+        written,
+        pod.replicated_job,
+        "",
+        pod.origin,
+    )
+
+
+def policies_refuse(found: AdmissionInput, pod: CreatedPod) -> bool:
+    """Whether a policy through a ``Deny`` binding (or a failing configuration) refuses
+    ``pod``."""
+    cluster = found.cluster.policies
+    if not cluster.policies or not cluster.bindings:
+        return False
+    seen = _pod_seen(found, pod)
+    request = request_for(seen.obj, seen.user)
+    return request is not None and bool(admit(cluster, request).denials)
 
 
 def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], Origin]:

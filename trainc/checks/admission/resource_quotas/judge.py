@@ -267,7 +267,7 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
         named,
         (f"the JobSet {job.name!r}, applied by the GitOps tool"),
     )
-    for pod in found.pods:
+    for pod in (CreatedPod(job, child) for child in found.child_jobs):
         origin = job.origin(("replicatedJobs", pod.child.index, "name"))
         yield (
             Target("batch", "jobs", pod.child.job),
