@@ -34,7 +34,7 @@ from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects
 from trainc.checks.admission.created import JOB_CONTROLLER, AdmissionInput, CreatedPod
-from trainc.checks.admission.limit_ranges.judge import defaulted_spec
+from trainc.checks.admission.mutated import mutated_spec
 from trainc.checks.admission.policies.admission import (
     VALIDATION_FAILURE,
     Cluster,
@@ -289,7 +289,7 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
 
 def _pod_seen(found: AdmissionInput, pod: CreatedPod) -> _Seen:
     """A pod as the Job controller sends it, after the mutating plugins."""
-    spec = defaulted_spec(found, pod)
+    spec = mutated_spec(found, pod)
     written: JsonObject = {"metadata": pod.metadata, "spec": pod.spec}
     return _Seen(
         {"apiVersion": "v1", "kind": "Pod", "metadata": pod.metadata, "spec": spec},

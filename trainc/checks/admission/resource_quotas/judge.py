@@ -1,7 +1,7 @@
 """The ResourceQuota plugin on the objects a TrainJob makes the cluster create, at the lines
 behind them.
 
-Each pod, as LimitRanger leaves it (:func:`~..limit_ranges.judge.defaulted_spec`), is
+Each pod, as the mutating plugins leave it (:func:`~..mutated.mutated_spec`), is
 judged against the namespace's quotas: a container that does not say how much cpu or
 memory a quota tracks (``quota.must-specify``), one pod above a hard limit
 (``quota.exceeded``). So are the other objects the TrainJob creates, one at a time: the
@@ -27,10 +27,10 @@ from trainc.checks.admission.created import AdmissionInput, CreatedPod
 from trainc.checks.admission.limit_ranges.judge import (
     Cause,
     claims_of,
-    defaulted_spec,
     grouped,
     resource_origin,
 )
+from trainc.checks.admission.mutated import mutated_spec
 from trainc.checks.admission.resource_lists import ZERO, container_list, pretty
 from trainc.checks.admission.resource_quotas.admission import admit, exceeded, mask
 from trainc.checks.admission.resource_quotas.evaluators import (
@@ -167,7 +167,7 @@ def _quota_of(message: str) -> str:
 
 
 def _pod_target(found: AdmissionInput, pod: CreatedPod) -> Target:
-    obj: JsonObject = {"metadata": pod.metadata, "spec": defaulted_spec(found, pod)}
+    obj: JsonObject = {"metadata": pod.metadata, "spec": mutated_spec(found, pod)}
     return Target("", "pods", obj)
 
 
@@ -193,7 +193,7 @@ def _pod_causes(
                 QUOTA_MUST_SPECIFY.code,
                 refusal.message,
                 f"set {fields} on container {name!r} (or give the namespace a LimitRange "
-                f"default for it): quota {quota.name!r} tracks it",
+                f"default for it): quota {quota.name!r} tracks it{_default_class(pod, target)}",
                 pod.origin(("spec", *where)),
             ),
             pod,
@@ -203,10 +203,24 @@ def _pod_causes(
         Cause(
             QUOTA_EXCEEDED.code,
             refusal.message,
-            f"request less per pod, or raise the hard limit of quota {quota.name!r}; {_ASSUMED}",
+            f"request less per pod, or raise the hard limit of quota {quota.name!r}; "
+            f"{_ASSUMED}{_default_class(pod, target)}",
             _exceeding_origin(found, pod, target, quota),
         ),
         pod,
+    )
+
+
+def _default_class(pod: CreatedPod, target: Target) -> str:
+    """Why a quota scoped by PriorityClass selects pods that name none: the Priority
+    plugin gave them the cluster's global default."""
+    given = text(target.spec.get("priorityClassName"))
+    if not given or text(pod.spec.get("priorityClassName")):
+        return ""
+    return (
+        f"; the pods name no PriorityClass, so the Priority plugin gives them {given!r}, the "
+        "cluster's global default: name another class in the pod template to leave this "
+        "quota's scope"
     )
 
 
