@@ -292,14 +292,14 @@ def cluster_objects(
     documents :func:`~trainc.load.cluster_files.cluster_documents` gathered.
 
     Every object of the manifests is taken (any of them may be a policy's parameter);
-    of the inputs, only objects of the cluster kinds and of the policies' parameter
-    kinds. Without ``settings`` the cluster is unknown: :data:`EMPTY`, nothing read.
+    of the inputs, only objects of the cluster kinds and of the parameter kinds of the
+    policies, wherever those are kept. Without ``settings`` the cluster is unknown: :data:`EMPTY`, nothing read.
     """
     if settings is None:
         return EMPTY
     documents = documents or ClusterDocuments()
     manifests = list(_objects(documents.manifests, default_namespace))
-    wanted = CLUSTER_KINDS | frozenset(param_kinds(documents.manifests))
+    wanted = CLUSTER_KINDS | frozenset(param_kinds((*documents.manifests, *documents.inputs)))
     from_inputs = [
         found for found in _objects(documents.inputs, default_namespace) if found.kind in wanted
     ]
