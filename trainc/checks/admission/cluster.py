@@ -293,7 +293,8 @@ def cluster_objects(
 
     Every object of the manifests is taken (any of them may be a policy's parameter);
     of the inputs, only objects of the cluster kinds and of the parameter kinds of the
-    policies, wherever those are kept. Without ``settings`` the cluster is unknown: :data:`EMPTY`, nothing read.
+    policies, wherever those are kept. Without ``settings`` the cluster is unknown:
+    :data:`EMPTY`, nothing read.
     """
     if settings is None:
         return EMPTY
