@@ -338,6 +338,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "a TrainJob's namespace is not in trainc.yaml's namespaces (a typo gets its own Role)",
     ),
     (
+        "vap.misconfigured",
+        "warning",
+        "a ValidatingAdmissionPolicy or binding of the cluster that cannot be applied as written",
+    ),
+    (
         "cluster.invalid-object",
         "error",
         "an object of the cluster's manifests that the API server would refuse to store",

@@ -48,6 +48,7 @@ from trainc.checks.admission.pod_security import (
 from trainc.checks.admission.policies import Cluster as PolicyCluster
 from trainc.checks.admission.policies import UserInfo, resource_for
 from trainc.checks.admission.policies import cluster_from_objects as policy_cluster
+from trainc.checks.admission.policies.configuration import VAP_MISCONFIGURED, misconfigurations
 from trainc.checks.admission.resource_quotas import Quota, quota_from_json
 from trainc.checks.admission.resource_quotas import ordered as ordered_quotas
 from trainc.checks.workload.jsonfields import integer, objects, text
@@ -308,6 +309,7 @@ def cluster_objects(
     kept = _distinct([*manifests, *from_inputs], findings)
     kept = [found for found in kept if _valid(found, findings)]
     findings.extend(_unread_versions(kept))
+    findings.extend(_misconfigured(kept))
     defaults = pod_security_defaults(settings.pod_security_defaults)
     namespaces: dict[str, Mapping[str, str]] = {}
     pod_security: dict[str, NamespacePolicy] = {}
@@ -471,6 +473,17 @@ def _unread_versions(kept: Iterable[_Found]) -> Iterator[Diagnostic]:
                 "not judge: it is not applied to any object",
                 hint=f"write it as {_POLICY_API_VERSION}",
             )
+
+
+def _misconfigured(kept: list[_Found]) -> Iterator[Diagnostic]:
+    """The policies and bindings the API server cannot apply as written, at their lines."""
+    policies = [found for found in kept if found.api_version == _POLICY_API_VERSION]
+    placed = {id(found.obj): found for found in policies}
+    for problem in misconfigurations(found.obj for found in policies):
+        found = placed[id(problem.obj)]
+        yield found.document.finding(
+            (*found.at, *problem.path), VAP_MISCONFIGURED.code, problem.message, hint=problem.hint
+        )
 
 
 def _labels(metadata: JsonObject) -> dict[str, str]:

@@ -170,7 +170,8 @@ def _compile(expression: str) -> Program | None:
         return None
 
 
-def _compile_error(expression: str) -> str:
+def compile_error(expression: str) -> str:
+    """``compilation error: …`` when ``expression`` does not compile, else empty."""
     try:
         compile_expression(expression, VARIABLES)
     except CelCompileError as error:
@@ -226,7 +227,7 @@ class _Evaluator:
             return _Error(f"expression '{expression}' resulted in error: {failed}")
         program = _compile(expression)
         if program is None:
-            return _Error(_compile_error(expression))
+            return _Error(compile_error(expression))
         cost = estimate(expression, self.inputs.shape)
         if condition:
             self.condition_budget -= cost
