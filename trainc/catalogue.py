@@ -395,6 +395,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "one object the TrainJob creates is above a ResourceQuota's hard limit",
     ),
     (
+        "quota.uncovered",
+        "error",
+        "a pod uses a resource or scope the quota plugin limits, and no quota covers it",
+    ),
+    (
         "quota.gang-exceeds",
         "error",
         "a gang whose objects together exceed a ResourceQuota's hard limit",

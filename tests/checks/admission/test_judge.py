@@ -6,6 +6,7 @@ from __future__ import annotations
 from tests.checks.admission.policies.test_judge import policy
 from tests.checks.admission.wiring import admission_input
 from trainc.checks.admission.judge import check_admission
+from trainc.model.json import JsonObject
 
 NAMESPACE = """\
 apiVersion: v1
@@ -43,18 +44,23 @@ def _platform(*parts: str) -> str:
     return "---\n".join(parts)
 
 
-def _codes(platform: str, **trainer: object) -> list[str]:
-    return sorted(finding.code for finding in check_admission(admission_input(platform, **trainer)))
+def _codes(platform: str, limits: JsonObject | None = None) -> list[str]:
+    found = (
+        admission_input(platform, resourcesPerNode={"limits": limits})
+        if limits
+        else admission_input(platform)
+    )
+    return sorted(finding.code for finding in check_admission(found))
 
 
 def test_a_pod_limitranger_refuses_reaches_no_later_plugin() -> None:
     platform = _platform(NAMESPACE.format(mode="warn"), CPU_MAX, MEMORY, NO_PODS)
-    assert _codes(platform, resourcesPerNode={"limits": {"cpu": "16"}}) == ["limitrange.max"]
+    assert _codes(platform, {"cpu": "16"}) == ["limitrange.max"]
 
 
 def test_each_plugin_judges_the_pods_limitranger_admits() -> None:
     platform = _platform(NAMESPACE.format(mode="warn"), CPU_MAX, MEMORY)
-    assert _codes(platform, resourcesPerNode={"limits": {"cpu": "4"}}) == [
+    assert _codes(platform, {"cpu": "4"}) == [
         "psa.would-violate",
         "quota.must-specify",
     ]
@@ -77,7 +83,7 @@ def test_a_warning_stops_nothing() -> None:
 
 def test_without_the_limitrange_every_later_plugin_speaks() -> None:
     platform = _platform(NAMESPACE.format(mode="warn"), MEMORY, NO_PODS)
-    assert _codes(platform, resourcesPerNode={"limits": {"cpu": "16"}}) == [
+    assert _codes(platform, {"cpu": "16"}) == [
         "psa.would-violate",
         "vap.denied",
     ]

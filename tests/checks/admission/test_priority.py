@@ -8,6 +8,7 @@ from tests.checks.admission.wiring import admission_input
 from trainc.checks.admission.cluster import PriorityClass
 from trainc.checks.admission.judge import check_admission
 from trainc.checks.admission.priority import global_default, prioritized
+from trainc.model.json import JsonObject
 
 CLASSES = {
     "best-effort": PriorityClass("best-effort", 100, global_default=True),
@@ -42,7 +43,7 @@ def test_a_pod_without_a_class_gets_the_global_default() -> None:
 
 
 def test_a_pod_naming_a_class_keeps_it_and_gets_its_value() -> None:
-    spec = {"priorityClassName": "training"}
+    spec: JsonObject = {"priorityClassName": "training"}
     assert prioritized(spec, CLASSES) == {
         "priorityClassName": "training",
         "priority": 1000,

@@ -51,9 +51,16 @@ from trainc.checks.admission.policies import cluster_from_objects as policy_clus
 from trainc.checks.admission.policies.configuration import VAP_MISCONFIGURED, misconfigurations
 from trainc.checks.admission.resource_quotas import Quota, quota_from_json
 from trainc.checks.admission.resource_quotas import ordered as ordered_quotas
+from trainc.checks.admission.resource_quotas.quota import Limited, Selector
 from trainc.checks.workload.jsonfields import integer, objects, text
 from trainc.config.cluster import check_cluster
-from trainc.config.settings import ClusterSettings, Identity, PodSecurityDefaults, RepoConfig
+from trainc.config.settings import (
+    ClusterSettings,
+    Identity,
+    LimitedResource,
+    PodSecurityDefaults,
+    RepoConfig,
+)
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity, sort_diagnostics
 from trainc.load.cluster_files import (
     CLUSTER_KINDS,
@@ -194,7 +201,8 @@ class ClusterObjects:
     ``pod_security`` to its Pod Security policy; a namespace not declared gets
     ``pod_security_defaults`` (:meth:`pod_security_for`). ``limit_ranges`` and
     ``quotas`` are by namespace, in the order the checks apply them. ``kueue`` is built
-    once and must not be changed. ``findings`` are the objects refused.
+    once and must not be changed. ``limited`` is the ResourceQuota plugin's
+    ``limitedResources``. ``findings`` are the objects refused.
     """
 
     configured: bool = False
@@ -208,6 +216,7 @@ class ClusterObjects:
     priority_classes: Mapping[str, PriorityClass] = field(default_factory=dict)
     kueue: KueueCluster = field(default_factory=KueueCluster)
     creators: Creators = field(default_factory=_default_creators)
+    limited: tuple[Limited, ...] = ()
     findings: tuple[Diagnostic, ...] = ()
 
     def pod_security_for(self, namespace: str) -> NamespacePolicy:
@@ -356,7 +365,20 @@ def cluster_objects(
             _user(settings.jobset_controller),
             _user(settings.job_controller),
         ),
+        limited=tuple(_limited(item) for item in settings.limited_resources),
         findings=sort_diagnostics(findings),
+    )
+
+
+def _limited(item: LimitedResource) -> Limited:
+    """A ``limitedResources`` item as the quota plugin's checks read it."""
+    return Limited(
+        item.api_group,
+        item.resource,
+        item.match_contains,
+        tuple(
+            Selector(scope.scope_name, scope.operator, scope.values) for scope in item.match_scopes
+        ),
     )
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from trainc.checks.admission.policies.configuration import misconfigurations
-from trainc.model.json import JsonObject
+from trainc.model.json import JsonObject, JsonValue
 
 V1 = "admissionregistration.k8s.io/v1"
 
 
-def _policy(expression: str = "true", **spec: object) -> JsonObject:
+def _policy(expression: str = "true", **spec: JsonValue) -> JsonObject:
     return {
         "apiVersion": V1,
         "kind": "ValidatingAdmissionPolicy",
@@ -17,7 +17,7 @@ def _policy(expression: str = "true", **spec: object) -> JsonObject:
     }
 
 
-def _binding(policy: str = "approved-registry", **spec: object) -> JsonObject:
+def _binding(policy: str = "approved-registry", **spec: JsonValue) -> JsonObject:
     return {
         "apiVersion": V1,
         "kind": "ValidatingAdmissionPolicyBinding",
@@ -37,14 +37,14 @@ def test_a_binding_naming_no_policy_is_applied_to_nothing() -> None:
 
 
 def test_a_binding_without_param_ref_for_a_policy_with_a_param_kind() -> None:
-    kind = {"apiVersion": "v1", "kind": "ConfigMap"}
+    kind: JsonObject = {"apiVersion": "v1", "kind": "ConfigMap"}
     [problem] = misconfigurations([_policy(paramKind=kind), _binding()])
     assert problem.path == ("spec",)
     assert "evaluates the policy with null params" in problem.message
 
 
 def test_a_policy_with_a_param_kind_and_a_param_ref_is_well_configured() -> None:
-    kind = {"apiVersion": "v1", "kind": "ConfigMap"}
+    kind: JsonObject = {"apiVersion": "v1", "kind": "ConfigMap"}
     assert (
         list(misconfigurations([_policy(paramKind=kind), _binding(paramRef={"name": "x"})])) == []
     )

@@ -14,7 +14,7 @@ from trainc.checks.admission.resource_quotas import (
     quota_from_json,
     shortfalls,
 )
-from trainc.checks.admission.resource_quotas.quota import Quota
+from trainc.checks.admission.resource_quotas.quota import Limited, Quota, Selector
 from trainc.checks.workload.version import KubeVersion
 from trainc.model.json import JsonObject, JsonValue
 
@@ -240,7 +240,7 @@ def test_a_gang_that_fits_pod_by_pod_but_never_all_at_once() -> None:
     members = [Member(node(), 4)]
     assert admit([gpu], node(), NEWEST) is None
     counted = demand(gpu, members, NEWEST)
-    assert (counted.objects, counted.resources) == (4, {"pods"})
+    assert (counted.objects, counted.resources) == (4, frozenset({"pods"}))
     assert counted.total == demand(gpu, [Member(node())] * 4, NEWEST).total
     found = shortfalls([gpu], members, NEWEST)
     assert [s.quota for s in found] == ["gpu"]
@@ -278,3 +278,56 @@ def test_a_gang_is_charged_only_where_a_quota_selects_its_pods() -> None:
         "request pods=3,requests.nvidia.com/gpu=12, but the quota allows "
         "pods=2,requests.nvidia.com/gpu=8 in the whole namespace"
     )
+
+
+#: GKE's configuration: the system classes only where a quota selects them.
+CRITICAL = Selector("PriorityClass", "In", ("system-node-critical", "system-cluster-critical"))
+GPU_LIMITED = Limited("", "pods", contains=("nvidia.com/gpu",))
+
+
+def test_a_limited_resource_needs_a_quota_that_tracks_it() -> None:
+    refusal = admit([], node(), NEWEST, limited=[GPU_LIMITED])
+    assert refusal is not None
+    assert (refusal.quota, refusal.message) == (
+        "",
+        "insufficient quota to consume: requests.nvidia.com/gpu",
+    )
+    memory = quota("memory", {"requests.memory": "1Ti"})
+    assert admit([memory], node(), NEWEST, limited=[GPU_LIMITED]) is not None
+    gpu = quota("gpu", {"requests.nvidia.com/gpu": "8"})
+    assert admit([gpu], node(), NEWEST, limited=[GPU_LIMITED]) is None
+
+
+def test_a_limited_resource_of_another_kind_limits_nothing_here() -> None:
+    claims = Limited("", "persistentvolumeclaims", contains=("nvidia.com/gpu",))
+    assert admit([], node(), NEWEST, limited=[claims]) is None
+    assert admit([], node("0"), NEWEST, limited=[GPU_LIMITED]) is None  # nothing consumed
+
+
+def test_a_limited_scope_needs_a_quota_selecting_the_same_scope() -> None:
+    limited = [Limited("", "pods", scopes=(CRITICAL,))]
+    critical = node(extra={"priorityClassName": "system-node-critical"})
+    refusal = admit([], critical, NEWEST, limited=limited)
+    assert refusal is not None
+    assert refusal.message == (
+        "insufficient quota to match these scopes: "
+        "[{PriorityClass In [system-node-critical system-cluster-critical]}]"
+    )
+    assert admit([], node(), NEWEST, limited=limited) is None
+    covering = quota(
+        "critical",
+        {"pods": "10"},
+        scopeSelector={
+            "matchExpressions": [
+                {"scopeName": "PriorityClass", "operator": "In", "values": ["system-node-critical"]}
+            ]
+        },
+    )
+    assert admit([covering], critical, NEWEST, limited=limited) is None
+
+
+def test_constraints_come_before_limited_resources() -> None:
+    cpu = quota("cpu", {"limits.cpu": "64"})
+    refusal = admit([cpu], node(), NEWEST, limited=[GPU_LIMITED])
+    assert refusal is not None
+    assert refusal.message.startswith("failed quota: cpu: must specify limits.cpu")

@@ -32,7 +32,7 @@ from trainc.checks.admission.limit_ranges.judge import (
 )
 from trainc.checks.admission.mutated import mutated_spec
 from trainc.checks.admission.resource_lists import ZERO, container_list, pretty
-from trainc.checks.admission.resource_quotas.admission import admit, exceeded, mask
+from trainc.checks.admission.resource_quotas.admission import Refusal, admit, exceeded, mask
 from trainc.checks.admission.resource_quotas.evaluators import (
     MUST_SPECIFY,
     Target,
@@ -81,6 +81,24 @@ QUOTA_EXCEEDED = Rule(
         fix="request less, or raise the quota's hard limit",
     ),
 )
+QUOTA_UNCOVERED = Rule(
+    "quota.uncovered",
+    Severity.ERROR,
+    "a pod uses a resource or scope the quota plugin limits, and no quota covers it",
+    doc=RuleDoc(
+        what=(
+            "the ResourceQuota plugin's configuration (`cluster.resourceQuota."
+            "limitedResources`) limits a resource or a scope to namespaces with a covering "
+            "quota, and no ResourceQuota of the TrainJob's namespace covers what a pod (or "
+            "claim) consumes: `insufficient quota to consume: requests.nvidia.com/gpu`, "
+            "`insufficient quota to match these scopes: [{PriorityClass In "
+            "[system-node-critical system-cluster-critical]}]`"
+        ),
+        source="`CheckRequest` in `plugin/resourcequota` and the plugin's `limitedResources`",
+        fix="give the namespace a ResourceQuota that tracks the resource (or selects the "
+        "scope), or leave the scope",
+    ),
+)
 QUOTA_GANG_EXCEEDS = Rule(
     "quota.gang-exceeds",
     Severity.ERROR,
@@ -106,7 +124,7 @@ def quotas_of(found: AdmissionInput) -> list[Quota]:
 def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
     """The quota plugin's refusals of the TrainJob's objects, and a gang that never fits."""
     quotas = quotas_of(found)
-    if not quotas:
+    if not quotas and not found.cluster.limited:
         return []
     pods = [(pod, _pod_target(found, pod)) for pod in found.pods]
     causes = (cause for pod, target in pods for cause in _pod_causes(found, quotas, pod, target))
@@ -114,15 +132,21 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
     refused_alone = {_quota_of(finding.message) for finding in findings}
     objects_ = list(_other_objects(found))
     for target, count, origin, who in objects_:
-        refusal = admit(quotas, target, found.release)
+        refusal = admit(quotas, target, found.release, limited=found.cluster.limited)
         if refusal is not None and count > 0:
             refused_alone.add(refusal.quota)
+            uncovered = not refusal.quota
             findings.append(
                 locate(
                     origin,
-                    QUOTA_EXCEEDED.code,
+                    QUOTA_UNCOVERED.code if uncovered else QUOTA_EXCEEDED.code,
                     f"the API server would refuse {who}: {refusal.message}",
-                    hint=f"raise the hard limit of quota {refusal.quota!r}; {_ASSUMED}",
+                    hint=(
+                        "give the namespace a ResourceQuota that covers it, as the API "
+                        "server's ResourceQuota configuration (limitedResources) requires"
+                    )
+                    if uncovered
+                    else f"raise the hard limit of quota {refusal.quota!r}; {_ASSUMED}",
                 )
             )
     if is_gang(found):
@@ -180,8 +204,11 @@ def _containers(spec: JsonObject) -> Iterator[tuple[FieldPath, JsonObject]]:
 def _pod_causes(
     found: AdmissionInput, quotas: list[Quota], pod: CreatedPod, target: Target
 ) -> Iterator[tuple[Cause, CreatedPod]]:
-    refusal = admit(quotas, target, found.release)
+    refusal = admit(quotas, target, found.release, limited=found.cluster.limited)
     if refusal is None:
+        return
+    if not refusal.quota:
+        yield _uncovered_cause(found, pod, target, refusal), pod
         return
     quota = next(quota for quota in quotas if quota.name == refusal.quota)
     if refusal.message.startswith("failed quota"):
@@ -209,6 +236,30 @@ def _pod_causes(
         ),
         pod,
     )
+
+
+def _uncovered_cause(
+    found: AdmissionInput, pod: CreatedPod, target: Target, refusal: Refusal
+) -> Cause:
+    """A pod the plugin's ``limitedResources`` refuse: no quota covers what it consumes,
+    or a scope it is in; at the amount, or at its ``priorityClassName`` where written."""
+    first = refusal.uncovered[0] if refusal.uncovered else ""
+    if refusal.message.startswith("insufficient quota to consume"):
+        origin = _amount_origin(found, pod, target, first)
+        hint = (
+            f"the API server's ResourceQuota configuration limits {', '.join(refusal.uncovered)}"
+            " to namespaces with a quota for it: give the namespace a ResourceQuota that "
+            "tracks it, or request none"
+        )
+    else:
+        written = first == "PriorityClass" and text(pod.spec.get("priorityClassName"))
+        origin = pod.origin(("spec", "priorityClassName") if written else ("spec", "containers", 0))
+        hint = (
+            f"the API server's ResourceQuota configuration admits pods of scope {first} only "
+            "in a namespace with a ResourceQuota whose scopeSelector selects them: create "
+            "one, or leave the scope (another priorityClassName, say)"
+        )
+    return Cause(QUOTA_UNCOVERED.code, refusal.message, hint + _default_class(pod, target), origin)
 
 
 def _default_class(pod: CreatedPod, target: Target) -> str:
@@ -242,7 +293,12 @@ def _exceeding_origin(
     """The line of the amount at fault: the first exceeded resource's largest container
     request or limit, written; its container when a default supplied it."""
     over = exceeded(mask(usage(target, found.release), list(quota.hard)), quota.hard)
-    first = sorted(over)[0] if over else ""
+    return _amount_origin(found, pod, target, sorted(over)[0] if over else "")
+
+
+def _amount_origin(found: AdmissionInput, pod: CreatedPod, target: Target, first: str) -> Origin:
+    """The line of the quota resource ``first`` in the pod: its largest container request
+    or limit, written; its container when a default supplied it."""
     if first in ("pods", "count/pods"):
         return _pod_count_origin(found, pod)
     key, name = _container_field(first)
