@@ -188,3 +188,4 @@ spec:
     assert finding.field_path == (
         "spec.template.spec.volumeClaimPolicies[0].templates[0].spec.resources.requests.storage"
     )
+

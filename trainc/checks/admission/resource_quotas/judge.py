@@ -31,7 +31,13 @@ from trainc.checks.admission.limit_ranges.judge import (
     resource_origin,
 )
 from trainc.checks.admission.mutated import mutated_spec
-from trainc.checks.admission.resource_lists import ZERO, container_list, pretty
+from trainc.checks.admission.resource_lists import (
+    POD_LEVEL_RESOURCES,
+    ZERO,
+    container_list,
+    pod_level_resource,
+    pretty,
+)
 from trainc.checks.admission.resource_quotas.admission import Refusal, admit, exceeded, mask
 from trainc.checks.admission.resource_quotas.evaluators import (
     MUST_SPECIFY,
@@ -297,11 +303,17 @@ def _exceeding_origin(
 
 
 def _amount_origin(found: AdmissionInput, pod: CreatedPod, target: Target, first: str) -> Origin:
-    """The line of the quota resource ``first`` in the pod: its largest container request
-    or limit, written; its container when a default supplied it."""
+    """The line of the quota resource ``first`` in the pod: the pod-level amount where the
+    pod sets one, else its largest container request or limit, written; its container
+    when a default supplied it."""
     if first in ("pods", "count/pods"):
         return _pod_count_origin(found, pod)
     key, name = _container_field(first)
+    if found.release >= POD_LEVEL_RESOURCES and pod_level_resource(name):
+        # The pod's own amount replaces its containers' (a request defaults to its limit).
+        for path in (("resources", key, name), ("resources", "limits", name)):
+            if get_path(pod.spec, path) is not None:
+                return pod.origin(("spec", *path))
     best: tuple[FieldPath, JsonObject] | None = None
     for where, container in _containers(target.spec):
         amount = get_path(container, ("resources", key, name))
