@@ -188,4 +188,3 @@ spec:
     assert finding.field_path == (
         "spec.template.spec.volumeClaimPolicies[0].templates[0].spec.resources.requests.storage"
     )
-
