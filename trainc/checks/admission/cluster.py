@@ -72,7 +72,7 @@ from trainc.load.cluster_files import (
 )
 from trainc.load.documents import Document
 from trainc.load.source import SourceFile
-from trainc.model.json import FieldPath, JsonObject, as_object
+from trainc.model.json import FieldPath, JsonObject, as_object, get_path
 from trainc.resolve.quantity import QuantityError, parse_quantity
 
 CLUSTER_INVALID_OBJECT = Rule(
@@ -202,7 +202,9 @@ class ClusterObjects:
     ``pod_security_defaults`` (:meth:`pod_security_for`). ``limit_ranges`` and
     ``quotas`` are by namespace, in the order the checks apply them. ``kueue`` is built
     once and must not be changed. ``limited`` is the ResourceQuota plugin's
-    ``limitedResources``. ``findings`` are the objects refused.
+    ``limitedResources``. ``places`` keeps where each object is written, by kind,
+    namespace and name, so that a finding caused by a cluster object can name its line.
+    ``findings`` are the objects refused.
     """
 
     configured: bool = False
@@ -217,11 +219,26 @@ class ClusterObjects:
     kueue: KueueCluster = field(default_factory=KueueCluster)
     creators: Creators = field(default_factory=_default_creators)
     limited: tuple[Limited, ...] = ()
+    places: Mapping[tuple[str, str, str], tuple[Document, FieldPath]] = field(default_factory=dict)
     findings: tuple[Diagnostic, ...] = ()
 
     def pod_security_for(self, namespace: str) -> NamespacePolicy:
         """The Pod Security policy pods in ``namespace`` are judged by."""
         return self.pod_security.get(namespace, self.pod_security_defaults)
+
+    def written(self, kind: str, name: str, namespace: str = "") -> JsonObject | None:
+        """The object of ``kind`` and ``name`` as its manifest writes it; None if unknown."""
+        place = self.places.get((kind, namespace, name))
+        return None if place is None else as_object(get_path(place[0].data, place[1]))
+
+    def line_of(self, kind: str, name: str, path: FieldPath = (), namespace: str = "") -> str:
+        """``FILE:LINE`` of ``path`` in the manifest of an object (the nearest node that is
+        written), so a finding can point at the cluster's line; "" when unknown."""
+        place = self.places.get((kind, namespace, name))
+        if place is None:
+            return ""
+        document, at = place
+        return f"{document.source.path}:{document.locate((*at, *path)).line}"
 
     @property
     def empty(self) -> bool:
@@ -366,6 +383,12 @@ def cluster_objects(
             _user(settings.job_controller),
         ),
         limited=tuple(_limited(item) for item in settings.limited_resources),
+        places=MappingProxyType(
+            {
+                (found.kind, found.namespace, found.name): (found.document, found.at)
+                for found in kept
+            }
+        ),
         findings=sort_diagnostics(findings),
     )
 
