@@ -26,7 +26,7 @@ checks the section, and builds the value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
@@ -48,7 +48,11 @@ from trainc.checks.admission.pod_security import (
 from trainc.checks.admission.policies import Cluster as PolicyCluster
 from trainc.checks.admission.policies import UserInfo, resource_for
 from trainc.checks.admission.policies import cluster_from_objects as policy_cluster
-from trainc.checks.admission.policies.configuration import VAP_MISCONFIGURED, misconfigurations
+from trainc.checks.admission.policies.configuration import (
+    VAP_MISCONFIGURED,
+    misconfigurations,
+    unserved_param_kinds,
+)
 from trainc.checks.admission.resource_quotas import Quota, quota_from_json
 from trainc.checks.admission.resource_quotas import ordered as ordered_quotas
 from trainc.checks.admission.resource_quotas.quota import Limited, Selector
@@ -314,6 +318,7 @@ def cluster_objects(
     documents: ClusterDocuments | None,
     *,
     default_namespace: str,
+    serves: Callable[[str, str], bool] | None = None,
 ) -> ClusterObjects:
     """The run's :class:`ClusterObjects` from trainc.yaml's ``cluster`` settings and the
     documents :func:`~trainc.load.cluster_files.cluster_documents` gathered.
@@ -335,7 +340,9 @@ def cluster_objects(
     kept = _distinct([*manifests, *from_inputs], findings)
     kept = [found for found in kept if _valid(found, findings)]
     findings.extend(_unread_versions(kept))
-    findings.extend(_misconfigured(kept))
+    every = [found.obj for found in kept]
+    unserved = unserved_param_kinds(every, serves) if serves is not None else frozenset()
+    findings.extend(_misconfigured(kept, unserved))
     defaults = pod_security_defaults(settings.pod_security_defaults)
     namespaces: dict[str, Mapping[str, str]] = {}
     pod_security: dict[str, NamespacePolicy] = {}
@@ -356,7 +363,6 @@ def cluster_objects(
             quotas.setdefault(found.namespace, []).append(quota_from_json(found.obj))
         elif key == (PRIORITY_CLASS_API_VERSION, PRIORITY_CLASS):
             priority_classes[found.name] = priority_class_from_json(found.obj)
-    every = [found.obj for found in kept]
     exempt = settings.pod_security_exemptions
     return ClusterObjects(
         configured=True,
@@ -368,7 +374,7 @@ def cluster_objects(
             namespaces=frozenset(exempt.namespaces),
             runtime_classes=frozenset(exempt.runtime_classes),
         ),
-        policies=policy_cluster(every),
+        policies=policy_cluster(every, unserved),
         limit_ranges=MappingProxyType(
             {ns: tuple(ordered_limit_ranges(items)) for ns, items in sorted(limit_ranges.items())}
         ),
@@ -520,11 +526,13 @@ def _unread_versions(kept: Iterable[_Found]) -> Iterator[Diagnostic]:
             )
 
 
-def _misconfigured(kept: list[_Found]) -> Iterator[Diagnostic]:
+def _misconfigured(
+    kept: list[_Found], unserved: frozenset[tuple[str, str]]
+) -> Iterator[Diagnostic]:
     """The policies and bindings the API server cannot apply as written, at their lines."""
     policies = [found for found in kept if found.api_version == _POLICY_API_VERSION]
     placed = {id(found.obj): found for found in policies}
-    for problem in misconfigurations(found.obj for found in policies):
+    for problem in misconfigurations((found.obj for found in policies), unserved):
         found = placed[id(problem.obj)]
         yield found.document.finding(
             (*found.at, *problem.path), VAP_MISCONFIGURED.code, problem.message, hint=problem.hint
@@ -596,6 +604,7 @@ def read_cluster(
     *,
     inputs: Mapping[str, SourceFile],
     config_document: Document | None = None,
+    serves: Callable[[str, str], bool] | None = None,
 ) -> ClusterRead:
     """The cluster of a run, in one call: the run's ``config``, the sources of its input
     files (``LoadResult.sources``), and trainc.yaml as parsed, to place findings.
@@ -614,7 +623,9 @@ def read_cluster(
         ),
         limits=config.limits,
     )
-    objects = cluster_objects(settings, documents, default_namespace=config.namespace)
+    objects = cluster_objects(
+        settings, documents, default_namespace=config.namespace, serves=serves
+    )
     found = [
         *check_cluster(config, config_document, files.unmatched),
         *documents.diagnostics,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from trainc.checks.admission.policies.configuration import misconfigurations
-from trainc.model.json import JsonObject, JsonValue
+from trainc.checks.admission.policies import UserInfo, admit, cluster_from_objects, request_for
+from trainc.checks.admission.policies.configuration import (
+    misconfigurations,
+    unserved_param_kinds,
+)
+from trainc.model.json import JsonObject, JsonValue, as_object
 
 V1 = "admissionregistration.k8s.io/v1"
 
@@ -66,3 +70,51 @@ def test_a_library_trainc_lacks_or_authorizer_is_no_compilation_error() -> None:
         _binding(),
     ]
     assert list(misconfigurations(policies)) == []
+
+
+def test_a_param_kind_of_a_built_in_group_the_release_does_not_serve() -> None:
+    typo: JsonObject = {"apiVersion": "v1", "kind": "ConfigMaps"}
+    crd: JsonObject = {"apiVersion": "example.com/v1", "kind": "Limits"}
+    other: JsonObject = {**_policy(paramKind=crd), "metadata": {"name": "crd"}}
+    found: list[JsonObject] = [_policy(paramKind=typo), other]
+    served = {("v1", "ConfigMap")}
+    unserved = unserved_param_kinds(found, lambda api, kind: (api, kind) in served)
+    # A custom resource's kind is taken as served: its CRD is not among the objects read.
+    assert unserved == {("v1", "ConfigMaps")}
+    [problem] = misconfigurations([found[0], _binding(paramRef={"name": "x"})], unserved)
+    assert problem.path == ("spec", "paramKind")
+    assert problem.message.startswith(
+        "ValidatingAdmissionPolicy 'approved-registry': failed to configure policy: failed to "
+        "find resource referenced by paramKind: '/v1, Kind=ConfigMaps'"
+    )
+
+
+def test_an_unserved_param_kind_refuses_what_the_policy_matches_under_fail_only() -> None:
+    policy = _policy(
+        paramKind={"apiVersion": "v1", "kind": "ConfigMaps"},
+        matchConstraints={
+            "resourceRules": [
+                {
+                    "apiGroups": [""],
+                    "apiVersions": ["v1"],
+                    "operations": ["CREATE"],
+                    "resources": ["configmaps"],
+                }
+            ]
+        },
+    )
+    request = request_for(
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "n"}},
+        UserInfo("someone"),
+    )
+    assert request is not None
+    unserved = frozenset({("v1", "ConfigMaps")})
+    binding = _binding(paramRef={"name": "x"})
+    refusal = admit(cluster_from_objects([policy, binding], unserved), request).refusal
+    assert refusal is not None
+    assert refusal.text == (
+        "ValidatingAdmissionPolicy 'approved-registry' denied request: failed to configure "
+        "policy: failed to find resource referenced by paramKind: '/v1, Kind=ConfigMaps'"
+    )
+    ignored = {**policy, "spec": {**as_object(policy["spec"]), "failurePolicy": "Ignore"}}
+    assert admit(cluster_from_objects([ignored, binding], unserved), request).refusal is None

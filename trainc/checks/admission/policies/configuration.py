@@ -10,6 +10,9 @@ https://github.com/kubernetes/kubernetes/tree/v1.36.0/staging/src/k8s.io/apiserv
   ``params`` (``CollectParams``: "Policy ParamKind is set, but binding does not use it"),
   so every expression that reads ``params`` errors at runtime and ``failurePolicy``
   decides the request;
+- a ``paramKind`` the cluster does not serve (``failed to configure policy: failed to find
+  resource referenced by paramKind: '/v1, Kind=ConfigMaps'``) fails every request the
+  policy matches, and ``failurePolicy`` decides;
 - an expression that does not compile is refused when the policy is stored
   (``compilation failed``); a policy stored all the same (by a release whose CEL
   environment differed) fails every request it matches with ``compilation error: …``,
@@ -22,13 +25,14 @@ the policy or binding, where the platform team can fix it (``vap.misconfigured``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.admission.policies.evaluation import compile_error
 from trainc.checks.admission.policies.libraries import missing_functions, uses_authorizer
 from trainc.checks.admission.policies.model import binding_from_json, policy_from_json
+from trainc.checks.admission.policies.params import param_kind_error
 from trainc.checks.workload.jsonfields import objects, text
 from trainc.diagnostics import Rule, RuleDoc, Severity, did_you_mean
 from trainc.model.json import FieldPath, JsonObject, as_object
@@ -43,7 +47,9 @@ VAP_MISCONFIGURED = Rule(
             "API server applies it to nothing), a binding without `paramRef` for a policy "
             "with a `paramKind` (the policy runs with null `params`), or a policy expression "
             "that does not compile (the API server refuses to store it). Reported once, at "
-            "the policy's or binding's line; what it does to each object is reported there"
+            "the policy's or binding's line; what it does to each object is reported there. "
+            "A `paramKind` of a built-in group that the configured release does not serve "
+            "makes the policy fail every request it matches"
         ),
         source="`policySource` and `CollectParams` of the API server's policy plugins "
         "(k8s.io/apiserver/pkg/admission/plugin/policy/generic)",
@@ -75,9 +81,31 @@ class Misconfiguration:
     hint: str
 
 
-def misconfigurations(found: Iterable[JsonObject]) -> Iterator[Misconfiguration]:
+def unserved_param_kinds(
+    found: Iterable[JsonObject], serves: Callable[[str, str], bool]
+) -> frozenset[tuple[str, str]]:
+    """The (apiVersion, kind) of policies' ``paramKind`` the cluster certainly does not
+    serve: a built-in group's (no dot in the group: custom resources must have one, so
+    only the release decides) that ``serves`` does not know. A custom resource's kind is
+    taken as served; the cluster's CRDs are not among the objects trainc reads."""
+    unserved: set[tuple[str, str]] = set()
+    for obj in found:
+        if obj.get("kind") != POLICY_KIND:
+            continue
+        kind = policy_from_json(obj).param_kind
+        if kind is None or "." in kind.api_version.rpartition("/")[0]:
+            continue
+        if not serves(kind.api_version, kind.kind):
+            unserved.add((kind.api_version, kind.kind))
+    return frozenset(unserved)
+
+
+def misconfigurations(
+    found: Iterable[JsonObject], unserved: frozenset[tuple[str, str]] = frozenset()
+) -> Iterator[Misconfiguration]:
     """The problems of the ``admissionregistration.k8s.io/v1`` policies and bindings
-    among ``found`` (the cluster's objects), policies first."""
+    among ``found`` (the cluster's objects), policies first; ``unserved`` are the
+    paramKinds the cluster does not serve (:func:`unserved_param_kinds`)."""
     items = list(found)
     policies = {
         policy.name: policy
@@ -85,6 +113,7 @@ def misconfigurations(found: Iterable[JsonObject]) -> Iterator[Misconfiguration]
     }
     for obj in items:
         if obj.get("kind") == POLICY_KIND:
+            yield from _unserved(obj, unserved)
             yield from _uncompiled(obj)
     for obj in items:
         if obj.get("kind") != BINDING_KIND:
@@ -114,6 +143,21 @@ def misconfigurations(found: Iterable[JsonObject]) -> Iterator[Misconfiguration]
                 "params fails (failurePolicy decides the request)",
                 f"give the binding a paramRef naming the {kind.kind} to use",
             )
+
+
+def _unserved(obj: JsonObject, unserved: frozenset[tuple[str, str]]) -> Iterator[Misconfiguration]:
+    policy = policy_from_json(obj)
+    kind = policy.param_kind
+    if kind is None or (kind.api_version, kind.kind) not in unserved:
+        return
+    yield Misconfiguration(
+        obj,
+        ("spec", "paramKind"),
+        f"ValidatingAdmissionPolicy {policy.name!r}: failed to configure policy: "
+        f"{param_kind_error(kind.api_version, kind.kind)}: the cluster serves no such kind, "
+        "so every request the policy matches fails (failurePolicy decides)",
+        "name a kind the cluster serves, e.g. apiVersion v1, kind ConfigMap",
+    )
 
 
 def _uncompiled(obj: JsonObject) -> Iterator[Misconfiguration]:

@@ -130,6 +130,8 @@ VAP_NOT_EVALUATED = Rule(
 )
 
 _GITOPS: Final = "applied by the GitOps tool"
+#: Refusals of a policy or binding that cannot run as configured, whatever the object.
+_UNRUNNABLE: Final = ("failed to configure policy", "failed to configure binding", "compilation")
 #: The name of a pod in a refusal: the Job controller's pods get generated names.
 GENERATED_NAME: Final = "…"
 #: The label the API server gives every Namespace (``NamespaceDefaultLabelName``).
@@ -392,18 +394,29 @@ def _outcomes(
     # A pod's name is generated when it is created: only its shape is known.
     name = request.name or (GENERATED_NAME if seen.obj.get("kind") == "Pod" else None)
     for denial in dict.fromkeys(verdict.denials):
-        where = _place(
-            seen,
-            policies.get(denial.policy),
-            denial.message,
-            _fails(retry, VAP_DENIED.code, denial.policy),
+        # A policy that cannot run refuses whatever the object holds: no value is at fault.
+        where = (
+            ()
+            if denial.message.startswith(_UNRUNNABLE)
+            else _place(
+                seen,
+                policies.get(denial.policy),
+                denial.message,
+                _fails(retry, VAP_DENIED.code, denial.policy),
+            )
         )
         yield _Outcome(
             VAP_DENIED.code,
             denial.text,
             ", {are} refused: ",
             forbidden(resource, name, denial.text),
-            _hint(denial.policy, denial.binding, where),
+            (
+                f"ValidatingAdmissionPolicy '{denial.policy}' cannot run as configured, so "
+                "it refuses whatever the object holds: correct the policy or its binding "
+                "(its parameters, paramKind or expressions), or give it failurePolicy: Ignore"
+            )
+            if denial.message.startswith(_UNRUNNABLE)
+            else _hint(denial.policy, denial.binding, where),
             where,
             named=bool(request.name),
         )
