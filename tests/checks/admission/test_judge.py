@@ -87,3 +87,26 @@ def test_without_the_limitrange_every_later_plugin_speaks() -> None:
         "psa.would-violate",
         "vap.denied",
     ]
+
+
+NO_JOBS = policy("no-jobs", "jobs", "false", message="no Jobs here", group="batch")
+
+#: A quota that admits no JobSet at all.
+NO_JOBSETS = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: no-jobsets, namespace: research}
+spec:
+  hard: {count/jobsets.jobset.x-k8s.io: "0"}
+"""
+
+
+def test_the_pods_of_a_refused_job_are_never_created_nor_judged() -> None:
+    platform = _platform(NAMESPACE.format(mode="warn"), CPU_MAX, MEMORY, NO_JOBS)
+    # The Job is refused: no LimitRanger, Pod Security or quota finding on its pods.
+    assert _codes(platform, {"cpu": "16"}) == ["vap.denied"]
+
+
+def test_a_refused_jobset_has_no_jobs_and_no_pods() -> None:
+    platform = _platform(NAMESPACE.format(mode="warn"), MEMORY, NO_JOBSETS, NO_JOBS)
+    assert _codes(platform) == ["quota.exceeded"]

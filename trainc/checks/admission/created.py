@@ -91,9 +91,10 @@ class AdmissionInput:
     ``applied`` are the objects the GitOps tool applies for it, as trainc builds them
     (empty when the run builds nothing); ``release`` is the Kubernetes release whose
     admission rules apply (trainc.yaml's ``kubernetesVersion``); ``refused`` names the
-    replicatedJobs whose pods an earlier admission plugin refused, which the later ones
-    never see. Not slotted: the child Jobs and pods are computed once, on first use, by
-    the families that need them.
+    replicatedJobs whose pods are never created or an earlier admission plugin refused,
+    which the later ones never see; with ``jobset_refused`` the JobSet is refused and
+    the JobSet controller creates no Job. Not slotted: the child Jobs and pods are
+    computed once, on first use, by the families that need them.
     """
 
     job: ResolvedJob
@@ -101,10 +102,13 @@ class AdmissionInput:
     release: KubeVersion
     applied: tuple[JsonObject, ...] = ()
     refused: frozenset[str] = frozenset()
+    jobset_refused: bool = False
 
     @cached_property
     def child_jobs(self) -> tuple[ChildJob, ...]:
         """The Jobs the JobSet controller creates, one per replicatedJob."""
+        if self.jobset_refused:
+            return ()
         job = self.job
         return tuple(child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec))
 

@@ -306,11 +306,17 @@ def _pod_seen(found: AdmissionInput, pod: CreatedPod) -> _Seen:
 def policies_refuse(found: AdmissionInput, pod: CreatedPod) -> bool:
     """Whether a policy through a ``Deny`` binding (or a failing configuration) refuses
     ``pod``."""
+    seen = _pod_seen(found, pod)
+    return policies_refuse_object(found, seen.obj, seen.user)
+
+
+def policies_refuse_object(found: AdmissionInput, obj: JsonObject, user: UserInfo) -> bool:
+    """Whether the policies refuse ``obj`` sent by ``user`` (a Job the JobSet controller
+    creates, the JobSet the GitOps tool applies)."""
     cluster = found.cluster.policies
     if not cluster.policies or not cluster.bindings:
         return False
-    seen = _pod_seen(found, pod)
-    request = request_for(seen.obj, seen.user)
+    request = request_for(obj, user)
     return request is not None and bool(admit(cluster, request).denials)
 
 

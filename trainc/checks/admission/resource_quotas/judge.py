@@ -174,6 +174,15 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
     return findings
 
 
+def quotas_refuse(found: AdmissionInput, target: Target) -> bool:
+    """Whether the namespace's quotas (or the plugin's ``limitedResources``) refuse one
+    object alone, nothing else running."""
+    quotas = quotas_of(found)
+    if not quotas and not found.cluster.limited:
+        return False
+    return admit(quotas, target, found.release, limited=found.cluster.limited) is not None
+
+
 def is_gang(found: AdmissionInput) -> bool:
     """Whether the TrainJob's pods must all run at once: a ``podGroupPolicy``, or a torch,
     MPI or JAX job of more than one pod."""
