@@ -3,6 +3,7 @@ plugins after it (LimitRanger, PodSecurity, ValidatingAdmissionPolicy, ResourceQ
 
 from __future__ import annotations
 
+from tests.checks.admission.limit_ranges.test_judge import CPU_MAX
 from tests.checks.admission.policies.test_judge import policy
 from tests.checks.admission.wiring import admission_input
 from trainc.checks.admission.judge import check_admission
@@ -15,16 +16,6 @@ metadata:
   name: research
   labels:
     pod-security.kubernetes.io/{mode}: restricted
-"""
-
-CPU_MAX = """\
-apiVersion: v1
-kind: LimitRange
-metadata: {name: cpu-bounds, namespace: research}
-spec:
-  limits:
-    - type: Container
-      max: {cpu: "8"}
 """
 
 #: A quota every pod of the TrainJob fails: no container sets a memory limit.

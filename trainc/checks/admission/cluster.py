@@ -55,7 +55,6 @@ from trainc.checks.admission.policies.configuration import (
 )
 from trainc.checks.admission.resource_quotas import Quota, quota_from_json
 from trainc.checks.admission.resource_quotas import ordered as ordered_quotas
-from trainc.checks.admission.resource_quotas.quota import Limited, Selector
 from trainc.checks.workload.jsonfields import integer, objects, text
 from trainc.config.cluster import check_cluster
 from trainc.config.settings import (
@@ -222,7 +221,7 @@ class ClusterObjects:
     priority_classes: Mapping[str, PriorityClass] = field(default_factory=dict)
     kueue: KueueCluster = field(default_factory=KueueCluster)
     creators: Creators = field(default_factory=_default_creators)
-    limited: tuple[Limited, ...] = ()
+    limited: tuple[LimitedResource, ...] = ()
     places: Mapping[tuple[str, str, str], tuple[Document, FieldPath]] = field(default_factory=dict)
     findings: tuple[Diagnostic, ...] = ()
 
@@ -388,7 +387,7 @@ def cluster_objects(
             _user(settings.jobset_controller),
             _user(settings.job_controller),
         ),
-        limited=tuple(_limited(item) for item in settings.limited_resources),
+        limited=settings.limited_resources,
         places=MappingProxyType(
             {
                 (found.kind, found.namespace, found.name): (found.document, found.at)
@@ -396,18 +395,6 @@ def cluster_objects(
             }
         ),
         findings=sort_diagnostics(findings),
-    )
-
-
-def _limited(item: LimitedResource) -> Limited:
-    """A ``limitedResources`` item as the quota plugin's checks read it."""
-    return Limited(
-        item.api_group,
-        item.resource,
-        item.match_contains,
-        tuple(
-            Selector(scope.scope_name, scope.operator, scope.values) for scope in item.match_scopes
-        ),
     )
 
 

@@ -14,8 +14,9 @@ from trainc.checks.admission.resource_quotas import (
     quota_from_json,
     shortfalls,
 )
-from trainc.checks.admission.resource_quotas.quota import Limited, Quota, Selector
+from trainc.checks.admission.resource_quotas.quota import Quota
 from trainc.checks.workload.version import KubeVersion
+from trainc.config.settings import LimitedResource, ScopeRequirement
 from trainc.model.json import JsonObject, JsonValue
 
 NEWEST: KubeVersion = (1, 36)
@@ -281,8 +282,10 @@ def test_a_gang_is_charged_only_where_a_quota_selects_its_pods() -> None:
 
 
 #: GKE's configuration: the system classes only where a quota selects them.
-CRITICAL = Selector("PriorityClass", "In", ("system-node-critical", "system-cluster-critical"))
-GPU_LIMITED = Limited("", "pods", contains=("nvidia.com/gpu",))
+CRITICAL = ScopeRequirement(
+    "PriorityClass", "In", ("system-node-critical", "system-cluster-critical")
+)
+GPU_LIMITED = LimitedResource("", "pods", match_contains=("nvidia.com/gpu",))
 
 
 def test_a_limited_resource_needs_a_quota_that_tracks_it() -> None:
@@ -299,13 +302,13 @@ def test_a_limited_resource_needs_a_quota_that_tracks_it() -> None:
 
 
 def test_a_limited_resource_of_another_kind_limits_nothing_here() -> None:
-    claims = Limited("", "persistentvolumeclaims", contains=("nvidia.com/gpu",))
+    claims = LimitedResource("", "persistentvolumeclaims", match_contains=("nvidia.com/gpu",))
     assert admit([], node(), NEWEST, limited=[claims]) is None
     assert admit([], node("0"), NEWEST, limited=[GPU_LIMITED]) is None  # nothing consumed
 
 
 def test_a_limited_scope_needs_a_quota_selecting_the_same_scope() -> None:
-    limited = [Limited("", "pods", scopes=(CRITICAL,))]
+    limited = [LimitedResource("", "pods", match_scopes=(CRITICAL,))]
     critical = node(extra={"priorityClassName": "system-node-critical"})
     refusal = admit([], critical, NEWEST, limited=limited)
     assert refusal is not None

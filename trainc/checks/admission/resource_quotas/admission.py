@@ -14,7 +14,8 @@ What the namespace already uses is the quota's ``status.used``, which only the l
 cluster knows. Offline it is unknown: every function here takes it as zero unless
 told otherwise, so a refusal found here is certain (the object exceeds the quota even in
 an empty namespace), while an admission is not (the namespace may be full already).
-The plugin's configuration may name ``limitedResources`` (:class:`~.quota.Limited`):
+The plugin's configuration may name ``limitedResources``
+(:class:`~trainc.config.settings.LimitedResource`):
 an object that consumes a resource whose name contains one of an item's
 ``matchContains`` (for an item of the object's group and resource) must find a quota of
 its namespace that selects it and tracks that resource, else ``insufficient quota to
@@ -40,9 +41,10 @@ from trainc.checks.admission.resource_quotas.evaluators import (
     scope_matches,
     usage,
 )
-from trainc.checks.admission.resource_quotas.quota import Limited, Quota
+from trainc.checks.admission.resource_quotas.quota import Quota, Selector
 from trainc.checks.workload.quantities import Amount
 from trainc.checks.workload.version import KubeVersion
+from trainc.config.settings import LimitedResource
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,7 @@ def admit(
     target: Target,
     release: KubeVersion,
     used: Mapping[str, ResourceList] | None = None,
-    limited: Sequence[Limited] = (),
+    limited: Sequence[LimitedResource] = (),
 ) -> Refusal | None:
     """The plugin's verdict on creating ``target`` in a namespace with ``quotas``.
 
@@ -113,17 +115,24 @@ def admit(
     return None
 
 
-def _limited_names(target: Target, release: KubeVersion, limited: Sequence[Limited]) -> set[str]:
+def _limited_names(
+    target: Target, release: KubeVersion, limited: Sequence[LimitedResource]
+) -> set[str]:
     """``limitedByDefault``: the resources the object consumes (a positive usage) whose
     name contains a ``matchContains`` of an item for its group and resource."""
     items = [
-        item for item in limited if (item.group, item.resource) == (target.group, target.resource)
+        item
+        for item in limited
+        if (item.api_group, item.resource) == (target.group, target.resource)
     ]
     if not items:
         return set()
     consumed = [name for name, amount in usage(target, release).items() if amount.value > 0]
     return {
-        name for item in items for name in consumed if any(part in name for part in item.contains)
+        name
+        for item in items
+        for name in consumed
+        if any(part in name for part in item.match_contains)
     }
 
 
@@ -132,7 +141,7 @@ def _uncovered(
     applying: Sequence[Quota],
     target: Target,
     release: KubeVersion,
-    limited: Sequence[Limited],
+    limited: Sequence[LimitedResource],
 ) -> Refusal | None:
     """The refusal of an object that consumes a limited resource, or is in a limited scope,
     that no quota of its namespace covers (``CheckRequest``'s two checks after the
@@ -153,7 +162,9 @@ def _uncovered(
     scopes = [
         selector
         for item in limited
-        for selector in item.scopes
+        for selector in (
+            Selector(scope.scope_name, scope.operator, scope.values) for scope in item.match_scopes
+        )
         if scope_matches(selector, target, release) and selector.scope not in covered
     ]
     if not scopes:

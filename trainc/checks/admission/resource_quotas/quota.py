@@ -39,18 +39,6 @@ class Quota:
     selectors: tuple[Selector, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Limited:
-    """One ``limitedResources`` item of the plugin's configuration: objects of ``group``
-    and ``resource`` that consume a resource whose name contains one of ``contains``, or
-    that are in a scope of ``scopes``, need a covering quota."""
-
-    group: str
-    resource: str
-    contains: tuple[str, ...] = ()
-    scopes: tuple[Selector, ...] = ()
-
-
 def quota_from_json(obj: JsonObject) -> Quota:
     """A ResourceQuota manifest (``metadata`` and ``spec``) as the plugin judges with it."""
     spec = as_object(obj.get("spec"))
