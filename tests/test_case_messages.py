@@ -51,7 +51,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "quota/invalid/gang-exceeds": (
         "quota.gang-exceeds",
         "the TrainJob's pods must all run at once, and quota 'gpus' can never admit all 4 "
-        "objects of this gang at once: together they request requests.nvidia.com/gpu=16, but "
+        "pods of this gang at once: together they request requests.nvidia.com/gpu=16, but "
         "the quota allows requests.nvidia.com/gpu=8 in the whole namespace",
     ),
     "vap/invalid/denied": (

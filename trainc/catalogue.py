@@ -338,6 +338,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "a TrainJob's namespace is not in trainc.yaml's namespaces (a typo gets its own Role)",
     ),
     (
+        "vap.misconfigured",
+        "warning",
+        "a ValidatingAdmissionPolicy or binding of the cluster that cannot be applied as written",
+    ),
+    (
         "cluster.invalid-object",
         "error",
         "an object of the cluster's manifests that the API server would refuse to store",
@@ -388,6 +393,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "quota.exceeded",
         "error",
         "one object the TrainJob creates is above a ResourceQuota's hard limit",
+    ),
+    (
+        "quota.uncovered",
+        "error",
+        "a pod uses a resource or scope the quota plugin limits, and no quota covers it",
     ),
     (
         "quota.gang-exceeds",

@@ -101,7 +101,7 @@ def test_a_gang_above_the_gpu_quota_is_refused_at_its_node_count(tmp_path: Path)
     assert f"{NODES_LINE} |     numNodes: 4" in completed.stdout
     assert "TrainJob research/llama, field: spec.trainer.numNodes" in completed.stdout
     assert (
-        "quota 'gpus' can never admit all 4 objects of this gang at once: together they "
+        "quota 'gpus' can never admit all 4 pods of this gang at once: together they "
         "request requests.nvidia.com/gpu=16, but the quota allows requests.nvidia.com/gpu=8 "
         "in the whole namespace"
     ) in completed.stdout

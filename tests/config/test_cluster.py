@@ -15,7 +15,14 @@ import pytest
 from tests.support.manifests import write
 from trainc.app import load_config
 from trainc.config.cluster import check_cluster
-from trainc.config.settings import ClusterSettings, Identity, PodSecurityDefaults, RepoConfig
+from trainc.config.settings import (
+    ClusterSettings,
+    Identity,
+    LimitedResource,
+    PodSecurityDefaults,
+    RepoConfig,
+    ScopeRequirement,
+)
 from trainc.diagnostics import Diagnostic, Severity
 from trainc.load.cluster_files import find_cluster_files
 
@@ -170,10 +177,47 @@ def test_values_the_plugin_refuses_are_config_errors_at_their_line(
         "cluster:\n  manifests: ['']\n",
         "cluster:\n  identities:\n    gitops: {groups: [a]}\n",
         "cluster:\n  unknown: 1\n",
+        "cluster:\n  resourceQuota:\n    limitedResources: [{matchContains: [gpu]}]\n",
+        "cluster:\n  resourceQuota:\n    limitedResources:\n      - resource: pods\n"
+        "        matchScopes: [{scopeName: Priority, operator: In}]\n",
     ],
 )
 def test_malformed_sections_are_config_errors(tmp_path: Path, section: str) -> None:
     assert {code for code, _, _ in problems(tmp_path, section)} == {"config.invalid"}
+
+
+def test_the_quota_plugins_configuration_pastes_under_its_own_keys(tmp_path: Path) -> None:
+    config, found = loaded(
+        tmp_path,
+        """\
+cluster:
+  resourceQuota:
+    limitedResources:
+      - resource: pods
+        matchContains: [nvidia.com/gpu]
+        matchScopes:
+          - scopeName: PriorityClass
+            operator: In
+            values: [system-node-critical, system-cluster-critical]
+      - apiGroup: example.com
+        resource: widgets
+""",
+    )
+    assert found == []
+    assert config.cluster is not None
+    assert config.cluster.limited_resources == (
+        LimitedResource(
+            "",
+            "pods",
+            ("nvidia.com/gpu",),
+            (
+                ScopeRequirement(
+                    "PriorityClass", "In", ("system-node-critical", "system-cluster-critical")
+                ),
+            ),
+        ),
+        LimitedResource("example.com", "widgets"),
+    )
 
 
 def test_an_exemption_listed_twice_is_refused_in_the_plugins_words(tmp_path: Path) -> None:

@@ -75,6 +75,25 @@ def test_a_file_that_is_also_an_input_is_read_once(tmp_path: Path) -> None:
     assert documents.diagnostics == ()
 
 
+def test_the_parameters_of_a_policy_among_the_inputs_are_found_among_them(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "policies/policy.yaml", POLICY)
+    write(tmp_path, "params.yaml", CONFIG_MAP)
+    write(tmp_path, "runtime.yaml", TORCH_RUNTIME)
+    inputs = load_inputs([tmp_path], config=RepoConfig(root=tmp_path))
+
+    def unread(path: str) -> SourceFile | Diagnostic:
+        raise AssertionError(path)
+
+    documents = cluster_documents(
+        ClusterFiles((), ()), inputs=inputs.sources, read=unread, limits=LIMITS
+    )
+    # The policy is a cluster kind; its ConfigMap is found although no manifest names it.
+    assert [d.source.path for d in documents.inputs] == ["params.yaml", "policies/policy.yaml"]
+
+
 def test_templates_are_rendered_and_unreadable_or_broken_files_are_findings(
     tmp_path: Path,
 ) -> None:

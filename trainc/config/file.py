@@ -314,6 +314,66 @@ class IdentitiesConfig:
     ``system:serviceaccount:kube-system:job-controller``."""
 
 
+#: A quota scope, as ``ScopedResourceSelectorRequirement.scopeName`` names one.
+QuotaScopeName = Literal[
+    "Terminating",
+    "NotTerminating",
+    "BestEffort",
+    "NotBestEffort",
+    "PriorityClass",
+    "CrossNamespacePodAffinity",
+    "VolumeAttributesClass",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScopeRequirementConfig:
+    """A scope an object is in (``ScopedResourceSelectorRequirement``), as a ResourceQuota's
+    ``scopeSelector.matchExpressions`` writes one."""
+
+    scope_name: QuotaScopeName
+    """The scope, e.g. ``PriorityClass``."""
+
+    operator: Literal["In", "NotIn", "Exists", "DoesNotExist"]
+    """How ``values`` select: ``In`` and ``NotIn`` need values, ``Exists`` and
+    ``DoesNotExist`` none."""
+
+    values: list[str] | None = None
+    """For ``PriorityClass``, the class names."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LimitedResourceConfig:
+    """A resource whose consumption needs a covering quota: one item of the ResourceQuota
+    plugin's ``limitedResources``, under the same keys."""
+
+    api_group: str | None = None
+    """The API group of the objects it limits; empty (default) for the core group."""
+
+    resource: Annotated[str, MinLength(1)]
+    """The objects it limits, by plural resource: ``pods``, ``persistentvolumeclaims``."""
+
+    match_contains: list[Annotated[str, MinLength(1)]] | None = None
+    """Resource names: an object that consumes a quota resource whose name contains one of
+    them (``requests.storage`` in ``storageclass.storage.k8s.io/requests.storage``) is
+    refused unless a quota of its namespace tracks that resource."""
+
+    match_scopes: list[ScopeRequirementConfig] | None = None
+    """Scopes: an object in one of them is refused unless a quota of its namespace has a
+    scope selector of the same scope that selects it."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResourceQuotaConfig:
+    """The ResourceQuota admission plugin's configuration (``ResourceQuotaConfiguration``,
+    ``apiserver.config.k8s.io/v1``), so the cluster's can be copied here as it is."""
+
+    limited_resources: list[LimitedResourceConfig] | None = None
+    """Resources and scopes that only a namespace with a covering quota may consume
+    (GKE, for one, limits the ``system-node-critical`` and ``system-cluster-critical``
+    classes to namespaces with a quota for them)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClusterConfig:
     """The cluster the repository deploys to: its own objects and admission settings.
@@ -334,6 +394,9 @@ class ClusterConfig:
 
     identities: IdentitiesConfig | None = None
     """Who creates what, for policies that match on ``request.userInfo``."""
+
+    resource_quota: ResourceQuotaConfig | None = None
+    """The ResourceQuota admission plugin's configuration: its ``limitedResources``."""
 
 
 RuleLevel = Literal["error", "warning", "off"]

@@ -20,6 +20,7 @@ from trainc.config.file import (
     CompileConfig,
     IdentityConfig,
     RepoConfigFile,
+    ResourceQuotaConfig,
     SweeperConfig,
     SweeperResources,
 )
@@ -192,6 +193,25 @@ class PodSecurityDefaults:
     audit_version: str = DEFAULT_POD_SECURITY_VERSION
 
 
+@dataclass(frozen=True, slots=True)
+class ScopeRequirement:
+    """A quota scope requirement of the ResourceQuota plugin's configuration."""
+
+    scope_name: str
+    operator: str
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LimitedResource:
+    """One ``limitedResources`` item: which objects, which resource names, which scopes."""
+
+    api_group: str
+    resource: str
+    match_contains: tuple[str, ...] = ()
+    match_scopes: tuple[ScopeRequirement, ...] = ()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PodSecurityExemptions:
     """Users, RuntimeClasses and namespaces the PodSecurity plugin never judges."""
@@ -220,6 +240,7 @@ class ClusterSettings:
     job_controller: Identity = field(
         default_factory=lambda: identity_of(DEFAULT_JOB_CONTROLLER_USER)
     )
+    limited_resources: tuple[LimitedResource, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -562,6 +583,23 @@ def cluster_settings(section: ClusterConfig | None) -> ClusterSettings | None:
         job_controller=_identity(
             identities.job_controller if identities else None, DEFAULT_JOB_CONTROLLER_USER
         ),
+        limited_resources=_limited_resources(section.resource_quota),
+    )
+
+
+def _limited_resources(section: ResourceQuotaConfig | None) -> tuple[LimitedResource, ...]:
+    written = section.limited_resources if section else None
+    return tuple(
+        LimitedResource(
+            api_group=item.api_group or "",
+            resource=item.resource,
+            match_contains=tuple(item.match_contains or ()),
+            match_scopes=tuple(
+                ScopeRequirement(scope.scope_name, scope.operator, tuple(scope.values or ()))
+                for scope in item.match_scopes or ()
+            ),
+        )
+        for item in written or ()
     )
 
 

@@ -14,7 +14,7 @@ kinds and other custom resources have no schema there and are read as written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -69,7 +69,9 @@ def read_run_cluster(
 
     others = _other_inputs(config, inputs) if named else {}
     every = {**others, **inputs}
-    read = read_cluster(config, inputs=every, config_document=config_document)
+    read = read_cluster(
+        config, inputs=every, config_document=config_document, serves=_serves(config)
+    )
     documents = (*read.manifests, *read.inputs)
     holding = {document.source.path for document in read.inputs}
     quoted = {path: source for path, source in others.items() if path in holding}
@@ -84,6 +86,14 @@ def read_run_cluster(
             *_namespace_findings(read.objects, read.inputs),
         ),
     )
+
+
+def _serves(config: RepoConfig) -> Callable[[str, str], bool]:
+    """Whether the configured Kubernetes version serves a built-in kind, asked of its
+    schemas only when a policy's paramKind needs it (kubernetes-validate loads lazily)."""
+    from trainc.checks.output.objects import OutputCheck  # noqa: PLC0415
+
+    return OutputCheck(config.kubernetes_version).serves
 
 
 def _namespace_findings(cluster: ClusterObjects, inputs: tuple[Document, ...]) -> list[Diagnostic]:

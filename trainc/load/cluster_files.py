@@ -161,7 +161,9 @@ def cluster_documents(
     cluster manifest among them is taken from there rather than read again, and is not
     scanned a second time as an input. ``read`` reads a manifest that is no input (see
     :func:`read_cluster_file`). ``kinds`` are more kinds worth finding among the inputs;
-    the parameter kinds of the manifests' policies (ConfigMaps, say) are always added.
+    the parameter kinds of the policies (ConfigMaps, say) are always added, whether the
+    policy is among the manifests or among the inputs: the inputs are scanned again for
+    the parameter kinds their own policies name.
     """
     manifests: list[Document] = []
     found: list[Diagnostic] = [*files.diagnostics]
@@ -177,17 +179,31 @@ def cluster_documents(
         parsed = parse_documents(source, limits)
         manifests.extend(parsed.documents)
         found.extend(parsed.diagnostics)
-    chosen = set(files.paths)
+    others = {path: source for path, source in inputs.items() if path not in set(files.paths)}
     kinds = (*kinds, *param_kinds(manifests))
-    scanned: list[Document] = []
-    for path, source in sorted(inputs.items()):
-        if path in chosen or not may_hold_cluster_object(source.text, kinds):
-            continue
-        # Reading the inputs reported their parse errors already.
-        scanned.extend(parse_documents(source, limits).documents)
+    scanned = _scan(others, kinds, limits)
+    more = [kind for kind in param_kinds(scanned) if kind not in kinds]
+    if more:
+        taken = {document.source.path for document in scanned}
+        rest = {path: source for path, source in others.items() if path not in taken}
+        scanned.extend(_scan(rest, more, limits))
+        scanned.sort(key=lambda document: document.source.path)
     return ClusterDocuments(
         tuple(manifests),
         tuple(scanned),
         MappingProxyType(dict(sorted(read_here.items()))),
         sort_diagnostics(found),
     )
+
+
+def _scan(
+    inputs: Mapping[str, SourceFile], kinds: Iterable[str], limits: InputLimits
+) -> list[Document]:
+    """The documents of the ``inputs`` that may hold a cluster object or one of ``kinds``."""
+    kinds = tuple(kinds)
+    scanned: list[Document] = []
+    for _, source in sorted(inputs.items()):
+        if may_hold_cluster_object(source.text, kinds):
+            # Reading the inputs reported their parse errors already.
+            scanned.extend(parse_documents(source, limits).documents)
+    return scanned

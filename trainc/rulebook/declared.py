@@ -97,6 +97,7 @@ DECLARING_MODULES: tuple[str, ...] = (
     "trainc.checks.admission.limit_ranges.judge",
     "trainc.checks.admission.resource_quotas.judge",
     "trainc.checks.admission.policies.judge",
+    "trainc.checks.admission.policies.configuration",
     "trainc.plugins.kueue",
     "trainc.checks.admission.kueue.judge",
     "trainc.checks.apply_limits",

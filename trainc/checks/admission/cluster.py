@@ -26,7 +26,7 @@ checks the section, and builds the value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
@@ -48,12 +48,23 @@ from trainc.checks.admission.pod_security import (
 from trainc.checks.admission.policies import Cluster as PolicyCluster
 from trainc.checks.admission.policies import UserInfo, resource_for
 from trainc.checks.admission.policies import cluster_from_objects as policy_cluster
+from trainc.checks.admission.policies.configuration import (
+    VAP_MISCONFIGURED,
+    misconfigurations,
+    unserved_param_kinds,
+)
 from trainc.checks.admission.resource_quotas import Quota, quota_from_json
 from trainc.checks.admission.resource_quotas import ordered as ordered_quotas
 from trainc.checks.workload.jsonfields import integer, objects, text
 from trainc.checks.workload.version import KubeVersion, read_version
 from trainc.config.cluster import check_cluster
-from trainc.config.settings import ClusterSettings, Identity, PodSecurityDefaults, RepoConfig
+from trainc.config.settings import (
+    ClusterSettings,
+    Identity,
+    LimitedResource,
+    PodSecurityDefaults,
+    RepoConfig,
+)
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity, sort_diagnostics
 from trainc.load.cluster_files import (
     CLUSTER_KINDS,
@@ -65,7 +76,7 @@ from trainc.load.cluster_files import (
 )
 from trainc.load.documents import Document
 from trainc.load.source import SourceFile
-from trainc.model.json import FieldPath, JsonObject, as_object
+from trainc.model.json import FieldPath, JsonObject, as_object, get_path
 from trainc.resolve.quantity import QuantityError, parse_quantity
 
 CLUSTER_INVALID_OBJECT = Rule(
@@ -194,7 +205,10 @@ class ClusterObjects:
     ``pod_security`` to its Pod Security policy; a namespace not declared gets
     ``pod_security_defaults`` (:meth:`pod_security_for`). ``limit_ranges`` and
     ``quotas`` are by namespace, in the order the checks apply them. ``kueue`` is built
-    once and must not be changed. ``findings`` are the objects refused.
+    once and must not be changed. ``limited`` is the ResourceQuota plugin's
+    ``limitedResources``. ``places`` keeps where each object is written, by kind,
+    namespace and name, so that a finding caused by a cluster object can name its line.
+    ``findings`` are the objects refused.
     """
 
     configured: bool = False
@@ -208,11 +222,27 @@ class ClusterObjects:
     priority_classes: Mapping[str, PriorityClass] = field(default_factory=dict)
     kueue: KueueCluster = field(default_factory=KueueCluster)
     creators: Creators = field(default_factory=_default_creators)
+    limited: tuple[LimitedResource, ...] = ()
+    places: Mapping[tuple[str, str, str], tuple[Document, FieldPath]] = field(default_factory=dict)
     findings: tuple[Diagnostic, ...] = ()
 
     def pod_security_for(self, namespace: str) -> NamespacePolicy:
         """The Pod Security policy pods in ``namespace`` are judged by."""
         return self.pod_security.get(namespace, self.pod_security_defaults)
+
+    def written(self, kind: str, name: str, namespace: str = "") -> JsonObject | None:
+        """The object of ``kind`` and ``name`` as its manifest writes it; None if unknown."""
+        place = self.places.get((kind, namespace, name))
+        return None if place is None else as_object(get_path(place[0].data, place[1]))
+
+    def line_of(self, kind: str, name: str, path: FieldPath = (), namespace: str = "") -> str:
+        """``FILE:LINE`` of ``path`` in the manifest of an object (the nearest node that is
+        written), so a finding can point at the cluster's line; "" when unknown."""
+        place = self.places.get((kind, namespace, name))
+        if place is None:
+            return ""
+        document, at = place
+        return f"{document.source.path}:{document.locate((*at, *path)).line}"
 
     @property
     def empty(self) -> bool:
@@ -289,21 +319,22 @@ def cluster_objects(
     *,
     default_namespace: str,
     release: KubeVersion | None = None,
+    serves: Callable[[str, str], bool] | None = None,
 ) -> ClusterObjects:
     """The run's :class:`ClusterObjects` from trainc.yaml's ``cluster`` settings and the
     documents :func:`~trainc.load.cluster_files.cluster_documents` gathered.
 
     Every object of the manifests is taken (any of them may be a policy's parameter);
-    of the inputs, only objects of the cluster kinds and of the policies' parameter
-    kinds. ``release`` is the cluster's Kubernetes release (None: the newest trainc
-    knows), whose CEL libraries its policies may call. Without ``settings`` the cluster
-    is unknown: :data:`EMPTY`, nothing read.
+    of the inputs, only objects of the cluster kinds and of the parameter kinds of the
+    policies, wherever those are kept. ``release`` is the cluster's Kubernetes release
+    (None: the newest trainc knows), whose CEL libraries its policies may call. Without
+    ``settings`` the cluster is unknown: :data:`EMPTY`, nothing read.
     """
     if settings is None:
         return EMPTY
     documents = documents or ClusterDocuments()
     manifests = list(_objects(documents.manifests, default_namespace))
-    wanted = CLUSTER_KINDS | frozenset(param_kinds(documents.manifests))
+    wanted = CLUSTER_KINDS | frozenset(param_kinds((*documents.manifests, *documents.inputs)))
     from_inputs = [
         found for found in _objects(documents.inputs, default_namespace) if found.kind in wanted
     ]
@@ -311,6 +342,9 @@ def cluster_objects(
     kept = _distinct([*manifests, *from_inputs], findings)
     kept = [found for found in kept if _valid(found, findings)]
     findings.extend(_unread_versions(kept))
+    every = [found.obj for found in kept]
+    unserved = unserved_param_kinds(every, serves) if serves is not None else frozenset()
+    findings.extend(_misconfigured(kept, unserved, release))
     defaults = pod_security_defaults(settings.pod_security_defaults)
     namespaces: dict[str, Mapping[str, str]] = {}
     pod_security: dict[str, NamespacePolicy] = {}
@@ -331,7 +365,6 @@ def cluster_objects(
             quotas.setdefault(found.namespace, []).append(quota_from_json(found.obj))
         elif key == (PRIORITY_CLASS_API_VERSION, PRIORITY_CLASS):
             priority_classes[found.name] = priority_class_from_json(found.obj)
-    every = [found.obj for found in kept]
     exempt = settings.pod_security_exemptions
     return ClusterObjects(
         configured=True,
@@ -343,7 +376,7 @@ def cluster_objects(
             namespaces=frozenset(exempt.namespaces),
             runtime_classes=frozenset(exempt.runtime_classes),
         ),
-        policies=policy_cluster(every, release),
+        policies=policy_cluster(every, release, unserved=unserved),
         limit_ranges=MappingProxyType(
             {ns: tuple(ordered_limit_ranges(items)) for ns, items in sorted(limit_ranges.items())}
         ),
@@ -356,6 +389,13 @@ def cluster_objects(
             _user(settings.gitops),
             _user(settings.jobset_controller),
             _user(settings.job_controller),
+        ),
+        limited=settings.limited_resources,
+        places=MappingProxyType(
+            {
+                (found.kind, found.namespace, found.name): (found.document, found.at)
+                for found in kept
+            }
         ),
         findings=sort_diagnostics(findings),
     )
@@ -476,6 +516,19 @@ def _unread_versions(kept: Iterable[_Found]) -> Iterator[Diagnostic]:
             )
 
 
+def _misconfigured(
+    kept: list[_Found], unserved: frozenset[tuple[str, str]], release: KubeVersion | None
+) -> Iterator[Diagnostic]:
+    """The policies and bindings the API server cannot apply as written, at their lines."""
+    policies = [found for found in kept if found.api_version == _POLICY_API_VERSION]
+    placed = {id(found.obj): found for found in policies}
+    for problem in misconfigurations((found.obj for found in policies), unserved, release):
+        found = placed[id(problem.obj)]
+        yield found.document.finding(
+            (*found.at, *problem.path), VAP_MISCONFIGURED.code, problem.message, hint=problem.hint
+        )
+
+
 def _labels(metadata: JsonObject) -> dict[str, str]:
     labels = as_object(metadata.get("labels"))
     return {key: value for key, value in labels.items() if isinstance(value, str)}
@@ -541,6 +594,7 @@ def read_cluster(
     *,
     inputs: Mapping[str, SourceFile],
     config_document: Document | None = None,
+    serves: Callable[[str, str], bool] | None = None,
 ) -> ClusterRead:
     """The cluster of a run, in one call: the run's ``config``, the sources of its input
     files (``LoadResult.sources``), and trainc.yaml as parsed, to place findings.
@@ -564,6 +618,7 @@ def read_cluster(
         documents,
         default_namespace=config.namespace,
         release=read_version(config.kubernetes_version),
+        serves=serves,
     )
     found = [
         *check_cluster(config, config_document, files.unmatched),

@@ -90,25 +90,36 @@ class AdmissionInput:
 
     ``applied`` are the objects the GitOps tool applies for it, as trainc builds them
     (empty when the run builds nothing); ``release`` is the Kubernetes release whose
-    admission rules apply (trainc.yaml's ``kubernetesVersion``). Not slotted: the child
-    Jobs and pods are computed once, on first use, by the families that need them.
+    admission rules apply (trainc.yaml's ``kubernetesVersion``); ``refused`` names the
+    replicatedJobs whose pods are never created or an earlier admission plugin refused,
+    which the later ones never see; with ``jobset_refused`` the JobSet is refused and
+    the JobSet controller creates no Job. Not slotted: the child Jobs and pods are
+    computed once, on first use, by the families that need them.
     """
 
     job: ResolvedJob
     cluster: ClusterObjects
     release: KubeVersion
     applied: tuple[JsonObject, ...] = ()
+    refused: frozenset[str] = frozenset()
+    jobset_refused: bool = False
 
     @cached_property
     def child_jobs(self) -> tuple[ChildJob, ...]:
         """The Jobs the JobSet controller creates, one per replicatedJob."""
+        if self.jobset_refused:
+            return ()
         job = self.job
         return tuple(child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec))
 
     @cached_property
     def pods(self) -> tuple[CreatedPod, ...]:
-        """The pods of each child Job, in replicatedJob order."""
-        return tuple(CreatedPod(self.job, child) for child in self.child_jobs)
+        """The pods of each child Job still being admitted, in replicatedJob order."""
+        return tuple(
+            CreatedPod(self.job, child)
+            for child in self.child_jobs
+            if child.replicated_job not in self.refused
+        )
 
 
 def pods_created_from(pods: Iterable[CreatedPod]) -> str:

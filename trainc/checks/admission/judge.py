@@ -2,32 +2,109 @@
 
 Mutating admission runs before validating admission, so LimitRanger's defaults are what
 ResourceQuota and the policies see of a pod
-(https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#which-plugins-are-enabled-by-default);
-Kueue judges the workload once the JobSet exists. A family is one module with a
+(https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#which-plugins-are-enabled-by-default).
+The validating plugins then run one after another in kube-apiserver's order
+(``AllOrderedPlugins`` in
+https://github.com/kubernetes/kubernetes/blob/v1.36.0/pkg/kubeapiserver/options/plugins.go:
+LimitRanger, PodSecurity, ..., ValidatingAdmissionPolicy, ValidatingAdmissionWebhook,
+ResourceQuota), and the first that refuses a request ends it: the later ones never see
+the pod, so they neither refuse nor warn about it (their findings would be noise). The
+pod validation that follows LimitRanger's defaults (``limitrange.default-below-request``)
+refuses before any of them. Objects come one after another too: a Job the policies or the
+quotas refuse is never created, nor its pods; a refused JobSet has no Jobs, and Kueue
+never sees it. Kueue judges the workload once the JobSet exists, whatever becomes of its
+pods. A family is one module with a
 :data:`~trainc.checks.admission.created.AdmissionCheck` and one line here.
 """
 
 from __future__ import annotations
 
-from trainc.checks.admission.created import AdmissionCheck, AdmissionInput
-from trainc.checks.admission.kueue.judge import check_kueue
-from trainc.checks.admission.limit_ranges.judge import check_limit_ranges
-from trainc.checks.admission.pod_security.judge import check_pod_security
-from trainc.checks.admission.policies.judge import check_policies
-from trainc.checks.admission.resource_quotas.judge import check_resource_quotas
-from trainc.diagnostics import Diagnostic
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
-ADMISSION_CHECKS: tuple[AdmissionCheck, ...] = (
-    check_pod_security,
-    check_limit_ranges,
-    check_resource_quotas,
+from trainc.checks.admission.created import AdmissionCheck, AdmissionInput, CreatedPod
+from trainc.checks.admission.kueue.judge import check_kueue
+from trainc.checks.admission.limit_ranges.judge import check_limit_ranges, limit_ranger_refuses
+from trainc.checks.admission.pod_security.judge import check_pod_security, pod_security_refuses
+from trainc.checks.admission.policies import UserInfo, resource_for
+from trainc.checks.admission.policies.judge import (
     check_policies,
-    check_kueue,
+    policies_refuse,
+    policies_refuse_object,
+)
+from trainc.checks.admission.resource_quotas.evaluators import Target
+from trainc.checks.admission.resource_quotas.judge import check_resource_quotas, quotas_refuse
+from trainc.diagnostics import Diagnostic
+from trainc.model.json import JsonObject
+from trainc.model.labels import JOBSET_KIND
+
+#: Whether one plugin refuses the pods of one replicatedJob.
+Refuses = Callable[[AdmissionInput, CreatedPod], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Plugin:
+    """One validating admission plugin: its findings, and which pods it refuses (None:
+    it is the last to judge pods, so nothing after it needs to know)."""
+
+    check: AdmissionCheck
+    refuses: Refuses | None = None
+
+
+#: The plugins that judge a TrainJob's pods, in the API server's order.
+POD_PLUGINS: tuple[Plugin, ...] = (
+    Plugin(check_limit_ranges, limit_ranger_refuses),
+    Plugin(check_pod_security, pod_security_refuses),
+    Plugin(check_policies, policies_refuse),
+    Plugin(check_resource_quotas),
 )
 
 
 def check_admission(found: AdmissionInput) -> list[Diagnostic]:
-    """Every family's findings about one TrainJob's objects; none without a cluster."""
+    """Every family's findings about one TrainJob's objects; none without a cluster.
+
+    Each plugin judges only the pods no earlier plugin refused.
+    """
     if not found.cluster.configured:
         return []
-    return [finding for check in ADMISSION_CHECKS for finding in check(found)]
+    findings: list[Diagnostic] = []
+    jobset_refused = _refuses(found, _jobset(found), found.cluster.creators.gitops)
+    judged = replace(found, jobset_refused=True) if jobset_refused else _created(found)
+    for plugin in POD_PLUGINS:
+        findings.extend(plugin.check(judged))
+        if plugin.refuses is None:
+            continue
+        refused = {pod.replicated_job for pod in judged.pods if plugin.refuses(judged, pod)}
+        if refused:
+            judged = replace(judged, refused=judged.refused | refused)
+    if not jobset_refused:  # Kueue never sees a JobSet the API server refused
+        findings.extend(check_kueue(found))
+    return findings
+
+
+def _created(found: AdmissionInput) -> AdmissionInput:
+    """``found`` without the pods of the Jobs the policies or quotas refuse."""
+    never_created = frozenset(
+        child.replicated_job
+        for child in found.child_jobs
+        if _refuses(found, child.job, found.cluster.creators.jobset_controller)
+    )
+    return replace(found, refused=never_created) if never_created else found
+
+
+def _jobset(found: AdmissionInput) -> JsonObject:
+    """The JobSet the GitOps tool applies: as trainc builds it, else as resolved."""
+    applied = (obj for obj in found.applied if obj.get("kind") == JOBSET_KIND)
+    return next(applied, None) or found.job.stored_jobset()
+
+
+def _refuses(found: AdmissionInput, obj: JsonObject, user: UserInfo) -> bool:
+    """Whether the JobSet or a Job is refused, by a policy or then by the quotas (alone,
+    nothing else running): its Jobs or pods are then never created, and no plugin judges
+    them."""
+    api_version = str(obj.get("apiVersion") or "")
+    resource = resource_for(api_version, str(obj.get("kind") or ""))
+    if resource is None:
+        return False
+    target = Target(resource.group, resource.resource, obj)
+    return policies_refuse_object(found, obj, user) or quotas_refuse(found, target)

@@ -79,6 +79,12 @@ class OutputCheck:
             found.extend(f"{_describe(obj)}: {problem}" for problem in problems)
         return found
 
+    def serves(self, api_version: str, kind: str) -> bool:
+        """Whether the Kubernetes version serves ``kind`` under ``api_version`` as a built-in
+        kind (kubernetes-validate has its schema)."""
+        self._core = self._core or _CoreValidator.for_version(self._requested)
+        return self._core.knows(kind, api_version)
+
     def core_violation(self, obj: JsonObject) -> tuple[FieldPath, str] | None:
         """The first schema violation of a core object, with its path; None when it is
         valid or kubernetes-validate has no schema for its kind (a custom resource)."""
@@ -142,6 +148,16 @@ class _CoreValidator:
         if violation is None:
             return None
         return tuple(violation.path), f"{violation.message}{self.note}"
+
+    def knows(self, kind: str, api_version: str) -> bool:
+        """Whether this version has a schema for ``kind`` under ``api_version``."""
+        from kubernetes_validate import InvalidSchemaError, SchemaNotFoundError  # noqa: PLC0415
+
+        try:
+            _core_schema(self.bundled, self.version, kind, api_version)
+        except (SchemaNotFoundError, InvalidSchemaError):
+            return False
+        return True
 
     def check(self, obj: JsonObject) -> list[str]:
         """The first schema violation of a core object, as kubernetes-validate finds it."""

@@ -133,8 +133,10 @@ def test_pods_larger_than_the_quota_are_reported_at_the_trainjobs_request() -> N
     assert found[0].hint == (
         "raise the nominalQuota of nvidia.com/gpu in the flavors of ClusterQueue 'gpu' (or what "
         "its cohort lends, within borrowingLimit) to what the pods need together, or request "
-        "less per node or fewer nodes"
+        "less per node or fewer nodes; the cluster writes it at platform/kueue.yaml:39 "
+        "(ClusterQueue 'gpu' nominalQuota of nvidia.com/gpu in flavor a100)"
     )
+    assert PLATFORM.splitlines()[38] == "              nominalQuota: 8"
 
 
 def test_pods_that_fit_are_admitted() -> None:
@@ -165,7 +167,8 @@ def test_a_resource_the_cluster_queue_does_not_cover() -> None:
     )
     assert found[0].hint == (
         "add nvidia.com/gpu to a resourceGroup of ClusterQueue 'gpu' (coveredResources and a "
-        "flavor's quota), or do not request it"
+        "flavor's quota), or do not request it; the cluster writes it at "
+        "platform/kueue.yaml:29 (ClusterQueue 'gpu' resourceGroups)"
     )
 
 
@@ -238,6 +241,14 @@ def test_a_namespace_the_cluster_queue_does_not_select() -> None:
         "(queue 'user-queue'): workload namespace doesn't match ClusterQueue selector"
     )
     assert "label Namespace 'ml'" in (found[0].hint or "")
+    selector = next(
+        number
+        for number, line in enumerate(PLATFORM.splitlines(), 1)
+        if line.strip() == "namespaceSelector:"
+    )
+    assert (found[0].hint or "").endswith(
+        f"; the cluster writes it at platform/kueue.yaml:{selector}"
+    )
 
 
 def test_strict_fifo_adds_a_warning_that_the_queue_is_held_up() -> None:
@@ -319,8 +330,10 @@ def test_a_flavor_whose_taint_the_pods_do_not_tolerate_is_reported_at_the_queue_
     )
     assert found[0].hint == (
         "tolerate the flavors' nodeTaints or match their nodeLabels (ClusterQueue 'gpu'), or "
-        "queue the job where a flavor's nodes suit it"
+        "queue the job where a flavor's nodes suit it; the cluster writes it at "
+        "platform/kueue.yaml:13 (ResourceFlavor 'a100' nodeTaints)"
     )
+    assert platform.splitlines()[12] == "  nodeTaints:"
 
 
 LIMIT_RANGE = """\
@@ -343,7 +356,8 @@ def test_a_limit_range_default_at_fault_is_said_in_the_hint() -> None:
 
     assert _where(found) == [("kueue.inadmissible", Severity.ERROR, "job.yaml", 7)]
     assert "current podset request (16) > maximum capacity (8)" in found[0].message
-    assert (found[0].hint or "").endswith(
+    line = len((PLATFORM + LIMIT_RANGE).splitlines())  # the last: nvidia.com/gpu: 8
+    assert (
         "; the pods ask for no nvidia.com/gpu themselves: a LimitRange of namespace 'ml' gives "
-        "them its default"
-    )
+        f"them its default (platform/kueue.yaml:{line})"
+    ) in (found[0].hint or "")

@@ -257,3 +257,30 @@ def test_pod_level_resources_replace_the_container_sums_where_the_gate_is_on() -
     assert admit_pod([lr], spec, (1, 33)).refusal == (
         "maximum cpu usage per Pod is 8, but limit is 12"
     )
+
+
+def test_pod_level_requests_default_from_the_containers_else_the_pod_limits() -> None:
+    """``defaultPodRequests``: cpu from the containers' requests where they request it,
+    memory (no container requests it) from the pod-level limit."""
+    spec: JsonObject = {
+        "resources": {"limits": {"cpu": "8", "memory": "32Gi"}},
+        "containers": [container("a", requests={"cpu": "2"}), container("b")],
+    }
+    assert admit_pod([], spec, (1, 34)).spec["resources"] == {
+        "limits": {"cpu": "8", "memory": "32Gi"},
+        "requests": {"cpu": "2", "memory": "32Gi"},
+    }
+    assert admit_pod([], spec, (1, 33)).spec["resources"] == {
+        "limits": {"cpu": "8", "memory": "32Gi"}
+    }
+
+
+def test_a_pod_item_judges_the_defaulted_pod_level_request() -> None:
+    lr = limit_range_from_json(limit_range("pods", {"type": "Pod", "min": {"memory": "64Gi"}}))
+    spec: JsonObject = {
+        "resources": {"limits": {"memory": "32Gi"}},
+        "containers": [container("a")],
+    }
+    assert admit_pod([lr], spec, (1, 34)).refusal == (
+        "minimum memory usage per Pod is 64Gi, but request is 32Gi"
+    )

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from tests.checks.admission.wiring import DATA_CLAIMS, DATA_NODE, admission_input
 from tests.support.builders import container
-from trainc.checks.admission.limit_ranges.judge import check_limit_ranges, defaulted_spec
+from trainc.checks.admission.limit_ranges.judge import check_limit_ranges
+from trainc.checks.admission.mutated import mutated_spec
 from trainc.diagnostics import Severity
 from trainc.model.json import JsonObject
 
@@ -93,7 +94,7 @@ spec:
 def test_the_defaulted_pod_is_what_the_later_families_see() -> None:
     found = admission_input(CPU_MAX, resourcesPerNode={"requests": {"cpu": "2"}})
     [pod] = found.pods
-    spec = defaulted_spec(found, pod)
+    spec = mutated_spec(found, pod)
     assert spec["containers"][0]["resources"]["limits"] == {"cpu": "8"}  # type: ignore[index,call-overload]
     assert check_limit_ranges(found) == []
 

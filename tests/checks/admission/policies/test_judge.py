@@ -414,3 +414,26 @@ def test_a_namespace_selector_on_an_undeclared_namespace_is_not_evaluated() -> N
     # Declared, and labelled as the selector asks: the policy refuses.
     declared = check_policies(admission(cluster(selective, INPUT_NAMESPACE)))
     assert [found.code for found in declared] == ["vap.denied"]
+
+
+def _match_policy(text: str, policy_: str) -> str:
+    return text.replace("    resourceRules:\n", f"    matchPolicy: {policy_}\n    resourceRules:\n")
+
+
+@pytest.mark.parametrize("match_policy", ["Exact", "Equivalent"])
+def test_both_match_policies_select_the_jobs_under_their_one_served_version(
+    match_policy: str,
+) -> None:
+    """Jobs are served as batch/v1 alone: there is no equivalent resource to try, so
+    Equivalent and Exact select the same requests."""
+    found = check_policies(admission(cluster(_match_policy(NOT_SUSPENDED, match_policy))))
+    assert [finding.code for finding in found] == ["vap.denied"]
+
+
+@pytest.mark.parametrize("match_policy", ["Exact", "Equivalent"])
+def test_a_rule_naming_a_version_no_release_serves_matches_nothing(match_policy: str) -> None:
+    """A rule for batch/v1beta1 jobs (never served; CronJobs' v1beta1 went in 1.25): the
+    API server stores the policy, and neither Exact nor Equivalent finds a served
+    resource it names, so no request is judged by it."""
+    old = NOT_SUSPENDED.replace("apiVersions: [v1]", "apiVersions: [v1beta1]")
+    assert check_policies(admission(cluster(_match_policy(old, match_policy)))) == []

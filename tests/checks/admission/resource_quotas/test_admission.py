@@ -16,6 +16,7 @@ from trainc.checks.admission.resource_quotas import (
 )
 from trainc.checks.admission.resource_quotas.quota import Quota
 from trainc.checks.workload.version import KubeVersion
+from trainc.config.settings import LimitedResource, ScopeRequirement
 from trainc.model.json import JsonObject, JsonValue
 
 NEWEST: KubeVersion = (1, 36)
@@ -239,15 +240,28 @@ def test_a_gang_that_fits_pod_by_pod_but_never_all_at_once() -> None:
     gpu = quota("gpu", {"requests.nvidia.com/gpu": "8", "requests.memory": "1Ti"})
     members = [Member(node(), 4)]
     assert admit([gpu], node(), NEWEST) is None
-    assert demand(gpu, members, NEWEST) == (4, demand(gpu, [Member(node())] * 4, NEWEST)[1])
+    counted = demand(gpu, members, NEWEST)
+    assert (counted.objects, counted.resources) == (4, frozenset({"pods"}))
+    assert counted.total == demand(gpu, [Member(node())] * 4, NEWEST).total
     found = shortfalls([gpu], members, NEWEST)
     assert [s.quota for s in found] == ["gpu"]
     assert found[0].message == (
-        "quota 'gpu' can never admit all 4 objects of this gang at once: together they "
+        "quota 'gpu' can never admit all 4 pods of this gang at once: together they "
         "request requests.nvidia.com/gpu=16, but the quota allows requests.nvidia.com/gpu=8 "
         "in the whole namespace"
     )
     assert shortfalls([quota("gpu", {"requests.nvidia.com/gpu": "16"})], members, NEWEST) == []
+
+
+def test_a_gang_counted_in_pods_and_jobs_is_counted_in_objects() -> None:
+    counts = quota("counts", {"count/jobs.batch": "1", "pods": "8"})
+    job = Target("batch", "jobs", {"metadata": {"name": "node"}, "spec": {}})
+    [found] = shortfalls([counts], [Member(node(), 3), Member(job, 2)], NEWEST)
+    assert found.message == (
+        "quota 'counts' can never admit all 5 objects of this gang at once: together they "
+        "request count/jobs.batch=2, but the quota allows count/jobs.batch=1 in the whole "
+        "namespace"
+    )
 
 
 def test_a_gang_is_charged_only_where_a_quota_selects_its_pods() -> None:
@@ -261,7 +275,62 @@ def test_a_gang_is_charged_only_where_a_quota_selects_its_pods() -> None:
     assert len(found) == 1
     assert found[0].objects == 3
     assert found[0].message == (
-        "quota 'high-gpu' can never admit all 3 objects of this gang at once: together they "
+        "quota 'high-gpu' can never admit all 3 pods of this gang at once: together they "
         "request pods=3,requests.nvidia.com/gpu=12, but the quota allows "
         "pods=2,requests.nvidia.com/gpu=8 in the whole namespace"
     )
+
+
+#: GKE's configuration: the system classes only where a quota selects them.
+CRITICAL = ScopeRequirement(
+    "PriorityClass", "In", ("system-node-critical", "system-cluster-critical")
+)
+GPU_LIMITED = LimitedResource("", "pods", match_contains=("nvidia.com/gpu",))
+
+
+def test_a_limited_resource_needs_a_quota_that_tracks_it() -> None:
+    refusal = admit([], node(), NEWEST, limited=[GPU_LIMITED])
+    assert refusal is not None
+    assert (refusal.quota, refusal.message) == (
+        "",
+        "insufficient quota to consume: requests.nvidia.com/gpu",
+    )
+    memory = quota("memory", {"requests.memory": "1Ti"})
+    assert admit([memory], node(), NEWEST, limited=[GPU_LIMITED]) is not None
+    gpu = quota("gpu", {"requests.nvidia.com/gpu": "8"})
+    assert admit([gpu], node(), NEWEST, limited=[GPU_LIMITED]) is None
+
+
+def test_a_limited_resource_of_another_kind_limits_nothing_here() -> None:
+    claims = LimitedResource("", "persistentvolumeclaims", match_contains=("nvidia.com/gpu",))
+    assert admit([], node(), NEWEST, limited=[claims]) is None
+    assert admit([], node("0"), NEWEST, limited=[GPU_LIMITED]) is None  # nothing consumed
+
+
+def test_a_limited_scope_needs_a_quota_selecting_the_same_scope() -> None:
+    limited = [LimitedResource("", "pods", match_scopes=(CRITICAL,))]
+    critical = node(extra={"priorityClassName": "system-node-critical"})
+    refusal = admit([], critical, NEWEST, limited=limited)
+    assert refusal is not None
+    assert refusal.message == (
+        "insufficient quota to match these scopes: "
+        "[{PriorityClass In [system-node-critical system-cluster-critical]}]"
+    )
+    assert admit([], node(), NEWEST, limited=limited) is None
+    covering = quota(
+        "critical",
+        {"pods": "10"},
+        scopeSelector={
+            "matchExpressions": [
+                {"scopeName": "PriorityClass", "operator": "In", "values": ["system-node-critical"]}
+            ]
+        },
+    )
+    assert admit([covering], critical, NEWEST, limited=limited) is None
+
+
+def test_constraints_come_before_limited_resources() -> None:
+    cpu = quota("cpu", {"limits.cpu": "64"})
+    refusal = admit([cpu], node(), NEWEST, limited=[GPU_LIMITED])
+    assert refusal is not None
+    assert refusal.message.startswith("failed quota: cpu: must specify limits.cpu")

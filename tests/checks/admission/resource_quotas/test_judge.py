@@ -65,7 +65,7 @@ def test_a_gang_that_never_fits_names_the_totals_at_its_node_count() -> None:
     assert finding.code == "quota.gang-exceeds"
     assert finding.message == (
         "the TrainJob's pods must all run at once, and quota 'gpus' can never admit all 4 "
-        "objects of this gang at once: together they request requests.nvidia.com/gpu=8, but "
+        "pods of this gang at once: together they request requests.nvidia.com/gpu=8, but "
         "the quota allows requests.nvidia.com/gpu=4 in the whole namespace"
     )
     assert (finding.file, finding.field_path) == ("trainjob.yaml", "spec.trainer.numNodes")

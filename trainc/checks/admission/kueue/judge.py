@@ -31,6 +31,7 @@ from trainc.checks.admission.created import AdmissionInput, CreatedPod
 from trainc.checks.admission.kueue.admission import Verdict, admit
 from trainc.checks.admission.kueue.api import NO_STOP, ClusterQueue
 from trainc.checks.admission.kueue.assign import PODS, Assignment, PodSetResult
+from trainc.checks.admission.kueue.causes import CLUSTER_QUEUE, cause_lines, default_line
 from trainc.checks.admission.kueue.queues import inactive_message, missing_flavors
 from trainc.checks.shared.locate import locate
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
@@ -208,11 +209,14 @@ def _blocked(found: AdmissionInput, verdict: Verdict) -> Diagnostic:
             else f"create the ResourceFlavors ClusterQueue {cluster_queue.name!r} names"
         )
     else:
+        selector = found.cluster.line_of(
+            CLUSTER_QUEUE, cluster_queue.name, ("spec", "namespaceSelector")
+        )
         code, hint = (
             KUEUE_NAMESPACE_NOT_SELECTED.code,
             f"label Namespace {job.namespace!r} so that ClusterQueue "
             f"{cluster_queue.name!r}'s namespaceSelector selects it, or widen the selector "
-            "({} selects every namespace)",
+            "({} selects every namespace)" + _written_at([selector] if selector else []),
         )
     return locate(
         _queue_label(job),
@@ -245,8 +249,16 @@ def _inadmissible(
         f"Kueue would never admit {_described(job)}, queued in ClusterQueue {queue.name!r}: "
         f"{pods}, fit its quota under no flavor, even with nothing else running: "
         f"{verdict.message}",
-        hint=_capacity_hint(queue, resource) + _defaulted(found, pod, resource),
+        hint=_capacity_hint(queue, resource)
+        + _defaulted(found, pod, resource)
+        + _written_at(cause_lines(found.cluster, queue.name, sorted(failed.reasons))),
     )
+
+
+def _written_at(lines: list[str]) -> str:
+    """The cluster's lines behind a verdict, for the hint (the finding stays on the
+    TrainJob's own line)."""
+    return f"; the cluster writes it at {', '.join(lines)}" if lines else ""
 
 
 def _defaulted(found: AdmissionInput, pod: CreatedPod | None, resource: str | None) -> str:
@@ -261,9 +273,10 @@ def _defaulted(found: AdmissionInput, pod: CreatedPod | None, resource: str | No
     )
     if not any(resource in item.default or resource in item.default_request for item in items):
         return ""
+    line = default_line(found.cluster, namespace, resource)
     return (
         f"; the pods ask for no {resource} themselves: a LimitRange of namespace "
-        f"{namespace!r} gives them its default"
+        f"{namespace!r} gives them its default" + (f" ({line})" if line else "")
     )
 
 

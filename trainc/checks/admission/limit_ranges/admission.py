@@ -20,7 +20,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from trainc.checks.admission.limit_ranges import constraints
-from trainc.checks.admission.limit_ranges.defaults import apply_defaults, default_requests_to_limits
+from trainc.checks.admission.limit_ranges.defaults import (
+    apply_defaults,
+    default_pod_requests,
+    default_requests_to_limits,
+)
 from trainc.checks.admission.limit_ranges.limit_range import CLAIM, CONTAINER, POD, Item, LimitRange
 from trainc.checks.admission.resource_lists import (
     POD_LEVEL_RESOURCES,
@@ -116,7 +120,8 @@ def admit_pod(limit_ranges: list[LimitRange], spec: JsonObject, release: KubeVer
     :func:`~trainc.checks.admission.limit_ranges.limit_range.ordered`); ``release`` the
     cluster's.
     """
-    defaulted, annotation = apply_defaults(default_requests_to_limits(spec), limit_ranges)
+    decoded = default_pod_requests(default_requests_to_limits(spec), release)
+    defaulted, annotation = apply_defaults(decoded, limit_ranges)
     for limit_range in limit_ranges:
         errors = pod_errors(limit_range, defaulted, release)
         if errors:

@@ -20,9 +20,16 @@ import copy
 from collections.abc import Iterable
 
 from trainc.checks.admission.limit_ranges.limit_range import CONTAINER, LimitRange
-from trainc.checks.admission.resource_lists import ResourceList
+from trainc.checks.admission.resource_lists import (
+    POD_LEVEL_RESOURCES,
+    ResourceList,
+    cpu_or_memory,
+    pod_level_resource,
+    pod_total,
+)
 from trainc.checks.workload.jsonfields import objects
-from trainc.model.json import JsonObject, JsonValue
+from trainc.checks.workload.version import KubeVersion
+from trainc.model.json import JsonObject, JsonValue, as_object
 
 #: The annotation LimitRanger writes on a pod it changed.
 ANNOTATION = "kubernetes.io/limit-ranger"
@@ -39,6 +46,32 @@ def container_defaults(limit_range: LimitRange) -> tuple[ResourceList, ResourceL
             requests.update(item.default_request)
             limits.update(item.default)
     return requests, limits
+
+
+def default_pod_requests(spec: JsonObject, release: KubeVersion) -> JsonObject:
+    """``defaultPodRequests`` of the same defaulting, from the release whose defaults turn
+    the PodLevelResources gate on: a pod that sets pod-level ``limits`` gets the pod-level
+    requests it lacks, for cpu and memory the effective requests of its containers where
+    they request any, else (and for hugepages) its pod-level limit.
+
+    ``spec`` has its containers' requests defaulted already (:func:`default_requests_to_limits`).
+    Newer releases also default pod-level hugepages and cpu/memory limits from the
+    containers' (``defaultHugePagePodLimits``, ``defaultPodLimits``); those decide no
+    check trainc makes of a pod that sets its limits, and are not modelled.
+    """
+    own = as_object(spec.get("resources"))
+    limits = as_object(own.get("limits"))
+    if release < POD_LEVEL_RESOURCES or not limits:
+        return spec
+    requests = dict(as_object(own.get("requests")))
+    aggregated = pod_total(spec, "requests", pod_level=None, overhead=False)
+    for name, amount in aggregated.items():
+        if name not in requests and cpu_or_memory(name):
+            requests[name] = str(amount)
+    for name, value in limits.items():
+        if name not in requests and pod_level_resource(name):
+            requests[name] = value
+    return {**spec, "resources": {**own, "requests": requests}}
 
 
 def default_requests_to_limits(spec: JsonObject) -> JsonObject:

@@ -1,10 +1,11 @@
 """LimitRanger on the objects a TrainJob makes the cluster create, at the lines behind them.
 
 Every pod the Job controller creates passes LimitRanger first: the namespace's
-LimitRanges give its containers the requests and limits they lack (:func:`defaulted_spec`,
-the pod the later families see), then refuse a container or pod outside their ``min``,
-``max`` or ``maxLimitRequestRatio`` (``limitrange.min``, ``limitrange.max``,
-``limitrange.ratio``), in LimitRanger's words, naming the LimitRange. A default limit
+LimitRanges give its containers the requests and limits they lack (the pod the later
+families see, :func:`~trainc.checks.admission.mutated.mutated_spec`), then refuse a
+container or pod outside their ``min``, ``max`` or ``maxLimitRequestRatio``
+(``limitrange.min``, ``limitrange.max``, ``limitrange.ratio``), in LimitRanger's words,
+naming the LimitRange. A default limit
 below the request a container writes is refused earlier, by pod validation
 (``limitrange.default-below-request``). The claims trainc emits (its volumeClaimPolicies
 templates and the PersistentVolumeClaims the GitOps tool applies) are judged by the
@@ -120,12 +121,6 @@ def limit_ranges_of(found: AdmissionInput) -> list[LimitRange]:
     return list(found.cluster.limit_ranges.get(found.job.namespace, ()))
 
 
-def defaulted_spec(found: AdmissionInput, pod: CreatedPod) -> JsonObject:
-    """The pod's spec as admission sees it after LimitRanger: the API server's defaulting
-    of requests from limits, then every LimitRange's defaults."""
-    return admit_pod(limit_ranges_of(found), pod.spec, found.release).spec
-
-
 @dataclass(frozen=True, slots=True)
 class Cause:
     """One refusal at one line: what joins the pods of several replicatedJobs."""
@@ -181,6 +176,11 @@ def check_limit_ranges(found: AdmissionInput) -> list[Diagnostic]:
         *grouped(causes, "the API server would refuse"),
         *_claim_findings(found, limit_ranges),
     ]
+
+
+def limit_ranger_refuses(found: AdmissionInput, pod: CreatedPod) -> bool:
+    """Whether LimitRanger (or the pod validation after its defaults) refuses ``pod``."""
+    return any(_pod_causes(found, limit_ranges_of(found), pod))
 
 
 def _pod_causes(

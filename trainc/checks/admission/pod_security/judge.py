@@ -29,6 +29,7 @@ from typing import Final
 
 from trainc.checks.admission.created import AdmissionInput, CreatedPod, pods_created_from
 from trainc.checks.admission.pod_security.admission import Verdict, judge
+from trainc.checks.admission.pod_security.dropped import stored
 from trainc.checks.admission.pod_security.message import forbidden
 from trainc.checks.admission.pod_security.results import Violation
 from trainc.checks.shared.locate import locate
@@ -235,13 +236,18 @@ def _verdict(found: AdmissionInput, pod: CreatedPod) -> Verdict:
     return judge(
         cluster.pod_security_for(namespace),
         pod.metadata,
-        prepared(pod.spec),
+        stored(prepared(pod.spec), found.release),
         release=found.release,
         namespace=namespace,
         username=cluster.creators.job_controller.username,
         exemptions=cluster.exemptions,
         enforce=True,
     )
+
+
+def pod_security_refuses(found: AdmissionInput, pod: CreatedPod) -> bool:
+    """Whether the namespace's ``enforce`` level refuses ``pod``."""
+    return bool(_verdict(found, pod).refused)
 
 
 def _findings(

@@ -50,7 +50,7 @@ from trainc.checks.admission.policies.model import (
     policy_from_json,
 )
 from trainc.checks.admission.policies.model import DENY as DENY_ACTION
-from trainc.checks.admission.policies.params import ParamError, collect_params
+from trainc.checks.admission.policies.params import ParamError, collect_params, param_kind_error
 from trainc.checks.admission.policies.request import (
     Request,
     namespace_object,
@@ -83,11 +83,19 @@ class Cluster:
     objects: Sequence[JsonObject] = ()
     release: Release | None = None
     """The API server's release: which Kubernetes CEL libraries policies may call."""
+    unserved: frozenset[tuple[str, str]] = frozenset()
+    """The (apiVersion, kind) of the paramKinds the cluster does not serve."""
 
 
-def cluster_from_objects(objects: Sequence[JsonObject], release: Release | None = None) -> Cluster:
+def cluster_from_objects(
+    objects: Sequence[JsonObject],
+    release: Release | None = None,
+    *,
+    unserved: frozenset[tuple[str, str]] = frozenset(),
+) -> Cluster:
     """The cluster the manifests describe: its policies, bindings and Namespaces, judged
-    as the API server of ``release`` (None: the newest trainc knows) judges them."""
+    as the API server of ``release`` (None: the newest trainc knows) judges them;
+    ``unserved`` the paramKinds it does not serve."""
     policies: list[Policy] = []
     bindings: list[Binding] = []
     namespaces: dict[str, JsonObject] = {}
@@ -101,7 +109,7 @@ def cluster_from_objects(objects: Sequence[JsonObject], release: Release | None 
             name = text(as_object(obj.get("metadata")).get("name"))
             if name:
                 namespaces[name] = obj
-    return Cluster(policies, bindings, namespaces, list(objects), release)
+    return Cluster(policies, bindings, namespaces, list(objects), release, unserved)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,8 +186,18 @@ def admit(cluster: Cluster, request: Request) -> Verdict:
         if isinstance(selected, Unknown):
             verdict.not_evaluated.append(NotEvaluated(policy.name, None, selected.reason))
             continue
-        if selected:
-            _dispatch(cluster, request, policy, bindings, verdict)
+        if not selected:
+            continue
+        kind = policy.param_kind
+        if kind is not None and (kind.api_version, kind.kind) in cluster.unserved:
+            # The hook's configuration error, before any binding (``Dispatch``).
+            if policy.failure_policy == FAIL:
+                message = param_kind_error(kind.api_version, kind.kind)
+                verdict.denials.append(
+                    Denial(policy.name, None, f"failed to configure policy: {message}")
+                )
+            continue
+        _dispatch(cluster, request, policy, bindings, verdict)
     return verdict
 
 

@@ -188,9 +188,14 @@ def _compile(expression: str, release: Release | None) -> Program | None:
         return None
 
 
-def _compile_error(expression: str, release: Release | None) -> str:
+def compile_error(expression: str, release: Release | None = None) -> str:
+    """``compilation error: …`` when ``expression`` does not compile at ``release``, else
+    empty; also empty for a library signature trainc cannot declare, which compiles on the
+    API server (:func:`unevaluable` says so)."""
     try:
         compile_expression(expression, VARIABLES, release=release)
+    except CelUnsupportedError:
+        return ""
     except CelCompileError as error:
         return f"compilation error: {error}"
     return ""
@@ -249,7 +254,7 @@ class _Evaluator:
         release = self.inputs.release
         program = _compile(expression, release)
         if program is None:
-            return _Error(_compile_error(expression, release))
+            return _Error(compile_error(expression, release))
         cost = estimate(expression, self.inputs.shape)
         if condition:
             self.condition_budget -= cost

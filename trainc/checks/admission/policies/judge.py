@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects
-from trainc.checks.admission.created import JOB_CONTROLLER, AdmissionInput
-from trainc.checks.admission.limit_ranges.judge import defaulted_spec
+from trainc.checks.admission.created import JOB_CONTROLLER, AdmissionInput, CreatedPod
+from trainc.checks.admission.mutated import mutated_spec
 from trainc.checks.admission.policies.admission import (
     VALIDATION_FAILURE,
     Cluster,
@@ -131,6 +131,8 @@ VAP_NOT_EVALUATED = Rule(
 )
 
 _GITOPS: Final = "applied by the GitOps tool"
+#: Refusals of a policy or binding that cannot run as configured, whatever the object.
+_UNRUNNABLE: Final = ("failed to configure policy", "failed to configure binding", "compilation")
 #: The name of a pod in a refusal: the Job controller's pods get generated names.
 GENERATED_NAME: Final = "…"
 #: The label the API server gives every Namespace (``NamespaceDefaultLabelName``).
@@ -285,16 +287,38 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
             _child_origin(job, child),
         )
     for pod in found.pods:
-        spec = defaulted_spec(found, pod)
-        written: JsonObject = {"metadata": pod.metadata, "spec": pod.spec}
-        yield _Seen(
-            {"apiVersion": "v1", "kind": "Pod", "metadata": pod.metadata, "spec": spec},
-            creators.job_controller,
-            written,
-            pod.replicated_job,
-            "",
-            pod.origin,
-        )
+        yield _pod_seen(found, pod)
+
+
+def _pod_seen(found: AdmissionInput, pod: CreatedPod) -> _Seen:
+    """A pod as the Job controller sends it, after the mutating plugins."""
+    spec = mutated_spec(found, pod)
+    written: JsonObject = {"metadata": pod.metadata, "spec": pod.spec}
+    return _Seen(
+        {"apiVersion": "v1", "kind": "Pod", "metadata": pod.metadata, "spec": spec},
+        found.cluster.creators.job_controller,
+        written,
+        pod.replicated_job,
+        "",
+        pod.origin,
+    )
+
+
+def policies_refuse(found: AdmissionInput, pod: CreatedPod) -> bool:
+    """Whether a policy through a ``Deny`` binding (or a failing configuration) refuses
+    ``pod``."""
+    seen = _pod_seen(found, pod)
+    return policies_refuse_object(found, seen.obj, seen.user)
+
+
+def policies_refuse_object(found: AdmissionInput, obj: JsonObject, user: UserInfo) -> bool:
+    """Whether the policies refuse ``obj`` sent by ``user`` (a Job the JobSet controller
+    creates, the JobSet the GitOps tool applies)."""
+    cluster = found.cluster.policies
+    if not cluster.policies or not cluster.bindings:
+        return False
+    request = request_for(obj, user)
+    return request is not None and bool(admit(cluster, request).denials)
 
 
 def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], Origin]:
@@ -377,18 +401,29 @@ def _outcomes(
     # A pod's name is generated when it is created: only its shape is known.
     name = request.name or (GENERATED_NAME if seen.obj.get("kind") == "Pod" else None)
     for denial in dict.fromkeys(verdict.denials):
-        where = _place(
-            seen,
-            policies.get(denial.policy),
-            denial.message,
-            _fails(retry, VAP_DENIED.code, denial.policy),
+        # A policy that cannot run refuses whatever the object holds: no value is at fault.
+        where = (
+            ()
+            if denial.message.startswith(_UNRUNNABLE)
+            else _place(
+                seen,
+                policies.get(denial.policy),
+                denial.message,
+                _fails(retry, VAP_DENIED.code, denial.policy),
+            )
         )
         yield _Outcome(
             VAP_DENIED.code,
             denial.text,
             ", {are} refused: ",
             forbidden(resource, name, denial.text),
-            _hint(denial.policy, denial.binding, where),
+            (
+                f"ValidatingAdmissionPolicy '{denial.policy}' cannot run as configured, so "
+                "it refuses whatever the object holds: correct the policy or its binding "
+                "(its parameters, paramKind or expressions), or give it failurePolicy: Ignore"
+            )
+            if denial.message.startswith(_UNRUNNABLE)
+            else _hint(denial.policy, denial.binding, where),
             where,
             named=bool(request.name),
         )

@@ -8,9 +8,19 @@ Namespace (of the Namespace itself when one is created; cluster-scoped objects p
 object selector against the new or the old object's labels, then ``excludeResourceRules``
 (a match excludes), then ``resourceRules`` (none at all matches everything): operation,
 group, version, resource and sub-resource (``*``, ``res/*``, ``*/sub``), scope, and
-``resourceNames`` against the request's name. ``matchPolicy: Equivalent`` would also try
-the same resource under the other versions the server serves; the kinds trainc emits are
-each served under one version, so it changes nothing here.
+``resourceNames`` against the request's name.
+
+``matchPolicy: Equivalent`` (the default) also tries the rules on the resources the
+server serves as equivalent to the request's (``EquivalentResourcesFor``: the same
+objects under another group or version, as HPAs under ``autoscaling/v1`` and ``v2``), in
+the include and the exclude rules alike; ``Exact`` does not. In the releases trainc models
+(1.29 to 1.36) every resource a TrainJob makes the cluster see (pods, jobs, cronjobs,
+jobsets, podgroups, claims, ConfigMaps, Namespaces, the sweeper's RBAC objects) is served
+under one group and version, so the request's resource is its only equivalent and both
+policies select the same requests. A rule naming a version no longer served
+(``batch/v1beta1`` CronJobs and ``policy/v1beta1`` went in 1.25) is stored without
+complaint and matches nothing under either policy: the equivalents are served resources
+only.
 """
 
 from __future__ import annotations

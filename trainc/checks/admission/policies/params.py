@@ -39,6 +39,14 @@ class ParamError:
     message: str
 
 
+def param_kind_error(api_version: str, kind: str) -> str:
+    """The policy's configuration error for a paramKind the cluster does not serve, as
+    ``ensureParamsForPolicyLocked`` words it (the GroupVersionKind printed as
+    ``group/version, Kind=kind``)."""
+    group, _, version = api_version.rpartition("/")
+    return f"failed to find resource referenced by paramKind: '{group}/{version}, Kind={kind}'"
+
+
 def _metadata(obj: JsonObject) -> JsonObject:
     return as_object(obj.get("metadata"))
 

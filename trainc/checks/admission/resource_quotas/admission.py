@@ -14,13 +14,22 @@ What the namespace already uses is the quota's ``status.used``, which only the l
 cluster knows. Offline it is unknown: every function here takes it as zero unless
 told otherwise, so a refusal found here is certain (the object exceeds the quota even in
 an empty namespace), while an admission is not (the namespace may be full already).
-Updates, quota configuration of the API server (``limitedResources``) and the
-``status unknown`` refusal of a quota whose usage is not yet computed are not modelled.
+The plugin's configuration may name ``limitedResources``
+(:class:`~trainc.config.settings.LimitedResource`):
+an object that consumes a resource whose name contains one of an item's
+``matchContains`` (for an item of the object's group and resource) must find a quota of
+its namespace that selects it and tracks that resource, else ``insufficient quota to
+consume: NAMES`` (a Forbidden error); an object in a scope of any item's ``matchScopes``
+must find a quota with a scope selector of the same scope that selects it, else
+``insufficient quota to match these scopes: [{PriorityClass In [a b]}]`` (an error the
+plugin does not wrap: the client reads it without ``is forbidden:``). Both are checked
+after every quota's constraints and before the hard limits. Updates and the ``status
+unknown`` refusal of a quota whose usage is not yet computed are not modelled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from trainc.checks.admission.resource_lists import ZERO, ResourceList, add, pretty
@@ -29,19 +38,24 @@ from trainc.checks.admission.resource_quotas.evaluators import (
     matches,
     matching_resources,
     missing,
+    scope_matches,
     usage,
 )
-from trainc.checks.admission.resource_quotas.quota import Quota
+from trainc.checks.admission.resource_quotas.quota import Quota, Selector
 from trainc.checks.workload.quantities import Amount
 from trainc.checks.workload.version import KubeVersion
+from trainc.config.settings import LimitedResource
 
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """The quota that refuses an object and the message after ``is forbidden:``."""
+    """The quota that refuses an object and the message after ``is forbidden:``; no
+    quota (``""``) when the plugin's ``limitedResources`` find none covering the object,
+    then ``uncovered`` names the resources or scopes at fault."""
 
     quota: str
     message: str
+    uncovered: tuple[str, ...] = ()
 
 
 def mask(amounts: Mapping[str, Amount], names: list[str] | set[str]) -> ResourceList:
@@ -71,18 +85,23 @@ def admit(
     target: Target,
     release: KubeVersion,
     used: Mapping[str, ResourceList] | None = None,
+    limited: Sequence[LimitedResource] = (),
 ) -> Refusal | None:
     """The plugin's verdict on creating ``target`` in a namespace with ``quotas``.
 
     ``quotas`` in the order to check them (see
     :func:`~trainc.checks.admission.resource_quotas.quota.ordered`); ``used`` maps a
-    quota's name to its ``status.used`` where known (absent resources are zero).
+    quota's name to its ``status.used`` where known (absent resources are zero);
+    ``limited`` is the plugin's ``limitedResources``.
     """
     applying = [quota for quota in quotas if matches(quota, target, release)]
     for quota in applying:
         problem = missing(target, matching_resources(target, list(quota.hard)), release)
         if problem is not None:
             return Refusal(quota.name, f"failed quota: {quota.name}: {problem}")
+    uncovered = _uncovered(quotas, applying, target, release, limited)
+    if uncovered is not None:
+        return uncovered
     if not applying:
         return None
     delta = usage(target, release)
@@ -94,3 +113,65 @@ def admit(
         if over:
             return Refusal(quota.name, exceeded_message(quota, requested, now, over))
     return None
+
+
+def _limited_names(
+    target: Target, release: KubeVersion, limited: Sequence[LimitedResource]
+) -> set[str]:
+    """``limitedByDefault``: the resources the object consumes (a positive usage) whose
+    name contains a ``matchContains`` of an item for its group and resource."""
+    items = [
+        item
+        for item in limited
+        if (item.api_group, item.resource) == (target.group, target.resource)
+    ]
+    if not items:
+        return set()
+    consumed = [name for name, amount in usage(target, release).items() if amount.value > 0]
+    return {
+        name
+        for item in items
+        for name in consumed
+        if any(part in name for part in item.match_contains)
+    }
+
+
+def _uncovered(
+    quotas: Sequence[Quota],
+    applying: Sequence[Quota],
+    target: Target,
+    release: KubeVersion,
+    limited: Sequence[LimitedResource],
+) -> Refusal | None:
+    """The refusal of an object that consumes a limited resource, or is in a limited scope,
+    that no quota of its namespace covers (``CheckRequest``'s two checks after the
+    constraints)."""
+    if not limited:
+        return None
+    tracked = {name for quota in applying for name in matching_resources(target, list(quota.hard))}
+    lacking = sorted(_limited_names(target, release, limited) - tracked)
+    if lacking:
+        return Refusal("", f"insufficient quota to consume: {','.join(lacking)}", tuple(lacking))
+    # The scopes of every quota that select the object, whether or not it tracks it.
+    covered = {
+        selector.scope
+        for quota in quotas
+        for selector in quota.selectors
+        if scope_matches(selector, target, release)
+    }
+    scopes = [
+        selector
+        for item in limited
+        for selector in (
+            Selector(scope.scope_name, scope.operator, scope.values) for scope in item.match_scopes
+        )
+        if scope_matches(selector, target, release) and selector.scope not in covered
+    ]
+    if not scopes:
+        return None
+    said = " ".join(f"{{{s.scope} {s.operator} [{' '.join(s.values)}]}}" for s in scopes)
+    return Refusal(
+        "",
+        f"insufficient quota to match these scopes: [{said}]",
+        tuple(selector.scope for selector in scopes),
+    )

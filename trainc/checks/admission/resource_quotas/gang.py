@@ -39,37 +39,58 @@ class Shortfall:
     objects: int
     demand: ResourceList
     hard: ResourceList
+    only_pods: bool = False
+    """True when every object the quota counts is a pod: the message then says pods."""
 
     @property
     def message(self) -> str:
         """The error: which quota, how many objects, their totals and the limits."""
+        noun = "pods" if self.only_pods else "objects"
         return (
-            f"quota {self.quota!r} can never admit all {self.objects} objects of this gang at "
+            f"quota {self.quota!r} can never admit all {self.objects} {noun} of this gang at "
             f"once: together they request {pretty(self.demand)}, but the quota allows "
             f"{pretty(self.hard)} in the whole namespace"
         )
 
 
-def demand(
-    quota: Quota, members: Iterable[Member], release: KubeVersion
-) -> tuple[int, ResourceList]:
+@dataclass(frozen=True, slots=True)
+class Demand:
+    """What a quota counts of a gang: how many objects, of which resources, in total."""
+
+    objects: int
+    total: ResourceList
+    resources: frozenset[str]
+    """The resources (``pods``, ``jobs``, ...) of the objects counted."""
+
+
+def demand(quota: Quota, members: Iterable[Member], release: KubeVersion) -> Demand:
     """How many of the gang's objects the quota applies to, and what they count together."""
     total: ResourceList = {}
     objects = 0
+    resources: set[str] = set()
     for member in members:
         if member.count > 0 and matches(quota, member.target, release):
             one = mask(usage(member.target, release), list(quota.hard))
             total = add(total, scale(one, member.count))
             objects += member.count
-    return objects, total
+            resources.add(member.target.resource)
+    return Demand(objects, total, frozenset(resources))
 
 
 def shortfalls(quotas: list[Quota], members: list[Member], release: KubeVersion) -> list[Shortfall]:
     """Every quota whose hard limits the gang's objects exceed together, in quota order."""
     found: list[Shortfall] = []
     for quota in quotas:
-        objects, total = demand(quota, members, release)
-        over = exceeded(total, quota.hard)
+        counted = demand(quota, members, release)
+        over = exceeded(counted.total, quota.hard)
         if over:
-            found.append(Shortfall(quota.name, objects, mask(total, over), mask(quota.hard, over)))
+            found.append(
+                Shortfall(
+                    quota.name,
+                    counted.objects,
+                    mask(counted.total, over),
+                    mask(quota.hard, over),
+                    only_pods=counted.resources == {"pods"},
+                )
+            )
     return found

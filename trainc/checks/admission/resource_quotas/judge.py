@@ -1,7 +1,7 @@
 """The ResourceQuota plugin on the objects a TrainJob makes the cluster create, at the lines
 behind them.
 
-Each pod, as LimitRanger leaves it (:func:`~..limit_ranges.judge.defaulted_spec`), is
+Each pod, as the mutating plugins leave it (:func:`~..mutated.mutated_spec`), is
 judged against the namespace's quotas: a container that does not say how much cpu or
 memory a quota tracks (``quota.must-specify``), one pod above a hard limit
 (``quota.exceeded``). So are the other objects the TrainJob creates, one at a time: the
@@ -27,12 +27,18 @@ from trainc.checks.admission.created import AdmissionInput, CreatedPod
 from trainc.checks.admission.limit_ranges.judge import (
     Cause,
     claims_of,
-    defaulted_spec,
     grouped,
     resource_origin,
 )
-from trainc.checks.admission.resource_lists import ZERO, container_list, pretty
-from trainc.checks.admission.resource_quotas.admission import admit, exceeded, mask
+from trainc.checks.admission.mutated import mutated_spec
+from trainc.checks.admission.resource_lists import (
+    POD_LEVEL_RESOURCES,
+    ZERO,
+    container_list,
+    pod_level_resource,
+    pretty,
+)
+from trainc.checks.admission.resource_quotas.admission import Refusal, admit, exceeded, mask
 from trainc.checks.admission.resource_quotas.evaluators import (
     MUST_SPECIFY,
     Target,
@@ -81,6 +87,24 @@ QUOTA_EXCEEDED = Rule(
         fix="request less, or raise the quota's hard limit",
     ),
 )
+QUOTA_UNCOVERED = Rule(
+    "quota.uncovered",
+    Severity.ERROR,
+    "a pod uses a resource or scope the quota plugin limits, and no quota covers it",
+    doc=RuleDoc(
+        what=(
+            "the ResourceQuota plugin's configuration (`cluster.resourceQuota."
+            "limitedResources`) limits a resource or a scope to namespaces with a covering "
+            "quota, and no ResourceQuota of the TrainJob's namespace covers what a pod (or "
+            "claim) consumes: `insufficient quota to consume: requests.nvidia.com/gpu`, "
+            "`insufficient quota to match these scopes: [{PriorityClass In "
+            "[system-node-critical system-cluster-critical]}]`"
+        ),
+        source="`CheckRequest` in `plugin/resourcequota` and the plugin's `limitedResources`",
+        fix="give the namespace a ResourceQuota that tracks the resource (or selects the "
+        "scope), or leave the scope",
+    ),
+)
 QUOTA_GANG_EXCEEDS = Rule(
     "quota.gang-exceeds",
     Severity.ERROR,
@@ -106,7 +130,7 @@ def quotas_of(found: AdmissionInput) -> list[Quota]:
 def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
     """The quota plugin's refusals of the TrainJob's objects, and a gang that never fits."""
     quotas = quotas_of(found)
-    if not quotas:
+    if not quotas and not found.cluster.limited:
         return []
     pods = [(pod, _pod_target(found, pod)) for pod in found.pods]
     causes = (cause for pod, target in pods for cause in _pod_causes(found, quotas, pod, target))
@@ -114,15 +138,21 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
     refused_alone = {_quota_of(finding.message) for finding in findings}
     objects_ = list(_other_objects(found))
     for target, count, origin, who in objects_:
-        refusal = admit(quotas, target, found.release)
+        refusal = admit(quotas, target, found.release, limited=found.cluster.limited)
         if refusal is not None and count > 0:
             refused_alone.add(refusal.quota)
+            uncovered = not refusal.quota
             findings.append(
                 locate(
                     origin,
-                    QUOTA_EXCEEDED.code,
+                    QUOTA_UNCOVERED.code if uncovered else QUOTA_EXCEEDED.code,
                     f"the API server would refuse {who}: {refusal.message}",
-                    hint=f"raise the hard limit of quota {refusal.quota!r}; {_ASSUMED}",
+                    hint=(
+                        "give the namespace a ResourceQuota that covers it, as the API "
+                        "server's ResourceQuota configuration (limitedResources) requires"
+                    )
+                    if uncovered
+                    else f"raise the hard limit of quota {refusal.quota!r}; {_ASSUMED}",
                 )
             )
     if is_gang(found):
@@ -142,6 +172,15 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
                 )
             )
     return findings
+
+
+def quotas_refuse(found: AdmissionInput, target: Target) -> bool:
+    """Whether the namespace's quotas (or the plugin's ``limitedResources``) refuse one
+    object alone, nothing else running."""
+    quotas = quotas_of(found)
+    if not quotas and not found.cluster.limited:
+        return False
+    return admit(quotas, target, found.release, limited=found.cluster.limited) is not None
 
 
 def is_gang(found: AdmissionInput) -> bool:
@@ -167,7 +206,7 @@ def _quota_of(message: str) -> str:
 
 
 def _pod_target(found: AdmissionInput, pod: CreatedPod) -> Target:
-    obj: JsonObject = {"metadata": pod.metadata, "spec": defaulted_spec(found, pod)}
+    obj: JsonObject = {"metadata": pod.metadata, "spec": mutated_spec(found, pod)}
     return Target("", "pods", obj)
 
 
@@ -180,8 +219,11 @@ def _containers(spec: JsonObject) -> Iterator[tuple[FieldPath, JsonObject]]:
 def _pod_causes(
     found: AdmissionInput, quotas: list[Quota], pod: CreatedPod, target: Target
 ) -> Iterator[tuple[Cause, CreatedPod]]:
-    refusal = admit(quotas, target, found.release)
+    refusal = admit(quotas, target, found.release, limited=found.cluster.limited)
     if refusal is None:
+        return
+    if not refusal.quota:
+        yield _uncovered_cause(found, pod, target, refusal), pod
         return
     quota = next(quota for quota in quotas if quota.name == refusal.quota)
     if refusal.message.startswith("failed quota"):
@@ -193,7 +235,7 @@ def _pod_causes(
                 QUOTA_MUST_SPECIFY.code,
                 refusal.message,
                 f"set {fields} on container {name!r} (or give the namespace a LimitRange "
-                f"default for it): quota {quota.name!r} tracks it",
+                f"default for it): quota {quota.name!r} tracks it{_default_class(pod, target)}",
                 pod.origin(("spec", *where)),
             ),
             pod,
@@ -203,10 +245,48 @@ def _pod_causes(
         Cause(
             QUOTA_EXCEEDED.code,
             refusal.message,
-            f"request less per pod, or raise the hard limit of quota {quota.name!r}; {_ASSUMED}",
+            f"request less per pod, or raise the hard limit of quota {quota.name!r}; "
+            f"{_ASSUMED}{_default_class(pod, target)}",
             _exceeding_origin(found, pod, target, quota),
         ),
         pod,
+    )
+
+
+def _uncovered_cause(
+    found: AdmissionInput, pod: CreatedPod, target: Target, refusal: Refusal
+) -> Cause:
+    """A pod the plugin's ``limitedResources`` refuse: no quota covers what it consumes,
+    or a scope it is in; at the amount, or at its ``priorityClassName`` where written."""
+    first = refusal.uncovered[0] if refusal.uncovered else ""
+    if refusal.message.startswith("insufficient quota to consume"):
+        origin = _amount_origin(found, pod, target, first)
+        hint = (
+            f"the API server's ResourceQuota configuration limits {', '.join(refusal.uncovered)}"
+            " to namespaces with a quota for it: give the namespace a ResourceQuota that "
+            "tracks it, or request none"
+        )
+    else:
+        written = first == "PriorityClass" and text(pod.spec.get("priorityClassName"))
+        origin = pod.origin(("spec", "priorityClassName") if written else ("spec", "containers", 0))
+        hint = (
+            f"the API server's ResourceQuota configuration admits pods of scope {first} only "
+            "in a namespace with a ResourceQuota whose scopeSelector selects them: create "
+            "one, or leave the scope (another priorityClassName, say)"
+        )
+    return Cause(QUOTA_UNCOVERED.code, refusal.message, hint + _default_class(pod, target), origin)
+
+
+def _default_class(pod: CreatedPod, target: Target) -> str:
+    """Why a quota scoped by PriorityClass selects pods that name none: the Priority
+    plugin gave them the cluster's global default."""
+    given = text(target.spec.get("priorityClassName"))
+    if not given or text(pod.spec.get("priorityClassName")):
+        return ""
+    return (
+        f"; the pods name no PriorityClass, so the Priority plugin gives them {given!r}, the "
+        "cluster's global default: name another class in the pod template to leave this "
+        "quota's scope"
     )
 
 
@@ -228,10 +308,21 @@ def _exceeding_origin(
     """The line of the amount at fault: the first exceeded resource's largest container
     request or limit, written; its container when a default supplied it."""
     over = exceeded(mask(usage(target, found.release), list(quota.hard)), quota.hard)
-    first = sorted(over)[0] if over else ""
+    return _amount_origin(found, pod, target, sorted(over)[0] if over else "")
+
+
+def _amount_origin(found: AdmissionInput, pod: CreatedPod, target: Target, first: str) -> Origin:
+    """The line of the quota resource ``first`` in the pod: the pod-level amount where the
+    pod sets one, else its largest container request or limit, written; its container
+    when a default supplied it."""
     if first in ("pods", "count/pods"):
         return _pod_count_origin(found, pod)
     key, name = _container_field(first)
+    if found.release >= POD_LEVEL_RESOURCES and pod_level_resource(name):
+        # The pod's own amount replaces its containers' (a request defaults to its limit).
+        for path in (("resources", key, name), ("resources", "limits", name)):
+            if get_path(pod.spec, path) is not None:
+                return pod.origin(("spec", *path))
     best: tuple[FieldPath, JsonObject] | None = None
     for where, container in _containers(target.spec):
         amount = get_path(container, ("resources", key, name))
@@ -267,7 +358,7 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
         named,
         (f"the JobSet {job.name!r}, applied by the GitOps tool"),
     )
-    for pod in found.pods:
+    for pod in (CreatedPod(job, child) for child in found.child_jobs):
         origin = job.origin(("replicatedJobs", pod.child.index, "name"))
         yield (
             Target("batch", "jobs", pod.child.job),

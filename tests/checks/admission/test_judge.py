@@ -1,0 +1,103 @@
+"""The families in the API server's order: a pod one plugin refuses is never seen by the
+plugins after it (LimitRanger, PodSecurity, ValidatingAdmissionPolicy, ResourceQuota)."""
+
+from __future__ import annotations
+
+from tests.checks.admission.limit_ranges.test_judge import CPU_MAX
+from tests.checks.admission.policies.test_judge import policy
+from tests.checks.admission.wiring import admission_input
+from trainc.checks.admission.judge import check_admission
+from trainc.model.json import JsonObject
+
+NAMESPACE = """\
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: research
+  labels:
+    pod-security.kubernetes.io/{mode}: restricted
+"""
+
+#: A quota every pod of the TrainJob fails: no container sets a memory limit.
+MEMORY = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: memory, namespace: research}
+spec:
+  hard: {limits.memory: 64Gi}
+"""
+
+#: A Deny policy refusing every pod.
+NO_PODS = policy("no-pods", "pods", "false", message="no pods here")
+
+
+def _platform(*parts: str) -> str:
+    return "---\n".join(parts)
+
+
+def _codes(platform: str, limits: JsonObject | None = None) -> list[str]:
+    found = (
+        admission_input(platform, resourcesPerNode={"limits": limits})
+        if limits
+        else admission_input(platform)
+    )
+    return sorted(finding.code for finding in check_admission(found))
+
+
+def test_a_pod_limitranger_refuses_reaches_no_later_plugin() -> None:
+    platform = _platform(NAMESPACE.format(mode="warn"), CPU_MAX, MEMORY, NO_PODS)
+    assert _codes(platform, {"cpu": "16"}) == ["limitrange.max"]
+
+
+def test_each_plugin_judges_the_pods_limitranger_admits() -> None:
+    platform = _platform(NAMESPACE.format(mode="warn"), CPU_MAX, MEMORY)
+    assert _codes(platform, {"cpu": "4"}) == [
+        "psa.would-violate",
+        "quota.must-specify",
+    ]
+
+
+def test_a_pod_pod_security_refuses_reaches_neither_policies_nor_quotas() -> None:
+    platform = _platform(NAMESPACE.format(mode="enforce"), MEMORY, NO_PODS)
+    assert _codes(platform) == ["psa.forbidden"]
+
+
+def test_a_pod_a_policy_refuses_reaches_no_quota() -> None:
+    codes = _codes(_platform(MEMORY, NO_PODS))
+    assert codes == ["vap.denied"]
+
+
+def test_a_warning_stops_nothing() -> None:
+    warned = policy("no-pods", "pods", "false", message="no pods here", actions="Warn")
+    assert _codes(_platform(MEMORY, warned)) == ["quota.must-specify", "vap.warned"]
+
+
+def test_without_the_limitrange_every_later_plugin_speaks() -> None:
+    platform = _platform(NAMESPACE.format(mode="warn"), MEMORY, NO_PODS)
+    assert _codes(platform, {"cpu": "16"}) == [
+        "psa.would-violate",
+        "vap.denied",
+    ]
+
+
+NO_JOBS = policy("no-jobs", "jobs", "false", message="no Jobs here", group="batch")
+
+#: A quota that admits no JobSet at all.
+NO_JOBSETS = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: no-jobsets, namespace: research}
+spec:
+  hard: {count/jobsets.jobset.x-k8s.io: "0"}
+"""
+
+
+def test_the_pods_of_a_refused_job_are_never_created_nor_judged() -> None:
+    platform = _platform(NAMESPACE.format(mode="warn"), CPU_MAX, MEMORY, NO_JOBS)
+    # The Job is refused: no LimitRanger, Pod Security or quota finding on its pods.
+    assert _codes(platform, {"cpu": "16"}) == ["vap.denied"]
+
+
+def test_a_refused_jobset_has_no_jobs_and_no_pods() -> None:
+    platform = _platform(NAMESPACE.format(mode="warn"), MEMORY, NO_JOBSETS, NO_JOBS)
+    assert _codes(platform) == ["quota.exceeded"]
