@@ -27,6 +27,7 @@ from trainc.load.documents import Document
 from trainc.load.inputs import find_inputs
 from trainc.load.source import SourceFile
 from trainc.model.json import JsonObject
+from trainc.resolve.childjobs import ChildJob
 from trainc.resolve.resolved import ResolvedJob
 
 if TYPE_CHECKING:
@@ -139,11 +140,16 @@ def _schema_findings(manifests: tuple[Document, ...], version: str) -> list[Diag
 
 
 def judge_admission(
-    job: ResolvedJob, cluster: RunCluster, release: KubeVersion, applied: Sequence[JsonObject]
+    job: ResolvedJob,
+    cluster: RunCluster,
+    release: KubeVersion,
+    applied: Sequence[JsonObject],
+    children: Sequence[ChildJob],
 ) -> list[Diagnostic]:
-    """The cluster's admission of ``job``'s objects, each finding naming the TrainJob."""
+    """The cluster's admission of ``job``'s objects (``children``: its child Jobs, as the
+    Job checks had them), each finding naming the TrainJob."""
     from trainc.checks.admission.created import AdmissionInput  # noqa: PLC0415
     from trainc.checks.admission.judge import check_admission  # noqa: PLC0415
 
-    found = AdmissionInput(job, cluster.objects, release, tuple(applied))
+    found = AdmissionInput(job, cluster.objects, release, tuple(applied), tuple(children))
     return name_trainjob(job.trainjob, check_admission(found))

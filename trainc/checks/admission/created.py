@@ -18,12 +18,12 @@ from functools import cached_property
 from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects
-from trainc.checks.created.childjobs import child_origin
+from trainc.checks.created.childjobs import child_origin, resolved_child_jobs
 from trainc.checks.shared.findings import created_from
 from trainc.checks.workload.version import KubeVersion
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object, get_path
-from trainc.resolve.childjobs import ChildJob, child_jobs
+from trainc.resolve.childjobs import ChildJob
 from trainc.resolve.provenance import Origin
 from trainc.resolve.resolved import ResolvedJob
 
@@ -90,20 +90,24 @@ class AdmissionInput:
 
     ``applied`` are the objects the GitOps tool applies for it, as trainc builds them
     (empty when the run builds nothing); ``release`` is the Kubernetes release whose
-    admission rules apply (trainc.yaml's ``kubernetesVersion``). Not slotted: the child
-    Jobs and pods are computed once, on first use, by the families that need them.
+    admission rules apply (trainc.yaml's ``kubernetesVersion``); ``children`` the child
+    Jobs when the caller already built them for other checks (the job pass does). Not
+    slotted: the child Jobs and pods are computed once, on first use, by the families
+    that need them.
     """
 
     job: ResolvedJob
     cluster: ClusterObjects
     release: KubeVersion
     applied: tuple[JsonObject, ...] = ()
+    children: tuple[ChildJob, ...] | None = None
 
     @cached_property
     def child_jobs(self) -> tuple[ChildJob, ...]:
         """The Jobs the JobSet controller creates, one per replicatedJob."""
-        job = self.job
-        return tuple(child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec))
+        if self.children is not None:
+            return self.children
+        return resolved_child_jobs(self.job)
 
     @cached_property
     def pods(self) -> tuple[CreatedPod, ...]:
