@@ -145,11 +145,22 @@ def judge_admission(
     release: KubeVersion,
     applied: Sequence[JsonObject],
     children: Sequence[ChildJob],
+    *,
+    through_trainer: bool,
 ) -> list[Diagnostic]:
     """The cluster's admission of ``job``'s objects (``children``: its child Jobs, as the
-    Job checks had them), each finding naming the TrainJob."""
+    Job checks had them), each finding naming the TrainJob. ``through_trainer``: the
+    GitOps tool applies the TrainJob and the Trainer controller creates the rest
+    (``deploy: TrainJob``)."""
     from trainc.checks.admission.created import AdmissionInput  # noqa: PLC0415
     from trainc.checks.admission.judge import check_admission  # noqa: PLC0415
 
-    found = AdmissionInput(job, cluster.objects, release, tuple(applied), tuple(children))
+    found = AdmissionInput(
+        job,
+        cluster.objects,
+        release,
+        tuple(applied),
+        tuple(children),
+        through_trainer=through_trainer,
+    )
     return name_trainjob(job.trainjob, check_admission(found))

@@ -30,7 +30,7 @@ from trainc.checks.created.resolved_job import Target, check_resolved
 from trainc.checks.shared.whose import merge_shared
 from trainc.checks.workload.version import parse_version
 from trainc.config.judgement import Judgement
-from trainc.config.settings import RepoConfig
+from trainc.config.settings import DEPLOY_TRAINJOB, RepoConfig
 from trainc.config.sweeper import Enforcement, lifecycle_file
 from trainc.diagnostics import Diagnostic
 from trainc.engine.admission import RunCluster, judge_admission
@@ -249,7 +249,12 @@ class _Judge:
                 # A validate builds nothing else: the objects are built for the cluster only.
                 applied = (built if built is not None else build_job(resolved)).objects
                 findings += judge_admission(
-                    resolved, cluster, self.target.version, applied, children
+                    resolved,
+                    cluster,
+                    self.target.version,
+                    applied,
+                    children,
+                    through_trainer=config.deploy == DEPLOY_TRAINJOB,
                 )
             lifecycle = lifecycle_file(resolved)
             if self.run.base is not None:

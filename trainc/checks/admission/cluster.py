@@ -167,17 +167,27 @@ class Creators:
     gitops: UserInfo
     jobset_controller: UserInfo
     job_controller: UserInfo
+    cronjob_controller: UserInfo
+    trainer_controller: UserInfo
 
 
 def _user(identity: Identity) -> UserInfo:
     return UserInfo(identity.username, groups=identity.groups)
 
 
-def _default_creators() -> Creators:
-    settings = ClusterSettings()
+def creators_of(settings: ClusterSettings) -> Creators:
+    """The identities of the ``cluster`` section, as ``request.userInfo`` shows them."""
     return Creators(
-        _user(settings.gitops), _user(settings.jobset_controller), _user(settings.job_controller)
+        _user(settings.gitops),
+        _user(settings.jobset_controller),
+        _user(settings.job_controller),
+        _user(settings.cronjob_controller),
+        _user(settings.trainer_controller),
     )
+
+
+def _default_creators() -> Creators:
+    return creators_of(ClusterSettings())
 
 
 def _empty_policies() -> PolicyCluster:
@@ -348,11 +358,7 @@ def cluster_objects(
         ),
         priority_classes=MappingProxyType(priority_classes),
         kueue=kueue_cluster(every),
-        creators=Creators(
-            _user(settings.gitops),
-            _user(settings.jobset_controller),
-            _user(settings.job_controller),
-        ),
+        creators=creators_of(settings),
         findings=sort_diagnostics(findings),
     )
 

@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects
+from trainc.checks.admission.policies import UserInfo
 from trainc.checks.created.childjobs import child_origin, resolved_child_jobs
 from trainc.checks.shared.findings import created_from
 from trainc.checks.workload.version import KubeVersion
@@ -29,6 +30,9 @@ from trainc.resolve.resolved import ResolvedJob
 
 _TEMPLATE: Final = ("spec", "template")
 JOB_CONTROLLER: Final = "the Job controller"
+#: Who sends the objects trainc builds, as a finding names them.
+GITOPS_TOOL: Final = "applied by the GitOps tool"
+TRAINER_CONTROLLER: Final = "created by the Trainer controller"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +92,15 @@ class CreatedPod:
 class AdmissionInput:
     """One resolved TrainJob and the cluster that admits its objects.
 
-    ``applied`` are the objects the GitOps tool applies for it, as trainc builds them
-    (empty when the run builds nothing); ``release`` is the Kubernetes release whose
-    admission rules apply (trainc.yaml's ``kubernetesVersion``); ``children`` the child
-    Jobs when the caller already built them for other checks (the job pass does). Not
-    slotted: the child Jobs and pods are computed once, on first use, by the families
-    that need them.
+    ``applied`` are the objects the cluster stores for it, as trainc builds them (empty
+    when the run builds nothing); ``release`` is the Kubernetes release whose admission
+    rules apply (trainc.yaml's ``kubernetesVersion``); ``children`` the child Jobs when
+    the caller already built them for other checks (the job pass does).
+    ``through_trainer`` is set with trainc.yaml's ``deploy: TrainJob``: the GitOps tool
+    applies the TrainJob itself and the Trainer controller creates the ``applied``
+    objects (https://github.com/kubeflow/trainer/blob/master/pkg/controller/trainjob_controller.go);
+    otherwise the GitOps tool applies them. Not slotted: the child Jobs and pods are
+    computed once, on first use, by the families that need them.
     """
 
     job: ResolvedJob
@@ -101,6 +108,18 @@ class AdmissionInput:
     release: KubeVersion
     applied: tuple[JsonObject, ...] = ()
     children: tuple[ChildJob, ...] | None = None
+    through_trainer: bool = False
+
+    @property
+    def built_by(self) -> str:
+        """Who sends the ``applied`` objects, as a finding names them."""
+        return TRAINER_CONTROLLER if self.through_trainer else GITOPS_TOOL
+
+    @property
+    def builder(self) -> UserInfo:
+        """Who sends the ``applied`` objects, as ``request.userInfo`` shows it."""
+        creators = self.cluster.creators
+        return creators.trainer_controller if self.through_trainer else creators.gitops
 
     @cached_property
     def child_jobs(self) -> tuple[ChildJob, ...]:

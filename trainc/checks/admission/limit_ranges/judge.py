@@ -329,7 +329,7 @@ def claims_of(found: AdmissionInput) -> Iterator[tuple[JsonObject, Origin, str]]
     JobSet), then any other claim the GitOps tool applies for it."""
     job = found.job
     native = POLICIES in job.jobset_spec
-    creator = "created by the JobSet controller" if native else "applied by the GitOps tool"
+    creator = "created by the JobSet controller" if native else found.built_by
     made: set[str] = set()
     for path, template in _claim_templates(job.template):
         claim_name = f"{text(get_path(template, ('metadata', 'name'))) or ''}-{job.name}"
@@ -347,7 +347,7 @@ def claims_of(found: AdmissionInput) -> Iterator[tuple[JsonObject, Origin, str]]
             yield (
                 obj,
                 Written(job.trainjob, ("metadata", "name")),
-                f"the PersistentVolumeClaim {name!r}, applied by the GitOps tool",
+                f"the PersistentVolumeClaim {name!r}, {found.built_by}",
             )
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects
-from trainc.checks.admission.created import JOB_CONTROLLER, AdmissionInput
+from trainc.checks.admission.created import GITOPS_TOOL, JOB_CONTROLLER, AdmissionInput
 from trainc.checks.admission.limit_ranges.judge import defaulted_spec
 from trainc.checks.admission.policies.admission import (
     VALIDATION_FAILURE,
@@ -129,7 +129,6 @@ VAP_NOT_EVALUATED = Rule(
     ),
 )
 
-_GITOPS: Final = "applied by the GitOps tool"
 #: The name of a pod in a refusal: the Job controller's pods get generated names.
 GENERATED_NAME: Final = "…"
 #: The label the API server gives every Namespace (``NamespaceDefaultLabelName``).
@@ -209,7 +208,9 @@ def check_namespace_objects(
         name = text(metadata.get("name")) or ""
         labels = {**as_object(metadata.get("labels")), NAMESPACE_NAME_LABEL: name}
         obj: JsonObject = {**data, "metadata": {**metadata, "labels": labels}}
-        seen = _Seen(obj, cluster.creators.gitops, data, "", f"the Namespace {name!r}, {_GITOPS}")
+        seen = _Seen(
+            obj, cluster.creators.gitops, data, "", f"the Namespace {name!r}, {GITOPS_TOOL}"
+        )
         request = request_for(obj, seen.user)
         if request is None:
             continue
@@ -270,10 +271,19 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
     """Every object the cluster sees, in the order it sees them, with its creator."""
     creators = found.cluster.creators
     job = found.job
-    for obj in found.applied or (job.stored_jobset(),):
+    if found.through_trainer:
+        trainjob = job.trainjob
         yield _Seen(
-            obj, creators.gitops, obj, "", _applied_described(obj), _applied_origin(job, obj)
+            trainjob.data,
+            creators.gitops,
+            trainjob.data,
+            "",
+            _applied_described(trainjob.data, GITOPS_TOOL),
+            lambda path: Written(trainjob, path),
         )
+    for obj in found.applied or (job.stored_jobset(),):
+        described = _applied_described(obj, found.built_by)
+        yield _Seen(obj, found.builder, obj, "", described, _applied_origin(job, obj))
     for child in found.child_jobs:
         yield _Seen(
             child.job,
@@ -334,10 +344,11 @@ def _child_origin(job: ResolvedJob, child: ChildJob) -> Callable[[FieldPath], Or
     return lambda path: child_origin(job, child, path)
 
 
-def _applied_described(obj: JsonObject) -> str:
+def _applied_described(obj: JsonObject, sender: str) -> str:
+    """``the JobSet 'x', applied by the GitOps tool`` (``sender``: who sends it)."""
     kind = text(obj.get("kind")) or "object"
     name = text(as_object(obj.get("metadata")).get("name")) or ""
-    return f"the {kind} {name!r}, {_GITOPS}" if name else f"the {kind}, {_GITOPS}"
+    return f"the {kind} {name!r}, {sender}" if name else f"the {kind}, {sender}"
 
 
 def _plural(seen: list[_Seen]) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainc.checks.admission.created import AdmissionInput, CreatedPod
+from trainc.checks.admission.created import GITOPS_TOOL, AdmissionInput, CreatedPod
 from trainc.checks.admission.limit_ranges.judge import (
     Cause,
     claims_of,
@@ -46,6 +46,7 @@ from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, get_path
+from trainc.model.kinds import TRAINJOB
 from trainc.resolve.provenance import Origin, Written
 
 _SOURCE = "`checkRequest` in `plugin/resourcequota`, `pkg/quota/v1/evaluator/core`"
@@ -260,12 +261,19 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
     """Every object the TrainJob creates but its pods: (target, how many, line, who)."""
     job = found.job
     named = Written(job.trainjob, ("metadata", "name"))
+    if found.through_trainer:
+        yield (
+            Target(TRAINJOB.group, TRAINJOB.plural, job.trainjob.data),
+            1,
+            named,
+            f"the TrainJob {job.name!r}, {GITOPS_TOOL}",
+        )
     jobset = job.stored_jobset()
     yield (
         Target("jobset.x-k8s.io", "jobsets", jobset),
         1,
         named,
-        (f"the JobSet {job.name!r}, applied by the GitOps tool"),
+        f"the JobSet {job.name!r}, {found.built_by}",
     )
     for pod in found.pods:
         origin = job.origin(("replicatedJobs", pod.child.index, "name"))
@@ -285,14 +293,14 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
                 Target(group, "podgroups", obj),
                 1,
                 named,
-                (f"the PodGroup {name!r}, applied by the GitOps tool"),
+                f"the PodGroup {name!r}, {found.built_by}",
             )
         elif kind == "ConfigMap":
             yield (
                 Target("", "configmaps", obj),
                 1,
                 named,
-                (f"the ConfigMap {name!r}, applied by the GitOps tool"),
+                f"the ConfigMap {name!r}, {found.built_by}",
             )
     for claim, origin, who in claims_of(found):
         yield Target("", "persistentvolumeclaims", claim), 1, origin, who

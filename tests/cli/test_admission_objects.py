@@ -1,0 +1,73 @@
+"""What the cluster's admission judges beyond one TrainJob's own objects, met as a user
+meets it with `trainc validate`: the sweeper's objects and pods, the Namespaces trainc
+emits, ``deploy: TrainJob`` (the TrainJob applied, its JobSet made by the Trainer
+controller), and an UPDATE of what the base revision deployed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from tests.support.cli import run
+from tests.support.manifests import write
+
+CASES = Path(__file__).parents[1] / "cases"
+
+
+def _case(root: Path, case: str) -> Path:
+    """The case directory ``case`` as a repository of its own."""
+    shutil.copytree(CASES / case, root)
+    (root / "expect.yaml").unlink(missing_ok=True)
+    (root / ".git").mkdir()
+    return root
+
+
+def _findings(root: Path, *args: str) -> tuple[int, list[dict[str, Any]]]:
+    completed = run(root, "validate", "--format", "json", *args)
+    assert completed.returncode in (0, 1), completed.stderr
+    found: list[dict[str, Any]] = json.loads(completed.stdout)["diagnostics"]
+    return completed.returncode, [d for d in found if d["severity"] != "info"]
+
+
+def test_deploy_trainjob_judges_the_trainjob_as_the_gitops_tool_applies_it(
+    tmp_path: Path,
+) -> None:
+    """A policy on trainjobs refuses the TrainJob the GitOps tool applies; a policy that
+    admits JobSets only from the Trainer controller admits the one Trainer creates."""
+    root = _case(tmp_path / "repo", "vap/invalid/denied--trainjob")
+    code, found = _findings(root)
+    assert code == 1
+    [denied] = found
+    assert (denied["code"], denied["file"], denied["line"]) == ("vap.denied", "trainjob.yaml", 4)
+    assert denied["message"].startswith(
+        "the TrainJob 'job', applied by the GitOps tool, is refused: "
+        'trainjobs.trainer.kubeflow.org "job" is forbidden: ValidatingAdmissionPolicy '
+        "'trainjob-team' with binding 'trainjob-team' denied request: every TrainJob must "
+        "carry a team label"
+    ), denied["message"]
+
+
+def test_without_deploy_trainjob_the_gitops_tool_applies_the_jobset(tmp_path: Path) -> None:
+    root = _case(tmp_path / "repo", "vap/invalid/denied--trainjob")
+    write(root, "trainc.yaml", "cluster:\n  manifests: [platform/*.yaml]\n")
+    _, found = _findings(root)
+    assert [(d["code"], d["line"]) for d in found] == [("vap.denied", 4)]
+    assert "the JobSet 'job', applied by the GitOps tool, is refused" in found[0]["message"]
+    assert "JobSets are created by the Trainer controller only" in found[0]["message"]
+
+
+def test_the_trainer_controller_identity_is_configurable(tmp_path: Path) -> None:
+    root = _case(tmp_path / "repo", "vap/valid/denied--trainjob")
+    write(
+        root,
+        "trainc.yaml",
+        "deploy: TrainJob\ncluster:\n  manifests: [platform/*.yaml]\n  identities:\n"
+        "    trainerController: {username: 'system:serviceaccount:trainer:manager'}\n",
+    )
+    _, found = _findings(root)
+    assert [(d["code"], d["line"]) for d in found] == [("vap.denied", 5)]
+    assert (
+        "the JobSet 'job', created by the Trainer controller, is refused" in (found[0]["message"])
+    )
