@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -71,3 +72,53 @@ def test_the_trainer_controller_identity_is_configurable(tmp_path: Path) -> None
     assert (
         "the JobSet 'job', created by the Trainer controller, is refused" in (found[0]["message"])
     )
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
+
+
+def _based(root: Path, case: str) -> Path:
+    """The case's ``base/`` committed, then its own files written over it: the edit."""
+    root.mkdir()
+    _git(root, "init", "-q")
+    shutil.copytree(CASES / case / "base", root, dirs_exist_ok=True)
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "base")
+    shutil.copy(CASES / case / "trainjob.yaml", root / "trainjob.yaml")
+    return root
+
+
+def test_with_base_an_applied_object_that_was_deployed_is_judged_as_an_update(
+    tmp_path: Path,
+) -> None:
+    """The policy compares the JobSet with the deployed one (``oldObject``), which only
+    an UPDATE has: moving a deployed job to another team is refused."""
+    root = _based(tmp_path / "repo", "vap/invalid/denied--update")
+    code, found = _findings(root, "--base", "HEAD")
+    assert code == 1
+    [denied] = found
+    assert (denied["code"], denied["file"], denied["line"]) == ("vap.denied", "trainjob.yaml", 5)
+    assert (
+        "the JobSet 'job', applied by the GitOps tool as an update of the deployed one, is "
+        'refused: jobsets.jobset.x-k8s.io "job" is forbidden: ValidatingAdmissionPolicy '
+        "'team-is-fixed' with binding 'team-is-fixed' denied request: the team of a deployed "
+        "JobSet cannot change (from vision)"
+    ) in denied["message"]
+
+
+def test_without_base_the_same_objects_are_created(tmp_path: Path) -> None:
+    root = _based(tmp_path / "repo", "vap/invalid/denied--update")
+    assert _findings(root) == (0, [])
+
+
+def test_a_trainjob_new_since_the_base_is_created(tmp_path: Path) -> None:
+    root = _based(tmp_path / "repo", "vap/invalid/denied--update")
+    trainjob = (root / "trainjob.yaml").read_text(encoding="utf-8")
+    (root / "trainjob.yaml").write_text(trainjob.replace("name: job", "name: other"), "utf-8")
+    assert _findings(root, "--base", "HEAD") == (0, [])

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from trainc.build.job import build_job
 from trainc.cache.keys import digest
 from trainc.checks.shared.whose import name_trainjob
 from trainc.checks.workload.version import KubeVersion
@@ -32,6 +33,7 @@ from trainc.resolve.resolved import ResolvedJob
 
 if TYPE_CHECKING:
     from trainc.checks.admission.cluster import ClusterObjects
+    from trainc.checks.transitions.base import BaseRevision
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +149,13 @@ def judge_admission(
     children: Sequence[ChildJob],
     *,
     through_trainer: bool,
+    base: BaseRevision | None = None,
 ) -> list[Diagnostic]:
     """The cluster's admission of ``job``'s objects (``children``: its child Jobs, as the
     Job checks had them), each finding naming the TrainJob. ``through_trainer``: the
     GitOps tool applies the TrainJob and the Trainer controller creates the rest
-    (``deploy: TrainJob``)."""
+    (``deploy: TrainJob``). With ``base`` (``--base``), what the GitOps tool applies
+    over what it deployed there is an UPDATE (:func:`deployed_before`)."""
     from trainc.checks.admission.created import AdmissionInput  # noqa: PLC0415
     from trainc.checks.admission.judge import check_admission  # noqa: PLC0415
 
@@ -162,5 +166,21 @@ def judge_admission(
         tuple(applied),
         tuple(children),
         through_trainer=through_trainer,
+        before=deployed_before(base, job, through_trainer=through_trainer) if base else (),
     )
     return name_trainjob(job.trainjob, check_admission(found))
+
+
+def deployed_before(
+    base: BaseRevision, job: ResolvedJob, *, through_trainer: bool
+) -> tuple[JsonObject, ...]:
+    """What the GitOps tool applied for ``job``'s TrainJob at the base revision: the
+    TrainJob as it was (``deploy: TrainJob``), else the objects trainc builds from it
+    resolved there, as the transition checks resolve it
+    (:meth:`~trainc.checks.transitions.base.BaseRevision.deployed`). Nothing when the
+    TrainJob is new or did not resolve cleanly there (it deployed nothing)."""
+    if through_trainer:
+        previous = base.previous(job.trainjob)
+        return (previous.data,) if previous is not None else ()
+    deployed = base.deployed(job.trainjob)
+    return build_job(deployed).objects if deployed is not None else ()

@@ -255,6 +255,7 @@ class _Judge:
                     applied,
                     children,
                     through_trainer=config.deploy == DEPLOY_TRAINJOB,
+                    base=self.run.base,
                 )
             lifecycle = lifecycle_file(resolved)
             if self.run.base is not None:

@@ -414,19 +414,29 @@ def _placed(obj: JsonObject, default_namespace: str) -> JsonObject:
     return {**obj, "metadata": {**metadata, "namespace": default_namespace}}
 
 
-def _identity(found: _Found) -> tuple[str, str, str, str]:
-    """What the API server keys an object by: group, kind, namespace, name."""
-    group = found.api_version.rpartition("/")[0]
-    return group, found.kind, found.namespace, found.name
+#: What the API server keys a stored object by: API group, kind, namespace, name.
+StoredKey = tuple[str, str, str, str]
+
+
+def object_identity(obj: JsonObject) -> StoredKey:
+    """The API group, kind, namespace and name of ``obj``: two objects with the same
+    identity are one object of the cluster (the version is only how it is read)."""
+    metadata = as_object(obj.get("metadata"))
+    return (
+        (text(obj.get("apiVersion")) or "").rpartition("/")[0],
+        text(obj.get("kind")) or "",
+        text(metadata.get("namespace")) or "",
+        text(metadata.get("name")) or "",
+    )
 
 
 def _distinct(found: list[_Found], findings: list[Diagnostic]) -> list[_Found]:
     """The objects, each declared once: a repeat that differs is refused, an identical
     repeat (the same Namespace in the inputs and the platform directory) is dropped."""
-    first: dict[tuple[str, str, str, str], _Found] = {}
+    first: dict[StoredKey, _Found] = {}
     kept = []
     for item in found:
-        key = _identity(item)
+        key = object_identity(item.obj)
         if not item.name:
             kept.append(item)
             continue

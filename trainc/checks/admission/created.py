@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Final
 
-from trainc.checks.admission.cluster import ClusterObjects
+from trainc.checks.admission.cluster import ClusterObjects, StoredKey, object_identity
 from trainc.checks.admission.policies import UserInfo
 from trainc.checks.created.childjobs import child_origin, resolved_child_jobs
 from trainc.checks.shared.findings import created_from
@@ -109,6 +109,19 @@ class AdmissionInput:
     applied: tuple[JsonObject, ...] = ()
     children: tuple[ChildJob, ...] | None = None
     through_trainer: bool = False
+    before: tuple[JsonObject, ...] = ()
+    """What the GitOps tool applied for the TrainJob at the base revision (``--base``):
+    an object applied again is an UPDATE of it."""
+
+    @cached_property
+    def replaced(self) -> dict[StoredKey, JsonObject]:
+        """The objects of :attr:`before`, by identity."""
+        return {object_identity(obj): obj for obj in self.before}
+
+    def old(self, obj: JsonObject) -> JsonObject | None:
+        """The object the GitOps tool's apply of ``obj`` replaces: ``oldObject`` of its
+        UPDATE; None when ``obj`` is new (a CREATE)."""
+        return self.replaced.get(object_identity(obj))
 
     @property
     def built_by(self) -> str:

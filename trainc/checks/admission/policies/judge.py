@@ -156,6 +156,8 @@ class _Seen:
     described: str
     origin: Callable[[FieldPath], Origin] | None = None
     """Where a value of the object is written, through the resolve trace."""
+    old: JsonObject | None = None
+    """The stored object an UPDATE replaces (``oldObject``); None for a CREATE."""
 
 
 def check_policies(found: AdmissionInput) -> list[Diagnostic]:
@@ -167,7 +169,7 @@ def check_policies(found: AdmissionInput) -> list[Diagnostic]:
     causes: dict[tuple[str, str, str | None, Origin], tuple[_Outcome, Origin, list[_Seen]]] = {}
     unevaluated: set[str] = set()
     for seen in _objects(found):
-        request = request_for(seen.obj, seen.user)
+        request = request_for(seen.obj, seen.user, old=seen.old)
         origin_of = seen.origin
         if request is None or origin_of is None:
             continue
@@ -278,12 +280,15 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
             creators.gitops,
             trainjob.data,
             "",
-            _applied_described(trainjob.data, GITOPS_TOOL),
+            _applied_described(trainjob.data, _sent(GITOPS_TOOL, old := found.old(trainjob.data))),
             lambda path: Written(trainjob, path),
+            old,
         )
     for obj in found.applied or (job.stored_jobset(),):
-        described = _applied_described(obj, found.built_by)
-        yield _Seen(obj, found.builder, obj, "", described, _applied_origin(job, obj))
+        # What a controller creates stays a CREATE: only the GitOps tool's applies replace.
+        old = None if found.through_trainer else found.old(obj)
+        described = _applied_described(obj, _sent(found.built_by, old))
+        yield _Seen(obj, found.builder, obj, "", described, _applied_origin(job, obj), old)
     for child in found.child_jobs:
         yield _Seen(
             child.job,
@@ -344,6 +349,11 @@ def _child_origin(job: ResolvedJob, child: ChildJob) -> Callable[[FieldPath], Or
     return lambda path: child_origin(job, child, path)
 
 
+def _sent(sender: str, old: JsonObject | None) -> str:
+    """How ``sender`` sends an object: as it is, or as an update of the deployed one."""
+    return sender if old is None else f"{sender} as an update of the deployed one"
+
+
 def _applied_described(obj: JsonObject, sender: str) -> str:
     """``the JobSet 'x', applied by the GitOps tool`` (``sender``: who sends it)."""
     kind = text(obj.get("kind")) or "object"
@@ -380,7 +390,7 @@ def _outcomes(
     """Each thing the plugin says of one request."""
 
     def retry(obj: JsonObject) -> Verdict:
-        again = request_for(obj, seen.user)
+        again = request_for(obj, seen.user, old=seen.old)
         return admit(cluster, again) if again is not None else Verdict()
 
     resource = request.resource.group_resource
