@@ -122,3 +122,82 @@ def test_a_trainjob_new_since_the_base_is_created(tmp_path: Path) -> None:
     trainjob = (root / "trainjob.yaml").read_text(encoding="utf-8")
     (root / "trainjob.yaml").write_text(trainjob.replace("name: job", "name: other"), "utf-8")
     assert _findings(root, "--base", "HEAD") == (0, [])
+
+
+def test_an_emitted_namespace_is_judged_at_the_setting_that_emits_it(tmp_path: Path) -> None:
+    root = _case(tmp_path / "repo", "vap/invalid/denied--namespace-emitted")
+    code, found = _findings(root)
+    assert code == 1
+    [denied] = found
+    assert (denied["code"], denied["file"], denied["line"], denied["fieldPath"]) == (
+        "vap.denied",
+        "trainc.yaml",
+        2,
+        "compile.namespaces",
+    )
+    assert denied["message"].startswith(
+        "the Namespace 'ml', emitted by trainc (compile.namespaces) and applied by the GitOps "
+        'tool, is refused: namespaces "ml" is forbidden: ValidatingAdmissionPolicy '
+        "'namespace-team' with binding 'namespace-team' denied request: every Namespace must "
+        "carry a team label"
+    ), denied["message"]
+    assert "set `compile.namespaces: Omit`" in denied["hint"]
+
+
+#: A policy on the pods of the namespaces trainc manages, selected by the label trainc
+#: gives the Namespaces it emits.
+MANAGED_PODS = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: managed-pods-limited
+spec:
+  matchConstraints:
+    namespaceSelector:
+      matchLabels:
+        app.kubernetes.io/managed-by: trainc
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "object.spec.containers.all(c, has(c.resources) && has(c.resources.limits))"
+      message: pods in trainc's namespaces set limits
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: managed-pods-limited
+spec:
+  policyName: managed-pods-limited
+  validationActions: [Deny]
+"""
+
+
+def test_the_labels_of_an_emitted_namespace_are_the_namespace_labels(tmp_path: Path) -> None:
+    """No Namespace manifest declares 'ml': the one trainc emits is what the cluster
+    holds, so a namespace selector reads its labels."""
+    root = _case(tmp_path / "repo", "vap/invalid/denied--namespace-emitted")
+    write(root, "platform/policies.yaml", MANAGED_PODS)
+    _, found = _findings(root)
+    assert [(d["code"], d["file"]) for d in found] == [("vap.denied", "runtime.yaml")]
+    assert "pods in trainc's namespaces set limits" in found[0]["message"]
+
+
+def test_without_emitted_namespaces_the_selector_cannot_be_read(tmp_path: Path) -> None:
+    root = _case(tmp_path / "repo", "vap/invalid/denied--namespace-emitted")
+    write(root, "platform/policies.yaml", MANAGED_PODS)
+    write(root, "trainc.yaml", "cluster:\n  manifests: [platform/*.yaml]\n")
+    _, found = _findings(root)
+    assert [d["code"] for d in found] == ["vap.not-evaluated"]
+    assert "declare the Namespace 'ml'" in found[0]["hint"]
+
+
+def test_a_declared_namespace_wins_over_the_emitted_one(tmp_path: Path) -> None:
+    root = _case(tmp_path / "repo", "vap/invalid/denied--namespace-emitted")
+    write(root, "platform/policies.yaml", MANAGED_PODS)
+    write(
+        root, "platform/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n"
+    )
+    assert _findings(root) == (0, [])

@@ -14,26 +14,33 @@ kinds and other custom resources have no schema there and are read as written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from trainc.build.job import build_job
+from trainc.build.namespaces import build_namespaces
+from trainc.build.sweeper import build_sweeper
 from trainc.cache.keys import digest
 from trainc.checks.shared.whose import name_trainjob
+from trainc.checks.workload.jsonfields import text
 from trainc.checks.workload.version import KubeVersion
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
-from trainc.load.documents import Document
+from trainc.load.documents import Document, finding_in
 from trainc.load.inputs import find_inputs
 from trainc.load.source import SourceFile
-from trainc.model.json import JsonObject
+from trainc.model.json import FieldPath, JsonObject, format_path, get_path
 from trainc.resolve.childjobs import ChildJob
 from trainc.resolve.resolved import ResolvedJob
 
 if TYPE_CHECKING:
     from trainc.checks.admission.cluster import ClusterObjects
     from trainc.checks.transitions.base import BaseRevision
+
+
+#: trainc.yaml's setting that makes the output carry Namespaces.
+_EMIT_NAMESPACES: Final = ("compile", "namespaces")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +65,16 @@ def read_run_cluster(
     inputs: Mapping[str, SourceFile],
     config_document: Document | None,
     named: bool = False,
+    namespaces: Collection[str] = (),
 ) -> RunCluster | None:
     """The run's cluster, or None without a ``cluster`` section (nothing imported).
 
     ``inputs`` are the sources the run read; a run on ``named`` paths also reads the
     repository's other input files, for the cluster's objects among them (a Namespace
     kept with the jobs), so that it judges against the cluster a whole run sees.
+    ``namespaces`` are those of the run's TrainJobs: with ``compile.namespaces: Emit``
+    the output carries a Namespace for each (and the sweeper's), which the cluster then
+    holds with the labels trainc gives it.
     """
     if config.cluster is None:
         return None
@@ -72,7 +83,8 @@ def read_run_cluster(
 
     others = _other_inputs(config, inputs) if named else {}
     every = {**others, **inputs}
-    read = read_cluster(config, inputs=every, config_document=config_document)
+    emitted = build_namespaces(config, namespaces, build_sweeper(config, namespaces))
+    read = read_cluster(config, inputs=every, config_document=config_document, emitted=emitted)
     documents = (*read.manifests, *read.inputs)
     holding = {document.source.path for document in read.inputs}
     quoted = {path: source for path, source in others.items() if path in holding}
@@ -85,6 +97,7 @@ def read_run_cluster(
             *read.diagnostics,
             *_schema_findings(read.manifests, config.kubernetes_version),
             *_namespace_findings(read.objects, read.inputs),
+            *_emitted_findings(config, read.objects, config_document),
         ),
     )
 
@@ -95,6 +108,41 @@ def _namespace_findings(cluster: ClusterObjects, inputs: tuple[Document, ...]) -
     from trainc.checks.admission.policies.judge import check_namespace_objects  # noqa: PLC0415
 
     return check_namespace_objects(cluster, inputs)
+
+
+def _emitted_findings(
+    config: RepoConfig, cluster: ClusterObjects, document: Document | None
+) -> list[Diagnostic]:
+    """What the policies say of the Namespaces trainc emits, which the GitOps tool
+    creates: once per run, at trainc.yaml's ``compile.namespaces`` (the setting that
+    emits them), naming each. A Namespace the cluster's objects declare is the
+    cluster's: judged as declared, not again."""
+    from trainc.checks.admission.policies.judge import RunObject, check_run_objects  # noqa: PLC0415
+
+    def place(path: FieldPath, code: str, message: str, hint: str | None) -> Diagnostic:
+        return finding_in(
+            document,
+            config.config_file,
+            _EMIT_NAMESPACES,
+            code,
+            f"{message} (at its {format_path(path) or 'metadata'})",
+            hint=f"{hint}; or declare the Namespace among `cluster.manifests` with what the "
+            "policy needs, or set `compile.namespaces: Omit`"
+            if hint
+            else None,
+            section=_EMIT_NAMESPACES,
+        )
+
+    found = (
+        RunObject(
+            namespace,
+            f"the Namespace {text(get_path(namespace, ('metadata', 'name'))) or ''!r}, "
+            "emitted by trainc (compile.namespaces) and applied by the GitOps tool",
+            place,
+        )
+        for namespace in cluster.emitted
+    )
+    return check_run_objects(cluster, found)
 
 
 def _other_inputs(config: RepoConfig, read: Mapping[str, SourceFile]) -> dict[str, SourceFile]:

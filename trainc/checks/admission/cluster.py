@@ -218,6 +218,9 @@ class ClusterObjects:
     kueue: KueueCluster = field(default_factory=KueueCluster)
     creators: Creators = field(default_factory=_default_creators)
     findings: tuple[Diagnostic, ...] = ()
+    emitted: tuple[JsonObject, ...] = ()
+    """The Namespaces trainc's output carries that no declared Namespace overrides: the
+    GitOps tool creates them as trainc builds them."""
 
     def pod_security_for(self, namespace: str) -> NamespacePolicy:
         """The Pod Security policy pods in ``namespace`` are judged by."""
@@ -297,13 +300,17 @@ def cluster_objects(
     documents: ClusterDocuments | None,
     *,
     default_namespace: str,
+    emitted: Iterable[JsonObject] = (),
 ) -> ClusterObjects:
     """The run's :class:`ClusterObjects` from trainc.yaml's ``cluster`` settings and the
     documents :func:`~trainc.load.cluster_files.cluster_documents` gathered.
 
     Every object of the manifests is taken (any of them may be a policy's parameter);
     of the inputs, only objects of the cluster kinds and of the policies' parameter
-    kinds. Without ``settings`` the cluster is unknown: :data:`EMPTY`, nothing read.
+    kinds. ``emitted`` are the Namespaces trainc's output carries (``compile.namespaces:
+    Emit``): the GitOps tool applies them, so the cluster holds them with their labels,
+    unless a Namespace of the same name is declared (the cluster's own wins). Without
+    ``settings`` the cluster is unknown: :data:`EMPTY`, nothing read.
     """
     if settings is None:
         return EMPTY
@@ -338,6 +345,15 @@ def cluster_objects(
         elif key == (PRIORITY_CLASS_API_VERSION, PRIORITY_CLASS):
             priority_classes[found.name] = priority_class_from_json(found.obj)
     every = [found.obj for found in kept]
+    created: list[JsonObject] = []
+    for namespace in emitted:
+        name = text(as_object(namespace.get("metadata")).get("name")) or ""
+        if name and name not in namespaces:
+            labels = _labels(as_object(namespace.get("metadata")))
+            namespaces[name] = MappingProxyType(labels)
+            pod_security[name] = policy_from_labels(labels, defaults)
+            created.append(namespace)
+    every.extend(created)
     exempt = settings.pod_security_exemptions
     return ClusterObjects(
         configured=True,
@@ -360,6 +376,7 @@ def cluster_objects(
         kueue=kueue_cluster(every),
         creators=creators_of(settings),
         findings=sort_diagnostics(findings),
+        emitted=tuple(created),
     )
 
 
@@ -553,9 +570,11 @@ def read_cluster(
     *,
     inputs: Mapping[str, SourceFile],
     config_document: Document | None = None,
+    emitted: Iterable[JsonObject] = (),
 ) -> ClusterRead:
     """The cluster of a run, in one call: the run's ``config``, the sources of its input
-    files (``LoadResult.sources``), and trainc.yaml as parsed, to place findings.
+    files (``LoadResult.sources``), trainc.yaml as parsed, to place findings, and the
+    Namespaces trainc emits (:func:`cluster_objects`).
 
     Without a ``cluster`` section nothing is read, walked or parsed.
     """
@@ -571,7 +590,9 @@ def read_cluster(
         ),
         limits=config.limits,
     )
-    objects = cluster_objects(settings, documents, default_namespace=config.namespace)
+    objects = cluster_objects(
+        settings, documents, default_namespace=config.namespace, emitted=emitted
+    )
     found = [
         *check_cluster(config, config_document, files.unmatched),
         *documents.diagnostics,

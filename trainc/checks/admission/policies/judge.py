@@ -189,44 +189,89 @@ def check_policies(found: AdmissionInput) -> list[Diagnostic]:
     ]
 
 
+#: Places one finding about an object judged once per run: (path in the object, rule
+#: code, message, hint) → the finding, on the line the value comes from.
+Place = Callable[[FieldPath, str, str, str | None], Diagnostic]
+
+
+@dataclass(frozen=True, slots=True)
+class RunObject:
+    """An object the cluster is sent once per run, not per TrainJob (a Namespace, the
+    sweeper's CronJob and its Jobs): what it is, how a finding names it and who sends it
+    (``the CronJob 'trainc-sweeper', applied by the GitOps tool``), and where a finding
+    about a value of it goes."""
+
+    obj: JsonObject
+    named: str
+    place: Place
+
+
+def check_run_objects(
+    cluster: ClusterObjects, found: Iterable[RunObject], user: UserInfo | None = None
+) -> list[Diagnostic]:
+    """What the policies say of objects sent once per run, by the GitOps tool (or
+    ``user``, such as the CronJob controller creating the sweeper's Jobs)."""
+    policies_of = cluster.policies
+    if not cluster.configured or not policies_of.policies or not policies_of.bindings:
+        return []
+    sender = user or cluster.creators.gitops
+    policies = {policy.name: policy for policy in policies_of.policies}
+    unevaluated: set[str] = set()
+    findings: list[Diagnostic] = []
+    for item in found:
+        obj = with_namespace_label(item.obj)
+        seen = _Seen(obj, sender, item.obj, "", item.named)
+        request = request_for(obj, seen.user)
+        if request is None:
+            continue
+        verdict = admit(policies_of, request)
+        findings.extend(
+            item.place(
+                outcome.where,
+                outcome.code,
+                f"{seen.described}{outcome.said(1, plural=False)}",
+                outcome.hint,
+            )
+            for outcome in _outcomes(policies_of, verdict, request, seen, policies, unevaluated)
+        )
+    return findings
+
+
+def with_namespace_label(obj: JsonObject) -> JsonObject:
+    """A Namespace as admission sees it: the API server gives every Namespace the
+    ``kubernetes.io/metadata.name`` label first. Any other object as it is."""
+    if (obj.get("apiVersion"), obj.get("kind")) != ("v1", "Namespace"):
+        return obj
+    metadata = as_object(obj.get("metadata"))
+    name = text(metadata.get("name")) or ""
+    labels = {**as_object(metadata.get("labels")), NAMESPACE_NAME_LABEL: name}
+    return {**obj, "metadata": {**metadata, "labels": labels}}
+
+
 def check_namespace_objects(
     cluster: ClusterObjects, documents: Iterable[Document]
 ) -> list[Diagnostic]:
     """What the policies say of the Namespaces the GitOps tool applies from the
     repository's inputs (``documents``: the input documents the cluster's objects were
-    read from), once per run, at the Namespace's own lines.
+    read from), once per run, at the Namespace's own lines."""
 
-    The API server gives every Namespace the ``kubernetes.io/metadata.name`` label before
-    admission, so policies see it.
-    """
-    policies_of = cluster.policies
-    if not cluster.configured or not policies_of.policies or not policies_of.bindings:
-        return []
-    policies = {policy.name: policy for policy in policies_of.policies}
-    unevaluated: set[str] = set()
-    found: list[Diagnostic] = []
-    for document, at, data in _namespaces(documents):
-        metadata = as_object(data.get("metadata"))
-        name = text(metadata.get("name")) or ""
-        labels = {**as_object(metadata.get("labels")), NAMESPACE_NAME_LABEL: name}
-        obj: JsonObject = {**data, "metadata": {**metadata, "labels": labels}}
-        seen = _Seen(
-            obj, cluster.creators.gitops, data, "", f"the Namespace {name!r}, {GITOPS_TOOL}"
+    def placed(document: Document, at: FieldPath) -> Place:
+        return lambda path, code, message, hint: document.finding(
+            (*at, *path), code, message, hint=hint
         )
-        request = request_for(obj, seen.user)
-        if request is None:
-            continue
-        verdict = admit(policies_of, request)
-        found.extend(
-            document.finding(
-                (*at, *outcome.where),
-                outcome.code,
-                f"{seen.described}{outcome.said(1, plural=False)}",
-                hint=outcome.hint,
-            )
-            for outcome in _outcomes(policies_of, verdict, request, seen, policies, unevaluated)
-        )
-    return found
+
+    return check_run_objects(
+        cluster,
+        (
+            RunObject(data, _namespace_named(data), placed(document, at))
+            for document, at, data in _namespaces(documents)
+        ),
+    )
+
+
+def _namespace_named(namespace: JsonObject) -> str:
+    name = text(as_object(namespace.get("metadata")).get("name")) or ""
+    return f"the Namespace {name!r}, {GITOPS_TOOL}"
 
 
 @dataclass(frozen=True, slots=True)
