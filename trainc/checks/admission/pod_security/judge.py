@@ -27,12 +27,14 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Final
 
+from trainc.checks.admission.cluster import ClusterObjects
 from trainc.checks.admission.created import AdmissionInput, CreatedPod, pods_created_from
-from trainc.checks.admission.pod_security.admission import Verdict, judge
+from trainc.checks.admission.pod_security.admission import judge
 from trainc.checks.admission.pod_security.message import forbidden
 from trainc.checks.admission.pod_security.results import Violation
 from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
+from trainc.checks.workload.version import KubeVersion
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue
 
@@ -216,7 +218,7 @@ def _volume_path(spec: JsonObject, detail: str) -> FieldPath:
     return _deepest(spec, ("spec", "volumes"))
 
 
-def _hint(violations: tuple[Violation, ...]) -> str:
+def fixes_hint(violations: tuple[Violation, ...]) -> str:
     """What to change for each violation, then the namespace's way out."""
     fixes = dict.fromkeys(
         _HINTS.get(violation.check, violation.detail or violation.reason)
@@ -230,26 +232,26 @@ def _hint(violations: tuple[Violation, ...]) -> str:
     )
 
 
-def _verdict(found: AdmissionInput, pod: CreatedPod) -> Verdict:
-    cluster, namespace = found.cluster, found.job.namespace
-    return judge(
-        cluster.pod_security_for(namespace),
-        pod.metadata,
-        prepared(pod.spec),
-        release=found.release,
+def pod_outcomes(
+    cluster: ClusterObjects,
+    release: KubeVersion,
+    namespace: str,
+    metadata: JsonObject,
+    spec: JsonObject,
+) -> Iterator[tuple[Rule, str, tuple[Violation, ...]]]:
+    """What the plugin says of a pod the Job controller creates in ``namespace``: its
+    refusal, else its warning and audit note (rule, the API server's text, violations)."""
+    policy = cluster.pod_security_for(namespace)
+    verdict = judge(
+        policy,
+        metadata,
+        prepared(spec),
+        release=release,
         namespace=namespace,
         username=cluster.creators.job_controller.username,
         exemptions=cluster.exemptions,
         enforce=True,
     )
-
-
-def _findings(
-    found: AdmissionInput, pod: CreatedPod
-) -> Iterator[tuple[Rule, str, tuple[Violation, ...]]]:
-    """What the plugin says of ``pod``: its refusal, else its warning and audit note."""
-    verdict = _verdict(found, pod)
-    policy = found.cluster.pod_security_for(found.job.namespace)
     if verdict.refused:
         text_ = forbidden(POD_NAME, policy.enforce.label, verdict.refused)
         yield PSA_FORBIDDEN, text_, verdict.refused
@@ -274,9 +276,10 @@ def check_pod_security(found: AdmissionInput) -> list[Diagnostic]:
     placed: dict[tuple[str, str, str | None, int | None, str | None], Diagnostic] = {}
     namespace = found.job.namespace
     for pod in found.pods:
-        for rule, said, violations in _findings(found, pod):
+        outcomes = pod_outcomes(found.cluster, found.release, namespace, pod.metadata, pod.spec)
+        for rule, said, violations in outcomes:
             origin = pod.origin(field_at_fault(pod.spec, violations[0]))
-            diagnostic = locate(origin, rule.code, said, hint=_hint(violations))
+            diagnostic = locate(origin, rule.code, said, hint=fixes_hint(violations))
             key = (rule.code, said, diagnostic.file, diagnostic.line, diagnostic.field_path)
             groups.setdefault(key, []).append(pod)
             placed.setdefault(key, diagnostic)
@@ -284,13 +287,13 @@ def check_pod_security(found: AdmissionInput) -> list[Diagnostic]:
         replace(
             placed[key],
             message=f"{pods_created_from(pods)} in namespace {namespace!r}, "
-            f"{_outcome(key[0])}: {placed[key].message}",
+            f"{outcome_of(key[0])}: {placed[key].message}",
         )
         for key, pods in groups.items()
     ]
 
 
-def _outcome(code: str) -> str:
+def outcome_of(code: str) -> str:
     """What becomes of the pods, as a finding of ``code`` says."""
     outcomes = {
         PSA_FORBIDDEN.code: "are refused",

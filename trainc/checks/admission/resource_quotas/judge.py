@@ -26,10 +26,11 @@ from collections.abc import Iterator
 from trainc.checks.admission.created import GITOPS_TOOL, AdmissionInput, CreatedPod
 from trainc.checks.admission.limit_ranges.judge import (
     Cause,
+    PodCause,
     claims_of,
     defaulted_spec,
     grouped,
-    resource_origin,
+    resource_path,
 )
 from trainc.checks.admission.resource_lists import ZERO, container_list, pretty
 from trainc.checks.admission.resource_quotas.admission import admit, exceeded, mask
@@ -44,6 +45,7 @@ from trainc.checks.admission.resource_quotas.gang import Member, shortfalls
 from trainc.checks.admission.resource_quotas.quota import Quota
 from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
+from trainc.checks.workload.version import KubeVersion
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, get_path
 from trainc.model.kinds import TRAINJOB
@@ -110,7 +112,11 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
     if not quotas:
         return []
     pods = [(pod, _pod_target(found, pod)) for pod in found.pods]
-    causes = (cause for pod, target in pods for cause in _pod_causes(found, quotas, pod, target))
+    causes = (
+        (Cause(cause.code, cause.text, cause.hint, _pod_origin(found, pod, cause.path)), pod)
+        for pod, target in pods
+        for cause in pod_quota_causes(quotas, target, pod.spec, found.release)
+    )
     findings = grouped(causes, "the API server would refuse")
     refused_alone = {_quota_of(finding.message) for finding in findings}
     objects_ = list(_other_objects(found))
@@ -178,60 +184,63 @@ def _containers(spec: JsonObject) -> Iterator[tuple[FieldPath, JsonObject]]:
             yield (key, index), container
 
 
-def _pod_causes(
-    found: AdmissionInput, quotas: list[Quota], pod: CreatedPod, target: Target
-) -> Iterator[tuple[Cause, CreatedPod]]:
-    refusal = admit(quotas, target, found.release)
+def _pod_origin(found: AdmissionInput, pod: CreatedPod, path: FieldPath) -> Origin:
+    """The line of a pod's value at ``path``; of its pod count for ``()``."""
+    return pod.origin(path) if path else _pod_count_origin(found, pod)
+
+
+def pod_quota_causes(
+    quotas: list[Quota], target: Target, written: JsonObject, release: KubeVersion
+) -> Iterator[PodCause]:
+    """The quota plugin's refusal of one pod (``target``, as LimitRanger leaves it; its
+    creator wrote the spec ``written``), at the path of the value at fault: ``()`` when
+    it is the number of pods."""
+    refusal = admit(quotas, target, release)
     if refusal is None:
         return
     quota = next(quota for quota in quotas if quota.name == refusal.quota)
     if refusal.message.startswith("failed quota"):
-        where, lacking = _lacking(target, quota, found)
+        where, lacking = _lacking(target, quota, release)
         name = text(get_path(target.spec, (*where, "name"))) or ""
         fields = " and ".join(f"resources.{'.'.join(_container_field(n))}" for n in lacking)
-        yield (
-            Cause(
-                QUOTA_MUST_SPECIFY.code,
-                refusal.message,
-                f"set {fields} on container {name!r} (or give the namespace a LimitRange "
-                f"default for it): quota {quota.name!r} tracks it",
-                pod.origin(("spec", *where)),
-            ),
-            pod,
+        yield PodCause(
+            QUOTA_MUST_SPECIFY.code,
+            refusal.message,
+            f"set {fields} on container {name!r} (or give the namespace a LimitRange "
+            f"default for it): quota {quota.name!r} tracks it",
+            ("spec", *where),
         )
         return
-    yield (
-        Cause(
-            QUOTA_EXCEEDED.code,
-            refusal.message,
-            f"request less per pod, or raise the hard limit of quota {quota.name!r}; {_ASSUMED}",
-            _exceeding_origin(found, pod, target, quota),
-        ),
-        pod,
+    yield PodCause(
+        QUOTA_EXCEEDED.code,
+        refusal.message,
+        f"request less per pod, or raise the hard limit of quota {quota.name!r}; {_ASSUMED}",
+        _exceeding_path(target, written, quota, release),
     )
 
 
-def _lacking(target: Target, quota: Quota, found: AdmissionInput) -> tuple[FieldPath, list[str]]:
+def _lacking(target: Target, quota: Quota, release: KubeVersion) -> tuple[FieldPath, list[str]]:
     """The first container the quota's "must specify" names, and what it lacks."""
     required = matching_resources(target, list(quota.hard))
     wanted = sorted(MUST_SPECIFY.intersection(required))
     for where, container in _containers(target.spec):
         alone = Target("", "pods", {"spec": {"containers": [container]}})
-        lacking = [name for name in wanted if missing(alone, [name], found.release)]
+        lacking = [name for name in wanted if missing(alone, [name], release)]
         if lacking:
             return where, lacking
     return ("containers", 0), []
 
 
-def _exceeding_origin(
-    found: AdmissionInput, pod: CreatedPod, target: Target, quota: Quota
-) -> Origin:
-    """The line of the amount at fault: the first exceeded resource's largest container
-    request or limit, written; its container when a default supplied it."""
-    over = exceeded(mask(usage(target, found.release), list(quota.hard)), quota.hard)
+def _exceeding_path(
+    target: Target, written: JsonObject, quota: Quota, release: KubeVersion
+) -> FieldPath:
+    """The path of the amount at fault: the first exceeded resource's largest container
+    request or limit, written; its container when a default supplied it; ``()`` when
+    the pods are too many."""
+    over = exceeded(mask(usage(target, release), list(quota.hard)), quota.hard)
     first = sorted(over)[0] if over else ""
     if first in ("pods", "count/pods"):
-        return _pod_count_origin(found, pod)
+        return ()
     key, name = _container_field(first)
     best: tuple[FieldPath, JsonObject] | None = None
     for where, container in _containers(target.spec):
@@ -239,8 +248,8 @@ def _exceeding_origin(
         if amount is not None and (best is None or _larger(container, best[1], key, name)):
             best = (where, container)
     if best is None:
-        return pod.origin(("spec", "containers", 0))
-    return resource_origin(pod, best[0], key, name) or pod.origin(("spec", *best[0]))
+        return ("spec", "containers", 0)
+    return resource_path(written, best[0], key, name) or ("spec", *best[0])
 
 
 def _larger(container: JsonObject, other: JsonObject, key: str, name: str) -> bool:
