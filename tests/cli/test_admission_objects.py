@@ -201,3 +201,57 @@ def test_a_declared_namespace_wins_over_the_emitted_one(tmp_path: Path) -> None:
         root, "platform/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n"
     )
     assert _findings(root) == (0, [])
+
+
+def test_the_sweeper_pods_a_quota_refuses_sit_on_its_resources_setting(tmp_path: Path) -> None:
+    """The quota of the sweeper's namespace tracks CPU limits; trainc.yaml's
+    ``sweeper.resources`` sets none. Judged once, whatever the number of TrainJobs."""
+    root = _case(tmp_path / "repo", "quota/invalid/must-specify--sweeper")
+    job = (root / "trainjob.yaml").read_text(encoding="utf-8")
+    write(root, "second.yaml", job.replace("name: job", "name: second"))
+    code, found = _findings(root)
+    assert code == 1
+    [refused] = found
+    assert (refused["code"], refused["file"], refused["line"], refused["fieldPath"]) == (
+        "quota.must-specify",
+        "trainc.yaml",
+        4,
+        "sweeper.resources",
+    )
+    assert refused["message"] == (
+        "the API server would refuse the pods of the sweeper's CronJob 'trainc-sweeper', "
+        "created by the Job controller: failed quota: compute: must specify limits.cpu for: "
+        "sweeper"
+    )
+    assert refused["hint"].startswith("set resources.limits.cpu on container 'sweeper'")
+    assert refused["hint"].endswith("in trainc.yaml that is `sweeper.resources`")
+
+
+def test_the_sweeper_objects_and_pods_meet_the_platform_policies(tmp_path: Path) -> None:
+    root = _case(tmp_path / "repo", "vap/invalid/denied--sweeper")
+    code, found = _findings(root)
+    assert code == 1
+    assert [(d["code"], d["line"], d["fieldPath"]) for d in found] == [
+        ("vap.denied", 1, "sweeper"),
+        ("vap.denied", 2, "sweeper.image"),
+    ]
+    assert found[0]["message"] == (
+        "the sweeper's CronJob 'trainc-sweeper', applied by the GitOps tool, is refused: "
+        'cronjobs.batch "trainc-sweeper" is forbidden: ValidatingAdmissionPolicy '
+        "'cronjob-team' with binding 'cronjob-team' denied request: every CronJob must carry "
+        "a team label"
+    )
+    assert found[1]["message"] == (
+        "the pods of the sweeper's CronJob 'trainc-sweeper', created by the Job controller, "
+        "are refused: pods \"…\" is forbidden: ValidatingAdmissionPolicy 'approved-registry' "
+        "with binding 'approved-registry' denied request: images must come from "
+        "registry.internal/"
+    )
+
+
+def test_compile_refuses_to_emit_a_sweeper_the_cluster_refuses(tmp_path: Path) -> None:
+    root = _case(tmp_path / "repo", "vap/invalid/denied--sweeper")
+    completed = run(root, "compile", "-o", "out")
+    assert completed.returncode == 1, completed.stderr
+    assert "error[vap.denied]: the sweeper's CronJob 'trainc-sweeper'" in completed.stderr
+    assert not (root / "out").exists()

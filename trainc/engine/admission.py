@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Final
 
 from trainc.build.job import build_job
 from trainc.build.namespaces import build_namespaces
-from trainc.build.sweeper import build_sweeper
+from trainc.build.sweeper import build_sweeper, sweeper_setting
 from trainc.cache.keys import digest
 from trainc.checks.shared.whose import name_trainjob
 from trainc.checks.workload.jsonfields import text
-from trainc.checks.workload.version import KubeVersion
+from trainc.checks.workload.version import KubeVersion, parse_version
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import Document, finding_in
@@ -83,7 +83,8 @@ def read_run_cluster(
 
     others = _other_inputs(config, inputs) if named else {}
     every = {**others, **inputs}
-    emitted = build_namespaces(config, namespaces, build_sweeper(config, namespaces))
+    sweeper = build_sweeper(config, namespaces)
+    emitted = build_namespaces(config, namespaces, sweeper)
     read = read_cluster(config, inputs=every, config_document=config_document, emitted=emitted)
     documents = (*read.manifests, *read.inputs)
     holding = {document.source.path for document in read.inputs}
@@ -98,8 +99,55 @@ def read_run_cluster(
             *_schema_findings(read.manifests, config.kubernetes_version),
             *_namespace_findings(read.objects, read.inputs),
             *_emitted_findings(config, read.objects, config_document),
+            *_sweeper_findings(config, read.objects, sweeper, config_document),
         ),
     )
+
+
+def _sweeper_findings(
+    config: RepoConfig,
+    cluster: ClusterObjects,
+    sweeper: tuple[JsonObject, ...],
+    document: Document | None,
+) -> list[Diagnostic]:
+    """The cluster's admission of the sweeper's objects, Jobs and pods, once per run, at
+    the trainc.yaml setting behind the value at fault (:func:`sweeper_setting`), else at
+    ``sweeper``; the hint names the setting."""
+    from trainc.checks.admission.sweeper import SweeperInput, check_sweeper  # noqa: PLC0415
+
+    def place(
+        obj: JsonObject, path: FieldPath, code: str, message: str, hint: str | None
+    ) -> Diagnostic:
+        setting = sweeper_setting(obj, path)
+        written = _written_part(document, setting)
+        named = f"in trainc.yaml that is `{format_path(setting)}`" if len(setting) > 1 else ""
+        return finding_in(
+            document,
+            config.config_file,
+            written,
+            code,
+            message,
+            hint="; ".join(part for part in (hint, named) if part) or None,
+            section=written,
+        )
+
+    found = SweeperInput(
+        sweeper, cluster, parse_version(config.kubernetes_version), place, config.namespace
+    )
+    return check_sweeper(found)
+
+
+def _written_part(document: Document | None, path: FieldPath) -> FieldPath:
+    """The longest start of ``path`` trainc.yaml writes: a default's finding goes to the
+    section that would hold it."""
+    if document is None:
+        return path
+    value: object = document.data
+    for end, key in enumerate(path):
+        if not isinstance(value, dict) or key not in value:
+            return path[:end]
+        value = value[key]
+    return path
 
 
 def _namespace_findings(cluster: ClusterObjects, inputs: tuple[Document, ...]) -> list[Diagnostic]:

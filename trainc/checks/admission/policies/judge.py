@@ -204,6 +204,8 @@ class RunObject:
     obj: JsonObject
     named: str
     place: Place
+    plural: bool = False
+    """True when ``named`` are several objects alike (the pods of a Job)."""
 
 
 def check_run_objects(
@@ -229,7 +231,7 @@ def check_run_objects(
             item.place(
                 outcome.where,
                 outcome.code,
-                f"{seen.described}{outcome.said(1, plural=False)}",
+                f"{seen.described}{outcome.said(1, plural=item.plural)}",
                 outcome.hint,
             )
             for outcome in _outcomes(policies_of, verdict, request, seen, policies, unevaluated)

@@ -52,7 +52,8 @@ from trainc.model.kinds import TRAINJOB
 from trainc.resolve.provenance import Origin, Written
 
 _SOURCE = "`checkRequest` in `plugin/resourcequota`, `pkg/quota/v1/evaluator/core`"
-_ASSUMED = "trainc assumes nothing else runs in the namespace (its usage is unknown offline)"
+#: What every quota finding says of the namespace's usage.
+ASSUMED_EMPTY = "trainc assumes nothing else runs in the namespace (its usage is unknown offline)"
 
 QUOTA_MUST_SPECIFY = Rule(
     "quota.must-specify",
@@ -129,7 +130,7 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
                     origin,
                     QUOTA_EXCEEDED.code,
                     f"the API server would refuse {who}: {refusal.message}",
-                    hint=f"raise the hard limit of quota {refusal.quota!r}; {_ASSUMED}",
+                    hint=f"raise the hard limit of quota {refusal.quota!r}; {ASSUMED_EMPTY}",
                 )
             )
     if is_gang(found):
@@ -145,7 +146,7 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
                     f"the TrainJob's pods must all run at once, and {shortfall.message}",
                     hint=f"lower numNodes or what each pod requests, or raise the hard limit of "
                     f"quota {shortfall.quota!r} to at least {pretty(shortfall.demand)}; "
-                    f"{_ASSUMED}",
+                    f"{ASSUMED_EMPTY}",
                 )
             )
     return findings
@@ -214,7 +215,7 @@ def pod_quota_causes(
     yield PodCause(
         QUOTA_EXCEEDED.code,
         refusal.message,
-        f"request less per pod, or raise the hard limit of quota {quota.name!r}; {_ASSUMED}",
+        f"request less per pod, or raise the hard limit of quota {quota.name!r}; {ASSUMED_EMPTY}",
         _exceeding_path(target, written, quota, release),
     )
 
