@@ -44,7 +44,8 @@ PSA_FORBIDDEN = Rule(
     "the PodSecurity admission plugin refuses the pods (the namespace's enforce level)",
     doc=RuleDoc(
         what=(
-            "a pod the Job controller creates for a replicatedJob violates the `enforce` "
+            "a pod the Job controller creates for a replicatedJob (or for the sweeper's "
+            "CronJob) violates the `enforce` "
             "level of its namespace's Pod Security policy (its `pod-security.kubernetes.io/"
             "enforce` label, or the cluster's default): the API server refuses every pod, "
             "the Job records `FailedCreate` and the training never starts"

@@ -71,9 +71,11 @@ VAP_DENIED = Rule(
         what=(
             "a ValidatingAdmissionPolicy of the cluster, through a binding whose "
             "`validationActions` hold `Deny`, refuses the JobSet (or its PodGroup, claims, "
-            "ConfigMaps) the GitOps tool applies, a Job the JobSet controller creates, or "
-            "the pods the Job controller creates: the API server's refusal, at the line of "
-            "the value the policy reads"
+            "ConfigMaps) the GitOps tool applies (or, with `deploy: TrainJob`, the TrainJob "
+            "it applies and what the Trainer controller creates; with `--base`, as an UPDATE "
+            "of what it deployed), a Job the JobSet controller creates, the pods the Job "
+            "controller creates, a Namespace trainc emits, or the sweeper's objects, Jobs "
+            "and pods: the API server's refusal, at the line of the value the policy reads"
         ),
         source=_SOURCE,
         fix="change the value the policy's message names, or exempt the TrainJob's "
