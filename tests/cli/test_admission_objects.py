@@ -103,7 +103,11 @@ def test_with_base_an_applied_object_that_was_deployed_is_judged_as_an_update(
     code, found = _findings(root, "--base", "HEAD")
     assert code == 1
     [denied] = found
-    assert (denied["code"], denied["file"], denied["line"]) == ("vap.denied", "trainjob.yaml", 5)
+    assert (denied["code"], denied["line"], denied["fieldPath"]) == (
+        "vap.denied",
+        8,
+        "metadata.labels",
+    )
     assert (
         "the JobSet 'job', applied by the GitOps tool as an update of the deployed one, is "
         'refused: jobsets.jobset.x-k8s.io "job" is forbidden: ValidatingAdmissionPolicy '

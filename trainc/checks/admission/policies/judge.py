@@ -50,7 +50,7 @@ from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.load.documents import Document
-from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
+from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, get_path
 from trainc.model.labels import JOBSET_API_VERSION, JOBSET_KIND
 from trainc.resolve.childjobs import ChildJob
 from trainc.resolve.claims import POLICIES as CLAIM_POLICIES
@@ -377,6 +377,12 @@ def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], 
             traced = job.trace.origin(job.jobset_metadata, path[1:])
             if traced is not None:
                 return traced
+            # The JobSet carries the TrainJob's own labels and annotations.
+            if (
+                path[1:2] in (("labels",), ("annotations",))
+                and get_path(job.trainjob.data, path) is not None
+            ):
+                return Written(job.trainjob, path)
         return Written(job.trainjob, ("metadata",))
 
     return origin
