@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from tests.support.cli import run
+from tests.support.gitrepo import git
 from tests.support.manifests import write
 
 CASES = Path(__file__).parents[1] / "cases"
@@ -74,22 +74,13 @@ def test_the_trainer_controller_identity_is_configurable(tmp_path: Path) -> None
     )
 
 
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", *args],
-        cwd=root,
-        check=True,
-        capture_output=True,
-    )
-
-
 def _based(root: Path, case: str) -> Path:
     """The case's ``base/`` committed, then its own files written over it: the edit."""
     root.mkdir()
-    _git(root, "init", "-q")
+    git(root, "init", "-q")
     shutil.copytree(CASES / case / "base", root, dirs_exist_ok=True)
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "base")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
     shutil.copy(CASES / case / "trainjob.yaml", root / "trainjob.yaml")
     return root
 
