@@ -79,14 +79,15 @@ def check_sweeper(found: SweeperInput) -> list[Diagnostic]:
     if not found.cluster.configured:
         return []
     findings: list[Diagnostic] = []
+    counted: list[Diagnostic] = []
+    sent = [RunObject(obj, _applied(obj), _placer(found, obj)) for obj in found.objects]
     for cron_job in (obj for obj in found.objects if obj.get("kind") == "CronJob"):
-        findings += _check_runs(found, cron_job)
-    findings += check_run_objects(
-        found.cluster,
-        (RunObject(obj, _applied(obj), _placer(found, obj)) for obj in found.objects),
-    )
-    findings += _object_counts(found, ((obj, _applied(obj)) for obj in found.objects))
-    return findings
+        judged, runs, counts = _check_runs(found, cron_job)
+        findings += judged
+        sent += runs
+        counted += counts
+    findings += check_run_objects(found.cluster, sent)
+    return [*findings, *counted, *_object_counts(found, ((o, _applied(o)) for o in found.objects))]
 
 
 def _applied(obj: JsonObject) -> str:
@@ -100,8 +101,12 @@ def _placer(found: SweeperInput, obj: JsonObject, under: FieldPath = ()) -> Plac
     return lambda path, code, message, hint: found.place(obj, (*under, *path), code, message, hint)
 
 
-def _check_runs(found: SweeperInput, cron_job: JsonObject) -> list[Diagnostic]:
-    """The Jobs the CronJob controller creates from ``cron_job`` and their pods."""
+def _check_runs(
+    found: SweeperInput, cron_job: JsonObject
+) -> tuple[list[Diagnostic], list[RunObject], list[Diagnostic]]:
+    """The Jobs the CronJob controller creates from ``cron_job`` and their pods: what Pod
+    Security, LimitRanger and the quotas say of the pods, the Job and pod as the policies
+    will be sent them, and the Jobs' object-count quotas."""
     cluster, release = found.cluster, found.release
     name = text(get_path(cron_job, ("metadata", "name"))) or ""
     namespace = text(get_path(cron_job, ("metadata", "namespace"))) or found.default_namespace
@@ -149,15 +154,17 @@ def _check_runs(found: SweeperInput, cron_job: JsonObject) -> list[Diagnostic]:
         for cause in causes
     )
     pod: JsonObject = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
-    findings += check_run_objects(
-        cluster, [RunObject(pod, pods, at_pod, plural=True)], cluster.creators.job_controller
-    )
-    findings += check_run_objects(
-        cluster,
-        [RunObject(job, jobs, _placer(found, cron_job, JOB_TEMPLATE), plural=True)],
-        cluster.creators.cronjob_controller,
-    )
-    return findings + _object_counts(found, [(job, jobs)], cron_job)
+    sent = [
+        RunObject(pod, pods, at_pod, plural=True, user=cluster.creators.job_controller),
+        RunObject(
+            job,
+            jobs,
+            _placer(found, cron_job, JOB_TEMPLATE),
+            plural=True,
+            user=cluster.creators.cronjob_controller,
+        ),
+    ]
+    return findings, sent, _object_counts(found, [(job, jobs)], cron_job)
 
 
 def _resources(code: str, path: FieldPath) -> FieldPath:

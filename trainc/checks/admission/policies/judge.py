@@ -21,7 +21,16 @@ line is one finding naming every replicatedJob it reaches.
 
 The Namespaces the repository's inputs declare are applied by the GitOps tool too, once
 per run rather than per TrainJob: :func:`check_namespace_objects` judges them at their
-own lines.
+own lines, and :func:`check_run_objects` any object sent once per run (the Namespaces
+trainc emits, the sweeper's objects, Jobs and pods), wherever its caller places them.
+
+With ``deploy: TrainJob`` the GitOps tool applies the TrainJob and the Trainer controller
+creates the rest (:attr:`~trainc.checks.admission.created.AdmissionInput.through_trainer`);
+with ``--base``, what the GitOps tool applies over an object the base revision deployed
+is an UPDATE whose ``oldObject`` is that object
+(:meth:`~trainc.checks.admission.created.AdmissionInput.old`), as the plugin's request for
+an update carries it
+(https://github.com/kubernetes/kubernetes/blob/v1.34.0/staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/validating/dispatcher.go).
 """
 
 from __future__ import annotations
@@ -208,23 +217,22 @@ class RunObject:
     place: Place
     plural: bool = False
     """True when ``named`` are several objects alike (the pods of a Job)."""
+    user: UserInfo | None = None
+    """Who sends it; None: the GitOps tool."""
 
 
-def check_run_objects(
-    cluster: ClusterObjects, found: Iterable[RunObject], user: UserInfo | None = None
-) -> list[Diagnostic]:
-    """What the policies say of objects sent once per run, by the GitOps tool (or
-    ``user``, such as the CronJob controller creating the sweeper's Jobs)."""
+def check_run_objects(cluster: ClusterObjects, found: Iterable[RunObject]) -> list[Diagnostic]:
+    """What the policies say of objects sent once per run, each by its sender; a policy
+    that cannot be evaluated offline is reported once for them all."""
     policies_of = cluster.policies
     if not cluster.configured or not policies_of.policies or not policies_of.bindings:
         return []
-    sender = user or cluster.creators.gitops
     policies = {policy.name: policy for policy in policies_of.policies}
     unevaluated: set[str] = set()
     findings: list[Diagnostic] = []
     for item in found:
         obj = with_namespace_label(item.obj)
-        seen = _Seen(obj, sender, item.obj, "", item.named)
+        seen = _Seen(obj, item.user or cluster.creators.gitops, item.obj, "", item.named)
         request = request_for(obj, seen.user)
         if request is None:
             continue
