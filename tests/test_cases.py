@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from tests.fuzz.seeds import validate_only
 from tests.support.compiled import compile_collected
 from trainc.app import ValidationReport, validate_paths
 from trainc.cache.store import Store
@@ -134,8 +135,7 @@ class Case:
     @property
     def validate_only(self) -> bool:
         """Whether the case's trainc.yaml says ``deploy: TrainJob``: nothing compiles."""
-        config = self.path / "trainc.yaml"
-        return config.is_file() and "\ndeploy: TrainJob" in "\n" + config.read_text("utf-8")
+        return validate_only(self.path)
 
     @property
     def code(self) -> str:
