@@ -31,10 +31,12 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from tests.fuzz.seeds import validate_only
 from tests.support.compiled import compile_collected
 from trainc.app import ValidationReport, validate_paths
 from trainc.cache.store import Store
 from trainc.diagnostics import CATALOGUE, Severity
+from trainc.errors import UsageError
 from trainc.model.introspect import ListOf, MapOf, Struct, TypeNode, fields_of, markers_of
 from trainc.model.kinds import INPUT_KINDS
 from trainc.model.markers import Rule, class_markers
@@ -129,6 +131,11 @@ class Case:
     @property
     def has_base(self) -> bool:
         return (self.path / BASE).is_dir()
+
+    @property
+    def validate_only(self) -> bool:
+        """Whether the case's trainc.yaml says ``deploy: TrainJob``: nothing compiles."""
+        return validate_only(self.path)
 
     @property
     def code(self) -> str:
@@ -270,6 +277,10 @@ def test_compile_gives_the_verdict_of_validate(case: Case, tmp_path: Path) -> No
     root = tmp_path / "repo"
     materialise(case, root)
     validation = validate_paths([], cwd=root)
+    if case.validate_only:
+        with pytest.raises(UsageError, match="deploy: TrainJob"):
+            compile_collected([], cwd=root)
+        return
     compiled = compile_collected([], cwd=root)
     errors = {(d.code, d.file, d.line, d.message) for d in validation.diagnostics if d.is_error}
     compile_errors = {
@@ -291,6 +302,8 @@ def test_a_cache_changes_no_finding_and_no_byte(case: Case, tmp_path: Path) -> N
     assert runs[0].diagnostics == runs[1].diagnostics == runs[2].diagnostics
     sources = [{path: source.text for path, source in run.sources.items()} for run in runs]
     assert sources[0] == sources[1] == sources[2]
+    if case.validate_only:  # compile refuses the repository (see the test above)
+        return
     compiled = [compile_collected([], cwd=root, cache=cache) for cache in (None, store, store)]
     outputs = [(c.diagnostics, c.files, c.stream) for c in compiled]
     assert outputs[0] == outputs[1] == outputs[2]

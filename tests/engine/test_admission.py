@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,6 +13,8 @@ from trainc.app import validate_paths
 from trainc.cache.store import Store
 from trainc.diagnostics import Severity
 from trainc.engine import workers
+from trainc.resolve import childjobs
+from trainc.resolve.childjobs import ChildJob
 
 CASE = Path(__file__).parents[1] / "cases" / "psa" / "invalid" / "forbidden"
 RESTRICTED = (CASE / "platform" / "namespace.yaml").read_text(encoding="utf-8")
@@ -103,3 +106,21 @@ def test_forked_workers_judge_admission(tmp_path: Path, monkeypatch: pytest.Monk
     report = validate_paths([], cwd=root, jobs=2)
     [merged] = [f for f in report.diagnostics if f.code == "psa.forbidden"]
     assert merged.message.startswith("5 TrainJobs (ml/job, ml/job-0, ml/job-1 and 2 more): ")
+
+
+def test_the_child_jobs_are_built_once_for_the_job_checks_and_admission(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Constructing the child Jobs walks the whole JobSet: the Job checks and every
+    admission family share one construction per TrainJob."""
+    built: list[int] = []
+    construct = childjobs._JobSet.construct
+
+    def counted(jobset: Any, index: int) -> ChildJob:
+        built.append(index)
+        return construct(jobset, index)
+
+    monkeypatch.setattr(childjobs._JobSet, "construct", counted)
+    root = repository(tmp_path / "repo")
+    assert codes(root) == ["psa.forbidden"]
+    assert built == [0]

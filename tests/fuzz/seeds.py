@@ -115,11 +115,21 @@ def _seed(name: str, texts: dict[str, str]) -> Seed:
     return Seed(name, files)
 
 
+def validate_only(case: Path) -> bool:
+    """Whether the case directory's trainc.yaml says ``deploy: TrainJob``: trainc compiles
+    nothing there (``trainc compile`` exits 2)."""
+    config = case / "trainc.yaml"
+    return config.is_file() and "\ndeploy: TrainJob" in "\n" + config.read_text("utf-8")
+
+
 @functools.cache
 def seeds() -> tuple[Seed, ...]:
-    """Every valid case (its ``base/`` revision overlaid by its own files) and examples/."""
+    """Every valid case (its ``base/`` revision overlaid by its own files) that compiles,
+    and examples/."""
     found = []
     for case in sorted(CASES.glob("*/valid/*")):
+        if validate_only(case):
+            continue
         texts = _read_tree(case / "base", ()) if (case / "base").is_dir() else {}
         texts.update(_read_tree(case, _CASE_EXTRAS))
         found.append(_seed(case.relative_to(CASES).as_posix(), texts))

@@ -27,6 +27,7 @@ from tests.test_cases import ALL_CASES, Case, materialise
 from trainc import __version__
 from trainc.app import compile_paths, validate_paths
 from trainc.emit.sinks import StreamOutput
+from trainc.errors import UsageError
 from trainc.report.base import ReporterOptions, ReportInput, make_reporter
 
 RECORD = Path(__file__).with_name("outputs.json")
@@ -95,7 +96,11 @@ def outputs(entry: Entry) -> Outputs:
         )
         found = {VALIDATE: report.getvalue().encode()}
         stream = io.BytesIO()
-        if compile_paths([], cwd=root, sink=StreamOutput(stream), jobs=1).exit_code == 0:
+        try:
+            compiled = compile_paths([], cwd=root, sink=StreamOutput(stream), jobs=1)
+        except UsageError:  # deploy: TrainJob: nothing is compiled
+            return found
+        if compiled.exit_code == 0:
             found[COMPILE] = stream.getvalue()
         return found
 

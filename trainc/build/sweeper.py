@@ -32,7 +32,7 @@ from typing import Final, assert_never
 
 from trainc.build.job import BuiltJob
 from trainc.config.settings import RepoConfig, SweeperSettings
-from trainc.model.json import JsonObject, JsonValue, as_object, copy_json
+from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, copy_json
 from trainc.model.labels import (
     ACTIVE_DEADLINE_ANNOTATION,
     APP_COMPONENT_LABEL,
@@ -138,6 +138,34 @@ def sweeper_objects(
         "spec": _cron_job_spec(settings, sweep_args(settings, swept)),
     }
     return (account, cron_job, *_rbac(settings, swept, source))
+
+
+#: Where the CronJob holds the sweeper's pod spec, and the one container in it.
+_POD_SPEC: Final = ("spec", "jobTemplate", "spec", "template", "spec")
+_CONTAINER_PATH: Final = (*_POD_SPEC, "containers", 0)
+#: The trainc.yaml setting (under ``sweeper``) behind each field the CronJob gets from one.
+_SETTINGS: Final[tuple[tuple[FieldPath, str], ...]] = (
+    ((*_CONTAINER_PATH, "image"), "image"),
+    ((*_CONTAINER_PATH, "resources"), "resources"),
+    ((*_POD_SPEC, "imagePullSecrets"), "imagePullSecrets"),
+    ((*_POD_SPEC, "serviceAccountName"), "serviceAccountName"),
+    (("spec", "schedule"), "schedule"),
+    (("metadata", "namespace"), "namespace"),
+)
+
+
+def sweeper_setting(obj: JsonObject, path: FieldPath) -> FieldPath:
+    """The trainc.yaml setting behind the value at ``path`` of ``obj``, one of the
+    sweeper's objects (the CronJob, for its Jobs' and pods' values): ``("sweeper",
+    "resources", "limits", "cpu")`` for the container's CPU limit; ``("sweeper",)`` when
+    no one setting is (the hardened securityContext, a label, the RBAC objects, which
+    ``scope`` places in the swept namespaces)."""
+    if obj.get("kind") not in ("CronJob", "ServiceAccount"):
+        return ("sweeper",)
+    for field, setting in _SETTINGS:
+        if path[: len(field)] == field:
+            return ("sweeper", setting, *path[len(field) :])
+    return ("sweeper",)
 
 
 def sweep_args(settings: SweeperSettings, namespaces: Sequence[str]) -> list[str]:

@@ -313,6 +313,16 @@ class IdentitiesConfig:
     """The Job controller of kube-controller-manager, which creates the pods. Default:
     ``system:serviceaccount:kube-system:job-controller``."""
 
+    cronjob_controller: IdentityConfig | None = None
+    """The CronJob controller of kube-controller-manager, which creates the sweeper's
+    Jobs. Default: ``system:serviceaccount:kube-system:cronjob-controller``."""
+
+    trainer_controller: IdentityConfig | None = None
+    """With ``deploy: TrainJob``, the Kubeflow Trainer controller, which creates each
+    TrainJob's JobSet, PodGroup and ConfigMaps. Default: its manager's service account as
+    Trainer's manifests install it,
+    ``system:serviceaccount:kubeflow-system:kubeflow-trainer-controller-manager``."""
+
 
 #: A quota scope, as ``ScopedResourceSelectorRequirement.scopeName`` names one.
 QuotaScopeName = Literal[

@@ -140,6 +140,16 @@ DEFAULT_JOBSET_CONTROLLER_USER: Final = (
     "system:serviceaccount:jobset-system:jobset-controller-manager"
 )
 DEFAULT_JOB_CONTROLLER_USER: Final = "system:serviceaccount:kube-system:job-controller"
+#: kube-controller-manager runs the CronJob controller as ``cronjob-controller`` in
+#: ``kube-system`` (its bootstrap role ``system:controller:cronjob-controller`` in
+#: https://github.com/kubernetes/kubernetes/blob/v1.36.0/plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go);
+#: Trainer's manifests install its manager as the service account
+#: ``kubeflow-trainer-controller-manager`` in ``kubeflow-system``
+#: (https://github.com/kubeflow/trainer/blob/master/manifests/base/rbac/serviceaccount.yaml).
+DEFAULT_CRONJOB_CONTROLLER_USER: Final = "system:serviceaccount:kube-system:cronjob-controller"
+DEFAULT_TRAINER_CONTROLLER_USER: Final = (
+    "system:serviceaccount:kubeflow-system:kubeflow-trainer-controller-manager"
+)
 
 #: How the API server names a service account and its groups (``MakeUsername``,
 #: ``MakeGroupNames`` in
@@ -227,7 +237,9 @@ class ClusterSettings:
 
     ``manifests`` are the root-relative globs of the files holding the cluster's objects.
     ``gitops``, ``jobset_controller`` and ``job_controller`` are who creates the
-    repository's objects, the child Jobs and the pods.
+    repository's objects, the child Jobs and the pods; ``cronjob_controller`` creates the
+    sweeper's Jobs, and ``trainer_controller`` a TrainJob's objects with ``deploy:
+    TrainJob``.
     """
 
     manifests: tuple[str, ...] = ()
@@ -241,6 +253,12 @@ class ClusterSettings:
         default_factory=lambda: identity_of(DEFAULT_JOB_CONTROLLER_USER)
     )
     limited_resources: tuple[LimitedResource, ...] = ()
+    cronjob_controller: Identity = field(
+        default_factory=lambda: identity_of(DEFAULT_CRONJOB_CONTROLLER_USER)
+    )
+    trainer_controller: Identity = field(
+        default_factory=lambda: identity_of(DEFAULT_TRAINER_CONTROLLER_USER)
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -582,6 +600,14 @@ def cluster_settings(section: ClusterConfig | None) -> ClusterSettings | None:
         ),
         job_controller=_identity(
             identities.job_controller if identities else None, DEFAULT_JOB_CONTROLLER_USER
+        ),
+        cronjob_controller=_identity(
+            identities.cronjob_controller if identities else None,
+            DEFAULT_CRONJOB_CONTROLLER_USER,
+        ),
+        trainer_controller=_identity(
+            identities.trainer_controller if identities else None,
+            DEFAULT_TRAINER_CONTROLLER_USER,
         ),
         limited_resources=_limited_resources(section.resource_quota),
     )

@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING
 
 from trainc.build.job import BuiltJob, build_job
 from trainc.checks.apply_limits import check_apply_limits
+from trainc.checks.created.childjobs import resolved_child_jobs
 from trainc.checks.created.resolved_job import Target, check_resolved
 from trainc.checks.shared.whose import merge_shared
 from trainc.checks.workload.version import parse_version
 from trainc.config.judgement import Judgement
-from trainc.config.settings import RepoConfig
+from trainc.config.settings import DEPLOY_TRAINJOB, RepoConfig
 from trainc.config.sweeper import Enforcement, lifecycle_file
 from trainc.diagnostics import Diagnostic
 from trainc.engine.admission import RunCluster, judge_admission
@@ -237,7 +238,8 @@ class _Judge:
         built = None
         blocked = resolved is None or self.run.blocks(trainjob, resolved.runtime)
         if resolved is not None and not blocked:
-            findings = check_resolved(resolved, self.target)
+            children = resolved_child_jobs(resolved)
+            findings = check_resolved(resolved, self.target, children)
             if self.stages.build and not self.run.judgement.fails(findings):
                 built = build_job(resolved)
                 server_side = config.compile.server_side_apply
@@ -246,7 +248,15 @@ class _Judge:
             if cluster is not None and not self.run.judgement.fails(findings):
                 # A validate builds nothing else: the objects are built for the cluster only.
                 applied = (built if built is not None else build_job(resolved)).objects
-                findings += judge_admission(resolved, cluster, self.target.version, applied)
+                findings += judge_admission(
+                    resolved,
+                    cluster,
+                    self.target.version,
+                    applied,
+                    children,
+                    through_trainer=config.deploy == DEPLOY_TRAINJOB,
+                    base=self.run.base,
+                )
             lifecycle = lifecycle_file(resolved)
             if self.run.base is not None:
                 updates = self.run.base.update_refusals(resolved)

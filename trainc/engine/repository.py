@@ -46,7 +46,7 @@ from trainc.load.inputs import (
 )
 from trainc.load.source import SourceFile
 from trainc.model.json import get_path
-from trainc.model.kinds import RUNTIME_KINDS
+from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.policy.apply import load_policies
 from trainc.policy.files import in_policy_directory, named_policy_files
 
@@ -144,6 +144,11 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
         inputs={**(context.sources if context else {}), **inputs.sources},
         config_document=document,
         named=named,
+        namespaces={
+            obj.namespace or config.namespace
+            for obj in (*(context.objects if context else ()), *inputs.objects)
+            if obj.kind == TRAINJOB.kind
+        },
     )
     sources = {
         **run.loaded_config.sources,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from tests.support.builders import defaulted, object_from_yaml, resolved
-from trainc.checks.created.childjobs import check_child_jobs
+from trainc.checks.created.childjobs import check_child_jobs, resolved_child_jobs
 from trainc.diagnostics import Diagnostic, sort_diagnostics
 from trainc.load.defaulted import DefaultedObject
 
@@ -50,7 +50,8 @@ def _trainjob(spec: str = "", name: str = "job") -> DefaultedObject:
 
 
 def _check(trainjob: DefaultedObject, runtime: DefaultedObject) -> list[Diagnostic]:
-    return check_child_jobs(resolved(trainjob, runtime), VERSION)
+    job = resolved(trainjob, runtime)
+    return check_child_jobs(job, VERSION, resolved_child_jobs(job))
 
 
 def _where(found: list[Diagnostic]) -> list[tuple[str, str | None, int | None]]:

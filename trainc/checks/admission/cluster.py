@@ -179,17 +179,27 @@ class Creators:
     gitops: UserInfo
     jobset_controller: UserInfo
     job_controller: UserInfo
+    cronjob_controller: UserInfo
+    trainer_controller: UserInfo
 
 
 def _user(identity: Identity) -> UserInfo:
     return UserInfo(identity.username, groups=identity.groups)
 
 
-def _default_creators() -> Creators:
-    settings = ClusterSettings()
+def creators_of(settings: ClusterSettings) -> Creators:
+    """The identities of the ``cluster`` section, as ``request.userInfo`` shows them."""
     return Creators(
-        _user(settings.gitops), _user(settings.jobset_controller), _user(settings.job_controller)
+        _user(settings.gitops),
+        _user(settings.jobset_controller),
+        _user(settings.job_controller),
+        _user(settings.cronjob_controller),
+        _user(settings.trainer_controller),
     )
+
+
+def _default_creators() -> Creators:
+    return creators_of(ClusterSettings())
 
 
 def _empty_policies() -> PolicyCluster:
@@ -225,6 +235,9 @@ class ClusterObjects:
     limited: tuple[LimitedResource, ...] = ()
     places: Mapping[tuple[str, str, str], tuple[Document, FieldPath]] = field(default_factory=dict)
     findings: tuple[Diagnostic, ...] = ()
+    emitted: tuple[JsonObject, ...] = ()
+    """The Namespaces trainc's output carries that no declared Namespace overrides: the
+    GitOps tool creates them as trainc builds them."""
 
     def pod_security_for(self, namespace: str) -> NamespacePolicy:
         """The Pod Security policy pods in ``namespace`` are judged by."""
@@ -320,6 +333,7 @@ def cluster_objects(
     default_namespace: str,
     release: KubeVersion | None = None,
     serves: Callable[[str, str], bool] | None = None,
+    emitted: Iterable[JsonObject] = (),
 ) -> ClusterObjects:
     """The run's :class:`ClusterObjects` from trainc.yaml's ``cluster`` settings and the
     documents :func:`~trainc.load.cluster_files.cluster_documents` gathered.
@@ -327,7 +341,10 @@ def cluster_objects(
     Every object of the manifests is taken (any of them may be a policy's parameter);
     of the inputs, only objects of the cluster kinds and of the parameter kinds of the
     policies, wherever those are kept. ``release`` is the cluster's Kubernetes release
-    (None: the newest trainc knows), whose CEL libraries its policies may call. Without
+    (None: the newest trainc knows), whose CEL libraries its policies may call.
+    ``emitted`` are the Namespaces trainc's output carries (``compile.namespaces:
+    Emit``): the GitOps tool applies them, so the cluster holds them with their labels,
+    unless a Namespace of the same name is declared (the cluster's own wins). Without
     ``settings`` the cluster is unknown: :data:`EMPTY`, nothing read.
     """
     if settings is None:
@@ -365,6 +382,15 @@ def cluster_objects(
             quotas.setdefault(found.namespace, []).append(quota_from_json(found.obj))
         elif key == (PRIORITY_CLASS_API_VERSION, PRIORITY_CLASS):
             priority_classes[found.name] = priority_class_from_json(found.obj)
+    created: list[JsonObject] = []
+    for namespace in emitted:
+        name = text(as_object(namespace.get("metadata")).get("name")) or ""
+        if name and name not in namespaces:
+            labels = _labels(as_object(namespace.get("metadata")))
+            namespaces[name] = MappingProxyType(labels)
+            pod_security[name] = policy_from_labels(labels, defaults)
+            created.append(namespace)
+    every.extend(created)
     exempt = settings.pod_security_exemptions
     return ClusterObjects(
         configured=True,
@@ -385,11 +411,7 @@ def cluster_objects(
         ),
         priority_classes=MappingProxyType(priority_classes),
         kueue=kueue_cluster(every),
-        creators=Creators(
-            _user(settings.gitops),
-            _user(settings.jobset_controller),
-            _user(settings.job_controller),
-        ),
+        creators=creators_of(settings),
         limited=settings.limited_resources,
         places=MappingProxyType(
             {
@@ -398,6 +420,7 @@ def cluster_objects(
             }
         ),
         findings=sort_diagnostics(findings),
+        emitted=tuple(created),
     )
 
 
@@ -452,19 +475,29 @@ def _placed(obj: JsonObject, default_namespace: str) -> JsonObject:
     return {**obj, "metadata": {**metadata, "namespace": default_namespace}}
 
 
-def _identity(found: _Found) -> tuple[str, str, str, str]:
-    """What the API server keys an object by: group, kind, namespace, name."""
-    group = found.api_version.rpartition("/")[0]
-    return group, found.kind, found.namespace, found.name
+#: What the API server keys a stored object by: API group, kind, namespace, name.
+StoredKey = tuple[str, str, str, str]
+
+
+def object_identity(obj: JsonObject) -> StoredKey:
+    """The API group, kind, namespace and name of ``obj``: two objects with the same
+    identity are one object of the cluster (the version is only how it is read)."""
+    metadata = as_object(obj.get("metadata"))
+    return (
+        (text(obj.get("apiVersion")) or "").rpartition("/")[0],
+        text(obj.get("kind")) or "",
+        text(metadata.get("namespace")) or "",
+        text(metadata.get("name")) or "",
+    )
 
 
 def _distinct(found: list[_Found], findings: list[Diagnostic]) -> list[_Found]:
     """The objects, each declared once: a repeat that differs is refused, an identical
     repeat (the same Namespace in the inputs and the platform directory) is dropped."""
-    first: dict[tuple[str, str, str, str], _Found] = {}
+    first: dict[StoredKey, _Found] = {}
     kept = []
     for item in found:
-        key = _identity(item)
+        key = object_identity(item.obj)
         if not item.name:
             kept.append(item)
             continue
@@ -595,9 +628,11 @@ def read_cluster(
     inputs: Mapping[str, SourceFile],
     config_document: Document | None = None,
     serves: Callable[[str, str], bool] | None = None,
+    emitted: Iterable[JsonObject] = (),
 ) -> ClusterRead:
     """The cluster of a run, in one call: the run's ``config``, the sources of its input
-    files (``LoadResult.sources``), and trainc.yaml as parsed, to place findings.
+    files (``LoadResult.sources``), trainc.yaml as parsed, to place findings, and the
+    Namespaces trainc emits (:func:`cluster_objects`).
 
     Without a ``cluster`` section nothing is read, walked or parsed.
     """
@@ -619,6 +654,7 @@ def read_cluster(
         default_namespace=config.namespace,
         release=read_version(config.kubernetes_version),
         serves=serves,
+        emitted=emitted,
     )
     found = [
         *check_cluster(config, config_document, files.unmatched),

@@ -17,18 +17,22 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Final
 
-from trainc.checks.admission.cluster import ClusterObjects
-from trainc.checks.created.childjobs import child_origin
+from trainc.checks.admission.cluster import ClusterObjects, StoredKey, object_identity
+from trainc.checks.admission.policies import UserInfo
+from trainc.checks.created.childjobs import child_origin, resolved_child_jobs
 from trainc.checks.shared.findings import created_from
 from trainc.checks.workload.version import KubeVersion
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object, get_path
-from trainc.resolve.childjobs import ChildJob, child_jobs
+from trainc.resolve.childjobs import ChildJob
 from trainc.resolve.provenance import Origin
 from trainc.resolve.resolved import ResolvedJob
 
 _TEMPLATE: Final = ("spec", "template")
 JOB_CONTROLLER: Final = "the Job controller"
+#: Who sends the objects trainc builds, as a finding names them.
+GITOPS_TOOL: Final = "applied by the GitOps tool"
+TRAINER_CONTROLLER: Final = "created by the Trainer controller"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +92,17 @@ class CreatedPod:
 class AdmissionInput:
     """One resolved TrainJob and the cluster that admits its objects.
 
-    ``applied`` are the objects the GitOps tool applies for it, as trainc builds them
-    (empty when the run builds nothing); ``release`` is the Kubernetes release whose
-    admission rules apply (trainc.yaml's ``kubernetesVersion``); ``refused`` names the
-    replicatedJobs whose pods are never created or an earlier admission plugin refused,
-    which the later ones never see; with ``jobset_refused`` the JobSet is refused and
-    the JobSet controller creates no Job. Not slotted: the child Jobs and pods are
+    ``applied`` are the objects the cluster stores for it, as trainc builds them (empty
+    when the run builds nothing); ``release`` is the Kubernetes release whose admission
+    rules apply (trainc.yaml's ``kubernetesVersion``); ``children`` the child Jobs when
+    the caller already built them for other checks (the job pass does); ``refused``
+    names the replicatedJobs whose pods are never created or an earlier admission plugin
+    refused, which the later ones never see; with ``jobset_refused`` the JobSet is
+    refused and the JobSet controller creates no Job.
+    ``through_trainer`` is set with trainc.yaml's ``deploy: TrainJob``: the GitOps tool
+    applies the TrainJob itself and the Trainer controller creates the ``applied``
+    objects (https://github.com/kubeflow/trainer/blob/master/pkg/controller/trainjob_controller.go);
+    otherwise the GitOps tool applies them. Not slotted: the child Jobs and pods are
     computed once, on first use, by the families that need them.
     """
 
@@ -103,14 +112,41 @@ class AdmissionInput:
     applied: tuple[JsonObject, ...] = ()
     refused: frozenset[str] = frozenset()
     jobset_refused: bool = False
+    children: tuple[ChildJob, ...] | None = None
+    through_trainer: bool = False
+    before: tuple[JsonObject, ...] = ()
+    """What the GitOps tool applied for the TrainJob at the base revision (``--base``):
+    an object applied again is an UPDATE of it."""
+
+    @cached_property
+    def replaced(self) -> dict[StoredKey, JsonObject]:
+        """The objects of :attr:`before`, by identity."""
+        return {object_identity(obj): obj for obj in self.before}
+
+    def old(self, obj: JsonObject) -> JsonObject | None:
+        """The object the GitOps tool's apply of ``obj`` replaces: ``oldObject`` of its
+        UPDATE; None when ``obj`` is new (a CREATE)."""
+        return self.replaced.get(object_identity(obj))
+
+    @property
+    def built_by(self) -> str:
+        """Who sends the ``applied`` objects, as a finding names them."""
+        return TRAINER_CONTROLLER if self.through_trainer else GITOPS_TOOL
+
+    @property
+    def builder(self) -> UserInfo:
+        """Who sends the ``applied`` objects, as ``request.userInfo`` shows it."""
+        creators = self.cluster.creators
+        return creators.trainer_controller if self.through_trainer else creators.gitops
 
     @cached_property
     def child_jobs(self) -> tuple[ChildJob, ...]:
         """The Jobs the JobSet controller creates, one per replicatedJob."""
         if self.jobset_refused:
             return ()
-        job = self.job
-        return tuple(child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec))
+        if self.children is not None:
+            return self.children
+        return resolved_child_jobs(self.job)
 
     @cached_property
     def pods(self) -> tuple[CreatedPod, ...]:

@@ -68,7 +68,7 @@ def check_admission(found: AdmissionInput) -> list[Diagnostic]:
     if not found.cluster.configured:
         return []
     findings: list[Diagnostic] = []
-    jobset_refused = _refuses(found, _jobset(found), found.cluster.creators.gitops)
+    jobset_refused = _refuses(found, _jobset(found), found.builder)
     judged = replace(found, jobset_refused=True) if jobset_refused else _created(found)
     for plugin in POD_PLUGINS:
         findings.extend(plugin.check(judged))
@@ -93,7 +93,8 @@ def _created(found: AdmissionInput) -> AdmissionInput:
 
 
 def _jobset(found: AdmissionInput) -> JsonObject:
-    """The JobSet the GitOps tool applies: as trainc builds it, else as resolved."""
+    """The JobSet the GitOps tool (or, with ``deploy: TrainJob``, the Trainer controller)
+    sends: as trainc builds it, else as resolved."""
     applied = (obj for obj in found.applied if obj.get("kind") == JOBSET_KIND)
     return next(applied, None) or found.job.stored_jobset()
 

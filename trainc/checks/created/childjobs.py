@@ -18,6 +18,7 @@ judge them where they are written); labels the controller adds are judged here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from trainc.checks.shared.findings import created_from
@@ -53,8 +54,21 @@ _METADATA: Final = (("metadata",), ("spec", "template", "metadata"))
 _CONTAINERS: Final = ("spec", "template", "spec", "containers")
 
 
-def check_child_jobs(job: ResolvedJob, version: KubeVersion) -> list[Diagnostic]:
-    """Every rule the API server applies to the resolved JobSet's Jobs, located.
+def resolved_child_jobs(job: ResolvedJob) -> tuple[ChildJob, ...]:
+    """The Jobs the JobSet controller creates from ``job``'s JobSet, one per replicatedJob.
+
+    Built once per TrainJob by the job pass and handed to every check that judges them
+    (these checks, and the cluster's admission), since constructing them walks the whole
+    JobSet.
+    """
+    return tuple(child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec))
+
+
+def check_child_jobs(
+    job: ResolvedJob, version: KubeVersion, children: Sequence[ChildJob]
+) -> list[Diagnostic]:
+    """Every rule the API server applies to the resolved JobSet's Jobs (``children``, as
+    :func:`resolved_child_jobs` builds them), located.
 
     One line (a ``resourcesPerNode``, a runtime's container written once) often reaches
     the Jobs of several replicatedJobs alike, such as an MPI runtime's launcher and nodes:
@@ -62,7 +76,7 @@ def check_child_jobs(job: ResolvedJob, version: KubeVersion) -> list[Diagnostic]
     line clears it, rather than one finding per Job.
     """
     refused: dict[tuple[str, str, str | None, Origin], list[str]] = {}
-    for child in child_jobs(job.name, job.namespace, job.jobset_metadata, job.jobset_spec):
+    for child in children:
         for error in child_job_errors(child, version):
             if _input_checked(error.path, child_origin(job, child, error.path)):
                 continue

@@ -16,7 +16,7 @@ Compile builds from the same resolved job, so whatever it could find, this finds
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from trainc.checks.created.childjobs import check_child_jobs
@@ -31,6 +31,7 @@ from trainc.config.judgement import Judgement
 from trainc.config.sweeper import check_deadline_period
 from trainc.diagnostics import Diagnostic
 from trainc.plugins import registry
+from trainc.resolve.childjobs import ChildJob
 from trainc.resolve.framework import plan
 from trainc.resolve.resolved import ResolvedJob
 
@@ -62,14 +63,18 @@ JOB_CHECKS: tuple[JobCheck, ...] = (
 )
 
 
-def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
+def check_resolved(
+    job: ResolvedJob, target: Target, children: Sequence[ChildJob]
+) -> list[Diagnostic]:
     """Every finding about ``job``: the table's checks in order, the plugins', then its Jobs', then
     trainc's own judgements about the repository (:func:`check_repository_lints`).
 
     The Jobs are judged only when the JobSet itself would be created: after an error
     above (one that is not turned off or suppressed), the JobSet controller never gets
     to create them, and their findings would only repeat that error. The lints are judged
-    whatever else is wrong: they concern the repository, not the cluster. The findings
+    whatever else is wrong: they concern the repository, not the cluster. ``children``
+    are the Jobs as :func:`~trainc.checks.created.childjobs.resolved_child_jobs` built
+    them, once for these checks and the cluster's admission. The findings
     are returned as found: the run judges them (``target.judgement``). Each names
     the TrainJob (:func:`~trainc.checks.shared.whose.name_trainjob`): one placed on
     the runtime says which of its TrainJobs it breaks.
@@ -80,7 +85,7 @@ def check_resolved(job: ResolvedJob, target: Target) -> list[Diagnostic]:
     for plugin in plan(registry.PLUGINS).validate_resolved:
         found += plugin.validate_resolved(job)
     if not target.judgement.fails(found):
-        found += check_child_jobs(job, target.version)
+        found += check_child_jobs(job, target.version, children)
     return name_trainjob(job.trainjob, found + check_repository_lints(job, target))
 
 

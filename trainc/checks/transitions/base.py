@@ -94,7 +94,7 @@ class BaseRevision:
         """
         if {object_key(job.trainjob), object_key(job.runtime)} & self._refused:
             return []
-        deployed = self._deployed(job.trainjob)
+        deployed = self.deployed(job.trainjob)
         if deployed is None:
             return []
         return check_jobset_update(deployed, job)
@@ -127,7 +127,7 @@ class BaseRevision:
             key=lambda obj: (obj.namespace or "", obj.name),
         )
         for trainjob in trainjobs:
-            deployed = self._deployed(trainjob)
+            deployed = self.deployed(trainjob)
             if deployed is not None:
                 yield deployed
 
@@ -140,9 +140,14 @@ class BaseRevision:
         self._reported.update(found)
         return found
 
-    def _deployed(self, trainjob: DefaultedObject) -> ResolvedJob | None:
-        """The TrainJob as resolved at the base revision, if it resolved cleanly there."""
-        old = self._previous.get(object_key(trainjob))
+    def previous(self, obj: DefaultedObject) -> DefaultedObject | None:
+        """``obj`` as the base revision holds it (defaulted), if it holds it."""
+        return self._previous.get(object_key(obj))
+
+    def deployed(self, trainjob: DefaultedObject) -> ResolvedJob | None:
+        """The TrainJob as resolved at the base revision, if it resolved cleanly there:
+        what it deployed."""
+        old = self.previous(trainjob)
         if old is None or old.kind != TRAINJOB.kind:
             return None
         runtime = self._index.lookup(old)

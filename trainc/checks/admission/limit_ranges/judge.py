@@ -33,6 +33,7 @@ from trainc.checks.admission.limit_ranges.limit_range import CONTAINER, POD, Lim
 from trainc.checks.admission.resource_lists import container_list
 from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
+from trainc.checks.workload.version import KubeVersion
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, as_list, as_object, get_path
 from trainc.resolve.claims import POLICIES
@@ -149,20 +150,27 @@ def grouped(causes: Iterator[tuple[Cause, CreatedPod]], head: str) -> list[Diagn
     ]
 
 
-def written_value(pod: CreatedPod, path: FieldPath) -> bool:
-    """Whether the pod's creator sent a value at ``path`` of its spec (not a default)."""
-    return get_path(pod.spec, path) is not None
+@dataclass(frozen=True, slots=True)
+class PodCause:
+    """One refusal of a pod, whoever creates it: the path in the pod (``("spec", …)``)
+    of the value at fault, as its creator wrote the pod."""
+
+    code: str
+    text: str
+    hint: str
+    path: FieldPath
 
 
-def resource_origin(pod: CreatedPod, where: FieldPath, key: str, name: str) -> Origin | None:
-    """The line of a container's ``resources.<key>.<name>`` as written: the request a
-    written limit implies sits on that limit. None when a default supplied it."""
+def resource_path(written: JsonObject, where: FieldPath, key: str, name: str) -> FieldPath | None:
+    """The path in the pod of a container's ``resources.<key>.<name>`` as its creator
+    wrote the pod spec (``written``): the request a written limit implies sits on that
+    limit. None when a default supplied it."""
     path = (*where, "resources", key, name)
-    if written_value(pod, path):
-        return pod.origin(("spec", *path))
+    if get_path(written, path) is not None:
+        return ("spec", *path)
     limit = (*where, "resources", "limits", name)
-    if key == "requests" and written_value(pod, limit):
-        return pod.origin(("spec", *limit))
+    if key == "requests" and get_path(written, limit) is not None:
+        return ("spec", *limit)
     return None
 
 
@@ -171,7 +179,11 @@ def check_limit_ranges(found: AdmissionInput) -> list[Diagnostic]:
     limit_ranges = limit_ranges_of(found)
     if not limit_ranges:
         return []
-    causes = (cause for pod in found.pods for cause in _pod_causes(found, limit_ranges, pod))
+    causes = (
+        (Cause(cause.code, cause.text, cause.hint, pod.origin(cause.path)), pod)
+        for pod in found.pods
+        for cause in pod_causes(limit_ranges, pod.spec, found.release)
+    )
     return [
         *grouped(causes, "the API server would refuse"),
         *_claim_findings(found, limit_ranges),
@@ -180,20 +192,20 @@ def check_limit_ranges(found: AdmissionInput) -> list[Diagnostic]:
 
 def limit_ranger_refuses(found: AdmissionInput, pod: CreatedPod) -> bool:
     """Whether LimitRanger (or the pod validation after its defaults) refuses ``pod``."""
-    return any(_pod_causes(found, limit_ranges_of(found), pod))
+    return any(pod_causes(limit_ranges_of(found), pod.spec, found.release))
 
 
-def _pod_causes(
-    found: AdmissionInput, limit_ranges: list[LimitRange], pod: CreatedPod
-) -> Iterator[tuple[Cause, CreatedPod]]:
-    spec = admit_pod(limit_ranges, pod.spec, found.release).spec
-    below = list(_defaults_below_requests(limit_ranges, pod, spec))
+def pod_causes(
+    limit_ranges: list[LimitRange], written: JsonObject, release: KubeVersion
+) -> Iterator[PodCause]:
+    """LimitRanger's refusals of a pod whose creator wrote the spec ``written``."""
+    spec = admit_pod(limit_ranges, written, release).spec
+    below = list(_defaults_below_requests(limit_ranges, written, spec))
     if below:  # pod validation refuses it before LimitRanger's checks run
-        yield from ((cause, pod) for cause in below)
+        yield from below
         return
     for limit_range in limit_ranges:
-        for cause in _refusals(limit_ranges, limit_range, pod, spec, found):
-            yield cause, pod
+        yield from _refusals(limit_ranges, limit_range, written, spec, release)
 
 
 def _containers(spec: JsonObject) -> Iterator[tuple[FieldPath, JsonObject]]:
@@ -212,10 +224,10 @@ def _defaulted_by(limit_ranges: list[LimitRange], key: str, name: str) -> str:
 
 
 def _defaults_below_requests(
-    limit_ranges: list[LimitRange], pod: CreatedPod, spec: JsonObject
-) -> Iterator[Cause]:
+    limit_ranges: list[LimitRange], sent: JsonObject, spec: JsonObject
+) -> Iterator[PodCause]:
     """Containers whose defaulted limit is below the request their creator wrote."""
-    written = default_requests_to_limits(pod.spec)
+    written = default_requests_to_limits(sent)
     for where, container in _containers(spec):
         requests = container_list(container, "requests")
         limits = container_list(container, "limits")
@@ -223,16 +235,16 @@ def _defaults_below_requests(
             request = requests.get(name)
             if request is None or request.value <= limits[name].value:
                 continue
-            if written_value(pod, (*where, "resources", "limits", name)):
+            if get_path(sent, (*where, "resources", "limits", name)) is not None:
                 continue  # a written limit below its request: pod.resource-limits says so
             if get_path(written, (*where, "resources", "requests", name)) is None:
                 continue  # both defaulted: the LimitRange disagrees with itself
-            origin = resource_origin(pod, where, "requests", name)
+            origin = resource_path(sent, where, "requests", name)
             if origin is None:
                 continue
             owner = _defaulted_by(limit_ranges, "limits", name)
             path = f"spec.{where[0]}[{where[1]}].resources.requests"
-            yield Cause(
+            yield PodCause(
                 LIMITRANGE_DEFAULT_BELOW_REQUEST.code,
                 f'{path}: Invalid value: "{request}": must be less than or equal to {name} '
                 f"limit of {limits[name]} (the default limit of LimitRange {owner!r})",
@@ -245,25 +257,25 @@ def _defaults_below_requests(
 def _refusals(
     limit_ranges: list[LimitRange],
     limit_range: LimitRange,
-    pod: CreatedPod,
+    written: JsonObject,
     spec: JsonObject,
-    found: AdmissionInput,
-) -> Iterator[Cause]:
+    release: KubeVersion,
+) -> Iterator[PodCause]:
     containers = LimitRange(
         limit_range.name, tuple(item for item in limit_range.items if item.type == CONTAINER)
     )
     for where, container in _containers(spec):
         alone: JsonObject = {"containers": [container]}
-        for error in pod_errors(containers, alone, found.release):
-            yield _cause(limit_ranges, limit_range.name, pod, where, error)
+        for error in pod_errors(containers, alone, release):
+            yield _cause(limit_ranges, limit_range.name, written, where, error)
     whole = LimitRange(
         limit_range.name, tuple(item for item in limit_range.items if item.type == POD)
     )
     first = next(_containers(spec), None)
     if first is None:
         return
-    for error in pod_errors(whole, spec, found.release):
-        yield _cause(limit_ranges, limit_range.name, pod, first[0], error)
+    for error in pod_errors(whole, spec, release):
+        yield _cause(limit_ranges, limit_range.name, written, first[0], error)
 
 
 def _code(error: str) -> str:
@@ -280,12 +292,12 @@ def _key(error: str) -> str:
 
 
 def _cause(
-    limit_ranges: list[LimitRange], owner: str, pod: CreatedPod, where: FieldPath, error: str
-) -> Cause:
+    limit_ranges: list[LimitRange], owner: str, written: JsonObject, where: FieldPath, error: str
+) -> PodCause:
     match = _RESOURCE.match(error)
     name = (match.group(1) or match.group(2)) if match else ""
     key = _key(error)
-    origin = resource_origin(pod, where, key, name)
+    origin = resource_path(written, where, key, name)
     hint = {
         LIMITRANGE_MAX.code: f"lower resources.{key}.{name} to the max of LimitRange {owner!r}",
         LIMITRANGE_MIN.code: f"raise resources.{key}.{name} to the min of LimitRange {owner!r}",
@@ -293,14 +305,14 @@ def _cause(
         f"LimitRange {owner!r}",
     }[_code(error)]
     if origin is None:
-        origin = pod.origin(("spec", *where))
+        origin = ("spec", *where)
         default = _defaulted_by(limit_ranges, key, name) or owner
         hint = (
             f"resources.{key}.{name} is not written here: the default of LimitRange "
             f"{default!r} sets it; write resources.{key}.{name} on this container within "
             "the bounds"
         )
-    return Cause(_code(error), f"{error} (LimitRange {owner!r})", hint, origin)
+    return PodCause(_code(error), f"{error} (LimitRange {owner!r})", hint, origin)
 
 
 def _claim_findings(found: AdmissionInput, limit_ranges: list[LimitRange]) -> list[Diagnostic]:
@@ -329,7 +341,7 @@ def claims_of(found: AdmissionInput) -> Iterator[tuple[JsonObject, Origin, str]]
     JobSet), then any other claim the GitOps tool applies for it."""
     job = found.job
     native = POLICIES in job.jobset_spec
-    creator = "created by the JobSet controller" if native else "applied by the GitOps tool"
+    creator = "created by the JobSet controller" if native else found.built_by
     made: set[str] = set()
     for path, template in _claim_templates(job.template):
         claim_name = f"{text(get_path(template, ('metadata', 'name'))) or ''}-{job.name}"
@@ -347,7 +359,7 @@ def claims_of(found: AdmissionInput) -> Iterator[tuple[JsonObject, Origin, str]]
             yield (
                 obj,
                 Written(job.trainjob, ("metadata", "name")),
-                f"the PersistentVolumeClaim {name!r}, applied by the GitOps tool",
+                f"the PersistentVolumeClaim {name!r}, {found.built_by}",
             )
 
 

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Final
 
+from trainc.checks.admission.cluster import ClusterObjects
 from trainc.checks.admission.created import AdmissionInput, CreatedPod, pods_created_from
 from trainc.checks.admission.pod_security.admission import Verdict, judge
 from trainc.checks.admission.pod_security.dropped import stored
@@ -34,6 +35,7 @@ from trainc.checks.admission.pod_security.message import forbidden
 from trainc.checks.admission.pod_security.results import Violation
 from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
+from trainc.checks.workload.version import KubeVersion
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue
 
@@ -43,7 +45,8 @@ PSA_FORBIDDEN = Rule(
     "the PodSecurity admission plugin refuses the pods (the namespace's enforce level)",
     doc=RuleDoc(
         what=(
-            "a pod the Job controller creates for a replicatedJob violates the `enforce` "
+            "a pod the Job controller creates for a replicatedJob (or for the sweeper's "
+            "CronJob) violates the `enforce` "
             "level of its namespace's Pod Security policy (its `pod-security.kubernetes.io/"
             "enforce` label, or the cluster's default): the API server refuses every pod, "
             "the Job records `FailedCreate` and the training never starts"
@@ -217,7 +220,7 @@ def _volume_path(spec: JsonObject, detail: str) -> FieldPath:
     return _deepest(spec, ("spec", "volumes"))
 
 
-def _hint(violations: tuple[Violation, ...]) -> str:
+def fixes_hint(violations: tuple[Violation, ...]) -> str:
     """What to change for each violation, then the namespace's way out."""
     fixes = dict.fromkeys(
         _HINTS.get(violation.check, violation.detail or violation.reason)
@@ -231,13 +234,20 @@ def _hint(violations: tuple[Violation, ...]) -> str:
     )
 
 
-def _verdict(found: AdmissionInput, pod: CreatedPod) -> Verdict:
-    cluster, namespace = found.cluster, found.job.namespace
+def _verdict(
+    cluster: ClusterObjects,
+    release: KubeVersion,
+    namespace: str,
+    metadata: JsonObject,
+    spec: JsonObject,
+) -> Verdict:
+    """The plugin's verdict on a pod the Job controller creates in ``namespace``, as
+    the API server stores it (fields of gates that are off dropped)."""
     return judge(
         cluster.pod_security_for(namespace),
-        pod.metadata,
-        stored(prepared(pod.spec), found.release),
-        release=found.release,
+        metadata,
+        stored(prepared(spec), release),
+        release=release,
         namespace=namespace,
         username=cluster.creators.job_controller.username,
         exemptions=cluster.exemptions,
@@ -247,15 +257,21 @@ def _verdict(found: AdmissionInput, pod: CreatedPod) -> Verdict:
 
 def pod_security_refuses(found: AdmissionInput, pod: CreatedPod) -> bool:
     """Whether the namespace's ``enforce`` level refuses ``pod``."""
-    return bool(_verdict(found, pod).refused)
+    verdict = _verdict(found.cluster, found.release, found.job.namespace, pod.metadata, pod.spec)
+    return bool(verdict.refused)
 
 
-def _findings(
-    found: AdmissionInput, pod: CreatedPod
+def pod_outcomes(
+    cluster: ClusterObjects,
+    release: KubeVersion,
+    namespace: str,
+    metadata: JsonObject,
+    spec: JsonObject,
 ) -> Iterator[tuple[Rule, str, tuple[Violation, ...]]]:
-    """What the plugin says of ``pod``: its refusal, else its warning and audit note."""
-    verdict = _verdict(found, pod)
-    policy = found.cluster.pod_security_for(found.job.namespace)
+    """What the plugin says of a pod the Job controller creates in ``namespace``: its
+    refusal, else its warning and audit note (rule, the API server's text, violations)."""
+    policy = cluster.pod_security_for(namespace)
+    verdict = _verdict(cluster, release, namespace, metadata, spec)
     if verdict.refused:
         text_ = forbidden(POD_NAME, policy.enforce.label, verdict.refused)
         yield PSA_FORBIDDEN, text_, verdict.refused
@@ -280,9 +296,10 @@ def check_pod_security(found: AdmissionInput) -> list[Diagnostic]:
     placed: dict[tuple[str, str, str | None, int | None, str | None], Diagnostic] = {}
     namespace = found.job.namespace
     for pod in found.pods:
-        for rule, said, violations in _findings(found, pod):
+        outcomes = pod_outcomes(found.cluster, found.release, namespace, pod.metadata, pod.spec)
+        for rule, said, violations in outcomes:
             origin = pod.origin(field_at_fault(pod.spec, violations[0]))
-            diagnostic = locate(origin, rule.code, said, hint=_hint(violations))
+            diagnostic = locate(origin, rule.code, said, hint=fixes_hint(violations))
             key = (rule.code, said, diagnostic.file, diagnostic.line, diagnostic.field_path)
             groups.setdefault(key, []).append(pod)
             placed.setdefault(key, diagnostic)
@@ -290,13 +307,13 @@ def check_pod_security(found: AdmissionInput) -> list[Diagnostic]:
         replace(
             placed[key],
             message=f"{pods_created_from(pods)} in namespace {namespace!r}, "
-            f"{_outcome(key[0])}: {placed[key].message}",
+            f"{outcome_of(key[0])}: {placed[key].message}",
         )
         for key, pods in groups.items()
     ]
 
 
-def _outcome(code: str) -> str:
+def outcome_of(code: str) -> str:
     """What becomes of the pods, as a finding of ``code`` says."""
     outcomes = {
         PSA_FORBIDDEN.code: "are refused",

@@ -21,7 +21,16 @@ line is one finding naming every replicatedJob it reaches.
 
 The Namespaces the repository's inputs declare are applied by the GitOps tool too, once
 per run rather than per TrainJob: :func:`check_namespace_objects` judges them at their
-own lines.
+own lines, and :func:`check_run_objects` any object sent once per run (the Namespaces
+trainc emits, the sweeper's objects, Jobs and pods), wherever its caller places them.
+
+With ``deploy: TrainJob`` the GitOps tool applies the TrainJob and the Trainer controller
+creates the rest (:attr:`~trainc.checks.admission.created.AdmissionInput.through_trainer`);
+with ``--base``, what the GitOps tool applies over an object the base revision deployed
+is an UPDATE whose ``oldObject`` is that object
+(:meth:`~trainc.checks.admission.created.AdmissionInput.old`), as the plugin's request for
+an update carries it
+(https://github.com/kubernetes/kubernetes/blob/v1.34.0/staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/validating/dispatcher.go).
 """
 
 from __future__ import annotations
@@ -33,7 +42,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects
-from trainc.checks.admission.created import JOB_CONTROLLER, AdmissionInput, CreatedPod
+from trainc.checks.admission.created import (
+    GITOPS_TOOL,
+    JOB_CONTROLLER,
+    AdmissionInput,
+    CreatedPod,
+)
 from trainc.checks.admission.mutated import mutated_spec
 from trainc.checks.admission.policies.admission import (
     VALIDATION_FAILURE,
@@ -50,7 +64,7 @@ from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.load.documents import Document
-from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object
+from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, get_path
 from trainc.model.labels import JOBSET_API_VERSION, JOBSET_KIND
 from trainc.resolve.childjobs import ChildJob
 from trainc.resolve.claims import POLICIES as CLAIM_POLICIES
@@ -71,9 +85,11 @@ VAP_DENIED = Rule(
         what=(
             "a ValidatingAdmissionPolicy of the cluster, through a binding whose "
             "`validationActions` hold `Deny`, refuses the JobSet (or its PodGroup, claims, "
-            "ConfigMaps) the GitOps tool applies, a Job the JobSet controller creates, or "
-            "the pods the Job controller creates: the API server's refusal, at the line of "
-            "the value the policy reads"
+            "ConfigMaps) the GitOps tool applies (or, with `deploy: TrainJob`, the TrainJob "
+            "it applies and what the Trainer controller creates; with `--base`, as an UPDATE "
+            "of what it deployed), a Job the JobSet controller creates, the pods the Job "
+            "controller creates, a Namespace trainc emits, or the sweeper's objects, Jobs "
+            "and pods: the API server's refusal, at the line of the value the policy reads"
         ),
         source=_SOURCE,
         fix="change the value the policy's message names, or exempt the TrainJob's "
@@ -130,7 +146,6 @@ VAP_NOT_EVALUATED = Rule(
     ),
 )
 
-_GITOPS: Final = "applied by the GitOps tool"
 #: Refusals of a policy or binding that cannot run as configured, whatever the object.
 _UNRUNNABLE: Final = ("failed to configure policy", "failed to configure binding", "compilation")
 #: The name of a pod in a refusal: the Job controller's pods get generated names.
@@ -160,6 +175,8 @@ class _Seen:
     described: str
     origin: Callable[[FieldPath], Origin] | None = None
     """Where a value of the object is written, through the resolve trace."""
+    old: JsonObject | None = None
+    """The stored object an UPDATE replaces (``oldObject``); None for a CREATE."""
 
 
 def check_policies(found: AdmissionInput) -> list[Diagnostic]:
@@ -171,7 +188,7 @@ def check_policies(found: AdmissionInput) -> list[Diagnostic]:
     causes: dict[tuple[str, str, str | None, Origin], tuple[_Outcome, Origin, list[_Seen]]] = {}
     unevaluated: set[str] = set()
     for seen in _objects(found):
-        request = request_for(seen.obj, seen.user)
+        request = request_for(seen.obj, seen.user, old=seen.old)
         origin_of = seen.origin
         if request is None or origin_of is None:
             continue
@@ -191,42 +208,90 @@ def check_policies(found: AdmissionInput) -> list[Diagnostic]:
     ]
 
 
-def check_namespace_objects(
-    cluster: ClusterObjects, documents: Iterable[Document]
-) -> list[Diagnostic]:
-    """What the policies say of the Namespaces the GitOps tool applies from the
-    repository's inputs (``documents``: the input documents the cluster's objects were
-    read from), once per run, at the Namespace's own lines.
+#: Places one finding about an object judged once per run: (path in the object, rule
+#: code, message, hint) → the finding, on the line the value comes from.
+Place = Callable[[FieldPath, str, str, str | None], Diagnostic]
 
-    The API server gives every Namespace the ``kubernetes.io/metadata.name`` label before
-    admission, so policies see it.
-    """
+
+@dataclass(frozen=True, slots=True)
+class RunObject:
+    """An object the cluster is sent once per run, not per TrainJob (a Namespace, the
+    sweeper's CronJob and its Jobs): what it is, how a finding names it and who sends it
+    (``the CronJob 'trainc-sweeper', applied by the GitOps tool``), and where a finding
+    about a value of it goes."""
+
+    obj: JsonObject
+    named: str
+    place: Place
+    plural: bool = False
+    """True when ``named`` are several objects alike (the pods of a Job)."""
+    user: UserInfo | None = None
+    """Who sends it; None: the GitOps tool."""
+
+
+def check_run_objects(cluster: ClusterObjects, found: Iterable[RunObject]) -> list[Diagnostic]:
+    """What the policies say of objects sent once per run, each by its sender; a policy
+    that cannot be evaluated offline is reported once for them all."""
     policies_of = cluster.policies
     if not cluster.configured or not policies_of.policies or not policies_of.bindings:
         return []
     policies = {policy.name: policy for policy in policies_of.policies}
     unevaluated: set[str] = set()
-    found: list[Diagnostic] = []
-    for document, at, data in _namespaces(documents):
-        metadata = as_object(data.get("metadata"))
-        name = text(metadata.get("name")) or ""
-        labels = {**as_object(metadata.get("labels")), NAMESPACE_NAME_LABEL: name}
-        obj: JsonObject = {**data, "metadata": {**metadata, "labels": labels}}
-        seen = _Seen(obj, cluster.creators.gitops, data, "", f"the Namespace {name!r}, {_GITOPS}")
+    findings: list[Diagnostic] = []
+    for item in found:
+        obj = with_namespace_label(item.obj)
+        seen = _Seen(obj, item.user or cluster.creators.gitops, item.obj, "", item.named)
         request = request_for(obj, seen.user)
         if request is None:
             continue
         verdict = admit(policies_of, request)
-        found.extend(
-            document.finding(
-                (*at, *outcome.where),
+        findings.extend(
+            item.place(
+                outcome.where,
                 outcome.code,
-                f"{seen.described}{outcome.said(1, plural=False)}",
-                hint=outcome.hint,
+                f"{seen.described}{outcome.said(1, plural=item.plural)}",
+                outcome.hint,
             )
             for outcome in _outcomes(policies_of, verdict, request, seen, policies, unevaluated)
         )
-    return found
+    return findings
+
+
+def with_namespace_label(obj: JsonObject) -> JsonObject:
+    """A Namespace as admission sees it: the API server gives every Namespace the
+    ``kubernetes.io/metadata.name`` label first. Any other object as it is."""
+    if (obj.get("apiVersion"), obj.get("kind")) != ("v1", "Namespace"):
+        return obj
+    metadata = as_object(obj.get("metadata"))
+    name = text(metadata.get("name")) or ""
+    labels = {**as_object(metadata.get("labels")), NAMESPACE_NAME_LABEL: name}
+    return {**obj, "metadata": {**metadata, "labels": labels}}
+
+
+def check_namespace_objects(
+    cluster: ClusterObjects, documents: Iterable[Document]
+) -> list[Diagnostic]:
+    """What the policies say of the Namespaces the GitOps tool applies from the
+    repository's inputs (``documents``: the input documents the cluster's objects were
+    read from), once per run, at the Namespace's own lines."""
+
+    def placed(document: Document, at: FieldPath) -> Place:
+        return lambda path, code, message, hint: document.finding(
+            (*at, *path), code, message, hint=hint
+        )
+
+    return check_run_objects(
+        cluster,
+        (
+            RunObject(data, _namespace_named(data), placed(document, at))
+            for document, at, data in _namespaces(documents)
+        ),
+    )
+
+
+def _namespace_named(namespace: JsonObject) -> str:
+    name = text(as_object(namespace.get("metadata")).get("name")) or ""
+    return f"the Namespace {name!r}, {GITOPS_TOOL}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,10 +338,22 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
     """Every object the cluster sees, in the order it sees them, with its creator."""
     creators = found.cluster.creators
     job = found.job
-    for obj in found.applied or (job.stored_jobset(),):
+    if found.through_trainer:
+        trainjob = job.trainjob
         yield _Seen(
-            obj, creators.gitops, obj, "", _applied_described(obj), _applied_origin(job, obj)
+            trainjob.data,
+            creators.gitops,
+            trainjob.data,
+            "",
+            _applied_described(trainjob.data, _sent(GITOPS_TOOL, old := found.old(trainjob.data))),
+            lambda path: Written(trainjob, path),
+            old,
         )
+    for obj in found.applied or (job.stored_jobset(),):
+        # What a controller creates stays a CREATE: only the GitOps tool's applies replace.
+        old = None if found.through_trainer else found.old(obj)
+        described = _applied_described(obj, _sent(found.built_by, old))
+        yield _Seen(obj, found.builder, obj, "", described, _applied_origin(job, obj), old)
     for child in found.child_jobs:
         yield _Seen(
             child.job,
@@ -338,6 +415,12 @@ def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], 
             traced = job.trace.origin(job.jobset_metadata, path[1:])
             if traced is not None:
                 return traced
+            # The JobSet carries the TrainJob's own labels and annotations.
+            if (
+                path[1:2] in (("labels",), ("annotations",))
+                and get_path(job.trainjob.data, path) is not None
+            ):
+                return Written(job.trainjob, path)
         return Written(job.trainjob, ("metadata",))
 
     return origin
@@ -359,10 +442,16 @@ def _child_origin(job: ResolvedJob, child: ChildJob) -> Callable[[FieldPath], Or
     return lambda path: child_origin(job, child, path)
 
 
-def _applied_described(obj: JsonObject) -> str:
+def _sent(sender: str, old: JsonObject | None) -> str:
+    """How ``sender`` sends an object: as it is, or as an update of the deployed one."""
+    return sender if old is None else f"{sender} as an update of the deployed one"
+
+
+def _applied_described(obj: JsonObject, sender: str) -> str:
+    """``the JobSet 'x', applied by the GitOps tool`` (``sender``: who sends it)."""
     kind = text(obj.get("kind")) or "object"
     name = text(as_object(obj.get("metadata")).get("name")) or ""
-    return f"the {kind} {name!r}, {_GITOPS}" if name else f"the {kind}, {_GITOPS}"
+    return f"the {kind} {name!r}, {sender}" if name else f"the {kind}, {sender}"
 
 
 def _plural(seen: list[_Seen]) -> bool:
@@ -394,7 +483,7 @@ def _outcomes(
     """Each thing the plugin says of one request."""
 
     def retry(obj: JsonObject) -> Verdict:
-        again = request_for(obj, seen.user)
+        again = request_for(obj, seen.user, old=seen.old)
         return admit(cluster, again) if again is not None else Verdict()
 
     resource = request.resource.group_resource

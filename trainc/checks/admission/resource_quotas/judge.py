@@ -21,14 +21,15 @@ replicatedJob), its Jobs, its JobSet, its PodGroup and its claims.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from trainc.checks.admission.created import AdmissionInput, CreatedPod
+from trainc.checks.admission.created import GITOPS_TOOL, AdmissionInput, CreatedPod
 from trainc.checks.admission.limit_ranges.judge import (
     Cause,
+    PodCause,
     claims_of,
     grouped,
-    resource_origin,
+    resource_path,
 )
 from trainc.checks.admission.mutated import mutated_spec
 from trainc.checks.admission.resource_lists import (
@@ -50,12 +51,16 @@ from trainc.checks.admission.resource_quotas.gang import Member, shortfalls
 from trainc.checks.admission.resource_quotas.quota import Quota
 from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
+from trainc.checks.workload.version import KubeVersion
+from trainc.config.settings import LimitedResource
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, get_path
+from trainc.model.kinds import TRAINJOB
 from trainc.resolve.provenance import Origin, Written
 
 _SOURCE = "`checkRequest` in `plugin/resourcequota`, `pkg/quota/v1/evaluator/core`"
-_ASSUMED = "trainc assumes nothing else runs in the namespace (its usage is unknown offline)"
+#: What every quota finding says of the namespace's usage.
+ASSUMED_EMPTY = "trainc assumes nothing else runs in the namespace (its usage is unknown offline)"
 
 QUOTA_MUST_SPECIFY = Rule(
     "quota.must-specify",
@@ -133,7 +138,12 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
     if not quotas and not found.cluster.limited:
         return []
     pods = [(pod, _pod_target(found, pod)) for pod in found.pods]
-    causes = (cause for pod, target in pods for cause in _pod_causes(found, quotas, pod, target))
+    limited = found.cluster.limited
+    causes = (
+        (Cause(cause.code, cause.text, cause.hint, _pod_origin(found, pod, cause.path)), pod)
+        for pod, target in pods
+        for cause in pod_quota_causes(quotas, target, pod.spec, found.release, limited)
+    )
     findings = grouped(causes, "the API server would refuse")
     refused_alone = {_quota_of(finding.message) for finding in findings}
     objects_ = list(_other_objects(found))
@@ -152,7 +162,7 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
                         "server's ResourceQuota configuration (limitedResources) requires"
                     )
                     if uncovered
-                    else f"raise the hard limit of quota {refusal.quota!r}; {_ASSUMED}",
+                    else f"raise the hard limit of quota {refusal.quota!r}; {ASSUMED_EMPTY}",
                 )
             )
     if is_gang(found):
@@ -168,7 +178,7 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
                     f"the TrainJob's pods must all run at once, and {shortfall.message}",
                     hint=f"lower numNodes or what each pod requests, or raise the hard limit of "
                     f"quota {shortfall.quota!r} to at least {pretty(shortfall.demand)}; "
-                    f"{_ASSUMED}",
+                    f"{ASSUMED_EMPTY}",
                 )
             )
     return findings
@@ -216,72 +226,80 @@ def _containers(spec: JsonObject) -> Iterator[tuple[FieldPath, JsonObject]]:
             yield (key, index), container
 
 
-def _pod_causes(
-    found: AdmissionInput, quotas: list[Quota], pod: CreatedPod, target: Target
-) -> Iterator[tuple[Cause, CreatedPod]]:
-    refusal = admit(quotas, target, found.release, limited=found.cluster.limited)
+def _pod_origin(found: AdmissionInput, pod: CreatedPod, path: FieldPath) -> Origin:
+    """The line of a pod's value at ``path``; of its pod count for ``()``."""
+    return pod.origin(path) if path else _pod_count_origin(found, pod)
+
+
+def pod_quota_causes(
+    quotas: list[Quota],
+    target: Target,
+    written: JsonObject,
+    release: KubeVersion,
+    limited: Sequence[LimitedResource] = (),
+) -> Iterator[PodCause]:
+    """The quota plugin's refusal of one pod (``target``, as the mutating plugins leave
+    it; its creator wrote the spec ``written``), at the path of the value at fault:
+    ``()`` when it is the number of pods. ``limited`` is the plugin's configuration."""
+    refusal = admit(quotas, target, release, limited=limited)
     if refusal is None:
         return
     if not refusal.quota:
-        yield _uncovered_cause(found, pod, target, refusal), pod
+        yield _uncovered_cause(target, written, refusal, release)
         return
     quota = next(quota for quota in quotas if quota.name == refusal.quota)
     if refusal.message.startswith("failed quota"):
-        where, lacking = _lacking(target, quota, found)
+        where, lacking = _lacking(target, quota, release)
         name = text(get_path(target.spec, (*where, "name"))) or ""
         fields = " and ".join(f"resources.{'.'.join(_container_field(n))}" for n in lacking)
-        yield (
-            Cause(
-                QUOTA_MUST_SPECIFY.code,
-                refusal.message,
-                f"set {fields} on container {name!r} (or give the namespace a LimitRange "
-                f"default for it): quota {quota.name!r} tracks it{_default_class(pod, target)}",
-                pod.origin(("spec", *where)),
-            ),
-            pod,
+        yield PodCause(
+            QUOTA_MUST_SPECIFY.code,
+            refusal.message,
+            f"set {fields} on container {name!r} (or give the namespace a LimitRange "
+            f"default for it): quota {quota.name!r} tracks it{_default_class(written, target)}",
+            ("spec", *where),
         )
         return
-    yield (
-        Cause(
-            QUOTA_EXCEEDED.code,
-            refusal.message,
-            f"request less per pod, or raise the hard limit of quota {quota.name!r}; "
-            f"{_ASSUMED}{_default_class(pod, target)}",
-            _exceeding_origin(found, pod, target, quota),
-        ),
-        pod,
+    yield PodCause(
+        QUOTA_EXCEEDED.code,
+        refusal.message,
+        f"request less per pod, or raise the hard limit of quota {quota.name!r}; "
+        f"{ASSUMED_EMPTY}{_default_class(written, target)}",
+        _exceeding_path(target, written, quota, release),
     )
 
 
 def _uncovered_cause(
-    found: AdmissionInput, pod: CreatedPod, target: Target, refusal: Refusal
-) -> Cause:
+    target: Target, written: JsonObject, refusal: Refusal, release: KubeVersion
+) -> PodCause:
     """A pod the plugin's ``limitedResources`` refuse: no quota covers what it consumes,
     or a scope it is in; at the amount, or at its ``priorityClassName`` where written."""
     first = refusal.uncovered[0] if refusal.uncovered else ""
     if refusal.message.startswith("insufficient quota to consume"):
-        origin = _amount_origin(found, pod, target, first)
+        path = _amount_path(target, written, first, release)
         hint = (
             f"the API server's ResourceQuota configuration limits {', '.join(refusal.uncovered)}"
             " to namespaces with a quota for it: give the namespace a ResourceQuota that "
             "tracks it, or request none"
         )
     else:
-        written = first == "PriorityClass" and text(pod.spec.get("priorityClassName"))
-        origin = pod.origin(("spec", "priorityClassName") if written else ("spec", "containers", 0))
+        named = first == "PriorityClass" and text(written.get("priorityClassName"))
+        path = ("spec", "priorityClassName") if named else ("spec", "containers", 0)
         hint = (
             f"the API server's ResourceQuota configuration admits pods of scope {first} only "
             "in a namespace with a ResourceQuota whose scopeSelector selects them: create "
             "one, or leave the scope (another priorityClassName, say)"
         )
-    return Cause(QUOTA_UNCOVERED.code, refusal.message, hint + _default_class(pod, target), origin)
+    return PodCause(
+        QUOTA_UNCOVERED.code, refusal.message, hint + _default_class(written, target), path
+    )
 
 
-def _default_class(pod: CreatedPod, target: Target) -> str:
+def _default_class(written: JsonObject, target: Target) -> str:
     """Why a quota scoped by PriorityClass selects pods that name none: the Priority
     plugin gave them the cluster's global default."""
     given = text(target.spec.get("priorityClassName"))
-    if not given or text(pod.spec.get("priorityClassName")):
+    if not given or text(written.get("priorityClassName")):
         return ""
     return (
         f"; the pods name no PriorityClass, so the Priority plugin gives them {given!r}, the "
@@ -290,47 +308,49 @@ def _default_class(pod: CreatedPod, target: Target) -> str:
     )
 
 
-def _lacking(target: Target, quota: Quota, found: AdmissionInput) -> tuple[FieldPath, list[str]]:
+def _lacking(target: Target, quota: Quota, release: KubeVersion) -> tuple[FieldPath, list[str]]:
     """The first container the quota's "must specify" names, and what it lacks."""
     required = matching_resources(target, list(quota.hard))
     wanted = sorted(MUST_SPECIFY.intersection(required))
     for where, container in _containers(target.spec):
         alone = Target("", "pods", {"spec": {"containers": [container]}})
-        lacking = [name for name in wanted if missing(alone, [name], found.release)]
+        lacking = [name for name in wanted if missing(alone, [name], release)]
         if lacking:
             return where, lacking
     return ("containers", 0), []
 
 
-def _exceeding_origin(
-    found: AdmissionInput, pod: CreatedPod, target: Target, quota: Quota
-) -> Origin:
-    """The line of the amount at fault: the first exceeded resource's largest container
-    request or limit, written; its container when a default supplied it."""
-    over = exceeded(mask(usage(target, found.release), list(quota.hard)), quota.hard)
-    return _amount_origin(found, pod, target, sorted(over)[0] if over else "")
+def _exceeding_path(
+    target: Target, written: JsonObject, quota: Quota, release: KubeVersion
+) -> FieldPath:
+    """The path of the amount at fault: the first exceeded resource's (:func:`_amount_path`)."""
+    over = exceeded(mask(usage(target, release), list(quota.hard)), quota.hard)
+    return _amount_path(target, written, sorted(over)[0] if over else "", release)
 
 
-def _amount_origin(found: AdmissionInput, pod: CreatedPod, target: Target, first: str) -> Origin:
-    """The line of the quota resource ``first`` in the pod: the pod-level amount where the
-    pod sets one, else its largest container request or limit, written; its container
-    when a default supplied it."""
+def _amount_path(
+    target: Target, written: JsonObject, first: str, release: KubeVersion
+) -> FieldPath:
+    """The path of the quota resource ``first`` in the pod its creator wrote: the
+    pod-level amount where the pod sets one, else its largest container request or
+    limit, written; its container when a default supplied it; ``()`` for the number
+    of pods."""
     if first in ("pods", "count/pods"):
-        return _pod_count_origin(found, pod)
+        return ()
     key, name = _container_field(first)
-    if found.release >= POD_LEVEL_RESOURCES and pod_level_resource(name):
+    if release >= POD_LEVEL_RESOURCES and pod_level_resource(name):
         # The pod's own amount replaces its containers' (a request defaults to its limit).
         for path in (("resources", key, name), ("resources", "limits", name)):
-            if get_path(pod.spec, path) is not None:
-                return pod.origin(("spec", *path))
+            if get_path(written, path) is not None:
+                return ("spec", *path)
     best: tuple[FieldPath, JsonObject] | None = None
     for where, container in _containers(target.spec):
         amount = get_path(container, ("resources", key, name))
         if amount is not None and (best is None or _larger(container, best[1], key, name)):
             best = (where, container)
     if best is None:
-        return pod.origin(("spec", "containers", 0))
-    return resource_origin(pod, best[0], key, name) or pod.origin(("spec", *best[0]))
+        return ("spec", "containers", 0)
+    return resource_path(written, best[0], key, name) or ("spec", *best[0])
 
 
 def _larger(container: JsonObject, other: JsonObject, key: str, name: str) -> bool:
@@ -351,12 +371,19 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
     """Every object the TrainJob creates but its pods: (target, how many, line, who)."""
     job = found.job
     named = Written(job.trainjob, ("metadata", "name"))
+    if found.through_trainer:
+        yield (
+            Target(TRAINJOB.group, TRAINJOB.plural, job.trainjob.data),
+            1,
+            named,
+            f"the TrainJob {job.name!r}, {GITOPS_TOOL}",
+        )
     jobset = job.stored_jobset()
     yield (
         Target("jobset.x-k8s.io", "jobsets", jobset),
         1,
         named,
-        (f"the JobSet {job.name!r}, applied by the GitOps tool"),
+        f"the JobSet {job.name!r}, {found.built_by}",
     )
     for pod in (CreatedPod(job, child) for child in found.child_jobs):
         origin = job.origin(("replicatedJobs", pod.child.index, "name"))
@@ -376,14 +403,14 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
                 Target(group, "podgroups", obj),
                 1,
                 named,
-                (f"the PodGroup {name!r}, applied by the GitOps tool"),
+                f"the PodGroup {name!r}, {found.built_by}",
             )
         elif kind == "ConfigMap":
             yield (
                 Target("", "configmaps", obj),
                 1,
                 named,
-                (f"the ConfigMap {name!r}, applied by the GitOps tool"),
+                f"the ConfigMap {name!r}, {found.built_by}",
             )
     for claim, origin, who in claims_of(found):
         yield Target("", "persistentvolumeclaims", claim), 1, origin, who

@@ -1,0 +1,152 @@
+"""The sweeper's admission: its CronJob and RBAC objects (the GitOps tool's), its Jobs (the
+CronJob controller's) and pods (the Job controller's), judged by the families' own code,
+each finding placed at a path of the CronJob for the engine to map onto trainc.yaml."""
+
+from __future__ import annotations
+
+from trainc.build.sweeper import sweeper_objects, sweeper_setting
+from trainc.checks.admission.cluster import cluster_objects
+from trainc.checks.admission.sweeper import POD_TEMPLATE, SweeperInput, check_sweeper
+from trainc.config.limits import InputLimits
+from trainc.config.settings import ClusterSettings, SweeperSettings
+from trainc.diagnostics import Diagnostic, finding
+from trainc.load.cluster_files import ClusterDocuments
+from trainc.load.source import SourceFile
+from trainc.load.yamlsrc import parse_documents
+from trainc.model.json import FieldPath, JsonObject, as_object, copy_json, get_path
+
+NAMESPACE = "trainc-system"
+RESTRICTED = f"""\
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: {NAMESPACE}
+  labels:
+    pod-security.kubernetes.io/enforce: restricted
+"""
+CRONJOB_CONTROLLER_JOBS = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: jobs-by-hand
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [batch]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [jobs]
+  validations:
+    - expression: >-
+        request.userInfo.username !=
+        'system:serviceaccount:kube-system:cronjob-controller'
+      message: no scheduled Jobs here
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: jobs-by-hand
+spec:
+  policyName: jobs-by-hand
+  validationActions: [Deny]
+"""
+
+
+def _objects() -> tuple[JsonObject, ...]:
+    written = SweeperSettings(image="registry.internal/trainc:1.0.0", namespace=NAMESPACE)
+    return sweeper_objects(written, ["ml"], source="trainc.yaml")
+
+
+def _judge(platform: str, objects: tuple[JsonObject, ...]) -> list[tuple[FieldPath, Diagnostic]]:
+    parsed = parse_documents(SourceFile(path="platform.yaml", text=platform), InputLimits())
+    cluster = cluster_objects(
+        ClusterSettings(manifests=("platform.yaml",)),
+        ClusterDocuments(manifests=tuple(parsed.documents)),
+        default_namespace="ml",
+    )
+    placed: list[tuple[FieldPath, Diagnostic]] = []
+
+    def place(
+        obj: JsonObject, path: FieldPath, code: str, message: str, hint: str | None
+    ) -> Diagnostic:
+        made = finding(code, message, file="trainc.yaml", hint=hint)
+        placed.append((sweeper_setting(obj, path), made))
+        return made
+
+    check_sweeper(SweeperInput(objects, cluster, (1, 33), place, "ml"))
+    return placed
+
+
+def test_the_hardened_sweeper_passes_a_restricted_namespace() -> None:
+    assert _judge(RESTRICTED, _objects()) == []
+
+
+def test_a_sweeper_pod_the_namespace_refuses_is_psa_forbidden() -> None:
+    """The pods are judged by Pod Security: without the seccomp profile trainc sets,
+    restricted refuses them."""
+    objects = [copy_json(obj) for obj in _objects()]
+    [cron_job] = [obj for obj in objects if obj["kind"] == "CronJob"]
+    security = as_object(get_path(cron_job, (*POD_TEMPLATE, "spec", "securityContext")))
+    del security["seccompProfile"]
+    [(setting, refused)] = _judge(RESTRICTED, tuple(objects))
+    assert refused.code == "psa.forbidden"
+    assert setting == ("sweeper",)
+    assert refused.message.startswith(
+        "the pods of the sweeper's CronJob 'trainc-sweeper', created by the Job controller in "
+        "namespace 'trainc-system', are refused: pods \"…\" is forbidden: violates "
+        'PodSecurity "restricted:latest": seccompProfile'
+    ), refused.message
+
+
+def test_the_sweeper_jobs_are_sent_by_the_cronjob_controller() -> None:
+    [(setting, denied)] = _judge(CRONJOB_CONTROLLER_JOBS, _objects())
+    assert denied.code == "vap.denied"
+    assert setting == ("sweeper",)
+    assert denied.message.startswith(
+        "the Jobs of the sweeper's CronJob 'trainc-sweeper', created by the CronJob "
+        "controller, are refused: jobs.batch is forbidden: ValidatingAdmissionPolicy "
+        "'jobs-by-hand' with binding 'jobs-by-hand' denied request: no scheduled Jobs here"
+    ), denied.message
+
+
+def test_a_limit_range_maximum_sits_on_the_resources_setting() -> None:
+    limit_range = f"""\
+apiVersion: v1
+kind: LimitRange
+metadata:
+  name: small
+  namespace: {NAMESPACE}
+spec:
+  limits:
+    - type: Container
+      max: {{memory: 128Mi}}
+"""
+    [(setting, refused)] = _judge(limit_range, _objects())
+    assert refused.code == "limitrange.max"
+    assert setting == ("sweeper", "resources", "limits", "memory")
+    assert "maximum memory usage per Container is 128Mi, but limit is 256Mi" in refused.message
+
+
+def test_object_count_quotas_count_the_cronjob_and_its_jobs() -> None:
+    quota = f"""\
+apiVersion: v1
+kind: ResourceQuota
+metadata:
+  name: counts
+  namespace: {NAMESPACE}
+spec:
+  hard:
+    count/cronjobs.batch: "0"
+    count/jobs.batch: "0"
+"""
+    found = _judge(quota, _objects())
+    assert [(setting, d.code) for setting, d in found] == [
+        (("sweeper", "namespace"), "quota.exceeded"),
+        (("sweeper", "namespace"), "quota.exceeded"),
+    ]
+    assert "the Jobs of the sweeper's CronJob 'trainc-sweeper'" in found[0][1].message
+    assert "requested: count/jobs.batch=1" in found[0][1].message
+    assert "the sweeper's CronJob 'trainc-sweeper', applied by the GitOps tool" in (
+        found[1][1].message
+    )
+    assert "requested: count/cronjobs.batch=1" in found[1][1].message
