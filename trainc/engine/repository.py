@@ -134,7 +134,7 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
     if context is not None and run.stdin is None:
         runtimes = (*context.objects, *inputs.objects)
         needles = clash_needles(inputs.objects, runtimes)
-        declared = declared_trainjobs(needles, skip=inputs.sources, config=config)
+        declared = declared_trainjobs(needles, skip=inputs.sources, config=config, store=cache)
     document = run.loaded_config.document
     policies = load_policies(config, config_document=document)
     settings = check_config(config, document)

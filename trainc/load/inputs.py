@@ -38,7 +38,8 @@ LOAD_RUNTIME_OUTSIDE_PATHS = Rule(
 )
 
 
-_TEMPLATE_SUFFIX = ".j2"
+#: The suffix of a Jinja2 template input, rendered before it is parsed.
+TEMPLATE_SUFFIX = ".j2"
 #: ``{{ ... }}`` in a file that is no ``.j2`` template: Helm's or another tool's Go
 #: template text, which is YAML only once that tool has rendered it.
 _TEMPLATE_TEXT = re.compile(r"\{\{.*\}\}")
@@ -165,7 +166,7 @@ def load_file(path: str, data: bytes | Diagnostic, config: InputSettings) -> Fil
     source = _decoded(path, data)
     if isinstance(source, Diagnostic):
         return FileLoad(None, (), (source,))
-    if path.endswith(_TEMPLATE_SUFFIX):
+    if path.endswith(TEMPLATE_SUFFIX):
         # jinja2 is imported only when a template is actually read (startup time).
         from trainc.load.template import render_template  # noqa: PLC0415
 
