@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from trainc import catalogue
+from trainc.records import dataclass
 
 
 class Severity(enum.StrEnum):

@@ -15,7 +15,6 @@ kinds and other custom resources have no schema there and are read as written.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from trainc.cache.keys import digest
@@ -27,6 +26,7 @@ from trainc.load.documents import Document
 from trainc.load.inputs import find_inputs
 from trainc.load.source import SourceFile
 from trainc.model.json import JsonObject
+from trainc.records import dataclass
 from trainc.resolve.resolved import ResolvedJob
 
 if TYPE_CHECKING:

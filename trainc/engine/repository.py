@@ -9,7 +9,6 @@ Every command that reads the repository runs this, with the job stages it needs
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -49,6 +48,7 @@ from trainc.model.json import get_path
 from trainc.model.kinds import RUNTIME_KINDS
 from trainc.policy.apply import load_policies
 from trainc.policy.files import in_policy_directory, named_policy_files
+from trainc.records import dataclass
 
 if TYPE_CHECKING:
     from trainc.checks.transitions.base import BaseRevision  # loaded by --base runs only

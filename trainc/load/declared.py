@@ -21,7 +21,6 @@ when a whole directory is named, one behind an anchor or a tag.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from trainc.load.discover import discover_files
@@ -32,6 +31,7 @@ from trainc.load.inputs import load_file
 from trainc.load.named_files import files_naming
 from trainc.model.json import get_path
 from trainc.model.kinds import TRAINJOB
+from trainc.records import dataclass
 
 if TYPE_CHECKING:
     from trainc.cache.store import Store

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from trainc.diagnostics import Diagnostic, Rule, Severity, finding
@@ -24,6 +23,7 @@ from trainc.load.globs import PathFilter
 from trainc.load.packages import Package, enclosing_package, package_of, package_on_disk
 from trainc.load.pathnames import repo_name
 from trainc.load.reader import LOAD_UNREADABLE
+from trainc.records import dataclass
 
 LOAD_SYMLINK_ESCAPE = Rule(
     "load.symlink-escape",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from trainc.diagnostics import Diagnostic, Severity, finding
 from trainc.load.scalar_text import position_in_value
 from trainc.load.source import Position, SourceFile
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path, get_path
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True, eq=False)

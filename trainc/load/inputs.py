@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
@@ -26,6 +26,7 @@ from trainc.load.runtime_files import runtime_candidates
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.kinds import RUNTIME_KINDS
+from trainc.records import dataclass
 
 if TYPE_CHECKING:
     from trainc.cache.store import Store

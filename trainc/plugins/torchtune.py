@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Final, Literal
 
 from trainc.checks.shared.findings import listing
 from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import FieldPath, as_list, get_path
+from trainc.records import dataclass
 from trainc.resolve.resolved import ResolvedJob
 
 XOBJ_TORCHTUNE = Rule(

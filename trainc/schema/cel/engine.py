@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from cel_expr_python import cel
 
 from trainc.model.json import JsonValue
+from trainc.records import dataclass
 
 _EXTENSIONS_YAML = """\
 extensions:
