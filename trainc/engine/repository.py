@@ -32,7 +32,7 @@ from trainc.engine.pipeline import PassChoices, Surroundings, validate_objects
 from trainc.engine.progress import Progress, Steps
 from trainc.engine.report import ValidationReport
 from trainc.load.declared import declared_trainjobs
-from trainc.load.discover import repo_path
+from trainc.load.discover import Listings, repo_path
 from trainc.load.documents import LoadedObject
 from trainc.load.inputs import (
     LoadResult,
@@ -126,7 +126,13 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
     )
     # Named paths (and the standard input) are the targets; the rest of the repository is
     # only context, so a TrainJob validated alone (pre-commit) still finds its runtime.
-    context = load_context(inputs.sources, config=config, store=cache) if named else None
+    # The rest of the repository is walked twice (runtimes, then clashes): listed once.
+    listings: Listings = {}
+    context = (
+        load_context(inputs.sources, config=config, store=cache, listings=listings)
+        if named
+        else None
+    )
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     # Named files' objects still clash with every object of the repository's other files;
     # a stream on the standard input is most often the rendering of those very files.
@@ -134,7 +140,9 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
     if context is not None and run.stdin is None:
         runtimes = (*context.objects, *inputs.objects)
         needles = clash_needles(inputs.objects, runtimes)
-        declared = declared_trainjobs(needles, skip=inputs.sources, config=config, store=cache)
+        declared = declared_trainjobs(
+            needles, skip=inputs.sources, config=config, store=cache, listings=listings
+        )
     document = run.loaded_config.document
     policies = load_policies(config, config_document=document)
     settings = check_config(config, document)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from trainc.load.discover import discover_files
+from trainc.load.discover import Listings, discover_files
 from trainc.load.documents import LoadedObject
 from trainc.load.globs import path_filter
 from trainc.load.input_settings import InputSettings
@@ -62,10 +62,12 @@ def declared_trainjobs(
     skip: Iterable[str],
     config: InputSettings,
     store: Store | None = None,
+    listings: Listings | None = None,
 ) -> tuple[Declared, ...]:
     """The TrainJobs of the repository's input files but those in ``skip``, in file order,
     of every file whose bytes contain one of ``needles`` (none without needles); a cache
-    ``store`` spares reading the files that cannot.
+    ``store`` spares reading the files that cannot, and the run's ``listings`` listing
+    directories again (see :mod:`.discover`).
 
     A file that cannot be read declares nothing here: a run on it reports why.
     """
@@ -73,7 +75,7 @@ def declared_trainjobs(
     if not wanted:
         return ()
     select = path_filter(config.include, config.exclude)
-    found = discover_files([config.root], root=config.root, select=select)
+    found = discover_files([config.root], root=config.root, select=select, listings=listings)
     declared: list[Declared] = []
     for path, data in files_naming(found.files, wanted, skip=set(skip), config=config, store=store):
         objects = load_file(path, data, config).objects

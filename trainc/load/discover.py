@@ -9,6 +9,11 @@ secrets into a report. Each real directory is walked at most once per run, and l
 directories only after every real one, so a file is named by its real location whenever
 the run reaches it, and link cycles or fan-out cost nothing. Files are named in
 repository form (:mod:`trainc.load.pathnames`), the same whatever the locale.
+
+A run that walks the repository more than once (a run on named files looks for the
+runtimes of the rest, then for the TrainJobs that may clash with them) passes the same
+:data:`Listings` to each walk, so each directory is listed once per run: in a repository of
+thousands of files the listing is a good part of such a run.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TypeAlias
 
 from trainc.diagnostics import Diagnostic, Rule, Severity, finding
 from trainc.errors import UsageError
@@ -34,6 +40,9 @@ LOAD_SYMLINK_ESCAPE = Rule(
 
 _GIT_DIR = ".git"
 
+#: The entries of each directory a run has listed, by its real path.
+Listings: TypeAlias = dict[Path, list[os.DirEntry[str]]]
+
 
 @dataclass(frozen=True, slots=True)
 class Discovery:
@@ -43,7 +52,13 @@ class Discovery:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilter) -> Discovery:
+def discover_files(
+    paths: Iterable[str | Path],
+    *,
+    root: Path,
+    select: PathFilter,
+    listings: Listings | None = None,
+) -> Discovery:
     """Expand ``paths`` (files or directories) into the input files under ``root``.
 
     A named file is read even when the include globs would not select it, unless the
@@ -51,11 +66,12 @@ def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilte
     Helm charts a repository excludes), or it lies in a package (a kustomize directory,
     a Helm chart: see :mod:`trainc.load.packages`); a named directory is walked with
     ``select``, and packages met on the way are left out.
+    ``listings``, shared by the walks of one run, spares listing a directory twice.
     Raises UsageError for a path that does not exist or lies outside the root: the
     command line is wrong, not the repository. A path inside the root that is a link out
     of it is a ``load.symlink-escape`` finding instead.
     """
-    walk = _Walk(Path(os.path.realpath(root)), select)
+    walk = _Walk(Path(os.path.realpath(root)), select, listings)
     for given in paths:
         absolute = Path(os.path.abspath(given))  # noqa: PTH100  # lexical on purpose
         relative = repo_path(given, root)
@@ -100,9 +116,10 @@ _Pending = tuple[Path, str, Path]  # directory as listed, repo-relative, real pa
 class _Walk:
     """Accumulates the files and findings of one discovery run."""
 
-    def __init__(self, root: Path, select: PathFilter) -> None:
+    def __init__(self, root: Path, select: PathFilter, listings: Listings | None) -> None:
         self.root = root
         self.select = select
+        self._listings: Listings = {} if listings is None else listings
         self.files: set[str] = set()
         self.diagnostics: list[Diagnostic] = []
         self.named: set[str] = set()
@@ -147,7 +164,9 @@ class _Walk:
 
     def _list(self, directory: Path, prefix: str, real_dir: Path) -> None:
         try:
-            entries = list(os.scandir(directory))
+            entries = self._listings.get(real_dir)
+            if entries is None:
+                entries = self._listings[real_dir] = list(os.scandir(directory))
         except OSError as error:  # unreadable, or gone (or not a directory) since found
             self.diagnostics.append(
                 finding(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic, sort_diagnostics
 from trainc.errors import UsageError
-from trainc.load.discover import discover_files
+from trainc.load.discover import Listings, discover_files
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.globs import literal_directory, path_filter
 from trainc.load.input_settings import InputSettings
@@ -256,7 +256,11 @@ def gather(files: Iterable[FileLoad], found: InputFiles, config: InputSettings) 
 
 
 def load_context(
-    skip: Iterable[str], *, config: InputSettings, store: Store | None = None
+    skip: Iterable[str],
+    *,
+    config: InputSettings,
+    store: Store | None = None,
+    listings: Listings | None = None,
 ) -> LoadResult:
     """The runtimes defined elsewhere in the repository, for references from named paths.
 
@@ -266,11 +270,12 @@ def load_context(
     runtime are parsed (reading is cheap, parsing is not: see :mod:`.prefilter`), files in
     ``skip`` (the targets) are left out, and the result holds runtimes only: the context
     is for lookup, never reported on. With a cache ``store``, files unchanged since an
-    earlier run are not even read (:mod:`.runtime_files`).
+    earlier run are not even read (:mod:`.runtime_files`); ``listings`` are the run's
+    directory listings (see :mod:`.discover`).
     """
     select = path_filter(config.runtimes or config.include, config.exclude)
     walked = _glob_directories(config.root, config.runtimes) if config.runtimes else [config.root]
-    found = discover_files(walked, root=config.root, select=select)
+    found = discover_files(walked, root=config.root, select=select, listings=listings)
     loader = _Loader(config)
     candidates = runtime_candidates(found.files, skip=set(skip), config=config, store=store)
     for path, data in candidates:
