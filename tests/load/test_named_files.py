@@ -14,6 +14,7 @@ from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.load import named_files, reader
+from trainc.load import word_filter as word_filter_module
 from trainc.load.declared import declared_trainjobs
 from trainc.load.word_filter import Words, is_word, word_filter
 
@@ -56,6 +57,9 @@ class Reads:
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> Reads:
+    # Filters so wide that none wrongly holds a word: which files are read is then exact
+    # (the rate of false positives is tested on its own, below).
+    monkeypatch.setattr(word_filter_module, "_BITS_PER_WORD", 4096)
     return Reads(monkeypatch)
 
 
@@ -140,3 +144,17 @@ def test_the_filter_holds_every_word_of_its_file_but_keys() -> None:
         assert not Words(frozenset({key})).may_be_in(found), key
     assert not is_word(b"job_1")
     assert not is_word(b"a b")
+
+
+def test_few_files_are_read_for_a_word_they_lack() -> None:
+    files = [
+        TRAINJOB.format(name=f"job-{number}").encode()
+        + b"# "
+        + b" ".join(f"word{number}-{other}".encode() for other in range(60))
+        for number in range(200)
+    ]
+    filters = [word_filter(data) for data in files]
+    absent = [f"absent-{number}".encode() for number in range(100)]
+    wrongly = sum(Words(frozenset({word})).may_be_in(found) for found in filters for word in absent)
+    assert wrongly / (len(filters) * len(absent)) < 0.005
+    assert Words(frozenset({b"job-7"})).may_be_in(filters[7])

@@ -11,12 +11,13 @@ Git keeps Bloom filters of each commit's changed paths for the same purpose, spa
 diffs that cannot matter (https://git-scm.com/docs/gitformat-commit-graph, "BIDX" and
 "BDAT").
 
-The filter is sized to the file's words, :data:`_BITS_PER_WORD` bits each: with
-:data:`_PROBES` probes, about one in 400 files without a word is read anyway (files of
-one kind share most words, so a word that one filter wrongly holds, many hold). It is a
-plain ``(size, bits)`` pair of integers: an index holds one per repository file, and its
-size is most of what a run reads back. The probes are CRC-32 and Adler-32 of the word
-(double hashing), stable across processes, unlike Python's salted ``hash``.
+The filter is sized to the file's words, :data:`_BITS_PER_WORD` bits each, and a word
+sets four bits, from the halves of two CRC-32s of it (stable across processes, unlike
+Python's salted ``hash``): about one in 400 files without a word is read anyway, per word
+asked (files of one kind share most words, so a word that one filter wrongly holds, many
+hold). Building a filter costs about as much as reading the file once more, and happens
+once per changed file. It is a plain ``(size, bits)`` pair of integers: an index holds
+one per repository file, and its size is most of what a run reads back.
 """
 
 from __future__ import annotations
@@ -28,11 +29,13 @@ from typing import TypeAlias
 #: The characters of object names (DNS labels and subdomains, upper case included so a
 #: name the API server refuses is found too); a name's word never continues into them.
 _WORD = re.compile(rb"[-.A-Za-z0-9]+")
-#: A whole word that no colon follows.
-_VALUE_WORD = re.compile(rb"(?<![-.A-Za-z0-9])[-.A-Za-z0-9]+(?![-.A-Za-z0-9:])")
+#: A whole word, with the colon that follows it if any (which makes it no value).
+_WORD_AND_COLON = re.compile(rb"[-.A-Za-z0-9]+:?")
 _BITS_PER_WORD = 16
-_PROBES = 4
 _MIN_BITS = 64
+_HALF = 16
+#: The second CRC-32 starts from this value instead of 0.
+_SECOND_START = 0x9E3779B9
 
 #: A filter: its size in bits, and the bits set.
 WordFilter: TypeAlias = tuple[int, int]
@@ -44,22 +47,32 @@ def is_word(needle: bytes) -> bool:
 
 
 def word_filter(data: bytes) -> WordFilter:
-    """The filter of the words of ``data``."""
-    words = set(_VALUE_WORD.findall(data))
+    """The filter of the words of ``data`` that no colon follows."""
+    words = {word for word in set(_WORD_AND_COLON.findall(data)) if not word.endswith(b":")}
     size = max(_MIN_BITS, _BITS_PER_WORD * len(words))
-    bits = 0
+    places = bytearray(-(-size // 8))
     for word in words:
-        bits |= word_mask(word, size)
-    return size, bits
+        for bit in _bits(word, size):
+            places[bit >> 3] |= 1 << (bit & 7)
+    return size, int.from_bytes(places, "little")
 
 
 def word_mask(word: bytes, size: int) -> int:
     """The bits ``word`` sets in a filter of ``size`` bits."""
-    first, step = zlib.crc32(word), zlib.adler32(word) | 1
     mask = 0
-    for probe in range(_PROBES):
-        mask |= 1 << ((first + probe * step) % size)
+    for bit in _bits(word, size):
+        mask |= 1 << bit
     return mask
+
+
+def _bits(word: bytes, size: int) -> tuple[int, int, int, int]:
+    first, second = zlib.crc32(word), zlib.crc32(word, _SECOND_START)
+    return (
+        first % size,
+        (first >> _HALF) % size,
+        second % size,
+        (second >> _HALF) % size,
+    )
 
 
 class Words:
