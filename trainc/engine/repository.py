@@ -32,7 +32,7 @@ from trainc.engine.pipeline import PassChoices, Surroundings, validate_objects
 from trainc.engine.progress import Progress, Steps
 from trainc.engine.report import ValidationReport
 from trainc.load.declared import declared_trainjobs
-from trainc.load.discover import Listings, repo_path
+from trainc.load.discover import repo_path
 from trainc.load.documents import LoadedObject
 from trainc.load.inputs import (
     LoadResult,
@@ -43,6 +43,7 @@ from trainc.load.inputs import (
     require_inputs,
     require_stream_documents,
 )
+from trainc.load.seen import Seen
 from trainc.load.source import SourceFile
 from trainc.model.json import get_path
 from trainc.model.kinds import RUNTIME_KINDS
@@ -126,13 +127,9 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
     )
     # Named paths (and the standard input) are the targets; the rest of the repository is
     # only context, so a TrainJob validated alone (pre-commit) still finds its runtime.
-    # The rest of the repository is walked twice (runtimes, then clashes): listed once.
-    listings: Listings = {}
-    context = (
-        load_context(inputs.sources, config=config, store=cache, listings=listings)
-        if named
-        else None
-    )
+    # The rest of the repository is walked twice (runtimes, then clashes): seen once.
+    seen = Seen()
+    context = load_context(inputs.sources, config=config, store=cache, seen=seen) if named else None
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     # Named files' objects still clash with every object of the repository's other files;
     # a stream on the standard input is most often the rendering of those very files.
@@ -141,7 +138,7 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
         runtimes = (*context.objects, *inputs.objects)
         needles = clash_needles(inputs.objects, runtimes)
         declared = declared_trainjobs(
-            needles, skip=inputs.sources, config=config, store=cache, listings=listings
+            needles, skip=inputs.sources, config=config, store=cache, seen=seen
         )
     document = run.loaded_config.document
     policies = load_policies(config, config_document=document)

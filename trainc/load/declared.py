@@ -23,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from trainc.load.discover import Listings, discover_files
+from trainc.load.discover import discover_files
 from trainc.load.documents import LoadedObject
 from trainc.load.globs import path_filter
 from trainc.load.input_settings import InputSettings
 from trainc.load.inputs import load_file
 from trainc.load.named_files import files_naming
+from trainc.load.seen import Seen
 from trainc.model.json import get_path
 from trainc.model.kinds import TRAINJOB
 from trainc.records import dataclass
@@ -62,12 +63,12 @@ def declared_trainjobs(
     skip: Iterable[str],
     config: InputSettings,
     store: Store | None = None,
-    listings: Listings | None = None,
+    seen: Seen | None = None,
 ) -> tuple[Declared, ...]:
     """The TrainJobs of the repository's input files but those in ``skip``, in file order,
     of every file whose bytes contain one of ``needles`` (none without needles); a cache
-    ``store`` spares reading the files that cannot, and the run's ``listings`` listing
-    directories again (see :mod:`.discover`).
+    ``store`` spares reading the files that cannot, and what the run has ``seen`` of the
+    file system listing directories and taking stats again (:mod:`.seen`).
 
     A file that cannot be read declares nothing here: a run on it reports why.
     """
@@ -75,9 +76,10 @@ def declared_trainjobs(
     if not wanted:
         return ()
     select = path_filter(config.include, config.exclude)
-    found = discover_files([config.root], root=config.root, select=select, listings=listings)
+    found = discover_files([config.root], root=config.root, select=select, seen=seen)
     declared: list[Declared] = []
-    for path, data in files_naming(found.files, wanted, skip=set(skip), config=config, store=store):
+    named = files_naming(found.files, wanted, skip=set(skip), config=config, store=store, seen=seen)
+    for path, data in named:
         objects = load_file(path, data, config).objects
         declared += (_declared(obj) for obj in objects if obj.kind == TRAINJOB.kind)
     return tuple(declared)

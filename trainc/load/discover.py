@@ -10,10 +10,8 @@ directories only after every real one, so a file is named by its real location w
 the run reaches it, and link cycles or fan-out cost nothing. Files are named in
 repository form (:mod:`trainc.load.pathnames`), the same whatever the locale.
 
-A run that walks the repository more than once (a run on named files looks for the
-runtimes of the rest, then for the TrainJobs that may clash with them) passes the same
-:data:`Listings` to each walk, so each directory is listed once per run: in a repository of
-thousands of files the listing is a good part of such a run.
+A run that walks the repository more than once passes its :class:`~.seen.Seen` to each
+walk, so each directory is listed once per run.
 """
 
 from __future__ import annotations
@@ -21,7 +19,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TypeAlias
 
 from trainc.diagnostics import Diagnostic, Rule, Severity, finding
 from trainc.errors import UsageError
@@ -29,6 +26,7 @@ from trainc.load.globs import PathFilter
 from trainc.load.packages import Package, enclosing_package, package_of, package_on_disk
 from trainc.load.pathnames import repo_name
 from trainc.load.reader import LOAD_UNREADABLE
+from trainc.load.seen import Seen
 from trainc.records import dataclass
 
 LOAD_SYMLINK_ESCAPE = Rule(
@@ -39,9 +37,6 @@ LOAD_SYMLINK_ESCAPE = Rule(
 
 
 _GIT_DIR = ".git"
-
-#: The entries of each directory a run has listed, by its real path.
-Listings: TypeAlias = dict[Path, list[os.DirEntry[str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +52,7 @@ def discover_files(
     *,
     root: Path,
     select: PathFilter,
-    listings: Listings | None = None,
+    seen: Seen | None = None,
 ) -> Discovery:
     """Expand ``paths`` (files or directories) into the input files under ``root``.
 
@@ -66,12 +61,12 @@ def discover_files(
     Helm charts a repository excludes), or it lies in a package (a kustomize directory,
     a Helm chart: see :mod:`trainc.load.packages`); a named directory is walked with
     ``select``, and packages met on the way are left out.
-    ``listings``, shared by the walks of one run, spares listing a directory twice.
+    ``seen``, shared by the walks of one run, spares listing a directory twice.
     Raises UsageError for a path that does not exist or lies outside the root: the
     command line is wrong, not the repository. A path inside the root that is a link out
     of it is a ``load.symlink-escape`` finding instead.
     """
-    walk = _Walk(Path(os.path.realpath(root)), select, listings)
+    walk = _Walk(Path(os.path.realpath(root)), select, seen or Seen())
     for given in paths:
         absolute = Path(os.path.abspath(given))  # noqa: PTH100  # lexical on purpose
         relative = repo_path(given, root)
@@ -116,10 +111,10 @@ _Pending = tuple[Path, str, Path]  # directory as listed, repo-relative, real pa
 class _Walk:
     """Accumulates the files and findings of one discovery run."""
 
-    def __init__(self, root: Path, select: PathFilter, listings: Listings | None) -> None:
+    def __init__(self, root: Path, select: PathFilter, seen: Seen) -> None:
         self.root = root
         self.select = select
-        self._listings: Listings = {} if listings is None else listings
+        self._listings = seen.listings
         self.files: set[str] = set()
         self.diagnostics: list[Diagnostic] = []
         self.named: set[str] = set()

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 from trainc.config.limits import InputLimits
 from trainc.diagnostics import Diagnostic, sort_diagnostics
 from trainc.errors import UsageError
-from trainc.load.discover import Listings, discover_files
+from trainc.load.discover import discover_files
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.globs import literal_directory, path_filter
 from trainc.load.input_settings import InputSettings
 from trainc.load.objects import classify_documents
 from trainc.load.reader import decode_input, read_file, read_input, read_stream
 from trainc.load.runtime_files import runtime_candidates
+from trainc.load.seen import Seen
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.kinds import RUNTIME_KINDS
@@ -260,7 +261,7 @@ def load_context(
     *,
     config: InputSettings,
     store: Store | None = None,
-    listings: Listings | None = None,
+    seen: Seen | None = None,
 ) -> LoadResult:
     """The runtimes defined elsewhere in the repository, for references from named paths.
 
@@ -270,14 +271,16 @@ def load_context(
     runtime are parsed (reading is cheap, parsing is not: see :mod:`.prefilter`), files in
     ``skip`` (the targets) are left out, and the result holds runtimes only: the context
     is for lookup, never reported on. With a cache ``store``, files unchanged since an
-    earlier run are not even read (:mod:`.runtime_files`); ``listings`` are the run's
-    directory listings (see :mod:`.discover`).
+    earlier run are not even read (:mod:`.runtime_files`); ``seen`` is what the run has
+    seen of the file system (:mod:`.seen`).
     """
     select = path_filter(config.runtimes or config.include, config.exclude)
     walked = _glob_directories(config.root, config.runtimes) if config.runtimes else [config.root]
-    found = discover_files(walked, root=config.root, select=select, listings=listings)
+    found = discover_files(walked, root=config.root, select=select, seen=seen)
     loader = _Loader(config)
-    candidates = runtime_candidates(found.files, skip=set(skip), config=config, store=store)
+    candidates = runtime_candidates(
+        found.files, skip=set(skip), config=config, store=store, seen=seen
+    )
     for path, data in candidates:
         loader.add(path, data)
     result = loader.result(0)

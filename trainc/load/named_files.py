@@ -29,7 +29,8 @@ from trainc.load.input_settings import InputSettings
 from trainc.load.inputs import TEMPLATE_SUFFIX
 from trainc.load.pathnames import os_name
 from trainc.load.reader import read_input
-from trainc.load.stamps import Stamp, index_key, settled, stamp
+from trainc.load.seen import Seen
+from trainc.load.stamps import Stamp, index_key, settled
 from trainc.load.word_filter import WordFilter, Words, is_word, word_filter
 
 if TYPE_CHECKING:
@@ -58,16 +59,18 @@ def files_naming(
     skip: Set[str],
     config: InputSettings,
     store: Store | None,
+    seen: Seen | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """The files among ``files`` (less ``skip``) whose bytes may name one of ``names``,
     with their bytes, in order.
 
     With a ``store``, and a few names that are whole words, a file the index knows with
     its current stat is read only when its filter may hold one; once the iteration ends,
-    the index is rewritten if the run learned something new.
+    the index is rewritten if the run learned something new. A stat the run has ``seen``
+    is not taken again.
     """
     indexed = store is not None and len(names) <= _FEW_NAMES and all(map(is_word, names))
-    index = _Index(store, names, config) if store is not None and indexed else None
+    index = _Index(store, names, config, seen or Seen()) if store is not None and indexed else None
     for path in files:
         if path in skip:
             if index is not None:
@@ -89,12 +92,16 @@ def files_naming(
 class _Index:
     """The index as one run reads and rewrites it."""
 
-    def __init__(self, store: Store, names: frozenset[bytes], config: InputSettings) -> None:
+    def __init__(
+        self, store: Store, names: frozenset[bytes], config: InputSettings, seen: Seen
+    ) -> None:
         self._store = store
         self._key = index_key(SECTION, config, config.include, config.exclude)
         self._known: _Entries = store.load(SECTION, self._key, dict) or {}
         self._entries: _Entries = {}
         self._stats: dict[str, Stamp | None] = {}
+        self._seen = seen
+        self._learned = False
         self._words = Words(names)
         self._directory = os.path.join(config.root, "")  # noqa: PTH118  # no Path per file
 
@@ -106,9 +113,10 @@ class _Index:
 
     def spares(self, path: str) -> bool:
         """Whether ``path`` is unchanged since it was indexed and holds none of the names."""
-        stat = self._stats[path] = stamp(self._directory + os_name(path))
+        stat = self._stats[path] = self._seen.stamp(self._directory + os_name(path))
         entry = self._known.get(path)
         if entry is None or entry[0] != stat:
+            self._learned = True
             return False
         self._entries[path] = entry
         return not self._words.may_be_in(entry[1])
@@ -120,7 +128,10 @@ class _Index:
             self._entries[path] = (stat, word_filter(data))
 
     def save(self) -> None:
-        """Rewrite the index when the run learned something its next run can trust."""
+        """Rewrite the index when the run learned something its next run can trust, or
+        files left."""
+        if not self._learned and len(self._entries) == len(self._known):
+            return
         trusted = settled(self._entries, now=time.time_ns())
         if trusted != self._known:
             self._store.save(SECTION, self._key, trusted)

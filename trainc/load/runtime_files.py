@@ -26,7 +26,8 @@ from trainc.load.input_settings import InputSettings
 from trainc.load.pathnames import os_name
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import read_input
-from trainc.load.stamps import Stamp, index_key, settled, stamp
+from trainc.load.seen import Seen
+from trainc.load.stamps import Stamp, index_key, settled
 
 if TYPE_CHECKING:
     from trainc.cache.store import Store
@@ -37,14 +38,19 @@ _Entries: TypeAlias = dict[str, tuple[Stamp, bool]]
 
 
 def runtime_candidates(
-    files: Iterable[str], *, skip: Set[str], config: InputSettings, store: Store | None
+    files: Iterable[str],
+    *,
+    skip: Set[str],
+    config: InputSettings,
+    store: Store | None,
+    seen: Seen | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """The files among ``files`` (less ``skip``) that may define a runtime, with their bytes.
 
     Without a ``store`` every file is read. With one, a file the index knows with its
     current stat is read only when it may define a runtime; once the iteration ends, the
     index is rewritten if the run learned something new. Entries of skipped files are
-    kept as they were.
+    kept as they were; a stat the run has ``seen`` is not taken again.
     """
     key = (
         index_key(SECTION, config, config.include, config.exclude, config.runtimes)
@@ -53,6 +59,7 @@ def runtime_candidates(
     )
     known = (store.load(SECTION, key, dict) if store is not None else None) or {}
     entries: _Entries = {}
+    seen = seen or Seen()
     directory = os.path.join(config.root, "")  # noqa: PTH118  # a str prefix: no Path per file
     for path in files:
         entry = known.get(path)
@@ -60,7 +67,7 @@ def runtime_candidates(
             if entry is not None:
                 entries[path] = entry
             continue
-        stat = stamp(directory + os_name(path)) if store is not None else None
+        stat = seen.stamp(directory + os_name(path)) if store is not None else None
         if entry is not None and entry == (stat, False):
             entries[path] = entry
             continue

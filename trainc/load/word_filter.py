@@ -89,4 +89,7 @@ class Words:
         masks = self._masks.get(size)
         if masks is None:
             masks = self._masks[size] = tuple(word_mask(word, size) for word in self._words)
-        return any(bits & mask == mask for mask in masks)
+        for mask in masks:  # noqa: SIM110 - no generator per call: once per repository file
+            if bits & mask == mask:
+                return True
+        return False
