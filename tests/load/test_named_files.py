@@ -3,43 +3,25 @@ exactly as reading every file does, and reads only the files that may name one."
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from trainc.cache.store import Store
-from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
-from trainc.diagnostics import Diagnostic
-from trainc.load import named_files, reader
+from trainc.load import named_files
 from trainc.load import word_filter as word_filter_module
 from trainc.load.declared import declared_trainjobs
 from trainc.load.word_filter import Words, is_word, word_filter
 
-from .files import TRAINJOB, config, write
+from .files import TRAINJOB, IndexReads, config, write
 
 
-class Reads:
-    """Spies on the index's reads, and moves its clock (the time the index is written)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.paths: list[str] = []
-        self.later_ns = 0
-        real_read = reader.read_input
-
-        def read(root: Path, path: str, limits: InputLimits) -> bytes | Diagnostic:
-            self.paths.append(path)
-            return real_read(root, path, limits)
-
-        monkeypatch.setattr(named_files, "read_input", read)
-        clock = SimpleNamespace(time_ns=lambda: time.time_ns() + self.later_ns)
-        monkeypatch.setattr(named_files, "time", clock)
+class Reads(IndexReads):
+    """The clash index's reads, and what it finds."""
 
     def take(self) -> list[str]:
-        taken, self.paths = self.paths, []
-        return sorted(taken)
+        return sorted(super().take())
 
     def found(self, cfg: RepoConfig, store: Store, *names: str) -> list[str]:
         """The TrainJobs found with the index, checked against reading every file.
@@ -60,7 +42,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> Reads:
     # Filters so wide that none wrongly holds a word: which files are read is then exact
     # (the rate of false positives is tested on its own, below).
     monkeypatch.setattr(word_filter_module, "_BITS_PER_WORD", 4096)
-    return Reads(monkeypatch)
+    return Reads(monkeypatch, named_files)
 
 
 @pytest.fixture
