@@ -7,6 +7,9 @@ every file, most of a one-file run in a repository of thousands. The index kept 
 cache (section :data:`SECTION`) remembers each file's :mod:`.word_filter` with its stat
 (:mod:`.stamps`, as :mod:`.runtime_files` does): a run stats every file and reads only
 those whose stat differs, that the index does not hold, or whose filter may hold a name.
+Building a filter costs about as much as reading the file again, so the first run in a
+cache only leaves an empty index, and the run that finds it builds the filters: a one-off
+run (a CI job with an empty cache) pays nothing for an index it would never use.
 
 The outcome is the one reading every file gives. A file read is judged by its bytes, as
 without the index; a file the index spares holds none of the names as a whole word, and
@@ -97,7 +100,11 @@ class _Index:
     ) -> None:
         self._store = store
         self._key = index_key(SECTION, config, config.include, config.exclude)
-        self._known: _Entries = store.load(SECTION, self._key, dict) or {}
+        found = store.load(SECTION, self._key, dict)
+        # Filters are built by a run that finds the index, even empty: a one-off run (a CI
+        # job with an empty cache) pays nothing for them, the next run builds them.
+        self._building = found is not None
+        self._known: _Entries = found or {}
         self._entries: _Entries = {}
         self._stats: dict[str, Stamp | None] = {}
         self._seen = seen
@@ -113,6 +120,8 @@ class _Index:
 
     def spares(self, path: str) -> bool:
         """Whether ``path`` is unchanged since it was indexed and holds none of the names."""
+        if not self._building:
+            return False
         stat = self._stats[path] = self._seen.stamp(self._directory + os_name(path))
         entry = self._known.get(path)
         if entry is None or entry[0] != stat:
@@ -129,7 +138,10 @@ class _Index:
 
     def save(self) -> None:
         """Rewrite the index when the run learned something its next run can trust, or
-        files left."""
+        files left; leave an empty one for the next run to build."""
+        if not self._building:
+            self._store.save(SECTION, self._key, {})
+            return
         if not self._learned and len(self._entries) == len(self._known):
             return
         trusted = settled(self._entries, now=time.time_ns())
