@@ -45,13 +45,6 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> Reads:
     return Reads(monkeypatch, named_files)
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    opened = Store.open(tmp_path / "cache")
-    assert isinstance(opened, Store)
-    return opened
-
-
 def repository(root: Path, jobs: int = 20) -> RepoConfig:
     for number in range(jobs):
         write(root, f"jobs/job-{number}.yaml", TRAINJOB.format(name=f"job-{number}"))

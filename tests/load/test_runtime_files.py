@@ -53,13 +53,6 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> Reads:
     return Reads(monkeypatch, runtime_files)
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    opened = Store.open(tmp_path / "cache")
-    assert isinstance(opened, Store)
-    return opened
-
-
 def repository(root: Path) -> RepoConfig:
     write(root, "jobs/a.yaml", TRAINJOB.format(name="a"))
     write(root, "jobs/b.yaml", TRAINJOB.format(name="b"))
