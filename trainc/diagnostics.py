@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+
+# The standard decorator, not trainc.records': reading the catalogue (a finding's
+# severity) imports nothing but it and this module (tests/rulebook/test_files.py).
 from dataclasses import dataclass
 
 from trainc import catalogue

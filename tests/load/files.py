@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from types import ModuleType, SimpleNamespace
+
+import pytest
 
 from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
+from trainc.diagnostics import Diagnostic
+from trainc.load import reader
 from trainc.model.json import JsonObject
 
 TRAINJOB = """\
@@ -48,3 +54,26 @@ def config(
         template_values=values or {},
         limits=limits or InputLimits(),
     )
+
+
+class IndexReads:
+    """Spies on the reads of an index module (:mod:`trainc.load.runtime_files`,
+    :mod:`trainc.load.named_files`), and moves its clock: the time the index is written."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> None:
+        self.paths: list[str] = []
+        self.later_ns = 0
+        real_read = reader.read_input
+
+        def read(root: Path, path: str, limits: InputLimits) -> bytes | Diagnostic:
+            self.paths.append(path)
+            return real_read(root, path, limits)
+
+        monkeypatch.setattr(module, "read_input", read)
+        clock = SimpleNamespace(time_ns=lambda: time.time_ns() + self.later_ns)
+        monkeypatch.setattr(module, "time", clock)
+
+    def take(self) -> list[str]:
+        """The paths read since the last call, in order."""
+        taken, self.paths = self.paths, []
+        return taken

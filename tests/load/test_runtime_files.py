@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from trainc.cache.store import Store
-from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
-from trainc.diagnostics import Diagnostic
-from trainc.load import reader, runtime_files
+from trainc.load import runtime_files
 from trainc.load.inputs import LoadResult, load_context
 
-from .files import TRAINJOB, config, write
+from .files import TRAINJOB, IndexReads, config, write
 
 RUNTIME = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -29,25 +25,8 @@ spec:
 """
 
 
-class Reads:
-    """Spies on the index's reads, and moves its clock (the time the index is written)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.paths: list[str] = []
-        self.later_ns = 0
-        real_read = reader.read_input
-
-        def read(root: Path, path: str, limits: InputLimits) -> bytes | Diagnostic:
-            self.paths.append(path)
-            return real_read(root, path, limits)
-
-        monkeypatch.setattr(runtime_files, "read_input", read)
-        clock = SimpleNamespace(time_ns=lambda: time.time_ns() + self.later_ns)
-        monkeypatch.setattr(runtime_files, "time", clock)
-
-    def take(self) -> list[str]:
-        taken, self.paths = self.paths, []
-        return taken
+class Reads(IndexReads):
+    """The runtime index's reads, and what it finds."""
 
     def found(self, cfg: RepoConfig, store: Store, skip: tuple[str, ...] = ()) -> list[str]:
         """The runtimes (file and name) found with the index, checked against reading all.
@@ -71,14 +50,7 @@ def summary(result: LoadResult) -> tuple[object, ...]:
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> Reads:
-    return Reads(monkeypatch)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    opened = Store.open(tmp_path / "cache")
-    assert isinstance(opened, Store)
-    return opened
+    return Reads(monkeypatch, runtime_files)
 
 
 def repository(root: Path) -> RepoConfig:

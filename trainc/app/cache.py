@@ -7,7 +7,6 @@ uses; what belongs to trainc under that directory by :mod:`trainc.cache.layouts`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from trainc.cache.budget import DEFAULT_MAX_SIZE, Trimmed, trim_to_bound
@@ -15,6 +14,7 @@ from trainc.cache.layouts import Layout, Removal, find_layouts, remove_layout
 from trainc.cache.location import MAX_SIZE_VARIABLE, NO_CACHE_VARIABLE, cache_root
 from trainc.cache.store import LAYOUT
 from trainc.errors import UsageError
+from trainc.records import dataclass
 from trainc.resolve.quantity import QuantityError, parse_quantity, quantity_value
 
 #: The value of :data:`MAX_SIZE_VARIABLE` that leaves the cache unbounded.

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from trainc.diagnostics import Diagnostic
 from trainc.engine.report import ExitCodeFromFindings, ValidationReport
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

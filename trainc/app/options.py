@@ -5,13 +5,13 @@ step of the run."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TypedDict
 
 from trainc.cache.store import Store
 from trainc.config.settings import Overrides
 from trainc.engine.progress import Progress
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -10,11 +10,11 @@ sorts objects by kind anyway, so it only fixes ties.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from trainc.model.json import JsonObject
 from trainc.model.labels import MANAGED_BY_LABEL, MANAGED_BY_TRAINC, TRAINJOB_NAME_LABEL
 from trainc.plugins import registry
+from trainc.records import dataclass
 from trainc.resolve.framework import plan
 from trainc.resolve.phases import Plugin
 from trainc.resolve.resolved import ResolvedJob

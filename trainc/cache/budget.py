@@ -32,12 +32,12 @@ import os
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final, cast
 
 from trainc.cache.layouts import allocated, is_cache_file
 from trainc.cache.store import TEMPORARY_PREFIX, USAGE_NAME
+from trainc.records import dataclass
 
 _MIB: Final = 1024 * 1024
 #: The default bound: well under the 1 GiB ``sizeLimit`` docs/argocd.md sets.

@@ -23,10 +23,10 @@ import re
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from trainc.cache.store import TEMPORARY_PREFIX, USAGE_NAME
+from trainc.records import dataclass
 
 _LAYOUT_NAME = re.compile(r"v([1-9][0-9]*)")
 _ENTRY_NAME = re.compile(r"[0-9a-f]+")

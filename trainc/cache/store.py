@@ -25,9 +25,11 @@ import pickle
 import stat
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TypeVar
+
+from trainc.records import dataclass
 
 Stored = TypeVar("Stored")
 

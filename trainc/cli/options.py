@@ -7,7 +7,6 @@ import io
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
@@ -22,6 +21,7 @@ from trainc.cache.store import Store
 from trainc.config.settings import Overrides, path_from_git_top
 from trainc.diagnostics import Diagnostic, counted
 from trainc.errors import os_errors_as_usage
+from trainc.records import dataclass
 from trainc.report.base import REPORTERS, ReporterOptions, ReportInput, make_reporter
 
 

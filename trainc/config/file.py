@@ -6,7 +6,6 @@ editors and the structural validator reports config mistakes with file and line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from trainc.diagnostics import Rule, Severity
@@ -22,6 +21,7 @@ from trainc.model.markers import (
     Pattern,
 )
 from trainc.model.scalars import Int64, Quantity
+from trainc.records import dataclass
 
 CONFIG_SYNTAX = Rule(
     "config.syntax",

@@ -7,12 +7,12 @@ exist, because a misspelt name would otherwise switch nothing on or off in silen
 from __future__ import annotations
 
 from collections.abc import Iterator, Set
-from dataclasses import dataclass
 
 from trainc.config.settings import PolicySettings
 from trainc.diagnostics import Diagnostic
 from trainc.load.documents import Document, finding_in
 from trainc.model.json import FieldPath, JsonObject, as_list, get_path
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

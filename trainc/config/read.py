@@ -8,7 +8,6 @@ what the findings' paths are relative to, and the settings how the inputs are re
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from trainc.config.file import CONFIG_FILE_NAME, RepoConfigFile
@@ -20,6 +19,7 @@ from trainc.load.inputs import load_single_file
 from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.schematree import load_kind_schema
+from trainc.records import dataclass
 from trainc.schema.defaults import apply_defaults, drop_nulls
 from trainc.schema.structural import check_schema
 

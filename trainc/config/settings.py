@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Final, Literal
 
@@ -27,6 +27,7 @@ from trainc.config.file import (
 from trainc.config.limits import InputLimits
 from trainc.errors import UsageError
 from trainc.model.json import JsonObject, JsonValue
+from trainc.records import dataclass
 
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "**/*.yaml",

@@ -17,7 +17,6 @@ They are warnings: the output is valid Kubernetes either way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -32,6 +31,7 @@ from trainc.load.documents import Document
 from trainc.load.inputs import load_single_file
 from trainc.load.source import SourceFile
 from trainc.model.json import as_list, as_object
+from trainc.records import dataclass
 
 CONFIG_NAMESPACE_OVERRIDES_DESTINATION = Rule(
     "config.namespace-overrides-destination",

@@ -15,12 +15,9 @@ kinds and other custom resources have no schema there and are read as written.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from trainc.build.job import build_job
-from trainc.build.namespaces import build_namespaces
-from trainc.build.sweeper import build_sweeper, sweeper_setting
 from trainc.cache.keys import digest
 from trainc.checks.shared.whose import name_trainjob
 from trainc.checks.workload.jsonfields import text
@@ -31,6 +28,7 @@ from trainc.load.documents import Document, finding_in
 from trainc.load.inputs import find_inputs
 from trainc.load.source import SourceFile
 from trainc.model.json import FieldPath, JsonObject, format_path, get_path
+from trainc.records import dataclass
 from trainc.resolve.childjobs import ChildJob
 from trainc.resolve.resolved import ResolvedJob
 
@@ -78,7 +76,10 @@ def read_run_cluster(
     """
     if config.cluster is None:
         return None
-    # Imported here: a repository without a cluster pays nothing for the admission code.
+    # Imported here: a repository without a cluster pays nothing for the admission code,
+    # nor for building the sweeper and the Namespaces it judges.
+    from trainc.build.namespaces import build_namespaces  # noqa: PLC0415
+    from trainc.build.sweeper import build_sweeper  # noqa: PLC0415
     from trainc.checks.admission.cluster import read_cluster  # noqa: PLC0415
 
     others = _other_inputs(config, inputs) if named else {}
@@ -127,6 +128,7 @@ def _sweeper_findings(
     """The cluster's admission of the sweeper's objects, Jobs and pods, once per run, at
     the trainc.yaml setting behind the value at fault (:func:`sweeper_setting`), else at
     ``sweeper``; the hint names the setting."""
+    from trainc.build.sweeper import sweeper_setting  # noqa: PLC0415
     from trainc.checks.admission.sweeper import SweeperInput, check_sweeper  # noqa: PLC0415
 
     def place(

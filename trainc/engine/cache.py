@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from trainc.cache.keys import code_fingerprint, digest
@@ -33,6 +33,7 @@ from trainc.cache.store import Store, Stored
 from trainc.config.settings import RepoConfig
 from trainc.load.documents import LoadedObject
 from trainc.load.source import SourceFile
+from trainc.records import dataclass
 
 FILES = "files"
 CROSS_CHECKS = "cross-checks"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TypeAlias
 
 from trainc.cache.keys import digest as content_digest
@@ -29,6 +29,7 @@ from trainc.load.inputs import STDIN_NAME, FileLoad, InputFiles, load_file
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import read_input
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
+from trainc.records import dataclass
 from trainc.resolve.index import RuntimeIndex
 from trainc.schema.layers import check_document
 

@@ -20,7 +20,7 @@ not judged again.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING
 
 from trainc.build.job import BuiltJob, build_job
@@ -43,6 +43,7 @@ from trainc.load.defaulted import DefaultedObject
 from trainc.model.kinds import TRAINJOB
 from trainc.plugins import registry
 from trainc.policy.apply import PolicySet, check_policies
+from trainc.records import dataclass
 from trainc.resolve.index import RuntimeIndex
 from trainc.resolve.job import RuntimeSpecs, resolve_job
 from trainc.resolve.resolved import ResolvedJob

@@ -18,7 +18,7 @@ not judged again.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from trainc.checks.webhooks.cross_object import check_cross_object, check_trainjob, document_order
@@ -46,6 +46,7 @@ from trainc.load.defaulted import DefaultedObject, effective_namespace
 from trainc.load.documents import LoadedObject
 from trainc.model.kinds import TRAINJOB
 from trainc.policy.apply import PolicySet, check_policies
+from trainc.records import dataclass
 from trainc.resolve.index import RuntimeIndex
 
 if TYPE_CHECKING:

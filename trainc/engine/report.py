@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from trainc.config.read import ConfigResult
 from trainc.diagnostics import Diagnostic, exit_code, sort_diagnostics
 from trainc.load.source import SourceFile
+from trainc.records import dataclass
 
 
 class ExitCodeFromFindings:

@@ -9,7 +9,6 @@ Every command that reads the repository runs this, with the job stages it needs
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -44,11 +43,13 @@ from trainc.load.inputs import (
     require_inputs,
     require_stream_documents,
 )
+from trainc.load.seen import Seen
 from trainc.load.source import SourceFile
 from trainc.model.json import get_path
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.policy.apply import load_policies
 from trainc.policy.files import in_policy_directory, named_policy_files
+from trainc.records import dataclass
 
 if TYPE_CHECKING:
     from trainc.checks.transitions.base import BaseRevision  # loaded by --base runs only
@@ -126,7 +127,9 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
     )
     # Named paths (and the standard input) are the targets; the rest of the repository is
     # only context, so a TrainJob validated alone (pre-commit) still finds its runtime.
-    context = load_context(inputs.sources, config=config, store=cache) if named else None
+    # The rest of the repository is walked twice (runtimes, then clashes): seen once.
+    seen = Seen()
+    context = load_context(inputs.sources, config=config, store=cache, seen=seen) if named else None
     context_objects = _named_runtimes(context.objects, inputs.objects) if context else ()
     # Named files' objects still clash with every object of the repository's other files;
     # a stream on the standard input is most often the rendering of those very files.
@@ -134,7 +137,9 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
     if context is not None and run.stdin is None:
         runtimes = (*context.objects, *inputs.objects)
         needles = clash_needles(inputs.objects, runtimes)
-        declared = declared_trainjobs(needles, skip=inputs.sources, config=config)
+        declared = declared_trainjobs(
+            needles, skip=inputs.sources, config=config, store=cache, seen=seen
+        )
     document = run.loaded_config.document
     policies = load_policies(config, config_document=document)
     settings = check_config(config, document)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from trainc.config.settings import RepoConfig
 from trainc.engine.cache import Cache
 from trainc.engine.file_pass import Whole, whole_object
 from trainc.load.defaulted import DefaultedObject
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

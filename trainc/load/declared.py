@@ -10,37 +10,32 @@ committed original.
 Parsing every file would make that run as slow as a whole-repository one. But a file can
 only hold a clashing TrainJob if its bytes name it: the caller gives the names a clash
 needs (``needles``: the named TrainJobs' names, and the names a claim clash needs), and
-only the files that contain one are parsed. Reading is cheap, parsing is not (see
-:mod:`.prefilter`). Of each TrainJob found only what names it is kept (:class:`Declared`).
+only the files that contain one are parsed (:mod:`.named_files`, which with a cache
+reads only the files that changed or may hold a name). Reading is cheap, parsing is not
+(see :mod:`.prefilter`). Of each TrainJob found only what names it is kept
+(:class:`Declared`).
 A name that only a template renders, or written with YAML escapes, is not found; nor,
 when a whole directory is named, one behind an anchor or a tag.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from trainc.load.discover import discover_files
 from trainc.load.documents import LoadedObject
 from trainc.load.globs import path_filter
 from trainc.load.input_settings import InputSettings
 from trainc.load.inputs import load_file
-from trainc.load.reader import read_input
+from trainc.load.named_files import files_naming
+from trainc.load.seen import Seen
 from trainc.model.json import get_path
 from trainc.model.kinds import TRAINJOB
+from trainc.records import dataclass
 
-#: Up to this many needles, each is searched for (a fast scan of the bytes); beyond, the
-#: values of the file's ``name`` keys are taken out once, which costs about as much as
-#: this many searches.
-_FEW_NEEDLES = 16
-#: The value of a ``name`` key as YAML (block or flow) or JSON writes it, plain or quoted:
-#: a word that may be an object name (a DNS label or subdomain, upper case included, so
-#: that a name the API server refuses is found as well).
-_NAME_VALUE = re.compile(
-    rb"""name["']?[ \t]*:\s*["']?([A-Za-z0-9](?:[-A-Za-z0-9.]*[A-Za-z0-9])?)"""
-)
+if TYPE_CHECKING:
+    from trainc.cache.store import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,38 +58,31 @@ class Declared:
 
 
 def declared_trainjobs(
-    needles: Iterable[str], *, skip: Iterable[str], config: InputSettings
+    needles: Iterable[str],
+    *,
+    skip: Iterable[str],
+    config: InputSettings,
+    store: Store | None = None,
+    seen: Seen | None = None,
 ) -> tuple[Declared, ...]:
     """The TrainJobs of the repository's input files but those in ``skip``, in file order,
-    of every file whose bytes contain one of ``needles`` (none without needles).
+    of every file whose bytes contain one of ``needles`` (none without needles); a cache
+    ``store`` spares reading the files that cannot, and what the run has ``seen`` of the
+    file system listing directories and taking stats again (:mod:`.seen`).
 
     A file that cannot be read declares nothing here: a run on it reports why.
     """
     wanted = frozenset(needle.encode() for needle in needles if needle)
     if not wanted:
         return ()
-    skipped = set(skip)
     select = path_filter(config.include, config.exclude)
-    found = discover_files([config.root], root=config.root, select=select)
+    found = discover_files([config.root], root=config.root, select=select, seen=seen)
     declared: list[Declared] = []
-    for path in found.files:
-        if path in skipped:
-            continue
-        data = read_input(config.root, path, config.limits)
-        if isinstance(data, bytes) and _names_one(data, wanted):
-            objects = load_file(path, data, config).objects
-            declared += (_declared(obj) for obj in objects if obj.kind == TRAINJOB.kind)
+    named = files_naming(found.files, wanted, skip=set(skip), config=config, store=store, seen=seen)
+    for path, data in named:
+        objects = load_file(path, data, config).objects
+        declared += (_declared(obj) for obj in objects if obj.kind == TRAINJOB.kind)
     return tuple(declared)
-
-
-def _names_one(data: bytes, needles: frozenset[bytes]) -> bool:
-    """Whether ``data`` may name one of ``needles``: a search for each of a few, else one
-    pass over the values of its ``name`` keys (a whole directory named has thousands of
-    names, and a search for each in every file would cost more than the parsing it
-    spares)."""
-    if len(needles) <= _FEW_NEEDLES:
-        return any(needle in data for needle in needles)
-    return not needles.isdisjoint(_NAME_VALUE.findall(data))
 
 
 def _declared(obj: LoadedObject) -> Declared:

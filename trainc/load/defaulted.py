@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from trainc.diagnostics import Diagnostic, Severity
 from trainc.errors import CompilerBug
 from trainc.load.documents import LoadedObject
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.kinds import KINDS_BY_NAME
+from trainc.records import dataclass
 
 
 def effective_namespace(obj: LoadedObject, default: str) -> str | None:

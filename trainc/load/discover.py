@@ -9,13 +9,15 @@ secrets into a report. Each real directory is walked at most once per run, and l
 directories only after every real one, so a file is named by its real location whenever
 the run reaches it, and link cycles or fan-out cost nothing. Files are named in
 repository form (:mod:`trainc.load.pathnames`), the same whatever the locale.
+
+A run that walks the repository more than once passes its :class:`~.seen.Seen` to each
+walk, so each directory is listed once per run.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from trainc.diagnostics import Diagnostic, Rule, Severity, finding
@@ -24,6 +26,8 @@ from trainc.load.globs import PathFilter
 from trainc.load.packages import Package, enclosing_package, package_of, package_on_disk
 from trainc.load.pathnames import repo_name
 from trainc.load.reader import LOAD_UNREADABLE
+from trainc.load.seen import Seen
+from trainc.records import dataclass
 
 LOAD_SYMLINK_ESCAPE = Rule(
     "load.symlink-escape",
@@ -43,7 +47,13 @@ class Discovery:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilter) -> Discovery:
+def discover_files(
+    paths: Iterable[str | Path],
+    *,
+    root: Path,
+    select: PathFilter,
+    seen: Seen | None = None,
+) -> Discovery:
     """Expand ``paths`` (files or directories) into the input files under ``root``.
 
     A named file is read even when the include globs would not select it, unless the
@@ -51,11 +61,12 @@ def discover_files(paths: Iterable[str | Path], *, root: Path, select: PathFilte
     Helm charts a repository excludes), or it lies in a package (a kustomize directory,
     a Helm chart: see :mod:`trainc.load.packages`); a named directory is walked with
     ``select``, and packages met on the way are left out.
+    ``seen``, shared by the walks of one run, spares listing a directory twice.
     Raises UsageError for a path that does not exist or lies outside the root: the
     command line is wrong, not the repository. A path inside the root that is a link out
     of it is a ``load.symlink-escape`` finding instead.
     """
-    walk = _Walk(Path(os.path.realpath(root)), select)
+    walk = _Walk(Path(os.path.realpath(root)), select, seen or Seen())
     for given in paths:
         absolute = Path(os.path.abspath(given))  # noqa: PTH100  # lexical on purpose
         relative = repo_path(given, root)
@@ -100,9 +111,10 @@ _Pending = tuple[Path, str, Path]  # directory as listed, repo-relative, real pa
 class _Walk:
     """Accumulates the files and findings of one discovery run."""
 
-    def __init__(self, root: Path, select: PathFilter) -> None:
+    def __init__(self, root: Path, select: PathFilter, seen: Seen) -> None:
         self.root = root
         self.select = select
+        self._listings = seen.listings
         self.files: set[str] = set()
         self.diagnostics: list[Diagnostic] = []
         self.named: set[str] = set()
@@ -147,7 +159,9 @@ class _Walk:
 
     def _list(self, directory: Path, prefix: str, real_dir: Path) -> None:
         try:
-            entries = list(os.scandir(directory))
+            entries = self._listings.get(real_dir)
+            if entries is None:
+                entries = self._listings[real_dir] = list(os.scandir(directory))
         except OSError as error:  # unreadable, or gone (or not a directory) since found
             self.diagnostics.append(
                 finding(

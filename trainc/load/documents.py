@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from trainc.diagnostics import Diagnostic, Severity, finding
-from trainc.load.scalar_text import position_in_value
 from trainc.load.source import Position, SourceFile
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path, get_path
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -44,6 +44,10 @@ class Document:
         value = get_path(self.data, path)
         key = self.positions.get(path)
         if isinstance(value, str) and key is not None:
+            # Only a finding inside a value reads it again: a clean run (the pre-commit
+            # hook) never needs the module (startup time, tests/cli/test_startup.py).
+            from trainc.load.scalar_text import position_in_value  # noqa: PLC0415
+
             found = position_in_value(self.source, key, value, line, column)
             if found is not None:
                 return found

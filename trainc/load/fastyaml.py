@@ -27,7 +27,6 @@ PyYAML.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no annotations; typed here
@@ -37,6 +36,7 @@ from trainc.load.convert import LOAD_TOO_DEEP, Converter, Node, shared
 from trainc.load.documents import Parsed
 from trainc.load.scalars import TAG_PREFIX
 from trainc.load.source import SourceFile
+from trainc.records import dataclass
 
 #: The deepest nesting the fast path lets libyaml's recursive C composer see. One level
 #: takes about 300 bytes of C stack, so this stays under 512 KB, the smallest default

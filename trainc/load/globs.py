@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from dataclasses import dataclass
 
 from trainc.config.file import CONFIG_FILE_NAME
+from trainc.records import dataclass
 
 _TOKEN = re.compile(r"\*\*/|\*\*|\*|\?|\[!?[^\]/]+\]|[^*?\[]+|\[")
 _NOTHING = "(?!)"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
@@ -23,9 +23,11 @@ from trainc.load.input_settings import InputSettings
 from trainc.load.objects import classify_documents
 from trainc.load.reader import decode_input, read_file, read_input, read_stream
 from trainc.load.runtime_files import runtime_candidates
+from trainc.load.seen import Seen
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
 from trainc.model.kinds import RUNTIME_KINDS
+from trainc.records import dataclass
 
 if TYPE_CHECKING:
     from trainc.cache.store import Store
@@ -38,7 +40,8 @@ LOAD_RUNTIME_OUTSIDE_PATHS = Rule(
 )
 
 
-_TEMPLATE_SUFFIX = ".j2"
+#: The suffix of a Jinja2 template input, rendered before it is parsed.
+TEMPLATE_SUFFIX = ".j2"
 #: ``{{ ... }}`` in a file that is no ``.j2`` template: Helm's or another tool's Go
 #: template text, which is YAML only once that tool has rendered it.
 _TEMPLATE_TEXT = re.compile(r"\{\{.*\}\}")
@@ -165,7 +168,7 @@ def load_file(path: str, data: bytes | Diagnostic, config: InputSettings) -> Fil
     source = _decoded(path, data)
     if isinstance(source, Diagnostic):
         return FileLoad(None, (), (source,))
-    if path.endswith(_TEMPLATE_SUFFIX):
+    if path.endswith(TEMPLATE_SUFFIX):
         # jinja2 is imported only when a template is actually read (startup time).
         from trainc.load.template import render_template  # noqa: PLC0415
 
@@ -254,7 +257,11 @@ def gather(files: Iterable[FileLoad], found: InputFiles, config: InputSettings) 
 
 
 def load_context(
-    skip: Iterable[str], *, config: InputSettings, store: Store | None = None
+    skip: Iterable[str],
+    *,
+    config: InputSettings,
+    store: Store | None = None,
+    seen: Seen | None = None,
 ) -> LoadResult:
     """The runtimes defined elsewhere in the repository, for references from named paths.
 
@@ -264,13 +271,16 @@ def load_context(
     runtime are parsed (reading is cheap, parsing is not: see :mod:`.prefilter`), files in
     ``skip`` (the targets) are left out, and the result holds runtimes only: the context
     is for lookup, never reported on. With a cache ``store``, files unchanged since an
-    earlier run are not even read (:mod:`.runtime_files`).
+    earlier run are not even read (:mod:`.runtime_files`); ``seen`` is what the run has
+    seen of the file system (:mod:`.seen`).
     """
     select = path_filter(config.runtimes or config.include, config.exclude)
     walked = _glob_directories(config.root, config.runtimes) if config.runtimes else [config.root]
-    found = discover_files(walked, root=config.root, select=select)
+    found = discover_files(walked, root=config.root, select=select, seen=seen)
     loader = _Loader(config)
-    candidates = runtime_candidates(found.files, skip=set(skip), config=config, store=store)
+    candidates = runtime_candidates(
+        found.files, skip=set(skip), config=config, store=store, seen=seen
+    )
     for path, data in candidates:
         loader.add(path, data)
     result = loader.result(0)

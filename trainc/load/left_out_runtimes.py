@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from trainc.load.discover import discover_files
@@ -26,6 +25,7 @@ from trainc.load.pathnames import os_name, repo_name
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import read_input
 from trainc.model.kinds import RUNTIME_KINDS
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,13 +11,13 @@ repository creates.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.load.documents import Document, LoadedObject
 from trainc.model.json import FieldPath, JsonObject, JsonValue
 from trainc.model.kinds import KINDS_BY_NAME
 from trainc.model.labels import GROUP
+from trainc.records import dataclass
 
 LOAD_NOT_AN_OBJECT = Rule(
     "load.not-an-object",

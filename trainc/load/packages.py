@@ -15,12 +15,12 @@ out: it is trainc's, whatever else it holds.
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from trainc.config.file import OWNERSHIP_FILE_NAME
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity, finding
 from trainc.load.pathnames import os_name
+from trainc.records import dataclass
 
 LOAD_KUSTOMIZE_DIRECTORY = Rule(
     "load.kustomize-directory",

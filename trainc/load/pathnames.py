@@ -15,13 +15,20 @@ import os
 
 
 def repo_name(name: str) -> str:
-    """The repository form of ``name`` as the operating system's calls return it."""
-    return os.fsencode(name).decode("utf-8", "surrogateescape")
+    """The repository form of ``name`` as the operating system's calls return it.
+
+    An ASCII name is its own form: the filesystem encoding must decode every byte below
+    128 (https://docs.python.org/3/library/sys.html#sys.getfilesystemencoding), and every
+    one Python has keeps ASCII as it is; a walk of thousands of files spares the round
+    trip.
+    """
+    return name if name.isascii() else os.fsencode(name).decode("utf-8", "surrogateescape")
 
 
 def os_name(name: str) -> str:
-    """What to pass to the operating system for the repository-form ``name``."""
-    return os.fsdecode(name.encode("utf-8", "surrogateescape"))
+    """What to pass to the operating system for the repository-form ``name`` (an ASCII
+    name as it is, see :func:`repo_name`)."""
+    return name if name.isascii() else os.fsdecode(name.encode("utf-8", "surrogateescape"))
 
 
 def text_name(name: str) -> str:

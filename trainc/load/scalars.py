@@ -57,9 +57,9 @@ import math
 import re
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from trainc.model.json import JsonValue
+from trainc.records import dataclass
 
 TAG_PREFIX = "tag:yaml.org,2002:"
 STR_TAG = TAG_PREFIX + "str"

@@ -14,8 +14,9 @@ so the quoted line is the one the number names.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Final
+
+from trainc.records import dataclass
 
 #: What ends a line: see the module docstring.
 LINE_BREAK: Final = re.compile("\r\n|\r|\n")

@@ -15,9 +15,9 @@ whose text does not hold ``trainc:`` (nearly every file) costs one substring sea
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from trainc.load.source import SourceFile, split_lines
+from trainc.records import dataclass
 
 #: Where a directive may start: ``trainc:`` must appear in the text for any to exist.
 MARKER = "trainc:"

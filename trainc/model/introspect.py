@@ -10,11 +10,11 @@ import dataclasses
 import sys
 import types
 import typing
-from dataclasses import dataclass
 from typing import Annotated, Literal, Union, get_args, get_origin
 
 from trainc.model import json as json_types
 from trainc.model.markers import FreeForm, Json, K8s, Marker, class_markers
+from trainc.records import dataclass
 
 ScalarKind = Literal["string", "integer", "number", "boolean"]
 

@@ -7,7 +7,6 @@ The root :class:`JobSet` kind is what trainc emits and validates its own output 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from trainc.model.k8s import JobTemplateSpec, ObjectMeta, PersistentVolumeClaim
@@ -24,6 +23,7 @@ from trainc.model.markers import (
     schema,
 )
 from trainc.model.scalars import Int32
+from trainc.records import dataclass
 
 _JOBSET_IMMUTABLE = "Value is immutable"
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Literal
 
 from trainc.model.labels import GROUP, VERSION
+from trainc.records import dataclass
 
 
 def model_class(path: str) -> type:

@@ -8,10 +8,10 @@ constraint and CEL rule is written exactly once, here in the model.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from trainc.model.json import JsonValue
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,6 @@ depends on"; https://github.com/kubeflow/trainer/blob/master/pkg/apis/trainer/v1
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from trainc.model.markers import (
@@ -22,6 +21,7 @@ from trainc.model.markers import (
     schema,
 )
 from trainc.model.scalars import Int32
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -8,7 +8,6 @@ template. Pod-spec fields that would change the workload are immutable once crea
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 from trainc.model.k8s import (
@@ -33,6 +32,7 @@ from trainc.model.markers import (
 )
 from trainc.model.meta import EmbeddedObjectMeta
 from trainc.model.scalars import Int64, Time
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,7 +17,8 @@ and CEL's RE2 use.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

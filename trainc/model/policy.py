@@ -8,13 +8,13 @@ takes them from a bound params object) and evaluates each TrainJob with its runt
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from trainc.model import patterns
 from trainc.model.json import JsonObject
 from trainc.model.k8s import ObjectMeta
 from trainc.model.markers import FreeForm, MaxLength, MinItems, MinLength, Pattern, list_map
+from trainc.records import dataclass
 
 _CEL_NAME = Pattern(patterns.CEL_IDENTIFIER.anchored)
 

@@ -7,7 +7,6 @@ of the embedded JobSet and Job templates, where they would act behind trainc's b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 from trainc.model.jobset import JobSetSpec
@@ -21,6 +20,7 @@ from trainc.model.markers import (
 from trainc.model.meta import EmbeddedObjectMeta
 from trainc.model.mlpolicy import MLPolicy, PodGroupPolicy
 from trainc.model.scalars import Int32
+from trainc.records import dataclass
 
 
 @schema(MinProperties(1))

@@ -8,8 +8,6 @@ trainc validates its own output against them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from trainc.model.kinds import INPUT_KINDS, KindInfo, model_class
 from trainc.model.labels import (
     COSCHEDULING_API_VERSION,
@@ -19,6 +17,7 @@ from trainc.model.labels import (
     POLICY_KIND,
     VOLCANO_API_VERSION,
 )
+from trainc.records import dataclass
 
 TRAINC_GROUP = "trainc.dev"
 TRAINC_VERSION = "v1alpha1"

@@ -11,11 +11,12 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue
 from trainc.model.schemafiles import SCHEMA_TARGETS
+from trainc.records import dataclass
 from trainc.resources import data_dir
 
 SchemaNode = Mapping[str, JsonValue]

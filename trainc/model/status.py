@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 from trainc.model.k8s import Condition
@@ -19,6 +18,7 @@ from trainc.model.markers import (
     schema,
 )
 from trainc.model.scalars import Int32, Time
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

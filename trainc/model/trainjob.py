@@ -8,7 +8,6 @@ immutable once created, and runtime patches replace the older pod overrides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 from trainc.model import patterns
@@ -29,6 +28,7 @@ from trainc.model.markers import (
 from trainc.model.patches import RuntimePatch
 from trainc.model.scalars import Int32, Int64
 from trainc.model.status import TrainJobStatus
+from trainc.records import dataclass
 
 _STORAGE_URI = Rule(
     rule=f"self == '' || self.matches('{patterns.STORAGE_URI.anchored}')",

@@ -17,7 +17,6 @@ ownerReference: offline there is no TrainJob UID.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.diagnostics import Rule, Severity
@@ -31,6 +30,7 @@ from trainc.model.mlpolicy import CoschedulingPodGroupPolicySource
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.plugins.shared.objects import manifest
 from trainc.plugins.shared.podgroup import min_resources
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution
 from trainc.resolve.resolved import ResolvedJob
 from trainc.resolve.scheduling import scheduler_names

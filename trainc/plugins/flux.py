@@ -47,7 +47,6 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.shared.template import containers, named, replicated_jobs
@@ -65,6 +64,7 @@ from trainc.model.labels import (
 from trainc.model.mlpolicy import FluxMLPolicySource
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.plugins.shared.objects import manifest
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution, container, pod_spec
 from trainc.resolve.edits import append_items, upsert_volume_mounts, upsert_volumes
 from trainc.resolve.endpoints import pod_hostnames, subdomain

@@ -7,9 +7,9 @@ on the first trainer pod at port 29500.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value
 from trainc.resolve.trainer import (

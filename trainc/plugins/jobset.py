@@ -20,7 +20,6 @@ webhook's own checks are not this plugin's: they are :mod:`trainc.checks.webhook
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.diagnostics import Diagnostic, Rule, Severity
@@ -44,6 +43,7 @@ from trainc.model.labels import (
 )
 from trainc.model.trainjob import InitializerSource
 from trainc.plugins.shared.objects import manifest
+from trainc.records import dataclass
 from trainc.resolve.context import (
     Resolution,
     ancestor_of,

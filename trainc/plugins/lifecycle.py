@@ -36,7 +36,6 @@ sweeper's doing ever fails a Job with ``DeadlineExceeded``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.diagnostics import Rule, Severity
@@ -53,6 +52,7 @@ from trainc.model.labels import (
     TTL_ANNOTATION,
 )
 from trainc.model.lifecycle import describe_bounds, format_seconds, parse_seconds
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import child_object, set_labels
 from trainc.resolve.provenance import Origin, Written

@@ -38,11 +38,11 @@ belongs in the runtime's pod template or a runtime patch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import JsonObject, as_object, get_path
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import child_object
 from trainc.resolve.provenance import Written, describe

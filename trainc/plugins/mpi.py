@@ -35,7 +35,6 @@ OpenMPI is implemented, anything else fails every TrainJob when its JobSet is bu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from trainc.checks.shared.findings import describe, listing
 from trainc.checks.shared.template import int_value, replicated_jobs
@@ -53,6 +52,7 @@ from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.model.trainjob import TrainJobSpec
 from trainc.plugins.shared.objects import manifest
 from trainc.plugins.shared.reserved_env import check_reserved_env, torch_or_mpi_message
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution, container, pod_spec
 from trainc.resolve.edits import env_value, upsert_env, upsert_volume_mounts, upsert_volumes
 from trainc.resolve.endpoints import endpoints

@@ -19,7 +19,6 @@ extensions.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.shared.template import (
@@ -44,6 +43,7 @@ from trainc.plugins.torchtune import (
     is_torchtune,
     tune_command,
 )
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution, ancestor_of, container, containers, pod_spec
 from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value
 from trainc.resolve.provenance import Origin, Written

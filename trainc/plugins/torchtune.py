@@ -21,14 +21,15 @@ compiled command can never disagree.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Final, Literal
 
 from trainc.checks.shared.findings import listing
 from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.model.json import FieldPath, as_list, get_path
+from trainc.records import dataclass
 from trainc.resolve.resolved import ResolvedJob
 
 XOBJ_TORCHTUNE = Rule(
@@ -64,8 +65,17 @@ LORA_DISTRIBUTED: Final = "lora_finetune_distributed"
 LORA_SINGLE_DEVICE: Final = "lora_finetune_single_device"
 
 _LORA_ARG: Final = "model.lora_attn_modules"
-_QUANTIZE = re.compile(r"model\.quantize_base=true", re.IGNORECASE)
-_DORA = re.compile(r"model\.use_dora=true", re.IGNORECASE)
+
+
+@functools.cache
+def _quantize_and_dora() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The overrides that make a run QLoRA, and DoRA; compiled on first use: the first
+    case-insensitive pattern costs Python milliseconds, and most runs (the pre-commit
+    hook's) never ask."""
+    return (
+        re.compile(r"model\.quantize_base=true", re.IGNORECASE),
+        re.compile(r"model\.use_dora=true", re.IGNORECASE),
+    )
 
 
 def model_of(runtime_name: str) -> str:
@@ -107,8 +117,9 @@ class TuneRun:
     @property
     def qlora(self) -> bool:
         """QLoRA: the base model is quantized, and DoRA is not asked for."""
-        return any(_QUANTIZE.search(arg) for arg in self.args) and not any(
-            _DORA.search(arg) for arg in self.args
+        quantize, dora = _quantize_and_dora()
+        return any(quantize.search(arg) for arg in self.args) and not any(
+            dora.search(arg) for arg in self.args
         )
 
 

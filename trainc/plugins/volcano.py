@@ -24,7 +24,6 @@ runtime's ``networkTopology``. No ownerReference: offline there is no TrainJob U
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.checks.shared.template import runtime_patches
@@ -41,6 +40,7 @@ from trainc.model.mlpolicy import VolcanoPodGroupPolicySource
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.plugins.shared.objects import manifest
 from trainc.plugins.shared.podgroup import min_resources
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution
 from trainc.resolve.resolved import ResolvedJob
 from trainc.resolve.scheduling import pod_specs, scheduler_names

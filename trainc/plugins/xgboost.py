@@ -10,12 +10,12 @@ plugin's ``Validate``: ``trainer.env`` leaves the ``DMLC_*`` variables to the pl
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.diagnostics import Diagnostic
 from trainc.load.defaulted import DefaultedObject
 from trainc.plugins.shared.reserved_env import check_reserved_env
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution
 from trainc.resolve.edits import COMPLETION_INDEX_PATH, env_field, env_value
 from trainc.resolve.trainer import (

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from trainc.diagnostics import Diagnostic, Rule, Severity
@@ -18,6 +17,7 @@ from trainc.load.documents import Document
 from trainc.model.json import FieldPath, JsonObject
 from trainc.model.kinds import INPUT_KINDS, TRAINJOB
 from trainc.policy.files import POLICY_INVALID
+from trainc.records import dataclass
 from trainc.schema.cel.engine import CelCompileError, Program, compile_expression
 from trainc.schema.cel.reads import Reads, reads, union
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from trainc.config.limits import InputLimits
@@ -20,6 +20,7 @@ from trainc.load.globs import path_filter
 from trainc.load.reader import decode_input, read_input
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
+from trainc.records import dataclass
 from trainc.resources import data_dir
 
 POLICY_INVALID = Rule(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from trainc.config.policy_settings import merge_params, select_policies
@@ -24,6 +23,7 @@ from trainc.model.labels import POLICY_KIND
 from trainc.model.schematree import load_kind_schema
 from trainc.policy.compile import CompiledPolicy, compile_policy
 from trainc.policy.files import POLICY_INVALID, read_policy_files
+from trainc.records import dataclass
 from trainc.schema.defaults import drop_nulls
 from trainc.schema.structural import check_schema
 

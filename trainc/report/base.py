@@ -10,7 +10,7 @@ import importlib
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Protocol, TextIO, TypeAlias, runtime_checkable
 
 from trainc.diagnostics import Diagnostic, Rule, Severity, rule_for
@@ -18,6 +18,7 @@ from trainc.errors import CompilerBug, UsageError
 from trainc.load.inputs import STDIN_NAME
 from trainc.load.source import SourceFile
 from trainc.model.json import JsonValue
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

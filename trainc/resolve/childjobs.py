@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object, get_path
 from trainc.model.labels import JOBSET_NAME_LABEL
+from trainc.records import dataclass
 from trainc.resolve.claims import claim_templates, claim_volume, mounted_claims
 from trainc.resolve.endpoints import subdomain
 

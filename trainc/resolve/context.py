@@ -9,7 +9,7 @@ knows the JobSet template's shape, so plugins stay short.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from trainc.config.settings import CompileSettings
 from trainc.diagnostics import Diagnostic
@@ -19,6 +19,7 @@ from trainc.model.json import FieldPath, JsonObject, as_list, get_path
 from trainc.model.labels import ANCESTOR_LABEL, ANCESTOR_TRAINER
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.model.trainjob import TrainJobSpec
+from trainc.records import dataclass
 from trainc.resolve.provenance import Derived, Origin, Trace, Written
 from trainc.resolve.resolved import Claim, PodSet
 from trainc.resolve.resources import Amounts

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution
 from trainc.resolve.phases import (
     ApplyTrainJob,

@@ -10,7 +10,6 @@ https://github.com/kubeflow/trainer/blob/master/pkg/runtime/core/clustertraining
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TypeAlias
 
 from trainc.diagnostics import Rule, Severity, did_you_mean
@@ -18,6 +17,7 @@ from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import get_path
 from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME
 from trainc.model.labels import GROUP
+from trainc.records import dataclass
 
 XOBJ_RUNTIME_NOT_FOUND = Rule(
     "xobj.runtime-not-found",

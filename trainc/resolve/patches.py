@@ -42,7 +42,6 @@ functions stay total: such items never match, and such lists are replaced.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from trainc.errors import CompilerBug
 from trainc.model.json import (
@@ -55,6 +54,7 @@ from trainc.model.json import (
     get_path,
 )
 from trainc.model.schematree import KindSchema, SchemaNode
+from trainc.records import dataclass
 from trainc.resolve.provenance import Origin, Trace
 
 _STRATEGY = "x-kubernetes-patch-strategy"

@@ -19,10 +19,10 @@ never reused while the trace can be asked about it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.json import FieldPath, JsonValue
+from trainc.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,6 @@ manifests, so both read the same result and no rule is computed twice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 from trainc.diagnostics import Diagnostic
@@ -16,6 +15,7 @@ from trainc.model.json import FieldPath, JsonObject
 from trainc.model.labels import JOBSET_API_VERSION, JOBSET_KIND
 from trainc.model.runtime import TrainingRuntimeSpec
 from trainc.model.trainjob import TrainJobSpec
+from trainc.records import dataclass
 from trainc.resolve.provenance import Origin, Trace, Written
 from trainc.resolve.resources import Amounts
 

@@ -12,9 +12,9 @@ where Trainer mounts its generated one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from trainc.model.json import FieldPath, as_object, get_path
+from trainc.records import dataclass
 from trainc.resolve.context import Resolution
 
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")

@@ -15,13 +15,13 @@ files) is marked ``manual`` with the reason, and only its hint is given.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.documents import LoadedObject
 from trainc.model.json import FieldPath, JsonValue, as_list, as_object, format_path, get_path
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.model.labels import API_VERSION, GROUP, VERSION
+from trainc.records import dataclass
 from trainc.schema.rewrites import AddEntry, Delete, Edit, Ref, Rename, Set, Template, describe
 
 LOAD_UNKNOWN_VERSION = Rule(

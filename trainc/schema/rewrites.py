@@ -16,10 +16,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TypeAlias
 
 from trainc.model.json import FieldPath, JsonScalar, JsonValue, get_path
+from trainc.records import dataclass
 
 _ELIDED = "…"
 #: Plain words YAML 1.1 readers (kubectl's among them) take for booleans or null.

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ from trainc.model import patterns
 from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path, get_path
 from trainc.model.scalars import FORMAT_NOUNS
 from trainc.model.schematree import KindSchema, SchemaNode
+from trainc.records import dataclass
 
 if TYPE_CHECKING:
     import jsonschema_rs

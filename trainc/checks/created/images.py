@@ -19,12 +19,13 @@ sits at the line it came from: the runtime, the TrainJob or a runtime patch.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Final
 
 from trainc.checks.shared.locate import locate
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, as_list, as_object, get_path
+from trainc.records import dataclass
 from trainc.resolve.provenance import Derived, Origin, Written
 from trainc.resolve.resolved import ResolvedJob
 

@@ -14,11 +14,11 @@ to the JobSet trainc emits.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.diagnostics import Diagnostic, Rule, Severity, counted
 from trainc.model.json import JsonObject, as_list, as_object, get_path
+from trainc.records import dataclass
 from trainc.resolve.resolved import ResolvedJob
 from trainc.schema.metadata import LABEL_MAX, dns1035_label_errors
 

@@ -17,7 +17,7 @@ Compile builds from the same resolved job, so whatever it could find, this finds
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from trainc.checks.created.childjobs import check_child_jobs
 from trainc.checks.created.coordinator import check_coordinator_pod
@@ -31,6 +31,7 @@ from trainc.config.judgement import Judgement
 from trainc.config.sweeper import check_deadline_period
 from trainc.diagnostics import Diagnostic
 from trainc.plugins import registry
+from trainc.records import dataclass
 from trainc.resolve.childjobs import ChildJob
 from trainc.resolve.framework import plan
 from trainc.resolve.resolved import ResolvedJob

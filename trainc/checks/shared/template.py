@@ -10,7 +10,6 @@ which is why one set of accessors serves both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from trainc.model.json import FieldPath, JsonObject, JsonValue, get_path
@@ -20,6 +19,7 @@ from trainc.model.labels import (
     ANCESTOR_MODEL_INITIALIZER,
     ANCESTOR_TRAINER,
 )
+from trainc.records import dataclass
 
 #: Where a runtime keeps its JobSet spec.
 JOBSET_SPEC: FieldPath = ("spec", "template", "spec")

@@ -18,10 +18,10 @@ whatever the order, since the named file is the one being changed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.defaulted import DefaultedObject
+from trainc.records import dataclass
 from trainc.resolve.resolved import claim_name
 
 XOBJ_VOLUME_CLAIM_CLASH = Rule(

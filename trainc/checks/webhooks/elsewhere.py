@@ -10,7 +10,7 @@ TrainJobs as :class:`~trainc.load.declared.Declared` names; neither is checked.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from trainc.checks.webhooks.claim_clashes import ClaimUser
 from trainc.checks.webhooks.duplicates import Identity
@@ -20,6 +20,7 @@ from trainc.load.documents import LoadedObject
 from trainc.model.json import JsonObject
 from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, RUNTIME_KINDS, TRAINJOB
 from trainc.plugins.volumes import claim_template_names
+from trainc.records import dataclass
 from trainc.resolve.index import RuntimeAddress, runtime_address
 from trainc.resolve.resolved import claim_name
 

@@ -11,12 +11,12 @@ spec.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from trainc.checks.workload.jsonfields import integer, objects
 from trainc.checks.workload.version import Gate, KubeVersion
 from trainc.checks.workload.volumes import is_dropped
 from trainc.model.json import JsonObject
+from trainc.records import dataclass
 
 #: ``hostUsers: false``; before 1.33 the field is dropped and every pod shares the host's
 #: user namespace.

@@ -16,9 +16,9 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from trainc.model.json import FieldPath, JsonValue
+from trainc.records import dataclass
 
 
 class Key(str):

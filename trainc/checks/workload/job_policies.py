@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 
 from trainc.checks.workload.badvalues import invalid_composite
 from trainc.checks.workload.fielderrors import (
@@ -30,6 +29,7 @@ from trainc.checks.workload.jsonfields import integer, objects, present, text
 from trainc.checks.workload.version import KubeVersion
 from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, JsonValue, as_list, as_object
+from trainc.records import dataclass
 from trainc.schema.metadata import qualified_name_errors
 
 JOB_POD_FAILURE_POLICY = Rule(

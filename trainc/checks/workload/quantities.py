@@ -17,12 +17,12 @@ An amount is printed the way the API server prints it, in canonical form (``1500
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from decimal import ROUND_UP, Decimal
 
 from trainc.checks.workload.fielderrors import FieldError, Key, invalid, not_supported
 from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonValue
+from trainc.records import dataclass
 from trainc.resolve.quantity import (
     QuantityError,
     format_quantity,

@@ -11,9 +11,9 @@ whose default turned them on (upstream's ``pkg/features/kube_features.go``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from trainc.errors import UsageError
+from trainc.records import dataclass
 
 KubeVersion = tuple[int, int]
 

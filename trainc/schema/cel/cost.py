@@ -35,7 +35,8 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from trainc.records import dataclass
 
 #: The API server's limit for one evaluation of one rule (``PerCallLimit``).
 PER_CALL_LIMIT = 1_000_000

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 
 from trainc.diagnostics import Rule, Severity
 from trainc.errors import CompilerBug
 from trainc.model.json import JsonValue
 from trainc.model.schematree import KindSchema, SchemaNode
+from trainc.records import dataclass
 from trainc.schema.cel.cost import tokens
 from trainc.schema.cel.engine import CelCompileError, Program, compile_expression, references
 

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from cel_expr_python import cel
 
 from trainc.model.json import JsonValue
+from trainc.records import dataclass
 from trainc.schema.cel.cost import tokens
 from trainc.schema.cel.library import NAMES
 from trainc.schema.cel.library.declare import UNSUPPORTED, Release

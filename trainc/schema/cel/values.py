@@ -26,11 +26,11 @@ import functools
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Final
 
 from trainc.model.json import FieldPath, JsonValue
 from trainc.model.schematree import KindSchema, SchemaNode
+from trainc.records import dataclass
 from trainc.schema.cel.cost import Shape
 from trainc.schema.cel.declared import DeclaredRule
 from trainc.schema.cel.plan import SitePlan, site_plan

@@ -9,7 +9,8 @@ values; an opaque value is a tagged map (:mod:`.values`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from trainc.records import dataclass
 
 #: A Kubernetes release as (major, minor).
 Release = tuple[int, int]

@@ -1,0 +1,156 @@
+"""The index of the words of each file: a run with it finds the TrainJobs that may clash
+exactly as reading every file does, and reads only the files that may name one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from trainc.cache.store import Store
+from trainc.config.settings import RepoConfig
+from trainc.load import named_files
+from trainc.load import word_filter as word_filter_module
+from trainc.load.declared import declared_trainjobs
+from trainc.load.word_filter import Words, is_word, word_filter
+
+from .files import TRAINJOB, IndexReads, config, write
+
+
+class Reads(IndexReads):
+    """The clash index's reads, and what it finds."""
+
+    def take(self) -> list[str]:
+        return sorted(super().take())
+
+    def found(self, cfg: RepoConfig, store: Store, *names: str) -> list[str]:
+        """The TrainJobs found with the index, checked against reading every file.
+
+        Only the indexed run's reads are left for :meth:`take`.
+        """
+        before = len(self.paths)
+        expected = declared_trainjobs(names, skip=("jobs/named.yaml",), config=cfg)
+        del self.paths[before:]
+        found = declared_trainjobs(names, skip=("jobs/named.yaml",), config=cfg, store=store)
+        clashing = [d for d in found if d.name in names]
+        assert clashing == [d for d in expected if d.name in names]
+        return [f"{d.path}:{d.name}" for d in clashing]
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> Reads:
+    # Filters so wide that none wrongly holds a word: which files are read is then exact
+    # (the rate of false positives is tested on its own, below).
+    monkeypatch.setattr(word_filter_module, "_BITS_PER_WORD", 4096)
+    return Reads(monkeypatch, named_files)
+
+
+def repository(root: Path, jobs: int = 20) -> RepoConfig:
+    for number in range(jobs):
+        write(root, f"jobs/job-{number}.yaml", TRAINJOB.format(name=f"job-{number}"))
+    write(root, "jobs/named.yaml", TRAINJOB.format(name="job-7"))
+    return config(root)
+
+
+def test_a_warm_run_reads_only_the_files_that_may_name_the_job(
+    tmp_path: Path, store: Store, reads: Reads
+) -> None:
+    cfg = repository(tmp_path / "repo")
+    reads.later_ns = 10**10  # the files are 10 s old when the index is written
+    for _ in range(2):  # the first run leaves an empty index, the second builds it
+        assert reads.found(cfg, store, "job-7") == ["jobs/job-7.yaml:job-7"]
+        assert len(reads.take()) == 20
+    assert reads.found(cfg, store, "job-7") == ["jobs/job-7.yaml:job-7"]
+    # job-17 holds "job-7" only inside a longer word: the filter spares it.
+    assert reads.take() == ["jobs/job-7.yaml"]
+    assert reads.found(cfg, store, "job-3", "job-12") == [
+        "jobs/job-12.yaml:job-12",
+        "jobs/job-3.yaml:job-3",
+    ]
+    assert reads.take() == ["jobs/job-12.yaml", "jobs/job-3.yaml"]
+
+
+def test_a_one_off_run_builds_no_filter(
+    tmp_path: Path, store: Store, reads: Reads, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cfg = repository(tmp_path / "repo")
+    reads.later_ns = 10**10
+    built: list[bytes] = []
+
+    def spy(data: bytes) -> tuple[int, int]:
+        built.append(data)
+        return word_filter(data)
+
+    monkeypatch.setattr(named_files, "word_filter", spy)
+    reads.found(cfg, store, "job-7")
+    assert built == []
+    reads.found(cfg, store, "job-7")
+    assert len(built) == 20
+
+
+def test_edits_additions_and_files_in_the_racy_window_are_read(
+    tmp_path: Path, store: Store, reads: Reads
+) -> None:
+    root = tmp_path / "repo"
+    cfg = repository(root)
+    reads.found(cfg, store, "job-7")  # leaves an empty index
+    reads.found(cfg, store, "job-7")  # written just now: not yet safe to trust
+    reads.take()
+    reads.found(cfg, store, "job-7")
+    assert len(reads.take()) == 20
+    reads.later_ns = 10**10
+    reads.found(cfg, store, "job-7")
+    write(root, "jobs/job-2.yaml", TRAINJOB.format(name="job-7"))  # a copy, renamed
+    write(root, "jobs/new.yaml", TRAINJOB.format(name="job-7"))
+    reads.take()
+    assert reads.found(cfg, store, "job-7") == [
+        "jobs/job-2.yaml:job-7",
+        "jobs/job-7.yaml:job-7",
+        "jobs/new.yaml:job-7",
+    ]
+    assert reads.take() == ["jobs/job-2.yaml", "jobs/job-7.yaml", "jobs/new.yaml"]
+
+
+def test_templates_and_names_that_are_no_word_are_read_as_without_the_index(
+    tmp_path: Path, store: Store, reads: Reads
+) -> None:
+    root = tmp_path / "repo"
+    repository(root, jobs=3)
+    # A template is searched as without the index: "name", a key in every file, finds it.
+    write(root, "jobs/templated.yaml.j2", TRAINJOB.format(name="{{ name }}"))
+    cfg = config(root, values={"name": "job-7"})
+    reads.later_ns = 10**10
+    reads.found(cfg, store, "job-7", "name")
+    reads.found(cfg, store, "job-7", "name")
+    reads.take()
+    assert reads.found(cfg, store, "job-7", "name") == ["jobs/templated.yaml.j2:job-7"]
+    assert reads.take() == ["jobs/templated.yaml.j2"]
+    # An invalid name with "_" is searched for in every file, as without an index.
+    reads.found(cfg, store, "job_1")
+    assert len(reads.take()) == 4
+
+
+def test_the_filter_holds_every_word_of_its_file_but_keys() -> None:
+    data = b'name: resnet-v2\nimage: "ghcr.io/team/x:1.0"\nargs: [--lr=0.1, a.b]\n'
+    found = word_filter(data)
+    for word in (b"resnet-v2", b"ghcr.io", b"team", b"1.0", b"--lr", b"0.1", b"a.b"):
+        assert is_word(word)
+        assert Words(frozenset({word})).may_be_in(found), word
+    for key in (b"image", b"args", b"x"):
+        assert not Words(frozenset({key})).may_be_in(found), key
+    assert not is_word(b"job_1")
+    assert not is_word(b"a b")
+
+
+def test_few_files_are_read_for_a_word_they_lack() -> None:
+    files = [
+        TRAINJOB.format(name=f"job-{number}").encode()
+        + b"# "
+        + b" ".join(f"word{number}-{other}".encode() for other in range(60))
+        for number in range(200)
+    ]
+    filters = [word_filter(data) for data in files]
+    absent = [f"absent-{number}".encode() for number in range(100)]
+    wrongly = sum(Words(frozenset({word})).may_be_in(found) for found in filters for word in absent)
+    assert wrongly / (len(filters) * len(absent)) < 0.005
+    assert Words(frozenset({b"job-7"})).may_be_in(filters[7])
