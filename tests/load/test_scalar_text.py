@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import (
@@ -95,6 +95,8 @@ _STYLES = {
     style=st.sampled_from(sorted(_STYLES)),
     width=st.integers(min_value=8, max_value=80),
 )
+# A tab alone on a folded block's first line: that line is text, not an empty line.
+@example(value="\t\n :", style="folded", width=8)
 def test_every_character_of_a_dumped_value_is_found_in_the_file(
     value: str, style: str, width: int
 ) -> None:

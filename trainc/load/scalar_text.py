@@ -118,12 +118,22 @@ def _block(
     lines: Sequence[str], line: int, parent: int, indent: int | None, *, folded: bool
 ) -> _Reading | None:
     """A literal or folded block scalar's content, from its first line on; ``indent`` is
-    the one its header gives, else its first line's."""
+    the one its header gives, else its first line's.
+
+    Only spaces indent a block scalar, so only a line of nothing but spaces is empty
+    (``l-empty``, https://yaml.org/spec/1.2.2/#64-empty-lines). A tab is text wherever
+    it stands past the indentation: a line of spaces and a tab is the scalar's first
+    text line when it comes first, its spaces the indentation
+    (https://yaml.org/spec/1.2.2/#8111-block-indentation-indicator), and in a folded
+    scalar it is a more-indented line whose breaks are kept
+    (https://yaml.org/spec/1.2.2/#813-folded-style). Taking it for empty would detect
+    the indentation from a later line and drop the tab.
+    """
     content: list[int] = []
     while line < len(lines):
         text = lines[line]
         leading = len(text) - len(text.lstrip(" "))
-        if text.strip():
+        if text.strip(" "):
             if indent is None:
                 indent = leading
             if leading < indent or leading <= parent:
