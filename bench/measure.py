@@ -8,7 +8,9 @@ tree, sampled every few milliseconds from /proc (what a process pool really hold
 once, though a peak shorter than the interval can slip between samples). PSS, not RSS,
 because forked workers share their parent's pages until they write to them: summing
 their resident sets would count every shared page once per process, PSS counts it once
-in all (``/proc/PID/smaps_rollup``, Linux 4.14; without it, the resident set).
+in all (``/proc/PID/smaps_rollup``, Linux 4.14; without it, the resident set). The
+sampled PSS alone is kept too: the memory targets judge it, as the issue that set them
+measured it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class Sample:
     wall: float
     cpu: float  # user + system, the process and the children it waited for
     peak_memory: int  # bytes: see the module docstring
+    peak_pss: int  # bytes: the highest sampled PSS of the process tree alone
     returncode: int
     stdout: str
     stderr: str
@@ -64,6 +67,7 @@ def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None)
             wall=wall,
             cpu=usage.ru_utime + usage.ru_stime,
             peak_memory=max(usage.ru_maxrss * 1024, sampler.peak),
+            peak_pss=sampler.peak,
             returncode=process.returncode,
             stdout=out.read().decode(errors="replace"),
             stderr=err.read().decode(errors="replace"),

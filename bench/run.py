@@ -10,8 +10,12 @@ process (bench/README.md says exactly how):
 - the floor (bench/floor.py), and check-jsonschema on the same TrainJob files against
   trainc's generated TrainJob schema (up to N = 10,000);
 - ``trainc validate FILE`` on one changed file (the pre-commit case), with and without
-  ``inputs.runtimes``, warm and cold: the median of several runs, each after a fresh
-  edit, one warm-up run first;
+  ``inputs.runtimes``, warm and cold, alternating with check-jsonschema on the same file:
+  the median of several runs, each after a fresh edit, one warm-up run first;
+- Argo CD's ``generate`` (the command of ``deploy/argocd/plugin.yaml``, its cache named by
+  ``TRAINC_CACHE_DIR`` as the sidecar's is), on a fresh copy of the repository each time
+  as Argo CD's CMP server extracts one: cold, then warm on the unchanged repository; the
+  warm output must equal the cold one byte for byte, or the runner stops;
 
 then one sweeper pass, dry and real, over TTL waves of 1,000 and 10,000 JobSets held by
 the stand-in API server (bench.sweeper). Every command must succeed: a failing run
@@ -44,6 +48,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from ruamel.yaml import YAML
+
 from bench import sweeper
 from bench.generate import CONFIG, CONFIG_COMMENT, CONFIG_TEXT, edit_job, generate
 from bench.measure import Sample, executable, machine, run
@@ -63,6 +69,8 @@ CHECK_JSONSCHEMA_MAX = 10_000
 #: The environment a measured process must not inherit: it would pick or disable a cache
 #: behind the runner's back (each command names its cache on the command line).
 CACHE_VARIABLES = ("TRAINC_CACHE_DIR", "TRAINC_NO_CACHE")
+#: The Argo CD plugin whose ``generate`` command the runner times.
+PLUGIN = REPO / "deploy/argocd/plugin.yaml"
 _T = TypeVar("_T")
 
 
@@ -226,6 +234,7 @@ def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
     config.write_text(render_yaml(unscoped, comment=CONFIG_COMMENT))
     anywhere = bench.single_file(caches, label="no `inputs.runtimes`")
     config.write_text(CONFIG_TEXT)
+    argocd = bench.argocd_generate(work / "argocd", cache=caches / "argocd")
     outputs = _files(output)
     cache = _files(caches / "compile") if setup.cached else None
     return SizeResult(
@@ -242,6 +251,7 @@ def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
         check_jsonschema=check,
         single_file=single,
         single_file_anywhere=anywhere,
+        argocd=argocd,
     )
 
 
@@ -266,8 +276,7 @@ class _Repository:
             sample = _checked(run(argv, cwd=self.root, env=self.setup.env), label)
             say(f"  {label}: {sample.wall:.2f} s, {sample.peak_memory / 1e6:.0f} MB")
             samples.append(sample)
-        median = _middle(samples, key=lambda s: s.wall)
-        return dataclasses.replace(median, peak_memory=max(s.peak_memory for s in samples))
+        return _highest_memory(_middle(samples, key=lambda s: s.wall), samples)
 
     def whole(
         self,
@@ -306,14 +315,17 @@ class _Repository:
         after one warm-up, each after a fresh edit of the file.
 
         Warm runs use the cache of the whole-repository validations (``caches/validate``);
-        cold runs, alternating with them, start from an empty cache each time. A trainc
-        without a cache gives cold runs only.
+        cold runs, and check-jsonschema on the same file, alternate with them, the cold
+        ones each from an empty cache. A trainc without a cache gives cold runs only.
         """
-        argv = [self.setup.trainc, "validate", self.changed.relative_to(self.root).as_posix()]
+        file = self.changed.relative_to(self.root).as_posix()
+        argv = [self.setup.trainc, "validate", file]
         warm_cache, cold_cache = caches / "validate", caches / "single-file-cold"
-        ways = [(argv, _emptied())]
+        schema = str(self.setup.source / SCHEMA)
+        ways = [([self.setup.check_jsonschema, "--schemafile", schema, file], _emptied())]
+        ways.append((argv, _emptied()))
         if self.setup.cached:
-            ways = [
+            ways[1:] = [
                 ([*argv, "--cache-dir", str(warm_cache)], _emptied()),
                 ([*argv, "--cache-dir", str(cold_cache)], _emptied(cold_cache)),
             ]
@@ -325,13 +337,66 @@ class _Repository:
                 sample = _checked(run(command, cwd=self.root, env=self.setup.env), label)
                 if attempt:
                     found.append(sample)
-        *warm, cold = (tuple(found) for found in samples)
-        result = SingleFile(warm=warm[0] if warm else (), cold=cold)
-        for way, runs in (("warm", result.warm), ("cold", result.cold)):
+        check, *warm, cold = (tuple(found) for found in samples)
+        result = SingleFile(warm=warm[0] if warm else (), cold=cold, check_jsonschema=check)
+        ways_said = (("warm", result.warm), ("cold", result.cold), ("check-jsonschema", check))
+        for way, runs in ways_said:
             if runs:
                 median = statistics.median(sample.wall for sample in runs)
                 say(f"  trainc validate FILE, {label}, {way}: median {median:.3f} s")
         return result
+
+    def argocd_generate(self, scratch: Path, *, cache: Path) -> Runs:
+        """Argo CD's ``generate`` of the repository: cold, then warm while it is unchanged.
+
+        Argo CD's CMP server extracts the Application's files into a new temporary
+        directory for every generation and runs the plugin's command there
+        (https://github.com/argoproj/argo-cd/blob/master/cmpserver/plugin/plugin.go), the
+        files written anew, with new times
+        (https://github.com/argoproj/argo-cd/blob/master/util/io/files/tar.go). So each run
+        here gets a fresh copy (untimed), and the cache the sidecar's environment names.
+        The cold run starts from an empty cache; each warm run finds what the runs before
+        left, and must print the cold run's output byte for byte.
+        """
+        argv = [self.setup.trainc, *plugin_command()[1:]]
+        env = {**self.setup.env, "TRAINC_CACHE_DIR": str(cache)}
+        copies = itertools.count()
+        shutil.rmtree(cache, ignore_errors=True)
+
+        def timed(label: str) -> Sample:
+            copy = scratch / f"app-{next(copies)}"
+            shutil.rmtree(scratch, ignore_errors=True)
+            shutil.copytree(self.root, copy, copy_function=shutil.copyfile)
+            sample = _checked(run(argv, cwd=copy, env=env), label)
+            say(f"  {label}: {sample.wall:.2f} s, {sample.peak_memory / 1e6:.0f} MB")
+            return sample
+
+        cold = timed("Argo CD generate, empty cache")
+        if not self.setup.cached:
+            return Runs(cold=cold)
+        warm = [timed("Argo CD generate, warm, unchanged") for _ in range(self.setup.repeat)]
+        if any(sample.stdout != cold.stdout for sample in warm):
+            raise BenchError("Argo CD generate printed other manifests warm than cold")
+        shutil.rmtree(scratch, ignore_errors=True)
+        return Runs(cold=cold, warm=_highest_memory(_middle(warm, key=lambda s: s.wall), warm))
+
+
+def plugin_command() -> list[str]:
+    """The ``generate`` command of trainc's Argo CD plugin, as ``plugin.yaml`` declares it."""
+    spec = YAML(typ="safe").load(PLUGIN.read_text(encoding="utf-8"))["spec"]
+    command = spec["generate"]["command"]
+    if not (isinstance(command, list) and all(isinstance(part, str) for part in command)):
+        raise BenchError(f"{PLUGIN}: spec.generate.command is not a list of strings")
+    return [*command, *spec["generate"].get("args", [])]
+
+
+def _highest_memory(sample: Sample, samples: Sequence[Sample]) -> Sample:
+    """``sample`` with the highest peak memory readings of ``samples``."""
+    return dataclasses.replace(
+        sample,
+        peak_memory=max(s.peak_memory for s in samples),
+        peak_pss=max(s.peak_pss for s in samples),
+    )
 
 
 def _emptied(*directories: Path | None) -> Callable[[], None]:

@@ -43,3 +43,4 @@ def test_pages_forked_workers_share_are_counted_once(tmp_path: Path) -> None:
     assert sample.returncode == 0
     # Three processes map the same 200 MB: summed resident sets would say over 600 MB.
     assert 200 * MB <= sample.peak_memory < 350 * MB
+    assert 200 * MB <= sample.peak_pss < 350 * MB  # the children live long enough to sample

@@ -37,9 +37,15 @@ def test_one_run_measures_every_row_and_judges_every_target(
     written = rows["output: files, total size"][0].split(",")[0]
     assert rows["floor: files byte-identical to trainc's"] == [written]
     warm = [line for line in block.splitlines() if line.startswith("| the same, warm, ")]
-    assert len(warm) == 2  # validate and compile, each measured
+    assert len(warm) == 3  # validate, compile and Argo CD generate, each measured
     assert all(" s (" in line for line in warm)
     assert rows["compile: warm / cold"] != ["-"]
+    assert rows["Argo CD `generate`: warm / cold"][0].endswith("x")
+    assert " s (" in rows["the same, warm, repository unchanged"][0]
+    hook_ratio = "`trainc validate FILE` / check-jsonschema FILE, with (without) `inputs.runtimes`"
+    assert rows[hook_ratio][0].endswith("x)")
+    assert not (work / "n30/argocd").exists()  # the last copy of the repository is gone
+    assert any((work / "n30/cache/argocd").iterdir())  # filled through TRAINC_CACHE_DIR
     verdicts = [row[-1] for name, row in rows.items() if name.startswith(TARGET_NAMES)]
     assert len(verdicts) == len(TARGET_NAMES)
     assert set(verdicts) <= {"met", "**not met**"}  # all measured at N = 30
@@ -48,13 +54,17 @@ def test_one_run_measures_every_row_and_judges_every_target(
 
 #: The first words of each target the runner judges at one size.
 TARGET_NAMES = (
+    "one changed file, N = 30, no `inputs.runtimes`: median",
+    "one changed file, N = 30, no `inputs.runtimes` / check-jsonschema",
+    "one changed file, N = 30, with `inputs.runtimes`: median",
+    "one changed file, N = 30, with `inputs.runtimes` / check-jsonschema",
+    "compile again after changing one file",
+    "validate again after changing one file",
+    "Argo CD `generate`, repository unchanged",
+    "`trainc compile` peak PSS, workers included, N = 30",
     "`trainc compile` / floor",
     "`trainc validate` / floor",
     "check-jsonschema / `trainc validate`",
-    "compile again after changing one file",
-    "one changed file, N = 30, no",
-    "one changed file, N = 30, with",
-    "`trainc compile` peak memory",
 )
 
 
@@ -70,7 +80,14 @@ def cells(block: str) -> dict[str, list[str]]:
 
 def sample(stdout: str = "", returncode: int = 0) -> Sample:
     return Sample(
-        argv=(), wall=1.0, cpu=1.0, peak_memory=0, returncode=returncode, stdout=stdout, stderr=""
+        argv=(),
+        wall=1.0,
+        cpu=1.0,
+        peak_memory=0,
+        peak_pss=0,
+        returncode=returncode,
+        stdout=stdout,
+        stderr="",
     )
 
 
