@@ -43,6 +43,7 @@ import shlex
 import shutil
 import statistics
 import sys
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -207,6 +208,7 @@ def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
     shutil.rmtree(work, ignore_errors=True)
     say(f"N={jobs}: generating {repo}")
     generated = generate(repo, jobs=jobs, seed=setup.seed)
+    _commit_all(repo)
     bench = _Repository(repo, repo / generated.jobs[len(generated.jobs) // 2], setup)
     trainc, caches = setup.trainc, work / "cache"
     validate = bench.whole(
@@ -234,7 +236,7 @@ def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
     config.write_text(render_yaml(unscoped, comment=CONFIG_COMMENT))
     anywhere = bench.single_file(caches, label="no `inputs.runtimes`")
     config.write_text(CONFIG_TEXT)
-    argocd = bench.argocd_generate(work / "argocd", cache=caches / "argocd")
+    argocd = bench.argocd_generate(cache=caches / "argocd")
     outputs = _files(output)
     cache = _files(caches / "compile") if setup.cached else None
     return SizeResult(
@@ -346,7 +348,7 @@ class _Repository:
                 say(f"  trainc validate FILE, {label}, {way}: median {median:.3f} s")
         return result
 
-    def argocd_generate(self, scratch: Path, *, cache: Path) -> Runs:
+    def argocd_generate(self, *, cache: Path) -> Runs:
         """Argo CD's ``generate`` of the repository: cold, then warm while it is unchanged.
 
         Argo CD's CMP server extracts the Application's files into a new temporary
@@ -360,14 +362,16 @@ class _Repository:
         """
         argv = [self.setup.trainc, *plugin_command()[1:]]
         env = {**self.setup.env, "TRAINC_CACHE_DIR": str(cache)}
-        copies = itertools.count()
         shutil.rmtree(cache, ignore_errors=True)
 
         def timed(label: str) -> Sample:
-            copy = scratch / f"app-{next(copies)}"
-            shutil.rmtree(scratch, ignore_errors=True)
-            shutil.copytree(self.root, copy, copy_function=shutil.copyfile)
-            sample = _checked(run(argv, cwd=copy, env=env), label)
+            # Like the CMP server's work directory: a new one under the temporary directory,
+            # outside any git repository; without .git, as docs/argocd.md advises.
+            with tempfile.TemporaryDirectory(prefix="trainc-bench-cmp-") as scratch:
+                copy = Path(scratch) / "app"
+                ignore = shutil.ignore_patterns(".git")
+                shutil.copytree(self.root, copy, ignore=ignore, copy_function=shutil.copyfile)
+                sample = _checked(run(argv, cwd=copy, env=env), label)
             say(f"  {label}: {sample.wall:.2f} s, {sample.peak_memory / 1e6:.0f} MB")
             return sample
 
@@ -377,8 +381,18 @@ class _Repository:
         warm = [timed("Argo CD generate, warm, unchanged") for _ in range(self.setup.repeat)]
         if any(sample.stdout != cold.stdout for sample in warm):
             raise BenchError("Argo CD generate printed other manifests warm than cold")
-        shutil.rmtree(scratch, ignore_errors=True)
         return Runs(cold=cold, warm=_highest_memory(_middle(warm, key=lambda s: s.wall), warm))
+
+
+def _commit_all(repo: Path) -> None:
+    """Make ``repo`` a git repository with every file committed, as a GitOps repository is:
+    trainc reads only the files git tracks, and the work directory may sit in a checkout."""
+    git = executable("git")
+    if git is None:
+        raise BenchError("git is not installed: the generated repository must be one")
+    who = ["-c", "user.name=trainc bench", "-c", "user.email=bench@localhost"]
+    for argv in (["init", "-q"], ["add", "-A"], [*who, "commit", "-q", "-m", "generated"]):
+        _checked(run([git, *argv], cwd=repo), f"git {argv[-1]}")
 
 
 def plugin_command() -> list[str]:
