@@ -44,16 +44,7 @@ class Runs:
     @property
     def peak_memory(self) -> int:
         """The highest peak of the runs, in bytes."""
-        return max(s.peak_memory for s in self._samples)
-
-    @property
-    def peak_pss(self) -> int:
-        """The highest sampled PSS of the runs' process trees, in bytes."""
-        return max(s.peak_pss for s in self._samples)
-
-    @property
-    def _samples(self) -> list[Sample]:
-        return [s for s in (self.cold, self.warm, self.uncached) if s is not None]
+        return max(s.peak_memory for s in (self.cold, self.warm, self.uncached) if s is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +156,6 @@ def _measurements(results: Sequence[SizeResult]) -> list[str]:
         ),
         ("the same, warm, repository unchanged", lambda r: _run(r.argocd.warm, r.jobs)),
         ("Argo CD `generate`: warm / cold", lambda r: _warm_ratio(r.argocd)),
-        ("`trainc compile` peak PSS, workers included: cold, warm, `--no-cache`", _compile_pss),
     ]
     header = "| | " + " | ".join(f"N = {r.jobs:,}" for r in results) + " |"
     lines = [header, "|---" * (len(results) + 1) + "|"]
@@ -210,10 +200,10 @@ def targets(results: Sequence[SizeResult]) -> list[Target]:
     for result in results:
         if result is ref or result.jobs in COMPILE_MEMORY:
             goal = COMPILE_MEMORY.get(result.jobs, COMPILE_MEMORY[REFERENCE_JOBS])
-            peak = result.compile.peak_pss
+            peak = result.compile.peak_memory
             found.append(
                 Target(
-                    f"`trainc compile` peak PSS, workers included, N = {result.jobs:,}",
+                    f"`trainc compile` peak memory (PSS, workers included), N = {result.jobs:,}",
                     _mb(peak),
                     f"<= {_mb(goal)}",
                     peak <= goal,
@@ -298,13 +288,6 @@ def _single_file_ratios(result: SizeResult) -> str:
         for runs in (result.single_file, result.single_file_anywhere)
     ]
     return f"{ratios[0]:.2f}x ({ratios[1]:.2f}x)"
-
-
-def _compile_pss(result: SizeResult) -> str:
-    runs = result.compile
-    return ", ".join(
-        _mb(s.peak_pss) if s is not None else "-" for s in (runs.cold, runs.warm, runs.uncached)
-    )
 
 
 def _median(samples: Sequence[Sample]) -> float:

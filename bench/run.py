@@ -405,12 +405,8 @@ def plugin_command() -> list[str]:
 
 
 def _highest_memory(sample: Sample, samples: Sequence[Sample]) -> Sample:
-    """``sample`` with the highest peak memory readings of ``samples``."""
-    return dataclasses.replace(
-        sample,
-        peak_memory=max(s.peak_memory for s in samples),
-        peak_pss=max(s.peak_pss for s in samples),
-    )
+    """``sample`` with the highest peak memory of ``samples``."""
+    return dataclasses.replace(sample, peak_memory=max(s.peak_memory for s in samples))
 
 
 def _emptied(*directories: Path | None) -> Callable[[], None]:
