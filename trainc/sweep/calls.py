@@ -181,8 +181,8 @@ class Caller:
                 self.pause(attempt)
                 timeout = self._spend()
             except BudgetExhausted as exhausted:
-                tries = f"after {attempt + 1} attempts; {exhausted}"
-                raise BudgetExhausted(f"{what}: {detail} ({tries})", status=answer.status) from None
+                cut = f"not retried after attempt {attempt + 1}: {exhausted}"
+                raise BudgetExhausted(f"{what}: {detail} ({cut})", status=answer.status) from None
             attempt += 1
 
     def pause(self, attempt: int) -> None:
