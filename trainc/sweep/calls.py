@@ -99,12 +99,12 @@ class BudgetExhausted(ApiError):  # noqa: N818 - reads as the condition it repor
 class Caller:
     """Makes calls within the budgets of the current pass; ``calls`` counts its attempts.
 
-    Until :meth:`plan` sizes it, the call budget is ``max_calls``.
-    Actions run on several threads at once. So that which of them the call budget stops
-    does not depend on thread timing, each action is given its share of the budget in the
-    order the actions were decided (:meth:`share`), before any runs: a thread spends its
-    own share first, then, for retries beyond it, what no share holds. Counting is
-    under a lock, so no two threads spend the same call.
+    Until :meth:`plan` sizes it for the actions a pass decided, the call budget is
+    ``max_calls``. Actions run on several threads at once. So that which of them the call
+    budget stops does not depend on thread timing, each action is given its share of the
+    budget in the order the actions were decided (:meth:`share`), before any runs: a
+    thread spends its own share first, then, for retries beyond it, what no share holds.
+    Counting is under a lock, so no two threads spend the same call.
     """
 
     def __init__(
