@@ -35,6 +35,7 @@ import argparse
 import compileall
 import dataclasses
 import datetime
+import hashlib
 import importlib.util
 import itertools
 import json
@@ -86,6 +87,8 @@ class Setup:
     trainc: str
     check_jsonschema: str
     source: Path  # the trainc checkout measured: its schemas, and its code when not REPO
+    package: Path  # the trainc package the measured processes import
+    code: str  # the digest of that package's modules when the run began
     env: Mapping[str, str]  # for the measured processes
     cached: bool  # the measured trainc has --cache-dir and --no-cache
     seed: int
@@ -100,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         setup = _setup(options)
         results = [_measure_size(n, options.work / f"n{n}", setup) for n in sizes]
+        code_unchanged(setup)
     except BenchError as error:
         sys.stderr.write(f"bench: {error}\n")
         return 1
@@ -156,7 +160,8 @@ def _setup(options: argparse.Namespace) -> Setup:
     source: Path | None = options.trainc_source
     if source is not None and not (source / "trainc/__init__.py").is_file():
         raise BenchError(f"--trainc-source {source}: no trainc package there")
-    env = _measured_environment(source, options.work.resolve())
+    package = _measured_package(source)
+    env = _measured_environment(package, source, options.work.resolve())
     cached = _has_cache(trainc, env)
     if not cached:
         say("this trainc has no --cache-dir: measuring it without a cache, no warm runs")
@@ -164,6 +169,8 @@ def _setup(options: argparse.Namespace) -> Setup:
         trainc=trainc,
         check_jsonschema=check,
         source=(source or REPO).resolve(),
+        package=package,
+        code=code_digest(package),
         env=env,
         cached=cached,
         seed=options.seed,
@@ -172,7 +179,37 @@ def _setup(options: argparse.Namespace) -> Setup:
     )
 
 
-def _measured_environment(source: Path | None, work: Path) -> dict[str, str]:
+def _measured_package(source: Path | None) -> Path:
+    """The trainc package the measured processes import: ``source``'s, else the installed."""
+    if source is not None:
+        return source / "trainc"
+    spec = importlib.util.find_spec("trainc")
+    if spec is None or not spec.submodule_search_locations:
+        raise BenchError("trainc is not importable here: pip install -e '.[test]'")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def code_digest(package: Path) -> str:
+    """A digest of the package's modules, names and bytes."""
+    digest = hashlib.sha256()
+    for module in sorted(package.rglob("*.py")):
+        digest.update(module.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(module.read_bytes())
+    return digest.hexdigest()
+
+
+def code_unchanged(setup: Setup) -> None:
+    """Stop when trainc's code changed during the run: every cache key holds that code, so
+    a warm run after the change misses its cache and measures a cold one."""
+    if code_digest(setup.package) != setup.code:
+        raise BenchError(
+            f"trainc's code ({setup.package}) changed during the run, so the warm runs missed "
+            "their cache: leave the checkout alone while it runs, or measure a clone with "
+            "--trainc-source"
+        )
+
+
+def _measured_environment(package: Path, source: Path | None, work: Path) -> dict[str, str]:
     """The environment of the measured processes: trainc as an installed tool runs.
 
     pip writes the bytecode of the packages it installs, so a user's pre-commit hook never
@@ -187,12 +224,6 @@ def _measured_environment(source: Path | None, work: Path) -> dict[str, str]:
     env["XDG_CACHE_HOME"] = str(work / "xdg-cache")
     if source is not None:
         env["PYTHONPATH"] = str(source.resolve())
-        package = source / "trainc"
-    else:
-        spec = importlib.util.find_spec("trainc")
-        if spec is None or not spec.submodule_search_locations:
-            raise BenchError("trainc is not importable here: pip install -e '.[test]'")
-        package = Path(next(iter(spec.submodule_search_locations)))
     compileall.compile_dir(package, quiet=1)
     return env
 

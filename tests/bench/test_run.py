@@ -10,7 +10,15 @@ import pytest
 
 from bench.measure import Sample, executable
 from bench.report import Runs
-from bench.run import BenchError, main, same_findings, same_trees
+from bench.run import (
+    BenchError,
+    Setup,
+    code_digest,
+    code_unchanged,
+    main,
+    same_findings,
+    same_trees,
+)
 
 
 def test_one_run_measures_every_row_and_judges_every_target(
@@ -122,3 +130,25 @@ def test_findings_must_match() -> None:
     same_findings(Runs(cold=sample(clean), warm=sample(cached), uncached=sample(clean)))
     with pytest.raises(BenchError, match="findings differ"):
         same_findings(Runs(cold=sample(clean), warm=sample(clean), uncached=sample(found, 1)))
+
+
+def test_a_change_to_trainc_during_the_run_stops_it(tmp_path: Path) -> None:
+    # Every cache key holds trainc's code: an edit between a cold and a warm run made the
+    # warm compile miss its cache and measure 1.16x the cold one.
+    package = write(tmp_path / "trainc", {"__init__.py": b"", "sweep/calls.py": b"PAGE = 500\n"})
+    setup = Setup(
+        trainc="trainc",
+        check_jsonschema="check-jsonschema",
+        source=tmp_path,
+        package=package,
+        code=code_digest(package),
+        env={},
+        cached=True,
+        seed=0,
+        runs=1,
+        repeat=1,
+    )
+    code_unchanged(setup)
+    (package / "sweep/calls.py").write_bytes(b"PAGE = 2000\n")
+    with pytest.raises(BenchError, match=r"trainc's code .* changed during the run"):
+        code_unchanged(setup)
