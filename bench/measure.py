@@ -1,14 +1,16 @@
 """Time one command in a fresh process: wall time, CPU time, peak memory; and the machine.
 
 Wall time runs from just before the process is spawned to its exit, so interpreter start
-and imports count, as they do for a user. Peak memory is the larger of two readings:
-the kernel's ``ru_maxrss`` for the child (``wait4``; exact, but the largest *single*
-process of its tree) and the sum of proportional set sizes (PSS) over the whole process
-tree, sampled every few milliseconds from /proc (what a process pool really holds at
-once, though a peak shorter than the interval can slip between samples). PSS, not RSS,
-because forked workers share their parent's pages until they write to them: summing
-their resident sets would count every shared page once per process, PSS counts it once
-in all (``/proc/PID/smaps_rollup``, Linux 4.14; without it, the resident set).
+and imports count, as they do for a user. Peak memory is the sum of proportional set
+sizes (PSS) over the whole process tree, sampled every few milliseconds from /proc (what a
+process pool really holds at once, though a peak shorter than the interval can slip
+between samples). PSS, not RSS, because forked workers share their parent's pages until
+they write to them: summing their resident sets would count every shared page once per
+process, PSS counts it once in all (``/proc/PID/smaps_rollup``, Linux 4.14; without it,
+the resident set). Not the kernel's ``ru_maxrss`` of the child: before its ``exec`` the
+child is a copy of the runner, and the kernel keeps that image's high-water mark, so a
+runner holding 260 MB made every small process measure 260 MB. It stands in only for a
+process that ended before the first sample.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None)
             argv=tuple(argv),
             wall=wall,
             cpu=usage.ru_utime + usage.ru_stime,
-            peak_memory=max(usage.ru_maxrss * 1024, sampler.peak),
+            peak_memory=sampler.peak or usage.ru_maxrss * 1024,
             returncode=process.returncode,
             stdout=out.read().decode(errors="replace"),
             stderr=err.read().decode(errors="replace"),

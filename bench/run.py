@@ -10,8 +10,12 @@ process (bench/README.md says exactly how):
 - the floor (bench/floor.py), and check-jsonschema on the same TrainJob files against
   trainc's generated TrainJob schema (up to N = 10,000);
 - ``trainc validate FILE`` on one changed file (the pre-commit case), with and without
-  ``inputs.runtimes``, warm and cold: the median of several runs, each after a fresh
-  edit, one warm-up run first;
+  ``inputs.runtimes``, warm and cold, alternating with check-jsonschema on the same file:
+  the median of several runs, each after a fresh edit, one warm-up run first;
+- Argo CD's ``generate`` (the command of ``deploy/argocd/plugin.yaml``, its cache named by
+  ``TRAINC_CACHE_DIR`` as the sidecar's is), on a fresh copy of the repository each time
+  as Argo CD's CMP server extracts one: cold, then warm on the unchanged repository; the
+  warm output must equal the cold one byte for byte, or the runner stops;
 
 then one sweeper pass, dry and real, over TTL waves of 1,000 and 10,000 JobSets held by
 the stand-in API server (bench.sweeper). Every command must succeed: a failing run
@@ -31,6 +35,7 @@ import argparse
 import compileall
 import dataclasses
 import datetime
+import hashlib
 import importlib.util
 import itertools
 import json
@@ -39,10 +44,13 @@ import shlex
 import shutil
 import statistics
 import sys
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
+
+from ruamel.yaml import YAML
 
 from bench import sweeper
 from bench.generate import CONFIG, CONFIG_COMMENT, CONFIG_TEXT, edit_job, generate
@@ -63,6 +71,8 @@ CHECK_JSONSCHEMA_MAX = 10_000
 #: The environment a measured process must not inherit: it would pick or disable a cache
 #: behind the runner's back (each command names its cache on the command line).
 CACHE_VARIABLES = ("TRAINC_CACHE_DIR", "TRAINC_NO_CACHE")
+#: The Argo CD plugin whose ``generate`` command the runner times.
+PLUGIN = REPO / "deploy/argocd/plugin.yaml"
 _T = TypeVar("_T")
 
 
@@ -77,6 +87,8 @@ class Setup:
     trainc: str
     check_jsonschema: str
     source: Path  # the trainc checkout measured: its schemas, and its code when not REPO
+    package: Path  # the trainc package the measured processes import
+    code: str  # the digest of that package's modules when the run began
     env: Mapping[str, str]  # for the measured processes
     cached: bool  # the measured trainc has --cache-dir and --no-cache
     seed: int
@@ -91,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         setup = _setup(options)
         results = [_measure_size(n, options.work / f"n{n}", setup) for n in sizes]
+        code_unchanged(setup)
     except BenchError as error:
         sys.stderr.write(f"bench: {error}\n")
         return 1
@@ -147,7 +160,8 @@ def _setup(options: argparse.Namespace) -> Setup:
     source: Path | None = options.trainc_source
     if source is not None and not (source / "trainc/__init__.py").is_file():
         raise BenchError(f"--trainc-source {source}: no trainc package there")
-    env = _measured_environment(source, options.work.resolve())
+    package = _measured_package(source)
+    env = _measured_environment(package, source, options.work.resolve())
     cached = _has_cache(trainc, env)
     if not cached:
         say("this trainc has no --cache-dir: measuring it without a cache, no warm runs")
@@ -155,6 +169,8 @@ def _setup(options: argparse.Namespace) -> Setup:
         trainc=trainc,
         check_jsonschema=check,
         source=(source or REPO).resolve(),
+        package=package,
+        code=code_digest(package),
         env=env,
         cached=cached,
         seed=options.seed,
@@ -163,7 +179,37 @@ def _setup(options: argparse.Namespace) -> Setup:
     )
 
 
-def _measured_environment(source: Path | None, work: Path) -> dict[str, str]:
+def _measured_package(source: Path | None) -> Path:
+    """The trainc package the measured processes import: ``source``'s, else the installed."""
+    if source is not None:
+        return source / "trainc"
+    spec = importlib.util.find_spec("trainc")
+    if spec is None or not spec.submodule_search_locations:
+        raise BenchError("trainc is not importable here: pip install -e '.[test]'")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def code_digest(package: Path) -> str:
+    """A digest of the package's modules, names and bytes."""
+    digest = hashlib.sha256()
+    for module in sorted(package.rglob("*.py")):
+        digest.update(module.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(module.read_bytes())
+    return digest.hexdigest()
+
+
+def code_unchanged(setup: Setup) -> None:
+    """Stop when trainc's code changed during the run: every cache key holds that code, so
+    a warm run after the change misses its cache and measures a cold one."""
+    if code_digest(setup.package) != setup.code:
+        raise BenchError(
+            f"trainc's code ({setup.package}) changed during the run, so the warm runs missed "
+            "their cache: leave the checkout alone while it runs, or measure a clone with "
+            "--trainc-source"
+        )
+
+
+def _measured_environment(package: Path, source: Path | None, work: Path) -> dict[str, str]:
     """The environment of the measured processes: trainc as an installed tool runs.
 
     pip writes the bytecode of the packages it installs, so a user's pre-commit hook never
@@ -178,12 +224,6 @@ def _measured_environment(source: Path | None, work: Path) -> dict[str, str]:
     env["XDG_CACHE_HOME"] = str(work / "xdg-cache")
     if source is not None:
         env["PYTHONPATH"] = str(source.resolve())
-        package = source / "trainc"
-    else:
-        spec = importlib.util.find_spec("trainc")
-        if spec is None or not spec.submodule_search_locations:
-            raise BenchError("trainc is not importable here: pip install -e '.[test]'")
-        package = Path(next(iter(spec.submodule_search_locations)))
     compileall.compile_dir(package, quiet=1)
     return env
 
@@ -199,6 +239,7 @@ def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
     shutil.rmtree(work, ignore_errors=True)
     say(f"N={jobs}: generating {repo}")
     generated = generate(repo, jobs=jobs, seed=setup.seed)
+    _commit_all(repo)
     bench = _Repository(repo, repo / generated.jobs[len(generated.jobs) // 2], setup)
     trainc, caches = setup.trainc, work / "cache"
     validate = bench.whole(
@@ -226,6 +267,7 @@ def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
     config.write_text(render_yaml(unscoped, comment=CONFIG_COMMENT))
     anywhere = bench.single_file(caches, label="no `inputs.runtimes`")
     config.write_text(CONFIG_TEXT)
+    argocd = bench.argocd_generate(cache=caches / "argocd")
     outputs = _files(output)
     cache = _files(caches / "compile") if setup.cached else None
     return SizeResult(
@@ -242,6 +284,7 @@ def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
         check_jsonschema=check,
         single_file=single,
         single_file_anywhere=anywhere,
+        argocd=argocd,
     )
 
 
@@ -266,8 +309,7 @@ class _Repository:
             sample = _checked(run(argv, cwd=self.root, env=self.setup.env), label)
             say(f"  {label}: {sample.wall:.2f} s, {sample.peak_memory / 1e6:.0f} MB")
             samples.append(sample)
-        median = _middle(samples, key=lambda s: s.wall)
-        return dataclasses.replace(median, peak_memory=max(s.peak_memory for s in samples))
+        return _highest_memory(_middle(samples, key=lambda s: s.wall), samples)
 
     def whole(
         self,
@@ -306,14 +348,17 @@ class _Repository:
         after one warm-up, each after a fresh edit of the file.
 
         Warm runs use the cache of the whole-repository validations (``caches/validate``);
-        cold runs, alternating with them, start from an empty cache each time. A trainc
-        without a cache gives cold runs only.
+        cold runs, and check-jsonschema on the same file, alternate with them, the cold
+        ones each from an empty cache. A trainc without a cache gives cold runs only.
         """
-        argv = [self.setup.trainc, "validate", self.changed.relative_to(self.root).as_posix()]
+        file = self.changed.relative_to(self.root).as_posix()
+        argv = [self.setup.trainc, "validate", file]
         warm_cache, cold_cache = caches / "validate", caches / "single-file-cold"
-        ways = [(argv, _emptied())]
+        schema = str(self.setup.source / SCHEMA)
+        ways = [([self.setup.check_jsonschema, "--schemafile", schema, file], _emptied())]
+        ways.append((argv, _emptied()))
         if self.setup.cached:
-            ways = [
+            ways[1:] = [
                 ([*argv, "--cache-dir", str(warm_cache)], _emptied()),
                 ([*argv, "--cache-dir", str(cold_cache)], _emptied(cold_cache)),
             ]
@@ -325,13 +370,74 @@ class _Repository:
                 sample = _checked(run(command, cwd=self.root, env=self.setup.env), label)
                 if attempt:
                     found.append(sample)
-        *warm, cold = (tuple(found) for found in samples)
-        result = SingleFile(warm=warm[0] if warm else (), cold=cold)
-        for way, runs in (("warm", result.warm), ("cold", result.cold)):
+        check, *warm, cold = (tuple(found) for found in samples)
+        result = SingleFile(warm=warm[0] if warm else (), cold=cold, check_jsonschema=check)
+        ways_said = (("warm", result.warm), ("cold", result.cold), ("check-jsonschema", check))
+        for way, runs in ways_said:
             if runs:
                 median = statistics.median(sample.wall for sample in runs)
                 say(f"  trainc validate FILE, {label}, {way}: median {median:.3f} s")
         return result
+
+    def argocd_generate(self, *, cache: Path) -> Runs:
+        """Argo CD's ``generate`` of the repository: cold, then warm while it is unchanged.
+
+        Argo CD's CMP server extracts the Application's files into a new temporary
+        directory for every generation and runs the plugin's command there
+        (https://github.com/argoproj/argo-cd/blob/master/cmpserver/plugin/plugin.go), the
+        files written anew, with new times
+        (https://github.com/argoproj/argo-cd/blob/master/util/io/files/tar.go). So each run
+        here gets a fresh copy (untimed), and the cache the sidecar's environment names.
+        The cold run starts from an empty cache; each warm run finds what the runs before
+        left, and must print the cold run's output byte for byte.
+        """
+        argv = [self.setup.trainc, *plugin_command()[1:]]
+        env = {**self.setup.env, "TRAINC_CACHE_DIR": str(cache)}
+        shutil.rmtree(cache, ignore_errors=True)
+
+        def timed(label: str) -> Sample:
+            # Like the CMP server's work directory: a new one under the temporary directory,
+            # outside any git repository; without .git, as docs/argocd.md advises.
+            with tempfile.TemporaryDirectory(prefix="trainc-bench-cmp-") as scratch:
+                copy = Path(scratch) / "app"
+                ignore = shutil.ignore_patterns(".git")
+                shutil.copytree(self.root, copy, ignore=ignore, copy_function=shutil.copyfile)
+                sample = _checked(run(argv, cwd=copy, env=env), label)
+            say(f"  {label}: {sample.wall:.2f} s, {sample.peak_memory / 1e6:.0f} MB")
+            return sample
+
+        cold = timed("Argo CD generate, empty cache")
+        if not self.setup.cached:
+            return Runs(cold=cold)
+        warm = [timed("Argo CD generate, warm, unchanged") for _ in range(self.setup.repeat)]
+        if any(sample.stdout != cold.stdout for sample in warm):
+            raise BenchError("Argo CD generate printed other manifests warm than cold")
+        return Runs(cold=cold, warm=_highest_memory(_middle(warm, key=lambda s: s.wall), warm))
+
+
+def _commit_all(repo: Path) -> None:
+    """Make ``repo`` a git repository with every file committed, as a GitOps repository is:
+    trainc reads only the files git tracks, and the work directory may sit in a checkout."""
+    git = executable("git")
+    if git is None:
+        raise BenchError("git is not installed: the generated repository must be one")
+    who = ["-c", "user.name=trainc bench", "-c", "user.email=bench@localhost"]
+    for argv in (["init", "-q"], ["add", "-A"], [*who, "commit", "-q", "-m", "generated"]):
+        _checked(run([git, *argv], cwd=repo), f"git {argv[-1]}")
+
+
+def plugin_command() -> list[str]:
+    """The ``generate`` command of trainc's Argo CD plugin, as ``plugin.yaml`` declares it."""
+    spec = YAML(typ="safe").load(PLUGIN.read_text(encoding="utf-8"))["spec"]
+    command = spec["generate"]["command"]
+    if not (isinstance(command, list) and all(isinstance(part, str) for part in command)):
+        raise BenchError(f"{PLUGIN}: spec.generate.command is not a list of strings")
+    return [*command, *spec["generate"].get("args", [])]
+
+
+def _highest_memory(sample: Sample, samples: Sequence[Sample]) -> Sample:
+    """``sample`` with the highest peak memory of ``samples``."""
+    return dataclasses.replace(sample, peak_memory=max(s.peak_memory for s in samples))
 
 
 def _emptied(*directories: Path | None) -> Callable[[], None]:

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from bench.measure import Sample, executable
 from bench.report import Runs
-from bench.run import BenchError, main, same_findings, same_trees
+from bench.run import (
+    BenchError,
+    Setup,
+    code_digest,
+    code_unchanged,
+    main,
+    same_findings,
+    same_trees,
+)
 
 
 def test_one_run_measures_every_row_and_judges_every_target(
@@ -24,6 +33,8 @@ def test_one_run_measures_every_row_and_judges_every_target(
     monkeypatch.setenv("TRAINC_CACHE_DIR", str(users))
     monkeypatch.setenv("TRAINC_NO_CACHE", "1")
     argv = ["--sizes", "30", "--runs", "1", "--jobsets", "--work", str(work)]
+    # The default work directory, bench/.work, sits inside trainc's own checkout.
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
 
     assert main([*argv, "--out", str(results)]) == 0
 
@@ -35,11 +46,20 @@ def test_one_run_measures_every_row_and_judges_every_target(
     rows = cells(block)
     assert rows["input: TrainJob files, total size"][0].startswith("30, ")
     written = rows["output: files, total size"][0].split(",")[0]
+    # Committed as a GitOps repository is, so trainc reads every file even where the work
+    # directory sits inside a git checkout: 30 TrainJobs, the sweeper's and shared files.
+    assert (work / "n30/repo/.git").is_dir()
+    assert written == "42"
     assert rows["floor: files byte-identical to trainc's"] == [written]
     warm = [line for line in block.splitlines() if line.startswith("| the same, warm, ")]
-    assert len(warm) == 2  # validate and compile, each measured
+    assert len(warm) == 3  # validate, compile and Argo CD generate, each measured
     assert all(" s (" in line for line in warm)
     assert rows["compile: warm / cold"] != ["-"]
+    assert rows["Argo CD `generate`: warm / cold"][0].endswith("x")
+    assert " s (" in rows["the same, warm, repository unchanged"][0]
+    hook_ratio = "`trainc validate FILE` / check-jsonschema FILE, with (without) `inputs.runtimes`"
+    assert rows[hook_ratio][0].endswith("x)")
+    assert any((work / "n30/cache/argocd").iterdir())  # filled through TRAINC_CACHE_DIR
     verdicts = [row[-1] for name, row in rows.items() if name.startswith(TARGET_NAMES)]
     assert len(verdicts) == len(TARGET_NAMES)
     assert set(verdicts) <= {"met", "**not met**"}  # all measured at N = 30
@@ -48,13 +68,17 @@ def test_one_run_measures_every_row_and_judges_every_target(
 
 #: The first words of each target the runner judges at one size.
 TARGET_NAMES = (
+    "one changed file, N = 30, no `inputs.runtimes`: median",
+    "one changed file, N = 30, no `inputs.runtimes` / check-jsonschema",
+    "one changed file, N = 30, with `inputs.runtimes`: median",
+    "one changed file, N = 30, with `inputs.runtimes` / check-jsonschema",
+    "compile again after changing one file",
+    "validate again after changing one file",
+    "Argo CD `generate`, repository unchanged",
+    "`trainc compile` peak memory (PSS, workers included), N = 30",
     "`trainc compile` / floor",
     "`trainc validate` / floor",
     "check-jsonschema / `trainc validate`",
-    "compile again after changing one file",
-    "one changed file, N = 30, no",
-    "one changed file, N = 30, with",
-    "`trainc compile` peak memory",
 )
 
 
@@ -70,7 +94,13 @@ def cells(block: str) -> dict[str, list[str]]:
 
 def sample(stdout: str = "", returncode: int = 0) -> Sample:
     return Sample(
-        argv=(), wall=1.0, cpu=1.0, peak_memory=0, returncode=returncode, stdout=stdout, stderr=""
+        argv=(),
+        wall=1.0,
+        cpu=1.0,
+        peak_memory=0,
+        returncode=returncode,
+        stdout=stdout,
+        stderr="",
     )
 
 
@@ -100,3 +130,25 @@ def test_findings_must_match() -> None:
     same_findings(Runs(cold=sample(clean), warm=sample(cached), uncached=sample(clean)))
     with pytest.raises(BenchError, match="findings differ"):
         same_findings(Runs(cold=sample(clean), warm=sample(clean), uncached=sample(found, 1)))
+
+
+def test_a_change_to_trainc_during_the_run_stops_it(tmp_path: Path) -> None:
+    # Every cache key holds trainc's code: an edit between a cold and a warm run made the
+    # warm compile miss its cache and measure 1.16x the cold one.
+    package = write(tmp_path / "trainc", {"__init__.py": b"", "sweep/calls.py": b"PAGE = 500\n"})
+    setup = Setup(
+        trainc="trainc",
+        check_jsonschema="check-jsonschema",
+        source=tmp_path,
+        package=package,
+        code=code_digest(package),
+        env={},
+        cached=True,
+        seed=0,
+        runs=1,
+        repeat=1,
+    )
+    code_unchanged(setup)
+    (package / "sweep/calls.py").write_bytes(b"PAGE = 2000\n")
+    with pytest.raises(BenchError, match=r"trainc's code .* changed during the run"):
+        code_unchanged(setup)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -468,9 +469,9 @@ def test_a_thousand_jobsets_take_a_bounded_number_of_calls(
 
     assert len(changes(records)) == 10
     assert all(r.outcome == "done" for r in records)
-    # Lists: 2 pages of JobSets, 2 of Jobs, one per companion kind; then per action a
+    # Lists: 1 page of JobSets, 1 of Jobs, one per companion kind; then per action a
     # fresh GET of the JobSet, one PATCH and one Event.
-    assert len(api.requests) == 2 + 2 + 4 + 10 * 3
+    assert len(api.requests) == 1 + 1 + 4 + 10 * 3
 
 
 def test_a_ttl_wave_dry_run_lists_and_reads_nothing_more(
@@ -495,6 +496,68 @@ def test_a_ttl_wave_costs_three_calls_per_action(api: FakeApiServer, clock: Fake
     assert expired == [f"js-{i:04d}" for i in range(0, 1000, 2)]
     assert len(api.requests) <= 20 + 3 * len(done)
     assert len(api.all(JOBS)) == 500
+
+
+def test_a_ttl_wave_of_ten_thousand_finishes_in_one_pass(
+    api: FakeApiServer, clock: FakeClock
+) -> None:
+    # 5,000 deletions need 15,000 calls besides the lists: more than a fixed budget of
+    # 10,000 allowed, which stopped this wave after 3,319 of them.
+    expired = ttl_wave(api, 10_000)
+
+    records = run(api, clock, limits=SweepLimits())
+
+    done = changes(records)
+    assert len(done) == len(expired) == 5000
+    assert {(r.action, r.outcome, r.error) for r in done} == {("DeleteJobs", "done", None)}
+    assert len(api.all(JOBS)) == 5000
+    assert len(api.requests) <= 20 + 3 * len(done)
+
+
+def test_actions_that_keep_failing_stop_within_the_budget(
+    api: FakeApiServer, clock: FakeClock
+) -> None:
+    expired = ttl_wave(api, 20)
+    for name in expired:
+        api.fail("DELETE", f"{JOB_PATH}/{name}-node-0", status=500)
+
+    records = run(api, clock, limits=SweepLimits())
+
+    assert [(r.action, r.outcome) for r in records] == [("DeleteJobs", "failed")] * 10
+    # Each action's read and first DELETE are its own; its retries come from the rest of
+    # its share and what the lists left of the 20, which run out before every action has
+    # retried three times.
+    assert len(api.requests) <= 20 + 3 * len(records)
+    errors = [r.error or "" for r in records]
+    assert all(error.startswith(f"delete Job {NS}/js-00") for error in errors)
+    assert all(": HTTP 500 Internal Server Error: " in error for error in errors)
+    assert any(error.endswith("(after 4 attempts)") for error in errors)
+    assert any(
+        re.search(r" \(not retried after attempt [23]: call budget of 50 calls used up\)$", error)
+        for error in errors
+    )
+    assert len(api.all(JOBS)) == 20
+
+
+def test_the_time_budget_ends_a_pass(api: FakeApiServer, clock: FakeClock) -> None:
+    ttl_wave(api, 20)
+
+    def stall() -> None:
+        clock.now += 480
+
+    api.before("DELETE", f"{JOB_PATH}/js-0004-node-0", stall)
+
+    records = run(api, clock, limits=SweepLimits(concurrency=1))
+
+    assert [(r.subject, r.outcome) for r in records[:3]] == [
+        ("JobSet/js-0000", "done"),
+        ("JobSet/js-0002", "done"),
+        ("JobSet/js-0004", "done"),
+    ]
+    assert (records[2].error or "").startswith("the Event was not recorded: time budget")
+    assert [r.outcome for r in records[3:]] == ["failed"] * 7
+    assert all("time budget of 480s used up" in (r.error or "") for r in records[3:])
+    assert [r.method for r in api.requests][-2:] == ["GET", "DELETE"]
 
 
 def test_either_namespaces_or_all_of_them(api: FakeApiServer, clock: FakeClock) -> None:

@@ -27,16 +27,26 @@ from trainc.model.json import JsonObject, get_path
 class SweepLimits:
     """Bounds of one sweep pass: page size, per-request timeout, retries, budgets (seconds).
 
-    The time budget stays well inside the 600 s deadline of the CronJob's run
+    The call budget grows with the work a pass planned (:func:`call_budget`), so a TTL
+    wave of any size finishes in one pass while a pass whose calls keep failing still
+    stops. The time budget stays well inside the 600 s deadline of the CronJob's run
     (:mod:`trainc.build.sweeper`), so a slow pass still ends with its summary line.
     """
 
-    page_size: int = 500
+    page_size: int = 2000
+    """Items per list page: 10,000 JobSets and their Jobs list in 10 pages, so a pass's
+    lists stay within ``base_calls``. 2,000 live JobSets of 7 KB (managedFields included)
+    are 15 MB of JSON and about 100 MB while parsed, one page at a time: inside the
+    sweeper container's memory limit (256Mi by default)."""
     request_timeout: float = 30.0
     attempts: int = 4
     first_backoff: float = 0.5
     max_backoff: float = 8.0
-    max_calls: int = 10_000
+    base_calls: int = 20
+    """Calls a pass may make besides its planned actions' own: its lists, then retries."""
+    max_calls: int = 100_000
+    """The ceiling of the call budget, however many actions a pass planned; before the
+    plan, the only bound of the lists' calls."""
     max_seconds: float = 480.0
     concurrency: int = 8
     """How many actions are carried out at once."""
@@ -44,6 +54,17 @@ class SweepLimits:
     def backoff(self, attempt: int) -> float:
         """The wait after failed attempt ``attempt`` (0-based): doubling, capped, no jitter."""
         return min(self.max_backoff, self.first_backoff * 2.0**attempt)
+
+
+def call_budget(limits: SweepLimits, *, listed: int, planned: int) -> int:
+    """The calls a pass may make once it planned actions needing ``planned`` calls.
+
+    ``listed`` calls were spent on the lists. The budget is ``base_calls`` (20) for the
+    lists and retries, or what the lists took when they took more, plus what the actions
+    need when nothing fails: a pass is never cut short by its own size, only by failures
+    whose retries outgrow the spare calls, or by ``max_calls``.
+    """
+    return min(limits.max_calls, max(limits.base_calls, listed) + planned)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +99,12 @@ class BudgetExhausted(ApiError):  # noqa: N818 - reads as the condition it repor
 class Caller:
     """Makes calls within the budgets of the current pass; ``calls`` counts its attempts.
 
-    Actions run on several threads at once. So that which of them the call budget stops
-    does not depend on thread timing, each action is given its share of the budget in the
-    order the actions were decided (:meth:`share`), before any runs: a thread spends its
-    own share first, then, for retries beyond it, what no share holds. Counting is
-    under a lock, so no two threads spend the same call.
+    Until :meth:`plan` sizes it for the actions a pass decided, the call budget is
+    ``max_calls``. Actions run on several threads at once. So that which of them the call
+    budget stops does not depend on thread timing, each action is given its share of the
+    budget in the order the actions were decided (:meth:`share`), before any runs: a
+    thread spends its own share first, then, for retries beyond it, what no share holds.
+    Counting is under a lock, so no two threads spend the same call.
     """
 
     def __init__(
@@ -92,6 +114,7 @@ class Caller:
         self._sleep = sleep
         self._monotonic = monotonic
         self.calls = 0
+        self.budget = limits.max_calls
         self._started = monotonic()
         self._lock = threading.Lock()
         self._shared = 0
@@ -100,8 +123,14 @@ class Caller:
     def start_pass(self) -> None:
         """Reset both budgets: each sweep pass gets its own."""
         self.calls = 0
+        self.budget = self.limits.max_calls
         self._shared = 0
         self._started = self._monotonic()
+
+    def plan(self, planned: int) -> None:
+        """Size the call budget for actions needing ``planned`` calls (:func:`call_budget`)."""
+        with self._lock:
+            self.budget = call_budget(self.limits, listed=self.calls, planned=planned)
 
     def share(self, wanted: int) -> int:
         """Set aside up to ``wanted`` calls of the budget for one action; how many it got.
@@ -110,7 +139,7 @@ class Caller:
         action whatever the threads do.
         """
         with self._lock:
-            granted = max(0, min(wanted, self.limits.max_calls - self.calls - self._shared))
+            granted = max(0, min(wanted, self.budget - self.calls - self._shared))
             self._shared += granted
         return granted
 
@@ -128,11 +157,13 @@ class Caller:
     def call(self, what: str, attempt_once: Callable[[float], Answer]) -> JsonObject:
         """The JSON object of a successful answer, retrying what is worth retrying.
 
-        ``attempt_once`` gets the request timeout, cut to the time left in the budget.
+        ``attempt_once`` gets the request timeout, cut to the time left in the budget. A
+        budget that runs out before a retry is reported with the failure it cut short.
         """
+        timeout = self._spend()
         attempt = 0
         while True:
-            answer = attempt_once(self._spend())
+            answer = attempt_once(timeout)
             body = _json_object(answer.data)
             if answer.status is not None and _succeeded(answer.status):
                 if body is None:
@@ -146,7 +177,12 @@ class Caller:
             if not _retryable(answer.status) or attempt + 1 >= self.limits.attempts:
                 tries = f" (after {attempt + 1} attempts)" if attempt else ""
                 raise ApiError(f"{what}: {detail}{tries}", status=answer.status)
-            self.pause(attempt)
+            try:
+                self.pause(attempt)
+                timeout = self._spend()
+            except BudgetExhausted as exhausted:
+                cut = f"not retried after attempt {attempt + 1}: {exhausted}"
+                raise BudgetExhausted(f"{what}: {detail} ({cut})", status=answer.status) from None
             attempt += 1
 
     def pause(self, attempt: int) -> None:
@@ -160,8 +196,8 @@ class Caller:
         """Count one attempt against the budgets; its timeout, within the time left."""
         with self._lock:
             own = getattr(self._local, "left", 0)
-            if not own and self.calls + self._shared >= self.limits.max_calls:
-                raise BudgetExhausted(f"call budget of {self.limits.max_calls} calls used up")
+            if not own and self.calls + self._shared >= self.budget:
+                raise BudgetExhausted(f"call budget of {self.budget} calls used up")
             left = self.limits.max_seconds - self._elapsed()
             if left <= 0:
                 raise BudgetExhausted(f"time budget of {self.limits.max_seconds:g}s used up")

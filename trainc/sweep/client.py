@@ -178,6 +178,10 @@ class SweepClient:
         """Back off after failed attempt ``attempt`` (a conflict), within the time budget."""
         self._caller.pause(attempt)
 
+    def plan(self, planned: int) -> None:
+        """Size the pass's call budget for actions needing ``planned`` calls (see Caller)."""
+        self._caller.plan(planned)
+
     def share(self, wanted: int) -> int:
         """Set aside up to ``wanted`` calls for one action, in decision order (see Caller)."""
         return self._caller.share(wanted)

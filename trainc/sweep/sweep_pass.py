@@ -208,9 +208,11 @@ def sweep(
         return
     run = _Pass.of(client, snapshot, now, dry_run=dry_run, grace=grace)
     actions = decide(snapshot, now, grace=grace)
-    # The budget is shared out in decision order before any action runs, so which action
-    # it stops does not depend on the threads (Caller.share).
-    shares = [client.share(_calls_needed(run, action)) for action in actions]
+    needed = [_calls_needed(run, action) for action in actions]
+    # The budget grows with the plan, then is shared out in decision order before any
+    # action runs, so which action it stops does not depend on the threads (Caller.share).
+    client.plan(sum(needed))
+    shares = [client.share(calls) for calls in needed]
     with ThreadPoolExecutor(max_workers=client.limits.concurrency) as pool:
         yield from pool.map(partial(_carry_out, run), actions, shares)
 
