@@ -150,3 +150,57 @@ spec:
         found[1][1].message
     )
     assert "requested: count/cronjobs.batch=1" in found[1][1].message
+
+
+def test_a_pod_limit_ranger_refuses_is_not_judged_by_the_quotas() -> None:
+    """LimitRanger ends the request: the quota that would also refuse the pod (it tracks
+    the CPU limit the sweeper does not set) never sees it, as for a TrainJob's pods."""
+    platform = f"""\
+apiVersion: v1
+kind: LimitRange
+metadata:
+  name: small
+  namespace: {NAMESPACE}
+spec:
+  limits:
+    - type: Container
+      max: {{memory: 128Mi}}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata:
+  name: cpu
+  namespace: {NAMESPACE}
+spec:
+  hard:
+    limits.cpu: "1"
+"""
+    assert [d.code for _, d in _judge(platform, _objects())] == ["limitrange.max"]
+    without_limit_range = platform.split("---\n", 1)[1]
+    assert [d.code for _, d in _judge(without_limit_range, _objects())] == ["quota.must-specify"]
+
+
+def test_jobs_the_quota_refuses_create_no_pods() -> None:
+    """A refused Job has no pods: the LimitRange that would refuse them says nothing."""
+    platform = f"""\
+apiVersion: v1
+kind: LimitRange
+metadata:
+  name: small
+  namespace: {NAMESPACE}
+spec:
+  limits:
+    - type: Container
+      max: {{memory: 128Mi}}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata:
+  name: no-jobs
+  namespace: {NAMESPACE}
+spec:
+  hard:
+    count/jobs.batch: "0"
+"""
+    found = [(setting, d.code) for setting, d in _judge(platform, _objects())]
+    assert found == [(("sweeper", "namespace"), "quota.exceeded")]

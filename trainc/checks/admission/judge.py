@@ -108,4 +108,6 @@ def _refuses(found: AdmissionInput, obj: JsonObject, user: UserInfo) -> bool:
     if resource is None:
         return False
     target = Target(resource.group, resource.resource, obj)
-    return policies_refuse_object(found, obj, user) or quotas_refuse(found, target)
+    return policies_refuse_object(found.cluster, obj, user) or quotas_refuse(
+        found.cluster, found.job.namespace, target, found.release
+    )

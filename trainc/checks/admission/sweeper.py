@@ -30,13 +30,19 @@ from trainc.checks.admission.created import GITOPS_TOOL, JOB_CONTROLLER
 from trainc.checks.admission.limit_ranges.judge import pod_causes
 from trainc.checks.admission.mutated import mutated_pod_spec
 from trainc.checks.admission.pod_security.judge import (
+    PSA_FORBIDDEN,
     field_at_fault,
     fixes_hint,
     outcome_of,
     pod_outcomes,
 )
 from trainc.checks.admission.policies import resource_for
-from trainc.checks.admission.policies.judge import Place, RunObject, check_run_objects
+from trainc.checks.admission.policies.judge import (
+    Place,
+    RunObject,
+    check_run_objects,
+    policies_refuse_object,
+)
 from trainc.checks.admission.resource_quotas.admission import admit
 from trainc.checks.admission.resource_quotas.evaluators import Target
 from trainc.checks.admission.resource_quotas.judge import (
@@ -44,6 +50,7 @@ from trainc.checks.admission.resource_quotas.judge import (
     QUOTA_EXCEEDED,
     QUOTA_MUST_SPECIFY,
     pod_quota_causes,
+    quotas_refuse,
 )
 from trainc.checks.workload.jsonfields import text
 from trainc.checks.workload.version import KubeVersion
@@ -104,9 +111,11 @@ def _placer(found: SweeperInput, obj: JsonObject, under: FieldPath = ()) -> Plac
 def _check_runs(
     found: SweeperInput, cron_job: JsonObject
 ) -> tuple[list[Diagnostic], list[RunObject], list[Diagnostic]]:
-    """The Jobs the CronJob controller creates from ``cron_job`` and their pods: what Pod
-    Security, LimitRanger and the quotas say of the pods, the Job and pod as the policies
-    will be sent them, and the Jobs' object-count quotas."""
+    """The Jobs the CronJob controller creates from ``cron_job`` and their pods: what
+    LimitRanger, Pod Security and the quotas say of the pods, the Job and pod as the
+    policies will be sent them, and the Jobs' object-count quotas. As for a TrainJob's
+    (:mod:`trainc.checks.admission.judge`), a refused Job creates no pod, and the first
+    plugin that refuses a pod ends its request: the later ones never see it."""
     cluster, release = found.cluster, found.release
     name = text(get_path(cron_job, ("metadata", "name"))) or ""
     namespace = text(get_path(cron_job, ("metadata", "namespace"))) or found.default_namespace
@@ -127,7 +136,25 @@ def _check_runs(
     def at_pod(path: FieldPath, code: str, message: str, hint: str | None) -> Diagnostic:
         return found.place(cron_job, (*POD_TEMPLATE, *path), code, message, hint)
 
-    findings: list[Diagnostic] = []
+    job_sent = RunObject(
+        job,
+        jobs,
+        _placer(found, cron_job, JOB_TEMPLATE),
+        plural=True,
+        user=cluster.creators.cronjob_controller,
+    )
+    if _job_refused(found, job, namespace):  # the Job is never created, nor its pods
+        return [], [job_sent], _object_counts(found, [(job, jobs)], cron_job)
+    limit_ranges = list(cluster.limit_ranges.get(namespace, ()))
+    refused = list(pod_causes(limit_ranges, written, release))
+    findings = [
+        at_pod(
+            cause.path, cause.code, f"the API server would refuse {pods}: {cause.text}", cause.hint
+        )
+        for cause in refused
+    ]
+    if refused:  # LimitRanger ends the pod's request: no later plugin sees it
+        return findings, [job_sent], _object_counts(found, [(job, jobs)], cron_job)
     for rule, said, violations in pod_outcomes(cluster, release, namespace, metadata, written):
         findings.append(
             at_pod(
@@ -137,34 +164,31 @@ def _check_runs(
                 fixes_hint(violations),
             )
         )
-    limit_ranges = list(cluster.limit_ranges.get(namespace, ()))
-    quotas = list(cluster.quotas.get(namespace, ()))
-    target = Target("", "pods", {"metadata": metadata, "spec": spec})
-    causes = [
-        *pod_causes(limit_ranges, written, release),
-        *pod_quota_causes(quotas, target, written, release, cluster.limited),
-    ]
-    findings.extend(
-        at_pod(
-            _resources(cause.code, cause.path),
-            cause.code,
-            f"the API server would refuse {pods}: {cause.text}",
-            cause.hint,
-        )
-        for cause in causes
-    )
     pod: JsonObject = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
-    sent = [
-        RunObject(pod, pods, at_pod, plural=True, user=cluster.creators.job_controller),
-        RunObject(
-            job,
-            jobs,
-            _placer(found, cron_job, JOB_TEMPLATE),
-            plural=True,
-            user=cluster.creators.cronjob_controller,
-        ),
-    ]
-    return findings, sent, _object_counts(found, [(job, jobs)], cron_job)
+    if any(finding.code == PSA_FORBIDDEN.code for finding in findings):
+        return findings, [job_sent], _object_counts(found, [(job, jobs)], cron_job)
+    pod_sent = RunObject(pod, pods, at_pod, plural=True, user=cluster.creators.job_controller)
+    if not policies_refuse_object(cluster, pod, cluster.creators.job_controller):
+        target = Target("", "pods", {"metadata": metadata, "spec": spec})
+        quotas = list(cluster.quotas.get(namespace, ()))
+        findings.extend(
+            at_pod(
+                _resources(cause.code, cause.path),
+                cause.code,
+                f"the API server would refuse {pods}: {cause.text}",
+                cause.hint,
+            )
+            for cause in pod_quota_causes(quotas, target, written, release, cluster.limited)
+        )
+    return findings, [pod_sent, job_sent], _object_counts(found, [(job, jobs)], cron_job)
+
+
+def _job_refused(found: SweeperInput, job: JsonObject, namespace: str) -> bool:
+    """Whether the policies or the quotas refuse the Jobs the CronJob controller creates."""
+    cluster = found.cluster
+    if policies_refuse_object(cluster, job, cluster.creators.cronjob_controller):
+        return True
+    return quotas_refuse(cluster, namespace, Target("batch", "jobs", job), found.release)
 
 
 def _resources(code: str, path: FieldPath) -> FieldPath:

@@ -385,13 +385,13 @@ def policies_refuse(found: AdmissionInput, pod: CreatedPod) -> bool:
     """Whether a policy through a ``Deny`` binding (or a failing configuration) refuses
     ``pod``."""
     seen = _pod_seen(found, pod)
-    return policies_refuse_object(found, seen.obj, seen.user)
+    return policies_refuse_object(found.cluster, seen.obj, seen.user)
 
 
-def policies_refuse_object(found: AdmissionInput, obj: JsonObject, user: UserInfo) -> bool:
-    """Whether the policies refuse ``obj`` sent by ``user`` (a Job the JobSet controller
-    creates, the JobSet the GitOps tool applies)."""
-    cluster = found.cluster.policies
+def policies_refuse_object(objects: ClusterObjects, obj: JsonObject, user: UserInfo) -> bool:
+    """Whether the policies refuse ``obj`` sent by ``user`` (a Job the JobSet or the
+    CronJob controller creates, the JobSet the GitOps tool applies)."""
+    cluster = objects.policies
     if not cluster.policies or not cluster.bindings:
         return False
     request = request_for(obj, user)

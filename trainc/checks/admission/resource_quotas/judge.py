@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from trainc.checks.admission.cluster import ClusterObjects
 from trainc.checks.admission.created import GITOPS_TOOL, AdmissionInput, CreatedPod
 from trainc.checks.admission.limit_ranges.judge import (
     Cause,
@@ -184,13 +185,15 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
     return findings
 
 
-def quotas_refuse(found: AdmissionInput, target: Target) -> bool:
-    """Whether the namespace's quotas (or the plugin's ``limitedResources``) refuse one
-    object alone, nothing else running."""
-    quotas = quotas_of(found)
-    if not quotas and not found.cluster.limited:
+def quotas_refuse(
+    cluster: ClusterObjects, namespace: str, target: Target, release: KubeVersion
+) -> bool:
+    """Whether the quotas of ``namespace`` (or the plugin's ``limitedResources``) refuse
+    one object alone, nothing else running."""
+    quotas = list(cluster.quotas.get(namespace, ()))
+    if not quotas and not cluster.limited:
         return False
-    return admit(quotas, target, found.release, limited=found.cluster.limited) is not None
+    return admit(quotas, target, release, limited=cluster.limited) is not None
 
 
 def is_gang(found: AdmissionInput) -> bool:
