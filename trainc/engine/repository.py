@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from trainc.cache.packed import PackedStore
 from trainc.cache.store import Store
 from trainc.checks.namespaces import check_namespaces, known_namespaces
 from trainc.checks.webhooks.elsewhere import clash_needles
@@ -25,7 +26,7 @@ from trainc.config.sweeper import check_sweeper_resources
 from trainc.config.warnings import check_config
 from trainc.diagnostics import exit_code, sort_diagnostics
 from trainc.engine.admission import read_run_cluster
-from trainc.engine.cache import Cache
+from trainc.engine.cache import Cache, head_key
 from trainc.engine.file_pass import check_files
 from trainc.engine.job_pass import JobStages, KeptJob
 from trainc.engine.left_out import explain_missing_runtimes
@@ -105,10 +106,33 @@ class Validated:
 
 def validate_repository(run: Run, stages: JobStages) -> Validated:
     """Load the run's inputs and validate them, every layer; ``stages`` says what becomes
-    of each TrainJob beyond its checks."""
+    of each TrainJob beyond its checks.
+
+    A run over the whole repository keeps its cache entries in packs and its input files
+    in a stat index (:mod:`trainc.cache.packed`): a re-run reads and writes what changed.
+    """
+    if run.cache is None or run.named:
+        run_cache = Cache.for_run(run.cache, run.config) if run.cache is not None else None
+        return _validate(run, stages, run_cache)
+    packed = PackedStore.open(run.cache, head_key(run.config, _command_parts(stages)))
+    try:
+        validated = _validate(run, stages, Cache.for_run(packed, run.config))
+        packed.finish()
+    finally:
+        packed.close()
+    return validated
+
+
+def _command_parts(stages: JobStages) -> tuple[str, ...]:
+    """What a command makes of a repository, for its head's key."""
+    output = stages.output.cache_key if stages.output is not None else ""
+    return ("built" if stages.build else "", "kept" if stages.keep else "", output)
+
+
+def _validate(run: Run, stages: JobStages, run_cache: Cache | None) -> Validated:
+    """:func:`validate_repository` with the run's cache (if any) opened."""
     config, named, cache = run.config, run.named, run.cache
     steps = Steps(run.progress)
-    run_cache = Cache.for_run(cache, config) if cache is not None else None
     tracked = None if named or run.untracked else _tracked_files(config.root)
     found = find_inputs(
         run.targets if named else [config.root], config=config, stream=run.stdin, tracked=tracked
