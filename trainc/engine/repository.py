@@ -125,7 +125,7 @@ def run_cache(run: Run, stages: JobStages) -> Iterator[Cache | None]:
     if run.cache is None or run.named:
         yield Cache.for_run(run.cache, run.config) if run.cache is not None else None
         return
-    packed = PackedStore.open(run.cache, head_key(run.config, _command_parts(stages)))
+    packed = PackedStore.open(run.cache, head_key(run.config, _command_parts(run, stages)))
     try:
         yield Cache.for_run(packed, run.config)
         packed.finish()
@@ -133,10 +133,12 @@ def run_cache(run: Run, stages: JobStages) -> Iterator[Cache | None]:
         packed.close()
 
 
-def _command_parts(stages: JobStages) -> tuple[str, ...]:
-    """What a command makes of a repository, for its head's key."""
+def _command_parts(run: Run, stages: JobStages) -> tuple[str, ...]:
+    """What a command makes of a repository, for its head's key: a run with ``--base``
+    keeps no verdicts, and must not drop those of the runs without it."""
     output = stages.output.cache_key if stages.output is not None else ""
-    return ("built" if stages.build else "", "kept" if stages.keep else "", output)
+    based = "base" if run.base is not None else ""
+    return ("built" if stages.build else "", "kept" if stages.keep else "", output, based)
 
 
 def found_inputs(run: Run) -> InputFiles:
