@@ -259,6 +259,41 @@ def test_compile_output_is_the_same_cold_and_warm(repo: Path, store: Store) -> N
     assert validated.exit_code == 0
 
 
+def _tree(directory: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(directory).as_posix(): path.read_bytes()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_compile_into_a_directory_is_byte_identical_cold_warm_and_without_cache(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`trainc compile -o DIR`, cold, then warm after one TrainJob changed, writes the
+    tree a run without the cache writes; a re-run leaves each unchanged file in place."""
+    command = [sys.executable, "-m", "trainc", "compile", "-q"]
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    out, plain = tmp_path / "out", tmp_path / "plain"
+
+    def compiled(*args: str) -> None:
+        subprocess.run([*command, *args], cwd=repo, check=True)
+
+    compiled("-o", str(out), *cache)
+    compiled("-o", str(plain), "--no-cache")
+    assert _tree(out) == _tree(plain)
+    inodes = {path: (out / path).stat().st_ino for path in _tree(out)}
+    job = next(_files(repo, "jobs/**/*.yaml"))
+    job.write_text(job.read_text().replace("activeDeadlineSeconds:", "activeDeadlineSeconds: 1 #"))
+    compiled("-o", str(out), *cache)
+    compiled("-o", str(plain), "--no-cache")
+    assert _tree(out) == _tree(plain)
+    rewritten = sorted(path for path in _tree(out) if (out / path).stat().st_ino != inodes[path])
+    assert len(rewritten) == 1
+    assert rewritten[0].endswith(".yaml")
+    assert job.stem in rewritten[0]
+
+
 def test_concurrent_runs_sharing_a_cache_write_the_same_output(repo: Path, tmp_path: Path) -> None:
     command = [sys.executable, "-m", "trainc", "compile", "-o", "-", "-q"]
     env = {**os.environ, "TRAINC_CACHE_DIR": str(tmp_path / "shared")}
