@@ -81,12 +81,12 @@ def test_the_stat_index_trusts_unchanged_files_older_than_its_granularity(
     first = StatIndex()
     first.record("job.yaml", path.stat(), "digest", runtime=False)
     # The run that wrote the index began as the file was written: racy, read again.
-    racy = StatIndex(first.current, path.stat().st_mtime_ns)
+    racy = StatIndex(first.current, path.stat().st_ctime_ns)
     assert racy.unchanged("job.yaml", path.stat()) is None
-    later = StatIndex(first.current, path.stat().st_mtime_ns + GRANULARITY_NS + 1)
+    later = StatIndex(first.current, path.stat().st_ctime_ns + GRANULARITY_NS + 1)
     known = later.unchanged("job.yaml", path.stat())
     assert known is not None
-    assert (known.digest, later.current) == ("digest", first.current)
+    assert (known[1], later.current) == ("digest", first.current)
     before = path.stat()
     path.write_text("kind: TrainJob # edited\n")
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # as `touch -r` would

@@ -3,8 +3,6 @@ stat index with the stream a clean compile kept, byte for byte, without loading 
 
 from __future__ import annotations
 
-import os
-import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,7 @@ import pytest
 import trainc.engine.compile
 from tests.cli.conftest import Invoke, Outcome
 from tests.support.manifests import trainjob_yaml, write
+from trainc.cache import stat_index
 
 #: The generate command of deploy/argocd/plugin.yaml.
 GENERATE = ("compile", "-o", "-")
@@ -22,22 +21,15 @@ def argocd(
     repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
     """The sidecar's environment (deploy/argocd/repo-server-patch.yaml) and an
-    Application's; a repository that compiles without a finding, its files written a
-    minute ago."""
+    Application's; a repository that compiles without a finding, on a file system whose
+    timestamps are exact (so the stat index trusts a file written before a run began)."""
+    monkeypatch.setattr(stat_index, "GRANULARITY_NS", 0)
     monkeypatch.delenv("TRAINC_NO_CACHE", raising=False)
     monkeypatch.setenv("TRAINC_CACHE_DIR", str(tmp_path_factory.mktemp("cache") / "trainc"))
     monkeypatch.setenv("ARGOCD_APP_NAME", "training")
     monkeypatch.setenv("ARGOCD_APP_NAMESPACE", "team-a")
     write(repo, "jobs/a.yaml", trainjob_yaml("alpha"))
-    _age(repo)
     return repo
-
-
-def _age(repo: Path) -> None:
-    """Files last written a minute ago: old enough for the stat index to trust them."""
-    past = time.time() - 60
-    for path in repo.rglob("*.yaml"):
-        os.utime(path, (past, past))
 
 
 @pytest.fixture
@@ -89,7 +81,6 @@ def test_any_change_makes_a_full_compile(
 ) -> None:
     _generate(invoke, argocd, full_runs)
     change(argocd)  # type: ignore[operator]
-    _age(argocd)  # however old the change looks, it is seen
     changed, made = _generate(invoke, argocd, full_runs)
     assert made == 1
     assert changed == invoke(argocd, *GENERATE, "--no-cache")
@@ -102,7 +93,6 @@ def test_a_compile_with_findings_keeps_no_answer(
 ) -> None:
     """A warning has lines to quote: each refresh reports it from a full compile."""
     write(argocd, "jobs/a.yaml", trainjob_yaml("alpha", deadline=3600))  # and no sweeper
-    _age(argocd)
     first = invoke(argocd, *GENERATE)
     second = invoke(argocd, *GENERATE)
     assert first == second

@@ -12,13 +12,13 @@ import itertools
 import os
 import re
 import shlex
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.cli.conftest import Invoke
 from tests.support.manifests import trainjob_yaml, write
+from trainc.cache import stat_index
 from trainc.cache.layouts import allocated, find_layouts, remove_layout
 from trainc.cache.store import LAYOUT, Store
 
@@ -374,8 +374,7 @@ def test_repeated_runs_keep_the_cache_under_its_bound(
     # What the latest run used stays (the runtime's entry, written on the first day, was
     # read every day): an unchanged run finds it all and writes nothing, once the files
     # are old enough for the stat index to trust them (until then it reads them again).
-    for path in repo.rglob("*.yaml"):
-        os.utime(path, (time.time() - 60,) * 2)
+    monkeypatch.setattr(stat_index, "GRANULARITY_NS", 0)  # exact timestamps
     assert invoke(repo, "validate", "--cache-dir", str(root)).code == 0
     before = tree(root / LAYOUT)
     assert invoke(repo, "validate", "--cache-dir", str(root)).code == 0

@@ -7,7 +7,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ import trainc.engine.job_pass
 from bench.generate import generate
 from tests.support.compiled import Compiled, compile_collected
 from trainc.app import ValidationReport, validate_paths
+from trainc.cache import stat_index
 from trainc.cache.packed import HEADS, MAX_PACKS, Head
 from trainc.cache.store import LAYOUT, Store
 
@@ -188,18 +188,18 @@ def test_a_run_writes_one_pack_and_reads_its_files_only_when_they_changed(
         return read(files, path)  # type: ignore[arg-type]
 
     monkeypatch.setattr(trainc.engine.file_pass.InputFiles, "read", counted_read)
-    for path in repo.rglob("*.yaml"):
-        os.utime(path)  # written now
     plain = _validate(repo, None, work)
+    # Timestamps an hour coarse: every file was written "a moment" before the run.
+    monkeypatch.setattr(stat_index, "GRANULARITY_NS", 3600 * 10**9)
     _validate(repo, store, work)  # cold
     reads.clear()
-    _validate(repo, store, work)  # every file was written a moment ago: racy, read again
+    _validate(repo, store, work)  # every file is racy: read again, its checks still kept
     assert len(reads) == plain.files
     assert work == {}
-    past = time.time() - 60
-    for path in repo.rglob("*.yaml"):
-        os.utime(path, (past, past))
-    _validate(repo, store, work)  # stat-ed in the past: written to the index as trusted
+    # On a file system with exact timestamps, a file last written before the run began
+    # cannot have changed unseen in the tick it was stat-ed.
+    monkeypatch.setattr(stat_index, "GRANULARITY_NS", 0)
+    _validate(repo, store, work)  # stat-ed after their writes: trusted from now on
     reads.clear()
     assert _validate(repo, store, work).diagnostics == plain.diagnostics
     assert reads == []

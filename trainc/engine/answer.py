@@ -94,7 +94,7 @@ def answer_key(cache: Cache, context: str, inputs: Sequence[str]) -> str | None:
         known = index.current.get(path)
         if known is None:
             return None
-        parts += (path, known.digest)
+        parts += (path, known[1])
     return cache.key(parts)
 
 

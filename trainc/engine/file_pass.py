@@ -79,9 +79,10 @@ def _unchanged(files: InputFiles, path: str, cache: Cache | None) -> _Read | Non
         return None
     info = _stat(files, path)
     known = index.unchanged(path, info) if info is not None else None
-    if known is None or not cache.store.has(FILES, cache.key((path, known.digest))):
+    if known is None or not cache.store.has(FILES, cache.key((path, known[1]))):
         return None
-    return _Read(path, None, known.digest, known.may_define_runtime)
+    _, digest, runtime = known
+    return _Read(path, None, digest, runtime)
 
 
 def _read_again(path: str, digest: str, read: Callable[[str], bytes | Diagnostic]) -> bytes:
