@@ -23,6 +23,7 @@ import pickle
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeAlias
 
 from trainc.cache.store import TEMPORARY_PREFIX, entry_digest
 
@@ -31,13 +32,9 @@ _DIGEST_SIZE = 32
 _TRAILER = 8 + 8 + _DIGEST_SIZE
 
 
-@dataclass(frozen=True, slots=True)
-class Located:
-    """Where a payload is in its pack, and the digest it must have."""
-
-    offset: int
-    length: int
-    digest: bytes
+#: Where a payload is in its pack (offset, length), and the digest it must have. A plain
+#: tuple: an index of 30,000 entries unpickles in milliseconds, as objects it would not.
+Located: TypeAlias = tuple[int, int, bytes]
 
 
 def entry_name(section: str, key: str) -> str:
@@ -70,11 +67,12 @@ class PackReader:
         located = self.index.get(name)
         if located is None:
             return None
+        offset, length, digest = located
         try:
-            payload = os.pread(self.descriptor, located.length, located.offset)
+            payload = os.pread(self.descriptor, length, offset)
         except OSError:
             return None
-        if len(payload) != located.length or entry_digest(name, payload) != located.digest:
+        if len(payload) != length or entry_digest(name, payload) != digest:
             return None
         return payload
 
@@ -139,15 +137,16 @@ class PackWriter:
         OSError."""
         offset = self.size
         self._write(payload)
-        self.index[name] = Located(offset, len(payload), entry_digest(name, payload))
+        self.index[name] = (offset, len(payload), entry_digest(name, payload))
 
     def get(self, name: str) -> bytes | None:
         """A payload added to this pack, read back."""
         located = self.index.get(name)
         if located is None:
             return None
+        offset, length, _ = located
         try:
-            return os.pread(self.descriptor, located.length, located.offset)
+            return os.pread(self.descriptor, length, offset)
         except OSError:
             return None
 

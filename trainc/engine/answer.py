@@ -22,20 +22,21 @@ from dataclasses import dataclass
 from trainc.config.warnings import check_config
 from trainc.engine.admission import read_run_cluster
 from trainc.engine.cache import Cache
+from trainc.engine.file_pass import stat_input
 from trainc.engine.report import ValidationReport
 from trainc.engine.repository import Run, Validated, context_digest, found_inputs
-from trainc.load.pathnames import os_name
 from trainc.load.source import SourceFile
 from trainc.policy.apply import load_policies
 
 ANSWERS = "answers"
+STREAMS = "streams"
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What a clean ``compile -o -`` wrote, and what its report counted."""
+    """What a clean ``compile -o -`` wrote (kept raw, as its own entry under the same key
+    in :data:`STREAMS`), and what its report counted."""
 
-    stream: bytes
     sources: tuple[str, ...]
     files: int
     objects: int
@@ -49,26 +50,25 @@ class Answer:
         )
 
 
-def stored_answer(run: Run, cache: Cache | None) -> tuple[Answer, tuple[str, ...]] | None:
-    """The answer kept for the run's repository as it is now, and the files git does not
-    track (for the report); None when an input may have changed or none is kept."""
+def stored_answer(run: Run, cache: Cache | None) -> tuple[Answer, bytes, tuple[str, ...]] | None:
+    """The answer kept for the run's repository as it is now, its stream, and the files
+    git does not track (for the report); None when an input may have changed or none is
+    kept."""
     index = cache.index if cache is not None else None
     if cache is None or index is None:
         return None
     found = found_inputs(run)
     if found.diagnostics or set(found.paths) != set(index.previous):
         return None
-    root = run.config.root
+    root = os.path.join(run.config.root, "")  # noqa: PTH118 - see stat_input
     for path in found.paths:
-        try:
-            info = os.stat(root / os_name(path))  # noqa: PTH116 - as the file pass stats
-        except OSError:
-            return None
-        if index.unchanged(path, info) is None:
+        info = stat_input(root, path)
+        if info is None or index.unchanged(path, info) is None:
             return None
     key = answer_key(cache, _read_besides(run, found.paths), found.paths)
     answer = cache.load(ANSWERS, key, Answer) if key is not None else None
-    return (answer, found.untracked) if answer is not None else None
+    stream = cache.store.get(STREAMS, key) if key is not None and answer is not None else None
+    return (answer, stream, found.untracked) if answer is not None and stream is not None else None
 
 
 def keep_answer(cache: Cache | None, validated: Validated, stream: bytes, jobs: int) -> None:
@@ -79,8 +79,8 @@ def keep_answer(cache: Cache | None, validated: Validated, stream: bytes, jobs: 
     if key is None:
         return
     report = validated.report
-    answer = Answer(stream, tuple(report.sources), report.files, report.objects, jobs)
-    cache.save(ANSWERS, key, answer)
+    cache.store.put(STREAMS, key, stream)
+    cache.save(ANSWERS, key, Answer(tuple(report.sources), report.files, report.objects, jobs))
 
 
 def answer_key(cache: Cache, context: str, inputs: Sequence[str]) -> str | None:

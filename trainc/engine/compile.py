@@ -70,8 +70,8 @@ def compile_repository(run: Run, sink: OutputSink[Any]) -> Compiled:
         with run_cache(run, stages) as cache:
             stored = stored_answer(run, cache) if streamed is not None else None
             if streamed is not None and stored is not None:
-                answer, untracked = stored
-                streamed.write(answer.stream)
+                answer, stream, untracked = stored
+                streamed.write(stream)
                 return Compiled(answer.report(run, untracked), answer.jobs)
             validated = validate_with(run, stages, cache)
             if validated.report.exit_code:

@@ -153,7 +153,8 @@ def found_inputs(run: Run) -> InputFiles:
 def context_digest(sources: Mapping[str, SourceFile], inputs: Collection[str]) -> str:
     """A digest of what a run read besides its ``inputs``: trainc.yaml, the policies, the
     cluster's manifests (:attr:`Validated.context`)."""
-    others = sorted(path for path in sources if path not in inputs)
+    given = set(inputs)
+    others = sorted(path for path in sources if path not in given)
     return digest(part for path in others for part in (path, sources[path].text))
 
 
