@@ -64,23 +64,29 @@ class PackReader:
 
     def get(self, name: str) -> bytes | None:
         """The payload of entry ``name``, or None: not in this pack, or not intact."""
-        located = self.index.get(name)
-        if located is None:
-            return None
-        offset, length, digest = located
-        try:
-            payload = os.pread(self.descriptor, length, offset)
-        except OSError:
-            return None
-        if len(payload) != length or entry_digest(name, payload) != digest:
-            return None
-        return payload
+        return read_entry(self.descriptor, self.index, name)
 
     def close(self) -> None:
         """Release the pack's descriptor; safe to repeat."""
         if self.descriptor >= 0:
             os.close(self.descriptor)
             self.descriptor = -1
+
+
+def read_entry(descriptor: int, index: dict[str, Located], name: str) -> bytes | None:
+    """The payload of entry ``name`` of the pack open as ``descriptor``, or None: not in
+    its ``index``, or not intact."""
+    located = index.get(name)
+    if located is None:
+        return None
+    offset, length, digest = located
+    try:
+        payload = os.pread(descriptor, length, offset)
+    except OSError:
+        return None
+    if len(payload) != length or entry_digest(name, payload) != digest:
+        return None
+    return payload
 
 
 def _read_index(descriptor: int) -> dict[str, Located] | None:
@@ -141,14 +147,7 @@ class PackWriter:
 
     def get(self, name: str) -> bytes | None:
         """A payload added to this pack, read back."""
-        located = self.index.get(name)
-        if located is None:
-            return None
-        offset, length, _ = located
-        try:
-            return os.pread(self.descriptor, length, offset)
-        except OSError:
-            return None
+        return read_entry(self.descriptor, self.index, name)
 
     def finish(self, target: Path) -> int:
         """Write the index and trailer and rename the pack to ``target`` (whose directory
