@@ -528,7 +528,7 @@ def test_the_plugin_renders_the_same_with_the_cache_on_an_empty_dir(
     for _ in range(2):
         cached = generate(examples, with_cache)
         assert (cached.returncode, cached.stdout) == (0, without.stdout), cached.stderr
-    assert [path for path in (local / LAYOUT / "trainjobs").rglob("*") if path.is_file()]
+    assert [path for path in (local / LAYOUT / "packs").rglob("*") if path.is_file()]
 
 
 # --- The mapping itself (trainc.argocd) ---------------------------------------------------

@@ -311,6 +311,22 @@ def _m12(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
 def _m13(cls, defaults):
+    _d_index, _d_size, = defaults
+    def __init__(self, directory, descriptor, temporary, index=_FACTORY, size=_d_size):
+        self.directory = directory
+        self.descriptor = descriptor
+        self.temporary = temporary
+        self.index = _d_index() if index is _FACTORY else index
+        self.size = size
+    def __repr__(self):
+        return f"{self.__class__.__qualname__}(directory={self.directory!r}, descriptor={self.descriptor!r}, temporary={self.temporary!r}, index={self.index!r}, size={self.size!r})"
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.directory,self.descriptor,self.temporary,self.index,self.size,) == (other.directory,other.descriptor,other.temporary,other.index,other.size,)
+        return NotImplemented
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
+
+def _m14(cls, defaults):
     _d_write_failure, _d_account, _d_pending, _d_writer, _d_opened, = defaults
     def __init__(self, directory, write_failure=_d_write_failure, account=_d_account, pending=_d_pending, writer=_FACTORY, opened=_FACTORY):
         self.directory = directory
@@ -327,7 +343,7 @@ def _m13(cls, defaults):
         return NotImplemented
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
-def _m14(cls, defaults):
+def _m15(cls, defaults):
     _d_entries, _d_size, _d_disk, _d_foreign, _d_kept, = defaults
     def __init__(self, entries=_d_entries, size=_d_size, disk=_d_disk, foreign=_d_foreign, kept=_d_kept):
         self.entries = entries
@@ -343,7 +359,7 @@ def _m14(cls, defaults):
         return NotImplemented
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
-def _m15(cls, defaults):
+def _m16(cls, defaults):
     _d_containers, = defaults
     def __init__(self, image, origin, containers=_FACTORY):
         self.image = image
@@ -357,7 +373,7 @@ def _m15(cls, defaults):
         return NotImplemented
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
-def _m16(cls, defaults):
+def _m17(cls, defaults):
     _d_pod_labels, _d_pod_annotations, _d_findings, _d_claims, _d_extensions, = defaults
     def __init__(self, *, job, settings, jobset_spec, jobset_metadata, trace, pod_sets, pod_labels=_FACTORY, pod_annotations=_FACTORY, findings=_FACTORY, claims=_FACTORY, extensions=_FACTORY):
         self.job = job
@@ -379,7 +395,7 @@ def _m16(cls, defaults):
         return NotImplemented
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
-def _m17(cls, defaults):
+def _m18(cls, defaults):
     def __init__(self, name, ancestor, count, requests, count_origin):
         self.name = name
         self.ancestor = ancestor
@@ -394,7 +410,21 @@ def _m17(cls, defaults):
         return NotImplemented
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
-def _m18(cls, defaults):
+def _m19(cls, defaults):
+    _d_used, = defaults
+    def __init__(self, name, reader, used=_FACTORY):
+        self.name = name
+        self.reader = reader
+        self.used = _d_used() if used is _FACTORY else used
+    def __repr__(self):
+        return f"{self.__class__.__qualname__}(name={self.name!r}, reader={self.reader!r}, used={self.used!r})"
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.name,self.reader,self.used,) == (other.name,other.reader,other.used,)
+        return NotImplemented
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
+
+def _m20(cls, defaults):
     _d_operations, _d_nesting, _d_outer_equalities, _d_inner_equalities, _d_string_calls, _d_regex_calls, _d_longest_literal, = defaults
     def __init__(self, operations=_d_operations, nesting=_d_nesting, outer_equalities=_d_outer_equalities, inner_equalities=_d_inner_equalities, string_calls=_d_string_calls, regex_calls=_d_regex_calls, longest_literal=_d_longest_literal):
         self.operations = operations
@@ -412,7 +442,7 @@ def _m18(cls, defaults):
         return NotImplemented
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
-def _m19(cls, defaults):
+def _m21(cls, defaults):
     _d_key, = defaults
     def __init__(self, path, mapping, key=_d_key):
         self.path = path
@@ -426,7 +456,22 @@ def _m19(cls, defaults):
         return NotImplemented
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
-def _m20(cls, defaults):
+def _m22(cls, defaults):
+    _d_previous, _d_since_ns, _d_current, _d_started_ns, = defaults
+    def __init__(self, previous=_FACTORY, since_ns=_d_since_ns, current=_FACTORY, started_ns=_FACTORY):
+        self.previous = _d_previous() if previous is _FACTORY else previous
+        self.since_ns = since_ns
+        self.current = _d_current() if current is _FACTORY else current
+        self.started_ns = _d_started_ns() if started_ns is _FACTORY else started_ns
+    def __repr__(self):
+        return f"{self.__class__.__qualname__}(previous={self.previous!r}, since_ns={self.since_ns!r}, current={self.current!r}, started_ns={self.started_ns!r})"
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.previous,self.since_ns,self.current,self.started_ns,) == (other.previous,other.since_ns,other.current,other.started_ns,)
+        return NotImplemented
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
+
+def _m23(cls, defaults):
     _d_remaining, = defaults
     def __init__(self, remaining=_d_remaining):
         self.remaining = remaining
@@ -438,7 +483,7 @@ def _m20(cls, defaults):
         return NotImplemented
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
-def _m21(cls, defaults):
+def _m24(cls, defaults):
     _d_repository, _d_builtin, _d_sources, _d_diagnostics, = defaults
     def __init__(self, repository=_FACTORY, builtin=_FACTORY, sources=_FACTORY, diagnostics=_FACTORY):
         self.repository = _d_repository() if repository is _FACTORY else repository
@@ -453,7 +498,7 @@ def _m21(cls, defaults):
         return NotImplemented
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
-def _m22(cls, defaults):
+def _m25(cls, defaults):
     def __init__(self, actor, rule, cause):
         _object_setattr(self, 'actor', actor)
         _object_setattr(self, 'rule', rule)
@@ -481,7 +526,7 @@ def _m22(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m23(cls, defaults):
+def _m26(cls, defaults):
     def __init__(self, *, annotation, setting, code, policy, contents, generated, provision):
         _object_setattr(self, 'annotation', annotation)
         _object_setattr(self, 'setting', setting)
@@ -513,7 +558,7 @@ def _m23(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m24(cls, defaults):
+def _m27(cls, defaults):
     _d_api_group, _d_match_contains, _d_match_scopes, = defaults
     def __init__(self, *, api_group=_d_api_group, resource, match_contains=_d_match_contains, match_scopes=_d_match_scopes):
         _object_setattr(self, 'api_group', api_group)
@@ -543,7 +588,7 @@ def _m24(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m25(cls, defaults):
+def _m28(cls, defaults):
     _d_match_contains, _d_match_scopes, = defaults
     def __init__(self, api_group, resource, match_contains=_d_match_contains, match_scopes=_d_match_scopes):
         _object_setattr(self, 'api_group', api_group)
@@ -573,7 +618,7 @@ def _m25(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m26(cls, defaults):
+def _m29(cls, defaults):
     _d_api_groups, _d_api_versions, = defaults
     def __init__(self, *, api_groups=_d_api_groups, api_versions=_d_api_versions, resources):
         _object_setattr(self, 'api_groups', api_groups)
@@ -602,7 +647,7 @@ def _m26(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m27(cls, defaults):
+def _m30(cls, defaults):
     _d_api_version, _d_kind, _d_inputs, _d_namespace, _d_namespaces, _d_deploy, _d_kubernetes_version, _d_values, _d_environments, _d_policies, _d_limits, _d_compile, _d_sweeper, _d_cluster, _d_rules, _d_per_path_rules, = defaults
     def __init__(self, *, api_version=_d_api_version, kind=_d_kind, inputs=_d_inputs, namespace=_d_namespace, namespaces=_d_namespaces, deploy=_d_deploy, kubernetes_version=_d_kubernetes_version, values=_d_values, environments=_d_environments, policies=_d_policies, limits=_d_limits, compile=_d_compile, sweeper=_d_sweeper, cluster=_d_cluster, rules=_d_rules, per_path_rules=_d_per_path_rules):
         _object_setattr(self, 'api_version', api_version)
@@ -644,7 +689,7 @@ def _m27(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m28(cls, defaults):
+def _m31(cls, defaults):
     _d_spec, = defaults
     def __init__(self, *, api_version, kind, metadata, spec=_d_spec):
         _object_setattr(self, 'api_version', api_version)
@@ -674,7 +719,7 @@ def _m28(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m29(cls, defaults):
+def _m32(cls, defaults):
     def __init__(self, *, api_version, kind, metadata, spec):
         _object_setattr(self, 'api_version', api_version)
         _object_setattr(self, 'kind', kind)
@@ -703,7 +748,7 @@ def _m29(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m30(cls, defaults):
+def _m33(cls, defaults):
     _d_status, = defaults
     def __init__(self, *, api_version, kind, metadata, spec, status=_d_status):
         _object_setattr(self, 'api_version', api_version)
@@ -734,7 +779,7 @@ def _m30(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m31(cls, defaults):
+def _m34(cls, defaults):
     _d_base, _d_clean, _d_progress, _d_job_progress, _d_stages, _d_jobs, _d_cache, _d_judgement, _d_cluster, = defaults
     def __init__(self, base=_d_base, clean=_d_clean, progress=_d_progress, job_progress=_d_job_progress, stages=_FACTORY, jobs=_d_jobs, cache=_d_cache, judgement=_d_judgement, cluster=_d_cluster):
         _object_setattr(self, 'base', base)
@@ -769,7 +814,7 @@ def _m31(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m32(cls, defaults):
+def _m35(cls, defaults):
     _d_build, _d_keep, _d_output, = defaults
     def __init__(self, build=_d_build, keep=_d_keep, output=_d_output):
         _object_setattr(self, 'build', build)
@@ -798,7 +843,7 @@ def _m32(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m33(cls, defaults):
+def _m36(cls, defaults):
     def __init__(self, cache, keys):
         _object_setattr(self, 'cache', cache)
         _object_setattr(self, 'keys', keys)
@@ -825,7 +870,7 @@ def _m33(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m34(cls, defaults):
+def _m37(cls, defaults):
     _d_markers, = defaults
     def __init__(self, cls, markers=_d_markers):
         _object_setattr(self, 'cls', cls)
@@ -853,7 +898,7 @@ def _m34(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m35(cls, defaults):
+def _m38(cls, defaults):
     _d_hint, = defaults
     def __init__(self, code, message, hint=_d_hint):
         _object_setattr(self, 'code', code)
@@ -882,7 +927,7 @@ def _m35(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m36(cls, defaults):
+def _m39(cls, defaults):
     _d_hint, = defaults
     def __init__(self, code, path, message, hint=_d_hint):
         _object_setattr(self, 'code', code)
@@ -912,7 +957,7 @@ def _m36(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m37(cls, defaults):
+def _m40(cls, defaults):
     _d_conditions, _d_jobs_status, _d_trainer_status, = defaults
     def __init__(self, *, conditions=_d_conditions, jobs_status=_d_jobs_status, trainer_status=_d_trainer_status):
         _object_setattr(self, 'conditions', conditions)
@@ -941,7 +986,7 @@ def _m37(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m38(cls, defaults):
+def _m41(cls, defaults):
     _d_document, _d_root, = defaults
     def __init__(self, config, diagnostics, sources, document=_d_document, root=_d_root):
         _object_setattr(self, 'config', config)
@@ -972,7 +1017,7 @@ def _m38(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m39(cls, defaults):
+def _m42(cls, defaults):
     def __init__(self, config_file, document):
         _object_setattr(self, 'config_file', config_file)
         _object_setattr(self, 'document', document)
@@ -999,7 +1044,7 @@ def _m39(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m40(cls, defaults):
+def _m43(cls, defaults):
     def __init__(self, containers, per_index, version):
         _object_setattr(self, 'containers', containers)
         _object_setattr(self, 'per_index', per_index)
@@ -1027,7 +1072,7 @@ def _m40(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m41(cls, defaults):
+def _m44(cls, defaults):
     _d_context_files, _d_elsewhere, _d_declared, = defaults
     def __init__(self, context_files=_d_context_files, elsewhere=_d_elsewhere, declared=_d_declared):
         _object_setattr(self, 'context_files', context_files)
@@ -1056,7 +1101,7 @@ def _m41(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m42(cls, defaults):
+def _m45(cls, defaults):
     _d_coscheduling, _d_volcano, = defaults
     def __init__(self, *, coscheduling=_d_coscheduling, volcano=_d_volcano):
         _object_setattr(self, 'coscheduling', coscheduling)
@@ -1084,7 +1129,7 @@ def _m42(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m43(cls, defaults):
+def _m46(cls, defaults):
     _d_curve_secret, = defaults
     def __init__(self, *, curve_secret=_d_curve_secret):
         _object_setattr(self, 'curve_secret', curve_secret)
@@ -1111,7 +1156,7 @@ def _m43(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m44(cls, defaults):
+def _m47(cls, defaults):
     _d_paths, _d_stdin, _d_config_file, _d_environment, _d_overrides, _d_base, _d_jobs, _d_cache, _d_untracked, _d_progress, = defaults
     def __init__(self, *, cwd, paths=_d_paths, stdin=_d_stdin, config_file=_d_config_file, environment=_d_environment, overrides=_d_overrides, base=_d_base, jobs=_d_jobs, cache=_d_cache, untracked=_d_untracked, progress=_d_progress):
         _object_setattr(self, 'cwd', cwd)
@@ -1148,7 +1193,7 @@ def _m44(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m45(cls, defaults):
+def _m48(cls, defaults):
     _d_dataset, _d_model, = defaults
     def __init__(self, *, dataset=_d_dataset, model=_d_model):
         _object_setattr(self, 'dataset', dataset)
@@ -1176,7 +1221,7 @@ def _m45(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m46(cls, defaults):
+def _m49(cls, defaults):
     _d_declared, _d_claim_users, = defaults
     def __init__(self, declared=_FACTORY, claim_users=_d_claim_users):
         _object_setattr(self, 'declared', _d_declared() if declared is _FACTORY else declared)
@@ -1204,7 +1249,7 @@ def _m46(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m47(cls, defaults):
+def _m50(cls, defaults):
     _d_defaults, _d_exemptions, = defaults
     def __init__(self, *, defaults=_d_defaults, exemptions=_d_exemptions):
         _object_setattr(self, 'defaults', defaults)
@@ -1232,7 +1277,7 @@ def _m47(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m48(cls, defaults):
+def _m51(cls, defaults):
     _d_markers, = defaults
     def __init__(self, definition, markers=_d_markers):
         _object_setattr(self, 'definition', definition)
@@ -1260,7 +1305,7 @@ def _m48(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m49(cls, defaults):
+def _m52(cls, defaults):
     def __init__(self, definition):
         _object_setattr(self, 'definition', definition)
     def __repr__(self):
@@ -1286,7 +1331,7 @@ def _m49(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m50(cls, defaults):
+def _m53(cls, defaults):
     def __init__(self, depth, parent, key, parent_origin, origin):
         _object_setattr(self, 'depth', depth)
         _object_setattr(self, 'parent', parent)
@@ -1316,7 +1361,7 @@ def _m50(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m51(cls, defaults):
+def _m54(cls, defaults):
     _d_manual, = defaults
     def __init__(self, diagnostic, edits, manual=_d_manual):
         _object_setattr(self, 'diagnostic', diagnostic)
@@ -1345,7 +1390,7 @@ def _m51(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m52(cls, defaults):
+def _m55(cls, defaults):
     _d_kept, = defaults
     def __init__(self, diagnostics, kept=_d_kept):
         _object_setattr(self, 'diagnostics', diagnostics)
@@ -1373,7 +1418,7 @@ def _m52(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m53(cls, defaults):
+def _m56(cls, defaults):
     def __init__(self, diagnostics, sources):
         _object_setattr(self, 'diagnostics', diagnostics)
         _object_setattr(self, 'sources', sources)
@@ -1400,7 +1445,7 @@ def _m53(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m54(cls, defaults):
+def _m57(cls, defaults):
     _d_policy_files, _d_root, _d_untracked, = defaults
     def __init__(self, diagnostics, sources, files, objects, policy_files=_d_policy_files, root=_d_root, untracked=_d_untracked):
         _object_setattr(self, 'diagnostics', diagnostics)
@@ -1433,7 +1478,7 @@ def _m54(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m55(cls, defaults):
+def _m58(cls, defaults):
     _d_policy_files_checked, _d_tool, _d_root_from_top, = defaults
     def __init__(self, *, diagnostics, sources, files_checked, objects_checked, policy_files_checked=_d_policy_files_checked, version, tool=_d_tool, root_from_top=_d_root_from_top):
         _object_setattr(self, 'diagnostics', diagnostics)
@@ -1467,7 +1512,7 @@ def _m55(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m56(cls, defaults):
+def _m59(cls, defaults):
     def __init__(self, directory, marker):
         _object_setattr(self, 'directory', directory)
         _object_setattr(self, 'marker', marker)
@@ -1494,7 +1539,7 @@ def _m56(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m57(cls, defaults):
+def _m60(cls, defaults):
     _d_findings, = defaults
     def __init__(self, documents, diagnostics, findings=_FACTORY):
         _object_setattr(self, 'documents', documents)
@@ -1523,7 +1568,7 @@ def _m57(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m58(cls, defaults):
+def _m61(cls, defaults):
     _d_enable_dns_hostnames, _d_subdomain, _d_publish_not_ready_addresses, = defaults
     def __init__(self, *, enable_dns_hostnames=_d_enable_dns_hostnames, subdomain=_d_subdomain, publish_not_ready_addresses=_d_publish_not_ready_addresses):
         _object_setattr(self, 'enable_dns_hostnames', enable_dns_hostnames)
@@ -1552,7 +1597,7 @@ def _m58(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m59(cls, defaults):
+def _m62(cls, defaults):
     def __init__(self, enabled, disabled, diagnostics):
         _object_setattr(self, 'enabled', enabled)
         _object_setattr(self, 'disabled', disabled)
@@ -1580,7 +1625,7 @@ def _m59(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m60(cls, defaults):
+def _m63(cls, defaults):
     _d_enforce, _d_enforce_version, _d_warn, _d_warn_version, _d_audit, _d_audit_version, = defaults
     def __init__(self, *, enforce=_d_enforce, enforce_version=_d_enforce_version, warn=_d_warn, warn_version=_d_warn_version, audit=_d_audit, audit_version=_d_audit_version):
         _object_setattr(self, 'enforce', enforce)
@@ -1612,7 +1657,7 @@ def _m60(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m61(cls, defaults):
+def _m64(cls, defaults):
     def __init__(self, entries, size, remaining):
         _object_setattr(self, 'entries', entries)
         _object_setattr(self, 'size', size)
@@ -1640,7 +1685,7 @@ def _m61(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m62(cls, defaults):
+def _m65(cls, defaults):
     _d_env_injection, = defaults
     def __init__(self, *, env_injection=_d_env_injection):
         _object_setattr(self, 'env_injection', env_injection)
@@ -1667,7 +1712,7 @@ def _m62(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m63(cls, defaults):
+def _m66(cls, defaults):
     _d_environment, _d_environment_source, _d_namespace, _d_default_namespace, _d_kubernetes_version, = defaults
     def __init__(self, *, environment=_d_environment, environment_source=_d_environment_source, namespace=_d_namespace, default_namespace=_d_default_namespace, kubernetes_version=_d_kubernetes_version):
         _object_setattr(self, 'environment', environment)
@@ -1698,7 +1743,7 @@ def _m63(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m64(cls, defaults):
+def _m67(cls, defaults):
     def __init__(self, errors, warnings, infos):
         _object_setattr(self, 'errors', errors)
         _object_setattr(self, 'warnings', warnings)
@@ -1726,7 +1771,7 @@ def _m64(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m65(cls, defaults):
+def _m68(cls, defaults):
     _d_message, _d_message_expression, _d_reason, = defaults
     def __init__(self, *, expression, message=_d_message, message_expression=_d_message_expression, reason=_d_reason):
         _object_setattr(self, 'expression', expression)
@@ -1756,7 +1801,7 @@ def _m65(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m66(cls, defaults):
+def _m69(cls, defaults):
     _d_problem, = defaults
     def __init__(self, file, line, column, codes, first, last, problem=_d_problem):
         _object_setattr(self, 'file', file)
@@ -1789,7 +1834,7 @@ def _m66(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m67(cls, defaults):
+def _m70(cls, defaults):
     def __init__(self, files, diagnostics):
         _object_setattr(self, 'files', files)
         _object_setattr(self, 'diagnostics', diagnostics)
@@ -1816,7 +1861,7 @@ def _m67(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m68(cls, defaults):
+def _m71(cls, defaults):
     _d_resolved, _d_lifecycle, _d_updates, _d_product, = defaults
     def __init__(self, findings, resolved=_d_resolved, lifecycle=_d_lifecycle, updates=_d_updates, product=_d_product):
         _object_setattr(self, 'findings', findings)
@@ -1847,7 +1892,7 @@ def _m68(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m69(cls, defaults):
+def _m72(cls, defaults):
     def __init__(self, from_file_checks, keys, wholes, cache):
         _object_setattr(self, 'from_file_checks', from_file_checks)
         _object_setattr(self, 'keys', keys)
@@ -1876,7 +1921,7 @@ def _m69(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m70(cls, defaults):
+def _m73(cls, defaults):
     _d_gitops, _d_jobset_controller, _d_job_controller, _d_cronjob_controller, _d_trainer_controller, = defaults
     def __init__(self, *, gitops=_d_gitops, jobset_controller=_d_jobset_controller, job_controller=_d_job_controller, cronjob_controller=_d_cronjob_controller, trainer_controller=_d_trainer_controller):
         _object_setattr(self, 'gitops', gitops)
@@ -1907,7 +1952,7 @@ def _m70(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m71(cls, defaults):
+def _m74(cls, defaults):
     def __init__(self, *, hosts, leader, domain, network_device, queue_policy, nodes, tasks_per_node, gpus_per_node):
         _object_setattr(self, 'hosts', hosts)
         _object_setattr(self, 'leader', leader)
@@ -1940,7 +1985,7 @@ def _m71(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m72(cls, defaults):
+def _m75(cls, defaults):
     _d_member, = defaults
     def __init__(self, id, params, result, impl, member=_d_member):
         _object_setattr(self, 'id', id)
@@ -1971,7 +2016,7 @@ def _m72(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m73(cls, defaults):
+def _m76(cls, defaults):
     _d_image, _d_command, _d_args, _d_env, _d_num_nodes, _d_resources_per_node, _d_num_proc_per_node, = defaults
     def __init__(self, *, image=_d_image, command=_d_command, args=_d_args, env=_d_env, num_nodes=_d_num_nodes, resources_per_node=_d_resources_per_node, num_proc_per_node=_d_num_proc_per_node):
         _object_setattr(self, 'image', image)
@@ -2004,7 +2049,7 @@ def _m73(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m74(cls, defaults):
+def _m77(cls, defaults):
     _d_namespace, _d_schedule, _d_scope, _d_service_account_name, _d_grace_seconds, _d_requests, _d_limits, _d_image_pull_secrets, = defaults
     def __init__(self, *, image, namespace=_d_namespace, schedule=_d_schedule, scope=_d_scope, service_account_name=_d_service_account_name, grace_seconds=_d_grace_seconds, requests=_FACTORY, limits=_FACTORY, image_pull_secrets=_d_image_pull_secrets):
         _object_setattr(self, 'image', image)
@@ -2039,7 +2084,7 @@ def _m74(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m75(cls, defaults):
+def _m78(cls, defaults):
     _d_namespace, _d_schedule, _d_scope, _d_service_account_name, _d_grace_seconds, _d_resources, _d_image_pull_secrets, = defaults
     def __init__(self, *, image, namespace=_d_namespace, schedule=_d_schedule, scope=_d_scope, service_account_name=_d_service_account_name, grace_seconds=_d_grace_seconds, resources=_d_resources, image_pull_secrets=_d_image_pull_secrets):
         _object_setattr(self, 'image', image)
@@ -2073,7 +2118,7 @@ def _m75(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m76(cls, defaults):
+def _m79(cls, defaults):
     _d_include, _d_exclude, _d_runtimes, = defaults
     def __init__(self, *, include=_d_include, exclude=_d_exclude, runtimes=_d_runtimes):
         _object_setattr(self, 'include', include)
@@ -2102,7 +2147,7 @@ def _m76(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m77(cls, defaults):
+def _m80(cls, defaults):
     def __init__(self, include, exclude, pruned):
         _object_setattr(self, 'include', include)
         _object_setattr(self, 'exclude', exclude)
@@ -2130,7 +2175,7 @@ def _m77(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m78(cls, defaults):
+def _m81(cls, defaults):
     def __init__(self, index, line, column, mapping, values):
         _object_setattr(self, 'index', index)
         _object_setattr(self, 'line', line)
@@ -2160,7 +2205,7 @@ def _m78(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m79(cls, defaults):
+def _m82(cls, defaults):
     def __init__(self, index, program, message, message_program, object_path):
         _object_setattr(self, 'index', index)
         _object_setattr(self, 'program', program)
@@ -2190,7 +2235,7 @@ def _m79(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m80(cls, defaults):
+def _m83(cls, defaults):
     def __init__(self, index, rjob, job, pod):
         _object_setattr(self, 'index', index)
         _object_setattr(self, 'rjob', rjob)
@@ -2219,7 +2264,7 @@ def _m80(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m81(cls, defaults):
+def _m84(cls, defaults):
     _d_markers, = defaults
     def __init__(self, item, markers=_d_markers):
         _object_setattr(self, 'item', item)
@@ -2247,7 +2292,7 @@ def _m81(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m82(cls, defaults):
+def _m85(cls, defaults):
     def __init__(self, *, job_name, container_names):
         _object_setattr(self, 'job_name', job_name)
         _object_setattr(self, 'container_names', container_names)
@@ -2274,7 +2319,7 @@ def _m82(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m83(cls, defaults):
+def _m86(cls, defaults):
     def __init__(self, key):
         _object_setattr(self, 'key', key)
     def __repr__(self):
@@ -2300,7 +2345,7 @@ def _m83(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m84(cls, defaults):
+def _m87(cls, defaults):
     _d_keys, = defaults
     def __init__(self, kind, keys=_d_keys):
         _object_setattr(self, 'kind', kind)
@@ -2328,7 +2373,7 @@ def _m84(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m85(cls, defaults):
+def _m88(cls, defaults):
     _d_markers, = defaults
     def __init__(self, kind, markers=_d_markers):
         _object_setattr(self, 'kind', kind)
@@ -2356,7 +2401,7 @@ def _m85(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m86(cls, defaults):
+def _m89(cls, defaults):
     def __init__(self, kind, name, path, kustomization):
         _object_setattr(self, 'kind', kind)
         _object_setattr(self, 'name', name)
@@ -2385,7 +2430,7 @@ def _m86(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m87(cls, defaults):
+def _m90(cls, defaults):
     _d_status_subresource, _d_printer_columns, = defaults
     def __init__(self, kind, plural, scope, model_path, status_subresource=_d_status_subresource, printer_columns=_d_printer_columns):
         _object_setattr(self, 'kind', kind)
@@ -2417,7 +2462,7 @@ def _m87(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m88(cls, defaults):
+def _m91(cls, defaults):
     def __init__(self, kind, value):
         _object_setattr(self, 'kind', kind)
         _object_setattr(self, 'value', value)
@@ -2444,7 +2489,7 @@ def _m88(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m89(cls, defaults):
+def _m92(cls, defaults):
     def __init__(self, kind):
         _object_setattr(self, 'kind', kind)
     def __repr__(self):
@@ -2470,7 +2515,7 @@ def _m89(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m90(cls, defaults):
+def _m93(cls, defaults):
     _d_labels, _d_annotations, _d_name, _d_namespace, _d_finalizers, = defaults
     def __init__(self, *, labels=_d_labels, annotations=_d_annotations, name=_d_name, namespace=_d_namespace, finalizers=_d_finalizers):
         _object_setattr(self, 'labels', labels)
@@ -2501,7 +2546,7 @@ def _m90(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m91(cls, defaults):
+def _m94(cls, defaults):
     def __init__(self, labels, annotations):
         _object_setattr(self, 'labels', labels)
         _object_setattr(self, 'annotations', annotations)
@@ -2528,7 +2573,7 @@ def _m91(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m92(cls, defaults):
+def _m95(cls, defaults):
     _d_limited_resources, = defaults
     def __init__(self, *, limited_resources=_d_limited_resources):
         _object_setattr(self, 'limited_resources', limited_resources)
@@ -2555,7 +2600,7 @@ def _m92(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m93(cls, defaults):
+def _m96(cls, defaults):
     def __init__(self, line, column):
         _object_setattr(self, 'line', line)
         _object_setattr(self, 'column', column)
@@ -2582,7 +2627,7 @@ def _m93(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m94(cls, defaults):
+def _m97(cls, defaults):
     def __init__(self, load, objects):
         _object_setattr(self, 'load', load)
         _object_setattr(self, 'objects', objects)
@@ -2609,7 +2654,7 @@ def _m94(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m95(cls, defaults):
+def _m98(cls, defaults):
     _d_whole, _d_cross, = defaults
     def __init__(self, loaded, findings, defaulted, whole=_d_whole, cross=_d_cross):
         _object_setattr(self, 'loaded', loaded)
@@ -2640,7 +2685,7 @@ def _m95(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m96(cls, defaults):
+def _m99(cls, defaults):
     _d_targets, _d_stdin, _d_base, _d_jobs, _d_cache, _d_untracked, _d_progress, = defaults
     def __init__(self, loaded_config, config, targets=_d_targets, stdin=_d_stdin, base=_d_base, jobs=_d_jobs, cache=_d_cache, untracked=_d_untracked, progress=_d_progress):
         _object_setattr(self, 'loaded_config', loaded_config)
@@ -2675,7 +2720,7 @@ def _m96(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m97(cls, defaults):
+def _m100(cls, defaults):
     _d_time, _d_training_runtime_spec, = defaults
     def __init__(self, *, manager, time=_d_time, training_runtime_spec=_d_training_runtime_spec):
         _object_setattr(self, 'manager', manager)
@@ -2704,7 +2749,7 @@ def _m97(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m98(cls, defaults):
+def _m101(cls, defaults):
     _d_manifests, _d_pod_security, _d_identities, _d_resource_quota, = defaults
     def __init__(self, *, manifests=_d_manifests, pod_security=_d_pod_security, identities=_d_identities, resource_quota=_d_resource_quota):
         _object_setattr(self, 'manifests', manifests)
@@ -2734,7 +2779,7 @@ def _m98(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m99(cls, defaults):
+def _m102(cls, defaults):
     _d_manifests, _d_pod_security_defaults, _d_pod_security_exemptions, _d_gitops, _d_jobset_controller, _d_job_controller, _d_limited_resources, _d_cronjob_controller, _d_trainer_controller, = defaults
     def __init__(self, *, manifests=_d_manifests, pod_security_defaults=_FACTORY, pod_security_exemptions=_FACTORY, gitops=_FACTORY, jobset_controller=_FACTORY, job_controller=_FACTORY, limited_resources=_d_limited_resources, cronjob_controller=_FACTORY, trainer_controller=_FACTORY):
         _object_setattr(self, 'manifests', manifests)
@@ -2769,7 +2814,7 @@ def _m99(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m100(cls, defaults):
+def _m103(cls, defaults):
     _d_markers, = defaults
     def __init__(self, markers=_d_markers):
         _object_setattr(self, 'markers', markers)
@@ -2796,7 +2841,7 @@ def _m100(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m101(cls, defaults):
+def _m104(cls, defaults):
     _d_match_constraints, _d_match_conditions, _d_variables, _d_validation_actions, _d_params, = defaults
     def __init__(self, *, match_constraints=_d_match_constraints, match_conditions=_d_match_conditions, variables=_d_variables, validations, validation_actions=_d_validation_actions, params=_d_params):
         _object_setattr(self, 'match_constraints', match_constraints)
@@ -2828,7 +2873,7 @@ def _m101(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m102(cls, defaults):
+def _m105(cls, defaults):
     _d_max_file_bytes, _d_max_yaml_nodes, _d_max_depth, _d_max_documents, = defaults
     def __init__(self, *, max_file_bytes=_d_max_file_bytes, max_yaml_nodes=_d_max_yaml_nodes, max_depth=_d_max_depth, max_documents=_d_max_documents):
         _object_setattr(self, 'max_file_bytes', max_file_bytes)
@@ -2858,7 +2903,7 @@ def _m102(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m103(cls, defaults):
+def _m106(cls, defaults):
     _d_max_restarts, _d_restart_strategy, _d_rules, = defaults
     def __init__(self, *, max_restarts=_d_max_restarts, restart_strategy=_d_restart_strategy, rules=_d_rules):
         _object_setattr(self, 'max_restarts', max_restarts)
@@ -2887,7 +2932,7 @@ def _m103(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m104(cls, defaults):
+def _m107(cls, defaults):
     _d_iteration_limit, _d_unsupported, = defaults
     def __init__(self, message, iteration_limit=_d_iteration_limit, unsupported=_d_unsupported):
         _object_setattr(self, 'message', message)
@@ -2916,7 +2961,7 @@ def _m104(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m105(cls, defaults):
+def _m108(cls, defaults):
     _d_metadata, _d_spec, = defaults
     def __init__(self, *, metadata=_d_metadata, spec=_d_spec):
         _object_setattr(self, 'metadata', metadata)
@@ -2944,7 +2989,7 @@ def _m105(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m106(cls, defaults):
+def _m109(cls, defaults):
     def __init__(self, metadata, spec):
         _object_setattr(self, 'metadata', metadata)
         _object_setattr(self, 'spec', spec)
@@ -2971,7 +3016,7 @@ def _m106(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m107(cls, defaults):
+def _m110(cls, defaults):
     def __init__(self, migrations, handled_paths):
         _object_setattr(self, 'migrations', migrations)
         _object_setattr(self, 'handled_paths', handled_paths)
@@ -2998,7 +3043,7 @@ def _m107(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m108(cls, defaults):
+def _m111(cls, defaults):
     _d_ml_policy, _d_pod_group_policy, _d_template, _d_ttl_seconds_after_finished, = defaults
     def __init__(self, *, ml_policy=_d_ml_policy, pod_group_policy=_d_pod_group_policy, template=_d_template, ttl_seconds_after_finished=_d_ttl_seconds_after_finished):
         _object_setattr(self, 'ml_policy', ml_policy)
@@ -3028,7 +3073,7 @@ def _m108(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m109(cls, defaults):
+def _m112(cls, defaults):
     _d_mode, _d_highest_tier_allowed, = defaults
     def __init__(self, *, mode=_d_mode, highest_tier_allowed=_d_highest_tier_allowed):
         _object_setattr(self, 'mode', mode)
@@ -3056,7 +3101,7 @@ def _m109(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m110(cls, defaults):
+def _m113(cls, defaults):
     def __init__(self, module, attribute):
         _object_setattr(self, 'module', module)
         _object_setattr(self, 'attribute', attribute)
@@ -3083,7 +3128,7 @@ def _m110(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m111(cls, defaults):
+def _m114(cls, defaults):
     def __init__(self, name, ancestor, count, requests, count_origin):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'ancestor', ancestor)
@@ -3113,7 +3158,7 @@ def _m111(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m112(cls, defaults):
+def _m115(cls, defaults):
     def __init__(self, name, default_since):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'default_since', default_since)
@@ -3140,7 +3185,7 @@ def _m112(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m113(cls, defaults):
+def _m116(cls, defaults):
     _d_rewrite, _d_fallback, = defaults
     def __init__(self, name, introduced, functions, rewrite=_d_rewrite, fallback=_d_fallback):
         _object_setattr(self, 'name', name)
@@ -3171,7 +3216,7 @@ def _m113(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m114(cls, defaults):
+def _m117(cls, defaults):
     _d_kind, = defaults
     def __init__(self, name, model_path, path, kind=_d_kind):
         _object_setattr(self, 'name', name)
@@ -3201,7 +3246,7 @@ def _m114(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m115(cls, defaults):
+def _m118(cls, defaults):
     def __init__(self, name, namespace, path, line, runtime_kind, runtime_name):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'namespace', namespace)
@@ -3232,7 +3277,7 @@ def _m115(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m116(cls, defaults):
+def _m119(cls, defaults):
     def __init__(self, name, overloads):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'overloads', overloads)
@@ -3259,7 +3304,7 @@ def _m116(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m117(cls, defaults):
+def _m120(cls, defaults):
     def __init__(self, name, policy, document):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'policy', policy)
@@ -3287,7 +3332,7 @@ def _m117(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m118(cls, defaults):
+def _m121(cls, defaults):
     def __init__(self, name, program):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'program', program)
@@ -3314,7 +3359,7 @@ def _m118(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m119(cls, defaults):
+def _m122(cls, defaults):
     def __init__(self, name, template, retain):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'template', template)
@@ -3342,7 +3387,7 @@ def _m119(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m120(cls, defaults):
+def _m123(cls, defaults):
     def __init__(self, name, type, json_path, description):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'type', type)
@@ -3371,7 +3416,7 @@ def _m120(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m121(cls, defaults):
+def _m124(cls, defaults):
     def __init__(self, name):
         _object_setattr(self, 'name', name)
     def __repr__(self):
@@ -3397,7 +3442,7 @@ def _m121(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m122(cls, defaults):
+def _m125(cls, defaults):
     _d_on_job_failure_reasons, _d_on_job_failure_message_patterns, _d_target_replicated_jobs, = defaults
     def __init__(self, *, name, action, on_job_failure_reasons=_d_on_job_failure_reasons, on_job_failure_message_patterns=_d_on_job_failure_message_patterns, target_replicated_jobs=_d_target_replicated_jobs):
         _object_setattr(self, 'name', name)
@@ -3428,7 +3473,7 @@ def _m122(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m123(cls, defaults):
+def _m126(cls, defaults):
     _d_api_group, _d_kind, = defaults
     def __init__(self, *, name, api_group=_d_api_group, kind=_d_kind):
         _object_setattr(self, 'name', name)
@@ -3457,7 +3502,7 @@ def _m123(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m124(cls, defaults):
+def _m127(cls, defaults):
     _d_env, _d_volume_mounts, _d_security_context, = defaults
     def __init__(self, *, name, env=_d_env, volume_mounts=_d_volume_mounts, security_context=_d_security_context):
         _object_setattr(self, 'name', name)
@@ -3487,7 +3532,7 @@ def _m124(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m125(cls, defaults):
+def _m128(cls, defaults):
     def __init__(self, *, name, expression):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'expression', expression)
@@ -3514,7 +3559,7 @@ def _m125(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m126(cls, defaults):
+def _m129(cls, defaults):
     _d_group_name, _d_replicas, _d_depends_on, = defaults
     def __init__(self, *, name, group_name=_d_group_name, template, replicas=_d_replicas, depends_on=_d_depends_on):
         _object_setattr(self, 'name', name)
@@ -3545,7 +3590,7 @@ def _m126(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m127(cls, defaults):
+def _m130(cls, defaults):
     def __init__(self, *, name, ready, succeeded, failed, active, suspended):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'ready', ready)
@@ -3576,7 +3621,7 @@ def _m127(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m128(cls, defaults):
+def _m131(cls, defaults):
     def __init__(self, *, name, status):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'status', status)
@@ -3603,7 +3648,7 @@ def _m128(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m129(cls, defaults):
+def _m132(cls, defaults):
     _d_template, = defaults
     def __init__(self, *, name, template=_d_template):
         _object_setattr(self, 'name', name)
@@ -3631,7 +3676,7 @@ def _m129(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m130(cls, defaults):
+def _m133(cls, defaults):
     def __init__(self, *, name, value):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'value', value)
@@ -3658,7 +3703,7 @@ def _m130(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m131(cls, defaults):
+def _m134(cls, defaults):
     _d_checked, = defaults
     def __init__(self, namespace, name, path, line, templates, checked=_d_checked):
         _object_setattr(self, 'namespace', namespace)
@@ -3690,7 +3735,7 @@ def _m131(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m132(cls, defaults):
+def _m135(cls, defaults):
     def __init__(self, namespace, name, source, objects):
         _object_setattr(self, 'namespace', namespace)
         _object_setattr(self, 'name', name)
@@ -3719,7 +3764,7 @@ def _m132(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m133(cls, defaults):
+def _m136(cls, defaults):
     _d_network_topology, = defaults
     def __init__(self, *, network_topology=_d_network_topology):
         _object_setattr(self, 'network_topology', network_topology)
@@ -3746,7 +3791,7 @@ def _m133(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m134(cls, defaults):
+def _m137(cls, defaults):
     _d_nodes, _d_longest_list, _d_longest_string, = defaults
     def __init__(self, nodes=_d_nodes, longest_list=_d_longest_list, longest_string=_d_longest_string):
         _object_setattr(self, 'nodes', nodes)
@@ -3775,7 +3820,7 @@ def _m134(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m135(cls, defaults):
+def _m138(cls, defaults):
     _d_num_nodes, _d_torch, _d_mpi, _d_jax, _d_xgboost, _d_flux, = defaults
     def __init__(self, *, num_nodes=_d_num_nodes, torch=_d_torch, mpi=_d_mpi, jax=_d_jax, xgboost=_d_xgboost, flux=_d_flux):
         _object_setattr(self, 'num_nodes', num_nodes)
@@ -3807,7 +3852,7 @@ def _m135(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m136(cls, defaults):
+def _m139(cls, defaults):
     _d_num_proc_per_node, _d_mpi_implementation, _d_ssh_auth_mount_path, _d_run_launcher_as_node, = defaults
     def __init__(self, *, num_proc_per_node=_d_num_proc_per_node, mpi_implementation=_d_mpi_implementation, ssh_auth_mount_path=_d_ssh_auth_mount_path, run_launcher_as_node=_d_run_launcher_as_node):
         _object_setattr(self, 'num_proc_per_node', num_proc_per_node)
@@ -3837,7 +3882,7 @@ def _m136(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m137(cls, defaults):
+def _m140(cls, defaults):
     _d_num_proc_per_node, = defaults
     def __init__(self, *, num_proc_per_node=_d_num_proc_per_node):
         _object_setattr(self, 'num_proc_per_node', num_proc_per_node)
@@ -3864,7 +3909,7 @@ def _m137(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m138(cls, defaults):
+def _m141(cls, defaults):
     _d_hidden, _d_kept, = defaults
     def __init__(self, objects, diagnostics, index, hidden=_d_hidden, kept=_d_kept):
         _object_setattr(self, 'objects', objects)
@@ -3895,7 +3940,7 @@ def _m138(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m139(cls, defaults):
+def _m142(cls, defaults):
     _d_namespaces, = defaults
     def __init__(self, objects, diagnostics, namespaces=_d_namespaces):
         _object_setattr(self, 'objects', objects)
@@ -3924,7 +3969,7 @@ def _m139(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m140(cls, defaults):
+def _m143(cls, defaults):
     def __init__(self, objects, diagnostics, namespaces):
         _object_setattr(self, 'objects', objects)
         _object_setattr(self, 'diagnostics', diagnostics)
@@ -3952,7 +3997,7 @@ def _m140(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m141(cls, defaults):
+def _m144(cls, defaults):
     def __init__(self, objects, digest, sources, diagnostics):
         _object_setattr(self, 'objects', objects)
         _object_setattr(self, 'digest', digest)
@@ -3981,7 +4026,7 @@ def _m141(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m142(cls, defaults):
+def _m145(cls, defaults):
     _d_cluster, = defaults
     def __init__(self, objects, index, config, policies, wholes, cluster=_d_cluster):
         _object_setattr(self, 'objects', objects)
@@ -4013,7 +4058,7 @@ def _m142(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m143(cls, defaults):
+def _m146(cls, defaults):
     _d_namespaces, = defaults
     def __init__(self, objects, sources, diagnostics, files, namespaces=_d_namespaces):
         _object_setattr(self, 'objects', objects)
@@ -4044,7 +4089,7 @@ def _m143(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m144(cls, defaults):
+def _m147(cls, defaults):
     _d_operations, _d_nesting, _d_outer_equalities, _d_inner_equalities, _d_string_calls, _d_regex_calls, _d_longest_literal, = defaults
     def __init__(self, operations=_d_operations, nesting=_d_nesting, outer_equalities=_d_outer_equalities, inner_equalities=_d_inner_equalities, string_calls=_d_string_calls, regex_calls=_d_regex_calls, longest_literal=_d_longest_literal):
         _object_setattr(self, 'operations', operations)
@@ -4077,7 +4122,7 @@ def _m144(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m145(cls, defaults):
+def _m148(cls, defaults):
     _d_target_replicated_jobs, = defaults
     def __init__(self, *, operator, target_replicated_jobs=_d_target_replicated_jobs):
         _object_setattr(self, 'operator', operator)
@@ -4105,34 +4150,7 @@ def _m145(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m146(cls, defaults):
-    def __init__(self, outlined, whole):
-        _object_setattr(self, 'outlined', outlined)
-        _object_setattr(self, 'whole', whole)
-    def __repr__(self):
-        return f"{self.__class__.__qualname__}(outlined={self.outlined!r}, whole={self.whole!r})"
-    def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return (self.outlined,self.whole,) == (other.outlined,other.whole,)
-        return NotImplemented
-    def __hash__(self):
-        return hash((self.outlined,self.whole,))
-    def __setattr__(self, name, value):
-        if type(self) is cls or name in ('outlined','whole',):
-            raise FrozenInstanceError(f"cannot assign to field {name!r}")
-        super(cls, self).__setattr__(name, value)
-    def __delattr__(self, name):
-        if type(self) is cls or name in ('outlined','whole',):
-            raise FrozenInstanceError(f"cannot delete field {name!r}")
-        super(cls, self).__delattr__(name)
-    def __getstate__(self):
-        return [self.outlined, self.whole]
-    def __setstate__(self, state):
-        for name, value in zip(('outlined','whole',), state):
-            _object_setattr(self, name, value)
-    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
-
-def _m147(cls, defaults):
+def _m149(cls, defaults):
     _d_output, _d_native_volume_claims, _d_mpi_ssh_secret, _d_flux_curve_secret, _d_server_side_apply, _d_emit_namespaces, = defaults
     def __init__(self, *, output=_d_output, native_volume_claims=_d_native_volume_claims, mpi_ssh_secret=_d_mpi_ssh_secret, flux_curve_secret=_d_flux_curve_secret, server_side_apply=_d_server_side_apply, emit_namespaces=_d_emit_namespaces):
         _object_setattr(self, 'output', output)
@@ -4164,7 +4182,7 @@ def _m147(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m148(cls, defaults):
+def _m150(cls, defaults):
     _d_output, _d_volume_claim_policies, _d_mpi, _d_flux, _d_apply, _d_namespaces, = defaults
     def __init__(self, *, output=_d_output, volume_claim_policies=_d_volume_claim_policies, mpi=_d_mpi, flux=_d_flux, apply=_d_apply, namespaces=_d_namespaces):
         _object_setattr(self, 'output', output)
@@ -4196,7 +4214,7 @@ def _m148(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m149(cls, defaults):
+def _m151(cls, defaults):
     def __init__(self, *, output_format, config_file, environment, overrides, verbose, quiet, color):
         _object_setattr(self, 'output_format', output_format)
         _object_setattr(self, 'config_file', config_file)
@@ -4228,7 +4246,35 @@ def _m149(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m150(cls, defaults):
+def _m152(cls, defaults):
+    def __init__(self, packs, files, since_ns):
+        _object_setattr(self, 'packs', packs)
+        _object_setattr(self, 'files', files)
+        _object_setattr(self, 'since_ns', since_ns)
+    def __repr__(self):
+        return f"{self.__class__.__qualname__}(packs={self.packs!r}, files={self.files!r}, since_ns={self.since_ns!r})"
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.packs,self.files,self.since_ns,) == (other.packs,other.files,other.since_ns,)
+        return NotImplemented
+    def __hash__(self):
+        return hash((self.packs,self.files,self.since_ns,))
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('packs','files','since_ns',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('packs','files','since_ns',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+    def __getstate__(self):
+        return [self.packs, self.files, self.since_ns]
+    def __setstate__(self, state):
+        for name, value in zip(('packs','files','since_ns',), state):
+            _object_setattr(self, name, value)
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
+
+def _m153(cls, defaults):
     _d_note, _d_manual, = defaults
     def __init__(self, path, code, message, edits, note=_d_note, manual=_d_manual):
         _object_setattr(self, 'path', path)
@@ -4260,7 +4306,7 @@ def _m150(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m151(cls, defaults):
+def _m154(cls, defaults):
     def __init__(self, path, data):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'data', data)
@@ -4287,35 +4333,38 @@ def _m151(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m152(cls, defaults):
-    def __init__(self, path, data, digest):
+def _m155(cls, defaults):
+    _d_runtime, _d_key, = defaults
+    def __init__(self, path, data, digest, runtime=_d_runtime, key=_d_key):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'data', data)
         _object_setattr(self, 'digest', digest)
+        _object_setattr(self, 'runtime', runtime)
+        _object_setattr(self, 'key', key)
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(path={self.path!r}, data={self.data!r}, digest={self.digest!r})"
+        return f"{self.__class__.__qualname__}(path={self.path!r}, data={self.data!r}, digest={self.digest!r}, runtime={self.runtime!r}, key={self.key!r})"
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.path,self.data,self.digest,) == (other.path,other.data,other.digest,)
+            return (self.path,self.data,self.digest,self.runtime,self.key,) == (other.path,other.data,other.digest,other.runtime,other.key,)
         return NotImplemented
     def __hash__(self):
-        return hash((self.path,self.data,self.digest,))
+        return hash((self.path,self.data,self.digest,self.runtime,self.key,))
     def __setattr__(self, name, value):
-        if type(self) is cls or name in ('path','data','digest',):
+        if type(self) is cls or name in ('path','data','digest','runtime','key',):
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
     def __delattr__(self, name):
-        if type(self) is cls or name in ('path','data','digest',):
+        if type(self) is cls or name in ('path','data','digest','runtime','key',):
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     def __getstate__(self):
-        return [self.path, self.data, self.digest]
+        return [self.path, self.data, self.digest, self.runtime, self.key]
     def __setstate__(self, state):
-        for name, value in zip(('path','data','digest',), state):
+        for name, value in zip(('path','data','digest','runtime','key',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m153(cls, defaults):
+def _m156(cls, defaults):
     _d_key, _d_pickled, _d_data, = defaults
     def __init__(self, path, digest, ordinal, key=_d_key, pickled=_d_pickled, data=_d_data):
         _object_setattr(self, 'path', path)
@@ -4347,7 +4396,7 @@ def _m153(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m154(cls, defaults):
+def _m157(cls, defaults):
     _d_foreign, _d_disk, = defaults
     def __init__(self, path, entries, size, foreign=_d_foreign, disk=_d_disk):
         _object_setattr(self, 'path', path)
@@ -4378,7 +4427,7 @@ def _m154(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m155(cls, defaults):
+def _m158(cls, defaults):
     def __init__(self, path, entries, size, kept):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'entries', entries)
@@ -4407,7 +4456,7 @@ def _m155(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m156(cls, defaults):
+def _m159(cls, defaults):
     def __init__(self, path, key):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'key', key)
@@ -4434,7 +4483,7 @@ def _m156(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m157(cls, defaults):
+def _m160(cls, defaults):
     def __init__(self, path, key, name, fields, replaces):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'key', key)
@@ -4464,7 +4513,7 @@ def _m157(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m158(cls, defaults):
+def _m161(cls, defaults):
     def __init__(self, path, message):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'message', message)
@@ -4491,7 +4540,7 @@ def _m158(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m159(cls, defaults):
+def _m162(cls, defaults):
     _d_replaces, = defaults
     def __init__(self, path, value, replaces=_d_replaces):
         _object_setattr(self, 'path', path)
@@ -4520,7 +4569,7 @@ def _m159(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m160(cls, defaults):
+def _m163(cls, defaults):
     def __init__(self, path, value, shape, rules):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'value', value)
@@ -4549,7 +4598,7 @@ def _m160(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m161(cls, defaults):
+def _m164(cls, defaults):
     def __init__(self, path):
         _object_setattr(self, 'path', path)
     def __repr__(self):
@@ -4575,7 +4624,7 @@ def _m161(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m162(cls, defaults):
+def _m165(cls, defaults):
     _d_paths, _d_enable, _d_disable, _d_params, = defaults
     def __init__(self, *, paths=_d_paths, enable=_d_enable, disable=_d_disable, params=_d_params):
         _object_setattr(self, 'paths', paths)
@@ -4605,7 +4654,7 @@ def _m162(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m163(cls, defaults):
+def _m166(cls, defaults):
     _d_paths, _d_enable, _d_disable, _d_params, = defaults
     def __init__(self, *, paths=_d_paths, enable=_d_enable, disable=_d_disable, params=_FACTORY):
         _object_setattr(self, 'paths', paths)
@@ -4635,7 +4684,7 @@ def _m163(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m164(cls, defaults):
+def _m167(cls, defaults):
     _d_stdin, _d_untracked, = defaults
     def __init__(self, paths, diagnostics, settings, stdin=_d_stdin, untracked=_d_untracked):
         _object_setattr(self, 'paths', paths)
@@ -4666,7 +4715,7 @@ def _m164(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m165(cls, defaults):
+def _m168(cls, defaults):
     def __init__(self, paths, rules):
         _object_setattr(self, 'paths', paths)
         _object_setattr(self, 'rules', rules)
@@ -4693,7 +4742,7 @@ def _m165(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m166(cls, defaults):
+def _m169(cls, defaults):
     def __init__(self, paths, stdin):
         _object_setattr(self, 'paths', paths)
         _object_setattr(self, 'stdin', stdin)
@@ -4720,7 +4769,7 @@ def _m166(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m167(cls, defaults):
+def _m170(cls, defaults):
     def __init__(self, *, paths, rules):
         _object_setattr(self, 'paths', paths)
         _object_setattr(self, 'rules', rules)
@@ -4747,7 +4796,7 @@ def _m167(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m168(cls, defaults):
+def _m171(cls, defaults):
     def __init__(self, policies, diagnostics, sources):
         _object_setattr(self, 'policies', policies)
         _object_setattr(self, 'diagnostics', diagnostics)
@@ -4775,7 +4824,7 @@ def _m168(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m169(cls, defaults):
+def _m172(cls, defaults):
     _d_progress_percentage, _d_estimated_remaining_seconds, _d_metrics, _d_last_updated_time, = defaults
     def __init__(self, *, progress_percentage=_d_progress_percentage, estimated_remaining_seconds=_d_estimated_remaining_seconds, metrics=_d_metrics, last_updated_time=_d_last_updated_time):
         _object_setattr(self, 'progress_percentage', progress_percentage)
@@ -4805,7 +4854,7 @@ def _m169(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m170(cls, defaults):
+def _m173(cls, defaults):
     def __init__(self, python_name, wire_name, type, required):
         _object_setattr(self, 'python_name', python_name)
         _object_setattr(self, 'wire_name', wire_name)
@@ -4834,7 +4883,7 @@ def _m170(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m171(cls, defaults):
+def _m174(cls, defaults):
     _d_examples, = defaults
     def __init__(self, regex, noun, rule, examples=_d_examples):
         _object_setattr(self, 'regex', regex)
@@ -4864,7 +4913,7 @@ def _m171(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m172(cls, defaults):
+def _m175(cls, defaults):
     def __init__(self, regex):
         _object_setattr(self, 'regex', regex)
     def __repr__(self):
@@ -4890,7 +4939,7 @@ def _m172(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m173(cls, defaults):
+def _m176(cls, defaults):
     def __init__(self, removed, left_alone):
         _object_setattr(self, 'removed', removed)
         _object_setattr(self, 'left_alone', left_alone)
@@ -4917,7 +4966,7 @@ def _m173(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m174(cls, defaults):
+def _m177(cls, defaults):
     def __init__(self, replicated_job, index, job, added, labels):
         _object_setattr(self, 'replicated_job', replicated_job)
         _object_setattr(self, 'index', index)
@@ -4947,7 +4996,7 @@ def _m174(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m175(cls, defaults):
+def _m178(cls, defaults):
     _d_job_index, _d_pod_index, = defaults
     def __init__(self, *, replicated_job, job_index=_d_job_index, pod_index=_d_pod_index):
         _object_setattr(self, 'replicated_job', replicated_job)
@@ -4976,7 +5025,7 @@ def _m175(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m176(cls, defaults):
+def _m179(cls, defaults):
     _d_replicated_jobs, _d_network, _d_success_policy, _d_failure_policy, _d_startup_policy, _d_suspend, _d_coordinator, _d_managed_by, _d_ttl_seconds_after_finished, _d_volume_claim_policies, = defaults
     def __init__(self, *, replicated_jobs=_d_replicated_jobs, network=_d_network, success_policy=_d_success_policy, failure_policy=_d_failure_policy, startup_policy=_d_startup_policy, suspend=_d_suspend, coordinator=_d_coordinator, managed_by=_d_managed_by, ttl_seconds_after_finished=_d_ttl_seconds_after_finished, volume_claim_policies=_d_volume_claim_policies):
         _object_setattr(self, 'replicated_jobs', replicated_jobs)
@@ -5012,7 +5061,7 @@ def _m176(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m177(cls, defaults):
+def _m180(cls, defaults):
     _d_replicated_jobs, = defaults
     def __init__(self, *, replicated_jobs=_d_replicated_jobs):
         _object_setattr(self, 'replicated_jobs', replicated_jobs)
@@ -5039,35 +5088,37 @@ def _m177(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m178(cls, defaults):
-    _d_kept, = defaults
-    def __init__(self, report, kept=_d_kept):
+def _m181(cls, defaults):
+    _d_kept, _d_context, _d_inputs, = defaults
+    def __init__(self, report, kept=_d_kept, context=_d_context, inputs=_d_inputs):
         _object_setattr(self, 'report', report)
         _object_setattr(self, 'kept', kept)
+        _object_setattr(self, 'context', context)
+        _object_setattr(self, 'inputs', inputs)
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(report={self.report!r}, kept={self.kept!r})"
+        return f"{self.__class__.__qualname__}(report={self.report!r}, kept={self.kept!r}, context={self.context!r}, inputs={self.inputs!r})"
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.report,self.kept,) == (other.report,other.kept,)
+            return (self.report,self.kept,self.context,self.inputs,) == (other.report,other.kept,other.context,other.inputs,)
         return NotImplemented
     def __hash__(self):
-        return hash((self.report,self.kept,))
+        return hash((self.report,self.kept,self.context,self.inputs,))
     def __setattr__(self, name, value):
-        if type(self) is cls or name in ('report','kept',):
+        if type(self) is cls or name in ('report','kept','context','inputs',):
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
     def __delattr__(self, name):
-        if type(self) is cls or name in ('report','kept',):
+        if type(self) is cls or name in ('report','kept','context','inputs',):
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     def __getstate__(self):
-        return [self.report, self.kept]
+        return [self.report, self.kept, self.context, self.inputs]
     def __setstate__(self, state):
-        for name, value in zip(('report','kept',), state):
+        for name, value in zip(('report','kept','context','inputs',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m179(cls, defaults):
+def _m182(cls, defaults):
     _d_requests, _d_limits, = defaults
     def __init__(self, *, requests=_d_requests, limits=_d_limits):
         _object_setattr(self, 'requests', requests)
@@ -5095,7 +5146,7 @@ def _m179(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m180(cls, defaults):
+def _m183(cls, defaults):
     def __init__(self, resolved, built, clean):
         _object_setattr(self, 'resolved', resolved)
         _object_setattr(self, 'built', built)
@@ -5123,7 +5174,7 @@ def _m180(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m181(cls, defaults):
+def _m184(cls, defaults):
     def __init__(self, *, resource_rules):
         _object_setattr(self, 'resource_rules', resource_rules)
     def __repr__(self):
@@ -5149,7 +5200,7 @@ def _m181(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m182(cls, defaults):
+def _m185(cls, defaults):
     def __init__(self, root, disabled):
         _object_setattr(self, 'root', root)
         _object_setattr(self, 'disabled', disabled)
@@ -5176,7 +5227,7 @@ def _m182(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m183(cls, defaults):
+def _m186(cls, defaults):
     _d_config_file, _d_deploy, _d_include, _d_exclude, _d_runtimes, _d_namespace, _d_kubernetes_version, _d_environment, _d_template_values, _d_policies, _d_limits, _d_compile, _d_sweeper, _d_rules, _d_path_rules, _d_overridden_destination, _d_namespaces, _d_cluster, = defaults
     def __init__(self, *, root, config_file=_d_config_file, deploy=_d_deploy, include=_d_include, exclude=_d_exclude, runtimes=_d_runtimes, namespace=_d_namespace, kubernetes_version=_d_kubernetes_version, environment=_d_environment, template_values=_FACTORY, policies=_FACTORY, limits=_FACTORY, compile=_FACTORY, sweeper=_d_sweeper, rules=_FACTORY, path_rules=_d_path_rules, overridden_destination=_d_overridden_destination, namespaces=_d_namespaces, cluster=_d_cluster):
         _object_setattr(self, 'root', root)
@@ -5221,7 +5272,7 @@ def _m183(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m184(cls, defaults):
+def _m187(cls, defaults):
     _d_id, _d_message_expression, _d_field_path, _d_optional_old_self, _d_transition, = defaults
     def __init__(self, rule, message, id=_d_id, message_expression=_d_message_expression, field_path=_d_field_path, optional_old_self=_d_optional_old_self, transition=_d_transition):
         _object_setattr(self, 'rule', rule)
@@ -5254,7 +5305,7 @@ def _m184(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m185(cls, defaults):
+def _m188(cls, defaults):
     _d_message_expression, _d_reason, _d_field_path, = defaults
     def __init__(self, *, rule, message, id, message_expression=_d_message_expression, reason=_d_reason, field_path=_d_field_path):
         _object_setattr(self, 'rule', rule)
@@ -5286,7 +5337,7 @@ def _m185(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m186(cls, defaults):
+def _m189(cls, defaults):
     def __init__(self, runtime, findings):
         _object_setattr(self, 'runtime', runtime)
         _object_setattr(self, 'findings', findings)
@@ -5313,7 +5364,7 @@ def _m186(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m187(cls, defaults):
+def _m190(cls, defaults):
     def __init__(self, *, runtime_name, num_nodes, procs_per_node, gpus, args):
         _object_setattr(self, 'runtime_name', runtime_name)
         _object_setattr(self, 'num_nodes', num_nodes)
@@ -5343,7 +5394,7 @@ def _m187(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m188(cls, defaults):
+def _m191(cls, defaults):
     _d_initializer, _d_trainer, _d_runtime_patches, _d_suspend, _d_active_deadline_seconds, _d_managed_by, = defaults
     def __init__(self, *, runtime_ref, initializer=_d_initializer, trainer=_d_trainer, runtime_patches=_d_runtime_patches, suspend=_d_suspend, active_deadline_seconds=_d_active_deadline_seconds, managed_by=_d_managed_by):
         _object_setattr(self, 'runtime_ref', runtime_ref)
@@ -5376,7 +5427,7 @@ def _m188(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m189(cls, defaults):
+def _m192(cls, defaults):
     _d_schedule_timeout_seconds, = defaults
     def __init__(self, *, schedule_timeout_seconds=_d_schedule_timeout_seconds):
         _object_setattr(self, 'schedule_timeout_seconds', schedule_timeout_seconds)
@@ -5403,7 +5454,7 @@ def _m189(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m190(cls, defaults):
+def _m193(cls, defaults):
     _d_values, = defaults
     def __init__(self, scope_name, operator, values=_d_values):
         _object_setattr(self, 'scope_name', scope_name)
@@ -5432,7 +5483,7 @@ def _m190(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m191(cls, defaults):
+def _m194(cls, defaults):
     _d_values, = defaults
     def __init__(self, *, scope_name, operator, values=_d_values):
         _object_setattr(self, 'scope_name', scope_name)
@@ -5461,7 +5512,7 @@ def _m191(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m192(cls, defaults):
+def _m195(cls, defaults):
     _d_service_account_name, _d_volumes, _d_init_containers, _d_containers, _d_image_pull_secrets, _d_security_context, _d_node_selector, _d_affinity, _d_tolerations, _d_scheduling_gates, _d_termination_grace_period_seconds, = defaults
     def __init__(self, *, service_account_name=_d_service_account_name, volumes=_d_volumes, init_containers=_d_init_containers, containers=_d_containers, image_pull_secrets=_d_image_pull_secrets, security_context=_d_security_context, node_selector=_d_node_selector, affinity=_d_affinity, tolerations=_d_tolerations, scheduling_gates=_d_scheduling_gates, termination_grace_period_seconds=_d_termination_grace_period_seconds):
         _object_setattr(self, 'service_account_name', service_account_name)
@@ -5498,7 +5549,7 @@ def _m192(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m193(cls, defaults):
+def _m196(cls, defaults):
     _d_namespaces, = defaults
     def __init__(self, source, objects, diagnostics, namespaces=_d_namespaces):
         _object_setattr(self, 'source', source)
@@ -5528,7 +5579,7 @@ def _m193(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m194(cls, defaults):
+def _m197(cls, defaults):
     _d_manager, = defaults
     def __init__(self, source, path, manager=_d_manager):
         _object_setattr(self, 'source', source)
@@ -5557,7 +5608,7 @@ def _m194(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m195(cls, defaults):
+def _m198(cls, defaults):
     _d_ssh_auth_secret, = defaults
     def __init__(self, *, ssh_auth_secret=_d_ssh_auth_secret):
         _object_setattr(self, 'ssh_auth_secret', ssh_auth_secret)
@@ -5584,7 +5635,7 @@ def _m195(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m196(cls, defaults):
+def _m199(cls, defaults):
     def __init__(self, *, startup_policy_order):
         _object_setattr(self, 'startup_policy_order', startup_policy_order)
     def __repr__(self):
@@ -5610,7 +5661,7 @@ def _m196(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m197(cls, defaults):
+def _m200(cls, defaults):
     _d_storage_uri, _d_env, _d_secret_ref, = defaults
     def __init__(self, *, storage_uri=_d_storage_uri, env=_d_env, secret_ref=_d_secret_ref):
         _object_setattr(self, 'storage_uri', storage_uri)
@@ -5639,7 +5690,7 @@ def _m197(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m198(cls, defaults):
+def _m201(cls, defaults):
     def __init__(self, store, scope):
         _object_setattr(self, 'store', store)
         _object_setattr(self, 'scope', scope)
@@ -5666,7 +5717,7 @@ def _m198(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m199(cls, defaults):
+def _m202(cls, defaults):
     _d_targets, = defaults
     def __init__(self, *, targets=_d_targets):
         _object_setattr(self, 'targets', targets)
@@ -5693,7 +5744,7 @@ def _m199(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m200(cls, defaults):
+def _m203(cls, defaults):
     _d_template, = defaults
     def __init__(self, *, template=_d_template):
         _object_setattr(self, 'template', template)
@@ -5720,7 +5771,7 @@ def _m200(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m201(cls, defaults):
+def _m204(cls, defaults):
     def __init__(self, template, patches):
         _object_setattr(self, 'template', template)
         _object_setattr(self, 'patches', patches)
@@ -5747,7 +5798,7 @@ def _m201(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m202(cls, defaults):
+def _m205(cls, defaults):
     _d_templates, _d_retention_policy, = defaults
     def __init__(self, *, templates=_d_templates, retention_policy=_d_retention_policy):
         _object_setattr(self, 'templates', templates)
@@ -5775,7 +5826,7 @@ def _m202(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m203(cls, defaults):
+def _m206(cls, defaults):
     _d_verdicts, = defaults
     def __init__(self, trainjobs, work, run, stages, target, specs, verdicts=_d_verdicts):
         _object_setattr(self, 'trainjobs', trainjobs)
@@ -5808,7 +5859,7 @@ def _m203(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m204(cls, defaults):
+def _m207(cls, defaults):
     _d_value, _d_detail, _d_hint, _d_cause, = defaults
     def __init__(self, type, path, code, value=_d_value, detail=_d_detail, hint=_d_hint, cause=_d_cause):
         _object_setattr(self, 'type', type)
@@ -5841,7 +5892,7 @@ def _m204(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m205(cls, defaults):
+def _m208(cls, defaults):
     _d_groups, = defaults
     def __init__(self, username, groups=_d_groups):
         _object_setattr(self, 'username', username)
@@ -5869,7 +5920,7 @@ def _m205(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m206(cls, defaults):
+def _m209(cls, defaults):
     _d_groups, = defaults
     def __init__(self, *, username, groups=_d_groups):
         _object_setattr(self, 'username', username)
@@ -5897,7 +5948,7 @@ def _m206(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m207(cls, defaults):
+def _m210(cls, defaults):
     _d_usernames, _d_runtime_classes, _d_namespaces, = defaults
     def __init__(self, *, usernames=_d_usernames, runtime_classes=_d_runtime_classes, namespaces=_d_namespaces):
         _object_setattr(self, 'usernames', usernames)
@@ -5926,7 +5977,7 @@ def _m207(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m208(cls, defaults):
+def _m211(cls, defaults):
     def __init__(self, validate_runtime, validate_used_runtime, validate_trainjob, validate_resolved, apply_trainjob, enforce_ml_policy, enforce_pod_group_policy, pre_build_sync, settle, build):
         _object_setattr(self, 'validate_runtime', validate_runtime)
         _object_setattr(self, 'validate_used_runtime', validate_used_runtime)
@@ -5961,7 +6012,7 @@ def _m208(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m209(cls, defaults):
+def _m212(cls, defaults):
     _d_jobs, = defaults
     def __init__(self, validation, diagnostics, jobs=_d_jobs):
         _object_setattr(self, 'validation', validation)
@@ -5990,7 +6041,7 @@ def _m209(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m210(cls, defaults):
+def _m213(cls, defaults):
     def __init__(self, value, binary):
         _object_setattr(self, 'value', value)
         _object_setattr(self, 'binary', binary)
@@ -6017,7 +6068,7 @@ def _m210(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m211(cls, defaults):
+def _m214(cls, defaults):
     _d_markers, = defaults
     def __init__(self, value, markers=_d_markers):
         _object_setattr(self, 'value', value)
@@ -6045,7 +6096,7 @@ def _m211(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m212(cls, defaults):
+def _m215(cls, defaults):
     def __init__(self, value, origin):
         _object_setattr(self, 'value', value)
         _object_setattr(self, 'origin', origin)
@@ -6072,7 +6123,7 @@ def _m212(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m213(cls, defaults):
+def _m216(cls, defaults):
     def __init__(self, value):
         _object_setattr(self, 'value', value)
     def __repr__(self):
@@ -6098,7 +6149,7 @@ def _m213(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m214(cls, defaults):
+def _m217(cls, defaults):
     _d_values, = defaults
     def __init__(self, *, values=_d_values):
         _object_setattr(self, 'values', values)
@@ -6125,7 +6176,7 @@ def _m214(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m215(cls, defaults):
+def _m218(cls, defaults):
     _d_markers, = defaults
     def __init__(self, values, markers=_d_markers):
         _object_setattr(self, 'values', values)
@@ -6153,7 +6204,7 @@ def _m215(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m216(cls, defaults):
+def _m219(cls, defaults):
     _d_verbose, _d_color, _d_quiet, = defaults
     def __init__(self, *, verbose=_d_verbose, color=_d_color, quiet=_d_quiet):
         _object_setattr(self, 'verbose', verbose)
@@ -6182,7 +6233,7 @@ def _m216(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m217(cls, defaults):
+def _m220(cls, defaults):
     _d_resolved, _d_built, = defaults
     def __init__(self, verdict, resolved=_d_resolved, built=_d_built):
         _object_setattr(self, 'verdict', verdict)
@@ -6211,7 +6262,7 @@ def _m217(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m218(cls, defaults):
+def _m221(cls, defaults):
     _d_judgement, _d_sweeper_schedule, = defaults
     def __init__(self, version, judgement=_FACTORY, sweeper_schedule=_d_sweeper_schedule):
         _object_setattr(self, 'version', version)
@@ -6240,7 +6291,7 @@ def _m218(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m219(cls, defaults):
+def _m222(cls, defaults):
     def __init__(self, version, volumes, declared_volumes, dropped_volumes, grace_period, restart_never, host_users, host_network):
         _object_setattr(self, 'version', version)
         _object_setattr(self, 'volumes', volumes)
@@ -6273,7 +6324,7 @@ def _m219(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m220(cls, defaults):
+def _m223(cls, defaults):
     _d_when_deleted, = defaults
     def __init__(self, *, when_deleted=_d_when_deleted):
         _object_setattr(self, 'when_deleted', when_deleted)
@@ -6300,7 +6351,7 @@ def _m220(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m221(cls, defaults):
+def _m224(cls, defaults):
     def __init__(self, whole_by_outline, cache, config):
         _object_setattr(self, 'whole_by_outline', whole_by_outline)
         _object_setattr(self, 'cache', cache)
@@ -6328,7 +6379,7 @@ def _m221(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m222(cls, defaults):
+def _m225(cls, defaults):
     def __init__(self):
         pass
     def __repr__(self):
@@ -6354,7 +6405,7 @@ def _m222(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m223(cls, defaults):
+def _m226(cls, defaults):
     def __init__(self, mtime, path, size, removable):
         _object_setattr(self, 'mtime', mtime)
         _object_setattr(self, 'path', path)
@@ -6413,215 +6464,218 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, False, False, True, True, False, (('trainjob', 'required', True, True, True, None, False), ('runtime', 'required', True, True, True, None, False), ('spec', 'required', True, True, True, None, False), ('runtime_spec', 'required', True, True, True, None, False), ('template', 'required', True, True, True, None, False), ('pod_sets', 'required', True, True, True, None, False))): _m10,
     (True, True, True, False, False, True, False, (('_files', 'factory', True, True, True, None, False),)): _m11,
     (True, True, True, False, False, True, False, (('clean', 'required', True, True, True, None, False), ('erroneous', 'required', True, True, True, None, False), ('base', 'default', True, True, True, None, False), ('judgement', 'factory', True, True, True, None, False))): _m12,
-    (True, True, True, False, False, True, False, (('directory', 'required', True, True, True, None, False), ('write_failure', 'default', True, True, True, None, False), ('account', 'default', True, True, True, None, False), ('pending', 'default', True, True, True, None, False), ('writer', 'factory', True, True, True, None, False), ('opened', 'factory', True, True, True, None, False))): _m13,
-    (True, True, True, False, False, True, False, (('entries', 'default', True, True, True, None, False), ('size', 'default', True, True, True, None, False), ('disk', 'default', True, True, True, None, False), ('foreign', 'default', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m14,
-    (True, True, True, False, False, True, False, (('image', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False), ('containers', 'factory', True, True, True, None, False))): _m15,
-    (True, True, True, False, False, True, False, (('job', 'required', True, True, True, None, True), ('settings', 'required', True, True, True, None, True), ('jobset_spec', 'required', True, True, True, None, True), ('jobset_metadata', 'required', True, True, True, None, True), ('trace', 'required', True, True, True, None, True), ('pod_sets', 'required', True, True, True, None, True), ('pod_labels', 'factory', True, True, True, None, True), ('pod_annotations', 'factory', True, True, True, None, True), ('findings', 'factory', True, True, True, None, True), ('claims', 'factory', True, True, True, None, True), ('extensions', 'factory', True, True, True, None, True))): _m16,
-    (True, True, True, False, False, True, False, (('name', 'required', True, True, True, None, False), ('ancestor', 'required', True, True, True, None, False), ('count', 'required', True, True, True, None, False), ('requests', 'required', True, True, True, None, False), ('count_origin', 'required', True, True, True, None, False))): _m17,
-    (True, True, True, False, False, True, False, (('operations', 'default', True, True, True, None, False), ('nesting', 'default', True, True, True, None, False), ('outer_equalities', 'default', True, True, True, None, False), ('inner_equalities', 'default', True, True, True, None, False), ('string_calls', 'default', True, True, True, None, False), ('regex_calls', 'default', True, True, True, None, False), ('longest_literal', 'default', True, True, True, None, False))): _m18,
-    (True, True, True, False, False, True, False, (('path', 'required', True, True, True, None, False), ('mapping', 'required', True, True, True, None, False), ('key', 'default', True, True, True, None, False))): _m19,
-    (True, True, True, False, False, True, False, (('remaining', 'default', True, True, True, None, False),)): _m20,
-    (True, True, True, False, False, True, False, (('repository', 'factory', True, True, True, None, False), ('builtin', 'factory', True, True, True, None, False), ('sources', 'factory', True, True, True, None, False), ('diagnostics', 'factory', True, True, True, None, False))): _m21,
-    (True, True, True, False, True, True, False, (('actor', 'required', True, True, True, None, False), ('rule', 'required', True, True, True, None, False), ('cause', 'required', True, True, True, None, False))): _m22,
-    (True, True, True, False, True, True, False, (('annotation', 'required', True, True, True, None, True), ('setting', 'required', True, True, True, None, True), ('code', 'required', True, True, True, None, True), ('policy', 'required', True, True, True, None, True), ('contents', 'required', True, True, True, None, True), ('generated', 'required', True, True, True, None, True), ('provision', 'required', True, True, True, None, True))): _m23,
-    (True, True, True, False, True, True, False, (('api_group', 'default', True, True, True, None, True), ('resource', 'required', True, True, True, None, True), ('match_contains', 'default', True, True, True, None, True), ('match_scopes', 'default', True, True, True, None, True))): _m24,
-    (True, True, True, False, True, True, False, (('api_group', 'required', True, True, True, None, False), ('resource', 'required', True, True, True, None, False), ('match_contains', 'default', True, True, True, None, False), ('match_scopes', 'default', True, True, True, None, False))): _m25,
-    (True, True, True, False, True, True, False, (('api_groups', 'default', True, True, True, None, True), ('api_versions', 'default', True, True, True, None, True), ('resources', 'required', True, True, True, None, True))): _m26,
-    (True, True, True, False, True, True, False, (('api_version', 'default', True, True, True, None, True), ('kind', 'default', True, True, True, None, True), ('inputs', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True), ('deploy', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True), ('values', 'default', True, True, True, None, True), ('environments', 'default', True, True, True, None, True), ('policies', 'default', True, True, True, None, True), ('limits', 'default', True, True, True, None, True), ('compile', 'default', True, True, True, None, True), ('sweeper', 'default', True, True, True, None, True), ('cluster', 'default', True, True, True, None, True), ('rules', 'default', True, True, True, None, True), ('per_path_rules', 'default', True, True, True, None, True))): _m27,
-    (True, True, True, False, True, True, False, (('api_version', 'required', True, True, True, None, True), ('kind', 'required', True, True, True, None, True), ('metadata', 'required', True, True, True, None, True), ('spec', 'default', True, True, True, None, True))): _m28,
-    (True, True, True, False, True, True, False, (('api_version', 'required', True, True, True, None, True), ('kind', 'required', True, True, True, None, True), ('metadata', 'required', True, True, True, None, True), ('spec', 'required', True, True, True, None, True))): _m29,
-    (True, True, True, False, True, True, False, (('api_version', 'required', True, True, True, None, True), ('kind', 'required', True, True, True, None, True), ('metadata', 'required', True, True, True, None, True), ('spec', 'required', True, True, True, None, True), ('status', 'default', True, True, True, None, True))): _m30,
-    (True, True, True, False, True, True, False, (('base', 'default', True, True, True, None, False), ('clean', 'default', True, True, True, None, False), ('progress', 'default', True, True, True, None, False), ('job_progress', 'default', True, True, True, None, False), ('stages', 'factory', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False), ('cache', 'default', True, True, True, None, False), ('judgement', 'default', True, True, True, None, False), ('cluster', 'default', True, True, True, None, False))): _m31,
-    (True, True, True, False, True, True, False, (('build', 'default', True, True, True, None, False), ('keep', 'default', True, True, True, None, False), ('output', 'default', True, True, True, None, False))): _m32,
-    (True, True, True, False, True, True, False, (('cache', 'required', True, True, True, None, False), ('keys', 'required', True, True, True, None, False))): _m33,
-    (True, True, True, False, True, True, False, (('cls', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m34,
-    (True, True, True, False, True, True, False, (('code', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('hint', 'default', True, True, True, None, False))): _m35,
-    (True, True, True, False, True, True, False, (('code', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('hint', 'default', True, True, True, None, False))): _m36,
-    (True, True, True, False, True, True, False, (('conditions', 'default', True, True, True, None, True), ('jobs_status', 'default', True, True, True, None, True), ('trainer_status', 'default', True, True, True, None, True))): _m37,
-    (True, True, True, False, True, True, False, (('config', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('document', 'default', True, True, True, None, False), ('root', 'default', True, True, True, None, False))): _m38,
-    (True, True, True, False, True, True, False, (('config_file', 'required', True, True, True, None, False), ('document', 'required', True, True, True, None, False))): _m39,
-    (True, True, True, False, True, True, False, (('containers', 'required', True, True, True, None, False), ('per_index', 'required', True, True, True, None, False), ('version', 'required', True, True, True, None, False))): _m40,
-    (True, True, True, False, True, True, False, (('context_files', 'default', True, True, True, None, False), ('elsewhere', 'default', True, True, True, None, False), ('declared', 'default', True, True, True, None, False))): _m41,
-    (True, True, True, False, True, True, False, (('coscheduling', 'default', True, True, True, None, True), ('volcano', 'default', True, True, True, None, True))): _m42,
-    (True, True, True, False, True, True, False, (('curve_secret', 'default', True, True, True, None, True),)): _m43,
-    (True, True, True, False, True, True, False, (('cwd', 'required', True, True, True, None, True), ('paths', 'default', True, True, True, None, True), ('stdin', 'default', True, True, True, None, True), ('config_file', 'default', True, True, True, None, True), ('environment', 'default', True, True, True, None, True), ('overrides', 'default', True, True, True, None, True), ('base', 'default', True, True, True, None, True), ('jobs', 'default', True, True, True, None, True), ('cache', 'default', True, True, True, None, True), ('untracked', 'default', True, True, True, None, True), ('progress', 'default', True, True, True, None, True))): _m44,
-    (True, True, True, False, True, True, False, (('dataset', 'default', True, True, True, None, True), ('model', 'default', True, True, True, None, True))): _m45,
-    (True, True, True, False, True, True, False, (('declared', 'factory', True, True, True, None, False), ('claim_users', 'default', True, True, True, None, False))): _m46,
-    (True, True, True, False, True, True, False, (('defaults', 'default', True, True, True, None, True), ('exemptions', 'default', True, True, True, None, True))): _m47,
-    (True, True, True, False, True, True, False, (('definition', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m48,
-    (True, True, True, False, True, True, False, (('definition', 'required', True, True, True, None, False),)): _m49,
-    (True, True, True, False, True, True, False, (('depth', 'required', True, True, True, None, False), ('parent', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False), ('parent_origin', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False))): _m50,
-    (True, True, True, False, True, True, False, (('diagnostic', 'required', True, True, True, None, False), ('edits', 'required', True, True, True, None, False), ('manual', 'default', True, True, True, None, False))): _m51,
-    (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m52,
-    (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False))): _m53,
-    (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False), ('policy_files', 'default', True, True, True, None, False), ('root', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False))): _m54,
-    (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, True), ('sources', 'required', True, True, True, None, True), ('files_checked', 'required', True, True, True, None, True), ('objects_checked', 'required', True, True, True, None, True), ('policy_files_checked', 'default', True, True, True, None, True), ('version', 'required', True, True, True, None, True), ('tool', 'default', True, True, True, None, True), ('root_from_top', 'default', True, True, True, None, True))): _m55,
-    (True, True, True, False, True, True, False, (('directory', 'required', True, True, True, None, False), ('marker', 'required', True, True, True, None, False))): _m56,
-    (True, True, True, False, True, True, False, (('documents', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('findings', 'factory', True, True, True, None, False))): _m57,
-    (True, True, True, False, True, True, False, (('enable_dns_hostnames', 'default', True, True, True, None, True), ('subdomain', 'default', True, True, True, None, True), ('publish_not_ready_addresses', 'default', True, True, True, None, True))): _m58,
-    (True, True, True, False, True, True, False, (('enabled', 'required', True, True, True, None, False), ('disabled', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m59,
-    (True, True, True, False, True, True, False, (('enforce', 'default', True, True, True, None, True), ('enforce_version', 'default', True, True, True, None, True), ('warn', 'default', True, True, True, None, True), ('warn_version', 'default', True, True, True, None, True), ('audit', 'default', True, True, True, None, True), ('audit_version', 'default', True, True, True, None, True))): _m60,
-    (True, True, True, False, True, True, False, (('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('remaining', 'required', True, True, True, None, False))): _m61,
-    (True, True, True, False, True, True, False, (('env_injection', 'default', True, True, True, None, True),)): _m62,
-    (True, True, True, False, True, True, False, (('environment', 'default', True, True, True, None, True), ('environment_source', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('default_namespace', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True))): _m63,
-    (True, True, True, False, True, True, False, (('errors', 'required', True, True, True, None, False), ('warnings', 'required', True, True, True, None, False), ('infos', 'required', True, True, True, None, False))): _m64,
-    (True, True, True, False, True, True, False, (('expression', 'required', True, True, True, None, True), ('message', 'default', True, True, True, None, True), ('message_expression', 'default', True, True, True, None, True), ('reason', 'default', True, True, True, None, True))): _m65,
-    (True, True, True, False, True, True, False, (('file', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('column', 'required', True, True, True, None, False), ('codes', 'required', True, True, True, None, False), ('first', 'required', True, True, True, None, False), ('last', 'required', True, True, True, None, False), ('problem', 'default', True, True, True, None, False))): _m66,
-    (True, True, True, False, True, True, False, (('files', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m67,
-    (True, True, True, False, True, True, False, (('findings', 'required', True, True, True, None, False), ('resolved', 'default', True, True, True, None, False), ('lifecycle', 'default', True, True, True, None, False), ('updates', 'default', True, True, True, None, False), ('product', 'default', True, True, True, None, False))): _m68,
-    (True, True, True, False, True, True, False, (('from_file_checks', 'required', True, True, True, None, False), ('keys', 'required', True, True, True, None, False), ('wholes', 'required', True, True, True, None, False), ('cache', 'required', True, True, True, None, False))): _m69,
-    (True, True, True, False, True, True, False, (('gitops', 'default', True, True, True, None, True), ('jobset_controller', 'default', True, True, True, None, True), ('job_controller', 'default', True, True, True, None, True), ('cronjob_controller', 'default', True, True, True, None, True), ('trainer_controller', 'default', True, True, True, None, True))): _m70,
-    (True, True, True, False, True, True, False, (('hosts', 'required', True, True, True, None, True), ('leader', 'required', True, True, True, None, True), ('domain', 'required', True, True, True, None, True), ('network_device', 'required', True, True, True, None, True), ('queue_policy', 'required', True, True, True, None, True), ('nodes', 'required', True, True, True, None, True), ('tasks_per_node', 'required', True, True, True, None, True), ('gpus_per_node', 'required', True, True, True, None, True))): _m71,
-    (True, True, True, False, True, True, False, (('id', 'required', True, True, True, None, False), ('params', 'required', True, True, True, None, False), ('result', 'required', True, True, True, None, False), ('impl', 'required', True, True, True, None, False), ('member', 'default', True, True, True, None, False))): _m72,
-    (True, True, True, False, True, True, False, (('image', 'default', True, True, True, None, True), ('command', 'default', True, True, True, None, True), ('args', 'default', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('num_nodes', 'default', True, True, True, None, True), ('resources_per_node', 'default', True, True, True, None, True), ('num_proc_per_node', 'default', True, True, True, None, True))): _m73,
-    (True, True, True, False, True, True, False, (('image', 'required', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('schedule', 'default', True, True, True, None, True), ('scope', 'default', True, True, True, None, True), ('service_account_name', 'default', True, True, True, None, True), ('grace_seconds', 'default', True, True, True, None, True), ('requests', 'factory', True, True, True, None, True), ('limits', 'factory', True, True, True, None, True), ('image_pull_secrets', 'default', True, True, True, None, True))): _m74,
-    (True, True, True, False, True, True, False, (('image', 'required', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('schedule', 'default', True, True, True, None, True), ('scope', 'default', True, True, True, None, True), ('service_account_name', 'default', True, True, True, None, True), ('grace_seconds', 'default', True, True, True, None, True), ('resources', 'default', True, True, True, None, True), ('image_pull_secrets', 'default', True, True, True, None, True))): _m75,
-    (True, True, True, False, True, True, False, (('include', 'default', True, True, True, None, True), ('exclude', 'default', True, True, True, None, True), ('runtimes', 'default', True, True, True, None, True))): _m76,
-    (True, True, True, False, True, True, False, (('include', 'required', True, True, True, None, False), ('exclude', 'required', True, True, True, None, False), ('pruned', 'required', True, True, True, None, False))): _m77,
-    (True, True, True, False, True, True, False, (('index', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('column', 'required', True, True, True, None, False), ('mapping', 'required', True, True, True, None, False), ('values', 'required', True, True, True, None, False))): _m78,
-    (True, True, True, False, True, True, False, (('index', 'required', True, True, True, None, False), ('program', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('message_program', 'required', True, True, True, None, False), ('object_path', 'required', True, True, True, None, False))): _m79,
-    (True, True, True, False, True, True, False, (('index', 'required', True, True, True, None, False), ('rjob', 'required', True, True, True, None, False), ('job', 'required', True, True, True, None, False), ('pod', 'required', True, True, True, None, False))): _m80,
-    (True, True, True, False, True, True, False, (('item', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m81,
-    (True, True, True, False, True, True, False, (('job_name', 'required', True, True, True, None, True), ('container_names', 'required', True, True, True, None, True))): _m82,
-    (True, True, True, False, True, True, False, (('key', 'required', True, True, True, None, False),)): _m83,
-    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('keys', 'default', True, True, True, None, False))): _m84,
-    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m85,
-    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('kustomization', 'required', True, True, True, None, False))): _m86,
-    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('plural', 'required', True, True, True, None, False), ('scope', 'required', True, True, True, None, False), ('model_path', 'required', True, True, True, None, False), ('status_subresource', 'default', True, True, True, None, False), ('printer_columns', 'default', True, True, True, None, False))): _m87,
-    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('value', 'required', True, True, True, None, False))): _m88,
-    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False),)): _m89,
-    (True, True, True, False, True, True, False, (('labels', 'default', True, True, True, None, True), ('annotations', 'default', True, True, True, None, True), ('name', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('finalizers', 'default', True, True, True, None, True))): _m90,
-    (True, True, True, False, True, True, False, (('labels', 'required', True, True, True, None, False), ('annotations', 'required', True, True, True, None, False))): _m91,
-    (True, True, True, False, True, True, False, (('limited_resources', 'default', True, True, True, None, True),)): _m92,
-    (True, True, True, False, True, True, False, (('line', 'required', True, True, True, None, False), ('column', 'required', True, True, True, None, False))): _m93,
-    (True, True, True, False, True, True, False, (('load', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False))): _m94,
-    (True, True, True, False, True, True, False, (('loaded', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False), ('defaulted', 'required', True, True, True, None, False), ('whole', 'default', True, True, True, None, False), ('cross', 'default', True, True, True, None, False))): _m95,
-    (True, True, True, False, True, True, False, (('loaded_config', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('targets', 'default', True, True, True, None, False), ('stdin', 'default', True, True, True, None, False), ('base', 'default', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False), ('cache', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False), ('progress', 'default', True, True, True, None, False))): _m96,
-    (True, True, True, False, True, True, False, (('manager', 'required', True, True, True, None, True), ('time', 'default', True, True, True, None, True), ('training_runtime_spec', 'default', True, True, True, None, True))): _m97,
-    (True, True, True, False, True, True, False, (('manifests', 'default', True, True, True, None, True), ('pod_security', 'default', True, True, True, None, True), ('identities', 'default', True, True, True, None, True), ('resource_quota', 'default', True, True, True, None, True))): _m98,
-    (True, True, True, False, True, True, False, (('manifests', 'default', True, True, True, None, True), ('pod_security_defaults', 'factory', True, True, True, None, True), ('pod_security_exemptions', 'factory', True, True, True, None, True), ('gitops', 'factory', True, True, True, None, True), ('jobset_controller', 'factory', True, True, True, None, True), ('job_controller', 'factory', True, True, True, None, True), ('limited_resources', 'default', True, True, True, None, True), ('cronjob_controller', 'factory', True, True, True, None, True), ('trainer_controller', 'factory', True, True, True, None, True))): _m99,
-    (True, True, True, False, True, True, False, (('markers', 'default', True, True, True, None, False),)): _m100,
-    (True, True, True, False, True, True, False, (('match_constraints', 'default', True, True, True, None, True), ('match_conditions', 'default', True, True, True, None, True), ('variables', 'default', True, True, True, None, True), ('validations', 'required', True, True, True, None, True), ('validation_actions', 'default', True, True, True, None, True), ('params', 'default', True, True, True, None, True))): _m101,
-    (True, True, True, False, True, True, False, (('max_file_bytes', 'default', True, True, True, None, True), ('max_yaml_nodes', 'default', True, True, True, None, True), ('max_depth', 'default', True, True, True, None, True), ('max_documents', 'default', True, True, True, None, True))): _m102,
-    (True, True, True, False, True, True, False, (('max_restarts', 'default', True, True, True, None, True), ('restart_strategy', 'default', True, True, True, None, True), ('rules', 'default', True, True, True, None, True))): _m103,
-    (True, True, True, False, True, True, False, (('message', 'required', True, True, True, None, False), ('iteration_limit', 'default', True, True, True, None, False), ('unsupported', 'default', True, True, True, None, False))): _m104,
-    (True, True, True, False, True, True, False, (('metadata', 'default', True, True, True, None, True), ('spec', 'default', True, True, True, None, True))): _m105,
-    (True, True, True, False, True, True, False, (('metadata', 'required', True, True, True, None, False), ('spec', 'required', True, True, True, None, False))): _m106,
-    (True, True, True, False, True, True, False, (('migrations', 'required', True, True, True, None, False), ('handled_paths', 'required', True, True, True, None, False))): _m107,
-    (True, True, True, False, True, True, False, (('ml_policy', 'default', True, True, True, None, True), ('pod_group_policy', 'default', True, True, True, None, True), ('template', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True))): _m108,
-    (True, True, True, False, True, True, False, (('mode', 'default', True, True, True, None, True), ('highest_tier_allowed', 'default', True, True, True, None, True))): _m109,
-    (True, True, True, False, True, True, False, (('module', 'required', True, True, True, None, False), ('attribute', 'required', True, True, True, None, False))): _m110,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('ancestor', 'required', True, True, True, None, False), ('count', 'required', True, True, True, None, False), ('requests', 'required', True, True, True, None, False), ('count_origin', 'required', True, True, True, None, False))): _m111,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('default_since', 'required', True, True, True, None, False))): _m112,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('introduced', 'required', True, True, True, None, False), ('functions', 'required', True, True, True, None, False), ('rewrite', 'default', True, True, True, None, False), ('fallback', 'default', True, True, True, None, False))): _m113,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('model_path', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('kind', 'default', True, True, True, None, False))): _m114,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('namespace', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('runtime_kind', 'required', True, True, True, None, False), ('runtime_name', 'required', True, True, True, None, False))): _m115,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('overloads', 'required', True, True, True, None, False))): _m116,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('policy', 'required', True, True, True, None, False), ('document', 'required', True, True, True, None, False))): _m117,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('program', 'required', True, True, True, None, False))): _m118,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('template', 'required', True, True, True, None, False), ('retain', 'required', True, True, True, None, False))): _m119,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('type', 'required', True, True, True, None, False), ('json_path', 'required', True, True, True, None, False), ('description', 'required', True, True, True, None, False))): _m120,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False),)): _m121,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('action', 'required', True, True, True, None, True), ('on_job_failure_reasons', 'default', True, True, True, None, True), ('on_job_failure_message_patterns', 'default', True, True, True, None, True), ('target_replicated_jobs', 'default', True, True, True, None, True))): _m122,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('api_group', 'default', True, True, True, None, True), ('kind', 'default', True, True, True, None, True))): _m123,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('volume_mounts', 'default', True, True, True, None, True), ('security_context', 'default', True, True, True, None, True))): _m124,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('expression', 'required', True, True, True, None, True))): _m125,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('group_name', 'default', True, True, True, None, True), ('template', 'required', True, True, True, None, True), ('replicas', 'default', True, True, True, None, True), ('depends_on', 'default', True, True, True, None, True))): _m126,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('ready', 'required', True, True, True, None, True), ('succeeded', 'required', True, True, True, None, True), ('failed', 'required', True, True, True, None, True), ('active', 'required', True, True, True, None, True), ('suspended', 'required', True, True, True, None, True))): _m127,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('status', 'required', True, True, True, None, True))): _m128,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('template', 'default', True, True, True, None, True))): _m129,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('value', 'required', True, True, True, None, True))): _m130,
-    (True, True, True, False, True, True, False, (('namespace', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('templates', 'required', True, True, True, None, False), ('checked', 'default', True, True, True, None, False))): _m131,
-    (True, True, True, False, True, True, False, (('namespace', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False))): _m132,
-    (True, True, True, False, True, True, False, (('network_topology', 'default', True, True, True, None, True),)): _m133,
-    (True, True, True, False, True, True, False, (('nodes', 'default', True, True, True, None, False), ('longest_list', 'default', True, True, True, None, False), ('longest_string', 'default', True, True, True, None, False))): _m134,
-    (True, True, True, False, True, True, False, (('num_nodes', 'default', True, True, True, None, True), ('torch', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('jax', 'default', True, True, True, None, True), ('xgboost', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True))): _m135,
-    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True), ('mpi_implementation', 'default', True, True, True, None, True), ('ssh_auth_mount_path', 'default', True, True, True, None, True), ('run_launcher_as_node', 'default', True, True, True, None, True))): _m136,
-    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True),)): _m137,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('hidden', 'default', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m138,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m139,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'required', True, True, True, None, False))): _m140,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m141,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('policies', 'required', True, True, True, None, False), ('wholes', 'required', True, True, True, None, False), ('cluster', 'default', True, True, True, None, False))): _m142,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m143,
-    (True, True, True, False, True, True, False, (('operations', 'default', True, True, True, None, False), ('nesting', 'default', True, True, True, None, False), ('outer_equalities', 'default', True, True, True, None, False), ('inner_equalities', 'default', True, True, True, None, False), ('string_calls', 'default', True, True, True, None, False), ('regex_calls', 'default', True, True, True, None, False), ('longest_literal', 'default', True, True, True, None, False))): _m144,
-    (True, True, True, False, True, True, False, (('operator', 'required', True, True, True, None, True), ('target_replicated_jobs', 'default', True, True, True, None, True))): _m145,
-    (True, True, True, False, True, True, False, (('outlined', 'required', True, True, True, None, False), ('whole', 'required', True, True, True, None, False))): _m146,
-    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('native_volume_claims', 'default', True, True, True, None, True), ('mpi_ssh_secret', 'default', True, True, True, None, True), ('flux_curve_secret', 'default', True, True, True, None, True), ('server_side_apply', 'default', True, True, True, None, True), ('emit_namespaces', 'default', True, True, True, None, True))): _m147,
-    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True), ('apply', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m148,
-    (True, True, True, False, True, True, False, (('output_format', 'required', True, True, True, None, True), ('config_file', 'required', True, True, True, None, True), ('environment', 'required', True, True, True, None, True), ('overrides', 'required', True, True, True, None, True), ('verbose', 'required', True, True, True, None, True), ('quiet', 'required', True, True, True, None, True), ('color', 'required', True, True, True, None, True))): _m149,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('edits', 'required', True, True, True, None, False), ('note', 'default', True, True, True, None, False), ('manual', 'default', True, True, True, None, False))): _m150,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False))): _m151,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False))): _m152,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('ordinal', 'required', True, True, True, None, False), ('key', 'default', True, True, True, None, False), ('pickled', 'default', True, True, True, None, False), ('data', 'default', True, True, True, None, False))): _m153,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('foreign', 'default', True, True, True, None, False), ('disk', 'default', True, True, True, None, False))): _m154,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('kept', 'required', True, True, True, None, False))): _m155,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False))): _m156,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('fields', 'required', True, True, True, None, False), ('replaces', 'required', True, True, True, None, False))): _m157,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False))): _m158,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('value', 'required', True, True, True, None, False), ('replaces', 'default', True, True, True, None, False))): _m159,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('value', 'required', True, True, True, None, False), ('shape', 'required', True, True, True, None, False), ('rules', 'required', True, True, True, None, False))): _m160,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False),)): _m161,
-    (True, True, True, False, True, True, False, (('paths', 'default', True, True, True, None, True), ('enable', 'default', True, True, True, None, True), ('disable', 'default', True, True, True, None, True), ('params', 'default', True, True, True, None, True))): _m162,
-    (True, True, True, False, True, True, False, (('paths', 'default', True, True, True, None, True), ('enable', 'default', True, True, True, None, True), ('disable', 'default', True, True, True, None, True), ('params', 'factory', True, True, True, None, True))): _m163,
-    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('settings', 'required', True, True, True, None, False), ('stdin', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False))): _m164,
-    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('rules', 'required', True, True, True, None, False))): _m165,
-    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('stdin', 'required', True, True, True, None, False))): _m166,
-    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, True), ('rules', 'required', True, True, True, None, True))): _m167,
-    (True, True, True, False, True, True, False, (('policies', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False))): _m168,
-    (True, True, True, False, True, True, False, (('progress_percentage', 'default', True, True, True, None, True), ('estimated_remaining_seconds', 'default', True, True, True, None, True), ('metrics', 'default', True, True, True, None, True), ('last_updated_time', 'default', True, True, True, None, True))): _m169,
-    (True, True, True, False, True, True, False, (('python_name', 'required', True, True, True, None, False), ('wire_name', 'required', True, True, True, None, False), ('type', 'required', True, True, True, None, False), ('required', 'required', True, True, True, None, False))): _m170,
-    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False), ('noun', 'required', True, True, True, None, False), ('rule', 'required', True, True, True, None, False), ('examples', 'default', True, True, True, None, False))): _m171,
-    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False),)): _m172,
-    (True, True, True, False, True, True, False, (('removed', 'required', True, True, True, None, False), ('left_alone', 'required', True, True, True, None, False))): _m173,
-    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('job', 'required', True, True, True, None, False), ('added', 'required', True, True, True, None, False), ('labels', 'required', True, True, True, None, False))): _m174,
-    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, True), ('job_index', 'default', True, True, True, None, True), ('pod_index', 'default', True, True, True, None, True))): _m175,
-    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True), ('network', 'default', True, True, True, None, True), ('success_policy', 'default', True, True, True, None, True), ('failure_policy', 'default', True, True, True, None, True), ('startup_policy', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('coordinator', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True))): _m176,
-    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True),)): _m177,
-    (True, True, True, False, True, True, False, (('report', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m178,
-    (True, True, True, False, True, True, False, (('requests', 'default', True, True, True, None, True), ('limits', 'default', True, True, True, None, True))): _m179,
-    (True, True, True, False, True, True, False, (('resolved', 'required', True, True, True, None, False), ('built', 'required', True, True, True, None, False), ('clean', 'required', True, True, True, None, False))): _m180,
-    (True, True, True, False, True, True, False, (('resource_rules', 'required', True, True, True, None, True),)): _m181,
-    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, False), ('disabled', 'required', True, True, True, None, False))): _m182,
-    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, True), ('config_file', 'default', True, True, True, None, True), ('deploy', 'default', True, True, True, None, True), ('include', 'default', True, True, True, None, True), ('exclude', 'default', True, True, True, None, True), ('runtimes', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True), ('environment', 'default', True, True, True, None, True), ('template_values', 'factory', True, True, True, None, True), ('policies', 'factory', True, True, True, None, True), ('limits', 'factory', True, True, True, None, True), ('compile', 'factory', True, True, True, None, True), ('sweeper', 'default', True, True, True, None, True), ('rules', 'factory', True, True, True, None, True), ('path_rules', 'default', True, True, True, None, True), ('overridden_destination', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True), ('cluster', 'default', True, True, True, None, True))): _m183,
-    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('id', 'default', True, True, True, None, False), ('message_expression', 'default', True, True, True, None, False), ('field_path', 'default', True, True, True, None, False), ('optional_old_self', 'default', True, True, True, None, False), ('transition', 'default', True, True, True, None, False))): _m184,
-    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, True), ('message', 'required', True, True, True, None, True), ('id', 'required', True, True, True, None, True), ('message_expression', 'default', True, True, True, None, True), ('reason', 'default', True, True, True, None, True), ('field_path', 'default', True, True, True, None, True))): _m185,
-    (True, True, True, False, True, True, False, (('runtime', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False))): _m186,
-    (True, True, True, False, True, True, False, (('runtime_name', 'required', True, True, True, None, True), ('num_nodes', 'required', True, True, True, None, True), ('procs_per_node', 'required', True, True, True, None, True), ('gpus', 'required', True, True, True, None, True), ('args', 'required', True, True, True, None, True))): _m187,
-    (True, True, True, False, True, True, False, (('runtime_ref', 'required', True, True, True, None, True), ('initializer', 'default', True, True, True, None, True), ('trainer', 'default', True, True, True, None, True), ('runtime_patches', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('active_deadline_seconds', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True))): _m188,
-    (True, True, True, False, True, True, False, (('schedule_timeout_seconds', 'default', True, True, True, None, True),)): _m189,
-    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, False), ('operator', 'required', True, True, True, None, False), ('values', 'default', True, True, True, None, False))): _m190,
-    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, True), ('operator', 'required', True, True, True, None, True), ('values', 'default', True, True, True, None, True))): _m191,
-    (True, True, True, False, True, True, False, (('service_account_name', 'default', True, True, True, None, True), ('volumes', 'default', True, True, True, None, True), ('init_containers', 'default', True, True, True, None, True), ('containers', 'default', True, True, True, None, True), ('image_pull_secrets', 'default', True, True, True, None, True), ('security_context', 'default', True, True, True, None, True), ('node_selector', 'default', True, True, True, None, True), ('affinity', 'default', True, True, True, None, True), ('tolerations', 'default', True, True, True, None, True), ('scheduling_gates', 'default', True, True, True, None, True), ('termination_grace_period_seconds', 'default', True, True, True, None, True))): _m192,
-    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m193,
-    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('manager', 'default', True, True, True, None, False))): _m194,
-    (True, True, True, False, True, True, False, (('ssh_auth_secret', 'default', True, True, True, None, True),)): _m195,
-    (True, True, True, False, True, True, False, (('startup_policy_order', 'required', True, True, True, None, True),)): _m196,
-    (True, True, True, False, True, True, False, (('storage_uri', 'default', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('secret_ref', 'default', True, True, True, None, True))): _m197,
-    (True, True, True, False, True, True, False, (('store', 'required', True, True, True, None, False), ('scope', 'required', True, True, True, None, False))): _m198,
-    (True, True, True, False, True, True, False, (('targets', 'default', True, True, True, None, True),)): _m199,
-    (True, True, True, False, True, True, False, (('template', 'default', True, True, True, None, True),)): _m200,
-    (True, True, True, False, True, True, False, (('template', 'required', True, True, True, None, False), ('patches', 'required', True, True, True, None, False))): _m201,
-    (True, True, True, False, True, True, False, (('templates', 'default', True, True, True, None, True), ('retention_policy', 'default', True, True, True, None, True))): _m202,
-    (True, True, True, False, True, True, False, (('trainjobs', 'required', True, True, True, None, False), ('work', 'required', True, True, True, None, False), ('run', 'required', True, True, True, None, False), ('stages', 'required', True, True, True, None, False), ('target', 'required', True, True, True, None, False), ('specs', 'required', True, True, True, None, False), ('verdicts', 'default', True, True, True, None, False))): _m203,
-    (True, True, True, False, True, True, False, (('type', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('value', 'default', True, True, True, None, False), ('detail', 'default', True, True, True, None, False), ('hint', 'default', True, True, True, None, False), ('cause', 'default', True, True, True, None, False))): _m204,
-    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, False), ('groups', 'default', True, True, True, None, False))): _m205,
-    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, True), ('groups', 'default', True, True, True, None, True))): _m206,
-    (True, True, True, False, True, True, False, (('usernames', 'default', True, True, True, None, True), ('runtime_classes', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m207,
-    (True, True, True, False, True, True, False, (('validate_runtime', 'required', True, True, True, None, False), ('validate_used_runtime', 'required', True, True, True, None, False), ('validate_trainjob', 'required', True, True, True, None, False), ('validate_resolved', 'required', True, True, True, None, False), ('apply_trainjob', 'required', True, True, True, None, False), ('enforce_ml_policy', 'required', True, True, True, None, False), ('enforce_pod_group_policy', 'required', True, True, True, None, False), ('pre_build_sync', 'required', True, True, True, None, False), ('settle', 'required', True, True, True, None, False), ('build', 'required', True, True, True, None, False))): _m208,
-    (True, True, True, False, True, True, False, (('validation', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False))): _m209,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('binary', 'required', True, True, True, None, False))): _m210,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m211,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False))): _m212,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False),)): _m213,
-    (True, True, True, False, True, True, False, (('values', 'default', True, True, True, None, True),)): _m214,
-    (True, True, True, False, True, True, False, (('values', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m215,
-    (True, True, True, False, True, True, False, (('verbose', 'default', True, True, True, None, True), ('color', 'default', True, True, True, None, True), ('quiet', 'default', True, True, True, None, True))): _m216,
-    (True, True, True, False, True, True, False, (('verdict', 'required', True, True, True, None, False), ('resolved', 'default', True, True, True, None, False), ('built', 'default', True, True, True, None, False))): _m217,
-    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('judgement', 'factory', True, True, True, None, False), ('sweeper_schedule', 'default', True, True, True, None, False))): _m218,
-    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('volumes', 'required', True, True, True, None, False), ('declared_volumes', 'required', True, True, True, None, False), ('dropped_volumes', 'required', True, True, True, None, False), ('grace_period', 'required', True, True, True, None, False), ('restart_never', 'required', True, True, True, None, False), ('host_users', 'required', True, True, True, None, False), ('host_network', 'required', True, True, True, None, False))): _m219,
-    (True, True, True, False, True, True, False, (('when_deleted', 'default', True, True, True, None, True),)): _m220,
-    (True, True, True, False, True, True, False, (('whole_by_outline', 'required', True, True, True, None, False), ('cache', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False))): _m221,
-    (True, True, True, False, True, True, False, ()): _m222,
-    (True, True, True, True, True, True, False, (('mtime', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('removable', 'required', True, True, True, None, False))): _m223,
+    (True, True, True, False, False, True, False, (('directory', 'required', True, True, True, None, False), ('descriptor', 'required', True, True, True, None, False), ('temporary', 'required', True, True, True, None, False), ('index', 'factory', True, True, True, None, False), ('size', 'default', True, True, True, None, False))): _m13,
+    (True, True, True, False, False, True, False, (('directory', 'required', True, True, True, None, False), ('write_failure', 'default', True, True, True, None, False), ('account', 'default', True, True, True, None, False), ('pending', 'default', True, True, True, None, False), ('writer', 'factory', True, True, True, None, False), ('opened', 'factory', True, True, True, None, False))): _m14,
+    (True, True, True, False, False, True, False, (('entries', 'default', True, True, True, None, False), ('size', 'default', True, True, True, None, False), ('disk', 'default', True, True, True, None, False), ('foreign', 'default', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m15,
+    (True, True, True, False, False, True, False, (('image', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False), ('containers', 'factory', True, True, True, None, False))): _m16,
+    (True, True, True, False, False, True, False, (('job', 'required', True, True, True, None, True), ('settings', 'required', True, True, True, None, True), ('jobset_spec', 'required', True, True, True, None, True), ('jobset_metadata', 'required', True, True, True, None, True), ('trace', 'required', True, True, True, None, True), ('pod_sets', 'required', True, True, True, None, True), ('pod_labels', 'factory', True, True, True, None, True), ('pod_annotations', 'factory', True, True, True, None, True), ('findings', 'factory', True, True, True, None, True), ('claims', 'factory', True, True, True, None, True), ('extensions', 'factory', True, True, True, None, True))): _m17,
+    (True, True, True, False, False, True, False, (('name', 'required', True, True, True, None, False), ('ancestor', 'required', True, True, True, None, False), ('count', 'required', True, True, True, None, False), ('requests', 'required', True, True, True, None, False), ('count_origin', 'required', True, True, True, None, False))): _m18,
+    (True, True, True, False, False, True, False, (('name', 'required', True, True, True, None, False), ('reader', 'required', True, True, True, None, False), ('used', 'factory', True, True, True, None, False))): _m19,
+    (True, True, True, False, False, True, False, (('operations', 'default', True, True, True, None, False), ('nesting', 'default', True, True, True, None, False), ('outer_equalities', 'default', True, True, True, None, False), ('inner_equalities', 'default', True, True, True, None, False), ('string_calls', 'default', True, True, True, None, False), ('regex_calls', 'default', True, True, True, None, False), ('longest_literal', 'default', True, True, True, None, False))): _m20,
+    (True, True, True, False, False, True, False, (('path', 'required', True, True, True, None, False), ('mapping', 'required', True, True, True, None, False), ('key', 'default', True, True, True, None, False))): _m21,
+    (True, True, True, False, False, True, False, (('previous', 'factory', True, True, True, None, False), ('since_ns', 'default', True, True, True, None, False), ('current', 'factory', True, True, True, None, False), ('started_ns', 'factory', True, True, True, None, False))): _m22,
+    (True, True, True, False, False, True, False, (('remaining', 'default', True, True, True, None, False),)): _m23,
+    (True, True, True, False, False, True, False, (('repository', 'factory', True, True, True, None, False), ('builtin', 'factory', True, True, True, None, False), ('sources', 'factory', True, True, True, None, False), ('diagnostics', 'factory', True, True, True, None, False))): _m24,
+    (True, True, True, False, True, True, False, (('actor', 'required', True, True, True, None, False), ('rule', 'required', True, True, True, None, False), ('cause', 'required', True, True, True, None, False))): _m25,
+    (True, True, True, False, True, True, False, (('annotation', 'required', True, True, True, None, True), ('setting', 'required', True, True, True, None, True), ('code', 'required', True, True, True, None, True), ('policy', 'required', True, True, True, None, True), ('contents', 'required', True, True, True, None, True), ('generated', 'required', True, True, True, None, True), ('provision', 'required', True, True, True, None, True))): _m26,
+    (True, True, True, False, True, True, False, (('api_group', 'default', True, True, True, None, True), ('resource', 'required', True, True, True, None, True), ('match_contains', 'default', True, True, True, None, True), ('match_scopes', 'default', True, True, True, None, True))): _m27,
+    (True, True, True, False, True, True, False, (('api_group', 'required', True, True, True, None, False), ('resource', 'required', True, True, True, None, False), ('match_contains', 'default', True, True, True, None, False), ('match_scopes', 'default', True, True, True, None, False))): _m28,
+    (True, True, True, False, True, True, False, (('api_groups', 'default', True, True, True, None, True), ('api_versions', 'default', True, True, True, None, True), ('resources', 'required', True, True, True, None, True))): _m29,
+    (True, True, True, False, True, True, False, (('api_version', 'default', True, True, True, None, True), ('kind', 'default', True, True, True, None, True), ('inputs', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True), ('deploy', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True), ('values', 'default', True, True, True, None, True), ('environments', 'default', True, True, True, None, True), ('policies', 'default', True, True, True, None, True), ('limits', 'default', True, True, True, None, True), ('compile', 'default', True, True, True, None, True), ('sweeper', 'default', True, True, True, None, True), ('cluster', 'default', True, True, True, None, True), ('rules', 'default', True, True, True, None, True), ('per_path_rules', 'default', True, True, True, None, True))): _m30,
+    (True, True, True, False, True, True, False, (('api_version', 'required', True, True, True, None, True), ('kind', 'required', True, True, True, None, True), ('metadata', 'required', True, True, True, None, True), ('spec', 'default', True, True, True, None, True))): _m31,
+    (True, True, True, False, True, True, False, (('api_version', 'required', True, True, True, None, True), ('kind', 'required', True, True, True, None, True), ('metadata', 'required', True, True, True, None, True), ('spec', 'required', True, True, True, None, True))): _m32,
+    (True, True, True, False, True, True, False, (('api_version', 'required', True, True, True, None, True), ('kind', 'required', True, True, True, None, True), ('metadata', 'required', True, True, True, None, True), ('spec', 'required', True, True, True, None, True), ('status', 'default', True, True, True, None, True))): _m33,
+    (True, True, True, False, True, True, False, (('base', 'default', True, True, True, None, False), ('clean', 'default', True, True, True, None, False), ('progress', 'default', True, True, True, None, False), ('job_progress', 'default', True, True, True, None, False), ('stages', 'factory', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False), ('cache', 'default', True, True, True, None, False), ('judgement', 'default', True, True, True, None, False), ('cluster', 'default', True, True, True, None, False))): _m34,
+    (True, True, True, False, True, True, False, (('build', 'default', True, True, True, None, False), ('keep', 'default', True, True, True, None, False), ('output', 'default', True, True, True, None, False))): _m35,
+    (True, True, True, False, True, True, False, (('cache', 'required', True, True, True, None, False), ('keys', 'required', True, True, True, None, False))): _m36,
+    (True, True, True, False, True, True, False, (('cls', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m37,
+    (True, True, True, False, True, True, False, (('code', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('hint', 'default', True, True, True, None, False))): _m38,
+    (True, True, True, False, True, True, False, (('code', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('hint', 'default', True, True, True, None, False))): _m39,
+    (True, True, True, False, True, True, False, (('conditions', 'default', True, True, True, None, True), ('jobs_status', 'default', True, True, True, None, True), ('trainer_status', 'default', True, True, True, None, True))): _m40,
+    (True, True, True, False, True, True, False, (('config', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('document', 'default', True, True, True, None, False), ('root', 'default', True, True, True, None, False))): _m41,
+    (True, True, True, False, True, True, False, (('config_file', 'required', True, True, True, None, False), ('document', 'required', True, True, True, None, False))): _m42,
+    (True, True, True, False, True, True, False, (('containers', 'required', True, True, True, None, False), ('per_index', 'required', True, True, True, None, False), ('version', 'required', True, True, True, None, False))): _m43,
+    (True, True, True, False, True, True, False, (('context_files', 'default', True, True, True, None, False), ('elsewhere', 'default', True, True, True, None, False), ('declared', 'default', True, True, True, None, False))): _m44,
+    (True, True, True, False, True, True, False, (('coscheduling', 'default', True, True, True, None, True), ('volcano', 'default', True, True, True, None, True))): _m45,
+    (True, True, True, False, True, True, False, (('curve_secret', 'default', True, True, True, None, True),)): _m46,
+    (True, True, True, False, True, True, False, (('cwd', 'required', True, True, True, None, True), ('paths', 'default', True, True, True, None, True), ('stdin', 'default', True, True, True, None, True), ('config_file', 'default', True, True, True, None, True), ('environment', 'default', True, True, True, None, True), ('overrides', 'default', True, True, True, None, True), ('base', 'default', True, True, True, None, True), ('jobs', 'default', True, True, True, None, True), ('cache', 'default', True, True, True, None, True), ('untracked', 'default', True, True, True, None, True), ('progress', 'default', True, True, True, None, True))): _m47,
+    (True, True, True, False, True, True, False, (('dataset', 'default', True, True, True, None, True), ('model', 'default', True, True, True, None, True))): _m48,
+    (True, True, True, False, True, True, False, (('declared', 'factory', True, True, True, None, False), ('claim_users', 'default', True, True, True, None, False))): _m49,
+    (True, True, True, False, True, True, False, (('defaults', 'default', True, True, True, None, True), ('exemptions', 'default', True, True, True, None, True))): _m50,
+    (True, True, True, False, True, True, False, (('definition', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m51,
+    (True, True, True, False, True, True, False, (('definition', 'required', True, True, True, None, False),)): _m52,
+    (True, True, True, False, True, True, False, (('depth', 'required', True, True, True, None, False), ('parent', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False), ('parent_origin', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False))): _m53,
+    (True, True, True, False, True, True, False, (('diagnostic', 'required', True, True, True, None, False), ('edits', 'required', True, True, True, None, False), ('manual', 'default', True, True, True, None, False))): _m54,
+    (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m55,
+    (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False))): _m56,
+    (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False), ('policy_files', 'default', True, True, True, None, False), ('root', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False))): _m57,
+    (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, True), ('sources', 'required', True, True, True, None, True), ('files_checked', 'required', True, True, True, None, True), ('objects_checked', 'required', True, True, True, None, True), ('policy_files_checked', 'default', True, True, True, None, True), ('version', 'required', True, True, True, None, True), ('tool', 'default', True, True, True, None, True), ('root_from_top', 'default', True, True, True, None, True))): _m58,
+    (True, True, True, False, True, True, False, (('directory', 'required', True, True, True, None, False), ('marker', 'required', True, True, True, None, False))): _m59,
+    (True, True, True, False, True, True, False, (('documents', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('findings', 'factory', True, True, True, None, False))): _m60,
+    (True, True, True, False, True, True, False, (('enable_dns_hostnames', 'default', True, True, True, None, True), ('subdomain', 'default', True, True, True, None, True), ('publish_not_ready_addresses', 'default', True, True, True, None, True))): _m61,
+    (True, True, True, False, True, True, False, (('enabled', 'required', True, True, True, None, False), ('disabled', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m62,
+    (True, True, True, False, True, True, False, (('enforce', 'default', True, True, True, None, True), ('enforce_version', 'default', True, True, True, None, True), ('warn', 'default', True, True, True, None, True), ('warn_version', 'default', True, True, True, None, True), ('audit', 'default', True, True, True, None, True), ('audit_version', 'default', True, True, True, None, True))): _m63,
+    (True, True, True, False, True, True, False, (('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('remaining', 'required', True, True, True, None, False))): _m64,
+    (True, True, True, False, True, True, False, (('env_injection', 'default', True, True, True, None, True),)): _m65,
+    (True, True, True, False, True, True, False, (('environment', 'default', True, True, True, None, True), ('environment_source', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('default_namespace', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True))): _m66,
+    (True, True, True, False, True, True, False, (('errors', 'required', True, True, True, None, False), ('warnings', 'required', True, True, True, None, False), ('infos', 'required', True, True, True, None, False))): _m67,
+    (True, True, True, False, True, True, False, (('expression', 'required', True, True, True, None, True), ('message', 'default', True, True, True, None, True), ('message_expression', 'default', True, True, True, None, True), ('reason', 'default', True, True, True, None, True))): _m68,
+    (True, True, True, False, True, True, False, (('file', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('column', 'required', True, True, True, None, False), ('codes', 'required', True, True, True, None, False), ('first', 'required', True, True, True, None, False), ('last', 'required', True, True, True, None, False), ('problem', 'default', True, True, True, None, False))): _m69,
+    (True, True, True, False, True, True, False, (('files', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m70,
+    (True, True, True, False, True, True, False, (('findings', 'required', True, True, True, None, False), ('resolved', 'default', True, True, True, None, False), ('lifecycle', 'default', True, True, True, None, False), ('updates', 'default', True, True, True, None, False), ('product', 'default', True, True, True, None, False))): _m71,
+    (True, True, True, False, True, True, False, (('from_file_checks', 'required', True, True, True, None, False), ('keys', 'required', True, True, True, None, False), ('wholes', 'required', True, True, True, None, False), ('cache', 'required', True, True, True, None, False))): _m72,
+    (True, True, True, False, True, True, False, (('gitops', 'default', True, True, True, None, True), ('jobset_controller', 'default', True, True, True, None, True), ('job_controller', 'default', True, True, True, None, True), ('cronjob_controller', 'default', True, True, True, None, True), ('trainer_controller', 'default', True, True, True, None, True))): _m73,
+    (True, True, True, False, True, True, False, (('hosts', 'required', True, True, True, None, True), ('leader', 'required', True, True, True, None, True), ('domain', 'required', True, True, True, None, True), ('network_device', 'required', True, True, True, None, True), ('queue_policy', 'required', True, True, True, None, True), ('nodes', 'required', True, True, True, None, True), ('tasks_per_node', 'required', True, True, True, None, True), ('gpus_per_node', 'required', True, True, True, None, True))): _m74,
+    (True, True, True, False, True, True, False, (('id', 'required', True, True, True, None, False), ('params', 'required', True, True, True, None, False), ('result', 'required', True, True, True, None, False), ('impl', 'required', True, True, True, None, False), ('member', 'default', True, True, True, None, False))): _m75,
+    (True, True, True, False, True, True, False, (('image', 'default', True, True, True, None, True), ('command', 'default', True, True, True, None, True), ('args', 'default', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('num_nodes', 'default', True, True, True, None, True), ('resources_per_node', 'default', True, True, True, None, True), ('num_proc_per_node', 'default', True, True, True, None, True))): _m76,
+    (True, True, True, False, True, True, False, (('image', 'required', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('schedule', 'default', True, True, True, None, True), ('scope', 'default', True, True, True, None, True), ('service_account_name', 'default', True, True, True, None, True), ('grace_seconds', 'default', True, True, True, None, True), ('requests', 'factory', True, True, True, None, True), ('limits', 'factory', True, True, True, None, True), ('image_pull_secrets', 'default', True, True, True, None, True))): _m77,
+    (True, True, True, False, True, True, False, (('image', 'required', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('schedule', 'default', True, True, True, None, True), ('scope', 'default', True, True, True, None, True), ('service_account_name', 'default', True, True, True, None, True), ('grace_seconds', 'default', True, True, True, None, True), ('resources', 'default', True, True, True, None, True), ('image_pull_secrets', 'default', True, True, True, None, True))): _m78,
+    (True, True, True, False, True, True, False, (('include', 'default', True, True, True, None, True), ('exclude', 'default', True, True, True, None, True), ('runtimes', 'default', True, True, True, None, True))): _m79,
+    (True, True, True, False, True, True, False, (('include', 'required', True, True, True, None, False), ('exclude', 'required', True, True, True, None, False), ('pruned', 'required', True, True, True, None, False))): _m80,
+    (True, True, True, False, True, True, False, (('index', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('column', 'required', True, True, True, None, False), ('mapping', 'required', True, True, True, None, False), ('values', 'required', True, True, True, None, False))): _m81,
+    (True, True, True, False, True, True, False, (('index', 'required', True, True, True, None, False), ('program', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('message_program', 'required', True, True, True, None, False), ('object_path', 'required', True, True, True, None, False))): _m82,
+    (True, True, True, False, True, True, False, (('index', 'required', True, True, True, None, False), ('rjob', 'required', True, True, True, None, False), ('job', 'required', True, True, True, None, False), ('pod', 'required', True, True, True, None, False))): _m83,
+    (True, True, True, False, True, True, False, (('item', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m84,
+    (True, True, True, False, True, True, False, (('job_name', 'required', True, True, True, None, True), ('container_names', 'required', True, True, True, None, True))): _m85,
+    (True, True, True, False, True, True, False, (('key', 'required', True, True, True, None, False),)): _m86,
+    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('keys', 'default', True, True, True, None, False))): _m87,
+    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m88,
+    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('kustomization', 'required', True, True, True, None, False))): _m89,
+    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('plural', 'required', True, True, True, None, False), ('scope', 'required', True, True, True, None, False), ('model_path', 'required', True, True, True, None, False), ('status_subresource', 'default', True, True, True, None, False), ('printer_columns', 'default', True, True, True, None, False))): _m90,
+    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('value', 'required', True, True, True, None, False))): _m91,
+    (True, True, True, False, True, True, False, (('kind', 'required', True, True, True, None, False),)): _m92,
+    (True, True, True, False, True, True, False, (('labels', 'default', True, True, True, None, True), ('annotations', 'default', True, True, True, None, True), ('name', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('finalizers', 'default', True, True, True, None, True))): _m93,
+    (True, True, True, False, True, True, False, (('labels', 'required', True, True, True, None, False), ('annotations', 'required', True, True, True, None, False))): _m94,
+    (True, True, True, False, True, True, False, (('limited_resources', 'default', True, True, True, None, True),)): _m95,
+    (True, True, True, False, True, True, False, (('line', 'required', True, True, True, None, False), ('column', 'required', True, True, True, None, False))): _m96,
+    (True, True, True, False, True, True, False, (('load', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False))): _m97,
+    (True, True, True, False, True, True, False, (('loaded', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False), ('defaulted', 'required', True, True, True, None, False), ('whole', 'default', True, True, True, None, False), ('cross', 'default', True, True, True, None, False))): _m98,
+    (True, True, True, False, True, True, False, (('loaded_config', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('targets', 'default', True, True, True, None, False), ('stdin', 'default', True, True, True, None, False), ('base', 'default', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False), ('cache', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False), ('progress', 'default', True, True, True, None, False))): _m99,
+    (True, True, True, False, True, True, False, (('manager', 'required', True, True, True, None, True), ('time', 'default', True, True, True, None, True), ('training_runtime_spec', 'default', True, True, True, None, True))): _m100,
+    (True, True, True, False, True, True, False, (('manifests', 'default', True, True, True, None, True), ('pod_security', 'default', True, True, True, None, True), ('identities', 'default', True, True, True, None, True), ('resource_quota', 'default', True, True, True, None, True))): _m101,
+    (True, True, True, False, True, True, False, (('manifests', 'default', True, True, True, None, True), ('pod_security_defaults', 'factory', True, True, True, None, True), ('pod_security_exemptions', 'factory', True, True, True, None, True), ('gitops', 'factory', True, True, True, None, True), ('jobset_controller', 'factory', True, True, True, None, True), ('job_controller', 'factory', True, True, True, None, True), ('limited_resources', 'default', True, True, True, None, True), ('cronjob_controller', 'factory', True, True, True, None, True), ('trainer_controller', 'factory', True, True, True, None, True))): _m102,
+    (True, True, True, False, True, True, False, (('markers', 'default', True, True, True, None, False),)): _m103,
+    (True, True, True, False, True, True, False, (('match_constraints', 'default', True, True, True, None, True), ('match_conditions', 'default', True, True, True, None, True), ('variables', 'default', True, True, True, None, True), ('validations', 'required', True, True, True, None, True), ('validation_actions', 'default', True, True, True, None, True), ('params', 'default', True, True, True, None, True))): _m104,
+    (True, True, True, False, True, True, False, (('max_file_bytes', 'default', True, True, True, None, True), ('max_yaml_nodes', 'default', True, True, True, None, True), ('max_depth', 'default', True, True, True, None, True), ('max_documents', 'default', True, True, True, None, True))): _m105,
+    (True, True, True, False, True, True, False, (('max_restarts', 'default', True, True, True, None, True), ('restart_strategy', 'default', True, True, True, None, True), ('rules', 'default', True, True, True, None, True))): _m106,
+    (True, True, True, False, True, True, False, (('message', 'required', True, True, True, None, False), ('iteration_limit', 'default', True, True, True, None, False), ('unsupported', 'default', True, True, True, None, False))): _m107,
+    (True, True, True, False, True, True, False, (('metadata', 'default', True, True, True, None, True), ('spec', 'default', True, True, True, None, True))): _m108,
+    (True, True, True, False, True, True, False, (('metadata', 'required', True, True, True, None, False), ('spec', 'required', True, True, True, None, False))): _m109,
+    (True, True, True, False, True, True, False, (('migrations', 'required', True, True, True, None, False), ('handled_paths', 'required', True, True, True, None, False))): _m110,
+    (True, True, True, False, True, True, False, (('ml_policy', 'default', True, True, True, None, True), ('pod_group_policy', 'default', True, True, True, None, True), ('template', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True))): _m111,
+    (True, True, True, False, True, True, False, (('mode', 'default', True, True, True, None, True), ('highest_tier_allowed', 'default', True, True, True, None, True))): _m112,
+    (True, True, True, False, True, True, False, (('module', 'required', True, True, True, None, False), ('attribute', 'required', True, True, True, None, False))): _m113,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('ancestor', 'required', True, True, True, None, False), ('count', 'required', True, True, True, None, False), ('requests', 'required', True, True, True, None, False), ('count_origin', 'required', True, True, True, None, False))): _m114,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('default_since', 'required', True, True, True, None, False))): _m115,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('introduced', 'required', True, True, True, None, False), ('functions', 'required', True, True, True, None, False), ('rewrite', 'default', True, True, True, None, False), ('fallback', 'default', True, True, True, None, False))): _m116,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('model_path', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('kind', 'default', True, True, True, None, False))): _m117,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('namespace', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('runtime_kind', 'required', True, True, True, None, False), ('runtime_name', 'required', True, True, True, None, False))): _m118,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('overloads', 'required', True, True, True, None, False))): _m119,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('policy', 'required', True, True, True, None, False), ('document', 'required', True, True, True, None, False))): _m120,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('program', 'required', True, True, True, None, False))): _m121,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('template', 'required', True, True, True, None, False), ('retain', 'required', True, True, True, None, False))): _m122,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('type', 'required', True, True, True, None, False), ('json_path', 'required', True, True, True, None, False), ('description', 'required', True, True, True, None, False))): _m123,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False),)): _m124,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('action', 'required', True, True, True, None, True), ('on_job_failure_reasons', 'default', True, True, True, None, True), ('on_job_failure_message_patterns', 'default', True, True, True, None, True), ('target_replicated_jobs', 'default', True, True, True, None, True))): _m125,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('api_group', 'default', True, True, True, None, True), ('kind', 'default', True, True, True, None, True))): _m126,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('volume_mounts', 'default', True, True, True, None, True), ('security_context', 'default', True, True, True, None, True))): _m127,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('expression', 'required', True, True, True, None, True))): _m128,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('group_name', 'default', True, True, True, None, True), ('template', 'required', True, True, True, None, True), ('replicas', 'default', True, True, True, None, True), ('depends_on', 'default', True, True, True, None, True))): _m129,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('ready', 'required', True, True, True, None, True), ('succeeded', 'required', True, True, True, None, True), ('failed', 'required', True, True, True, None, True), ('active', 'required', True, True, True, None, True), ('suspended', 'required', True, True, True, None, True))): _m130,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('status', 'required', True, True, True, None, True))): _m131,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('template', 'default', True, True, True, None, True))): _m132,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('value', 'required', True, True, True, None, True))): _m133,
+    (True, True, True, False, True, True, False, (('namespace', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('templates', 'required', True, True, True, None, False), ('checked', 'default', True, True, True, None, False))): _m134,
+    (True, True, True, False, True, True, False, (('namespace', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False))): _m135,
+    (True, True, True, False, True, True, False, (('network_topology', 'default', True, True, True, None, True),)): _m136,
+    (True, True, True, False, True, True, False, (('nodes', 'default', True, True, True, None, False), ('longest_list', 'default', True, True, True, None, False), ('longest_string', 'default', True, True, True, None, False))): _m137,
+    (True, True, True, False, True, True, False, (('num_nodes', 'default', True, True, True, None, True), ('torch', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('jax', 'default', True, True, True, None, True), ('xgboost', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True))): _m138,
+    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True), ('mpi_implementation', 'default', True, True, True, None, True), ('ssh_auth_mount_path', 'default', True, True, True, None, True), ('run_launcher_as_node', 'default', True, True, True, None, True))): _m139,
+    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True),)): _m140,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('hidden', 'default', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m141,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m142,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'required', True, True, True, None, False))): _m143,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m144,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('policies', 'required', True, True, True, None, False), ('wholes', 'required', True, True, True, None, False), ('cluster', 'default', True, True, True, None, False))): _m145,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m146,
+    (True, True, True, False, True, True, False, (('operations', 'default', True, True, True, None, False), ('nesting', 'default', True, True, True, None, False), ('outer_equalities', 'default', True, True, True, None, False), ('inner_equalities', 'default', True, True, True, None, False), ('string_calls', 'default', True, True, True, None, False), ('regex_calls', 'default', True, True, True, None, False), ('longest_literal', 'default', True, True, True, None, False))): _m147,
+    (True, True, True, False, True, True, False, (('operator', 'required', True, True, True, None, True), ('target_replicated_jobs', 'default', True, True, True, None, True))): _m148,
+    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('native_volume_claims', 'default', True, True, True, None, True), ('mpi_ssh_secret', 'default', True, True, True, None, True), ('flux_curve_secret', 'default', True, True, True, None, True), ('server_side_apply', 'default', True, True, True, None, True), ('emit_namespaces', 'default', True, True, True, None, True))): _m149,
+    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True), ('apply', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m150,
+    (True, True, True, False, True, True, False, (('output_format', 'required', True, True, True, None, True), ('config_file', 'required', True, True, True, None, True), ('environment', 'required', True, True, True, None, True), ('overrides', 'required', True, True, True, None, True), ('verbose', 'required', True, True, True, None, True), ('quiet', 'required', True, True, True, None, True), ('color', 'required', True, True, True, None, True))): _m151,
+    (True, True, True, False, True, True, False, (('packs', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('since_ns', 'required', True, True, True, None, False))): _m152,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('edits', 'required', True, True, True, None, False), ('note', 'default', True, True, True, None, False), ('manual', 'default', True, True, True, None, False))): _m153,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False))): _m154,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('runtime', 'default', True, True, True, None, False), ('key', 'default', True, True, True, None, False))): _m155,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('ordinal', 'required', True, True, True, None, False), ('key', 'default', True, True, True, None, False), ('pickled', 'default', True, True, True, None, False), ('data', 'default', True, True, True, None, False))): _m156,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('foreign', 'default', True, True, True, None, False), ('disk', 'default', True, True, True, None, False))): _m157,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('kept', 'required', True, True, True, None, False))): _m158,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False))): _m159,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('fields', 'required', True, True, True, None, False), ('replaces', 'required', True, True, True, None, False))): _m160,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False))): _m161,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('value', 'required', True, True, True, None, False), ('replaces', 'default', True, True, True, None, False))): _m162,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('value', 'required', True, True, True, None, False), ('shape', 'required', True, True, True, None, False), ('rules', 'required', True, True, True, None, False))): _m163,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False),)): _m164,
+    (True, True, True, False, True, True, False, (('paths', 'default', True, True, True, None, True), ('enable', 'default', True, True, True, None, True), ('disable', 'default', True, True, True, None, True), ('params', 'default', True, True, True, None, True))): _m165,
+    (True, True, True, False, True, True, False, (('paths', 'default', True, True, True, None, True), ('enable', 'default', True, True, True, None, True), ('disable', 'default', True, True, True, None, True), ('params', 'factory', True, True, True, None, True))): _m166,
+    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('settings', 'required', True, True, True, None, False), ('stdin', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False))): _m167,
+    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('rules', 'required', True, True, True, None, False))): _m168,
+    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('stdin', 'required', True, True, True, None, False))): _m169,
+    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, True), ('rules', 'required', True, True, True, None, True))): _m170,
+    (True, True, True, False, True, True, False, (('policies', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False))): _m171,
+    (True, True, True, False, True, True, False, (('progress_percentage', 'default', True, True, True, None, True), ('estimated_remaining_seconds', 'default', True, True, True, None, True), ('metrics', 'default', True, True, True, None, True), ('last_updated_time', 'default', True, True, True, None, True))): _m172,
+    (True, True, True, False, True, True, False, (('python_name', 'required', True, True, True, None, False), ('wire_name', 'required', True, True, True, None, False), ('type', 'required', True, True, True, None, False), ('required', 'required', True, True, True, None, False))): _m173,
+    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False), ('noun', 'required', True, True, True, None, False), ('rule', 'required', True, True, True, None, False), ('examples', 'default', True, True, True, None, False))): _m174,
+    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False),)): _m175,
+    (True, True, True, False, True, True, False, (('removed', 'required', True, True, True, None, False), ('left_alone', 'required', True, True, True, None, False))): _m176,
+    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('job', 'required', True, True, True, None, False), ('added', 'required', True, True, True, None, False), ('labels', 'required', True, True, True, None, False))): _m177,
+    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, True), ('job_index', 'default', True, True, True, None, True), ('pod_index', 'default', True, True, True, None, True))): _m178,
+    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True), ('network', 'default', True, True, True, None, True), ('success_policy', 'default', True, True, True, None, True), ('failure_policy', 'default', True, True, True, None, True), ('startup_policy', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('coordinator', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True))): _m179,
+    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True),)): _m180,
+    (True, True, True, False, True, True, False, (('report', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False), ('context', 'default', True, True, True, None, False), ('inputs', 'default', True, True, True, None, False))): _m181,
+    (True, True, True, False, True, True, False, (('requests', 'default', True, True, True, None, True), ('limits', 'default', True, True, True, None, True))): _m182,
+    (True, True, True, False, True, True, False, (('resolved', 'required', True, True, True, None, False), ('built', 'required', True, True, True, None, False), ('clean', 'required', True, True, True, None, False))): _m183,
+    (True, True, True, False, True, True, False, (('resource_rules', 'required', True, True, True, None, True),)): _m184,
+    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, False), ('disabled', 'required', True, True, True, None, False))): _m185,
+    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, True), ('config_file', 'default', True, True, True, None, True), ('deploy', 'default', True, True, True, None, True), ('include', 'default', True, True, True, None, True), ('exclude', 'default', True, True, True, None, True), ('runtimes', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True), ('environment', 'default', True, True, True, None, True), ('template_values', 'factory', True, True, True, None, True), ('policies', 'factory', True, True, True, None, True), ('limits', 'factory', True, True, True, None, True), ('compile', 'factory', True, True, True, None, True), ('sweeper', 'default', True, True, True, None, True), ('rules', 'factory', True, True, True, None, True), ('path_rules', 'default', True, True, True, None, True), ('overridden_destination', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True), ('cluster', 'default', True, True, True, None, True))): _m186,
+    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('id', 'default', True, True, True, None, False), ('message_expression', 'default', True, True, True, None, False), ('field_path', 'default', True, True, True, None, False), ('optional_old_self', 'default', True, True, True, None, False), ('transition', 'default', True, True, True, None, False))): _m187,
+    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, True), ('message', 'required', True, True, True, None, True), ('id', 'required', True, True, True, None, True), ('message_expression', 'default', True, True, True, None, True), ('reason', 'default', True, True, True, None, True), ('field_path', 'default', True, True, True, None, True))): _m188,
+    (True, True, True, False, True, True, False, (('runtime', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False))): _m189,
+    (True, True, True, False, True, True, False, (('runtime_name', 'required', True, True, True, None, True), ('num_nodes', 'required', True, True, True, None, True), ('procs_per_node', 'required', True, True, True, None, True), ('gpus', 'required', True, True, True, None, True), ('args', 'required', True, True, True, None, True))): _m190,
+    (True, True, True, False, True, True, False, (('runtime_ref', 'required', True, True, True, None, True), ('initializer', 'default', True, True, True, None, True), ('trainer', 'default', True, True, True, None, True), ('runtime_patches', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('active_deadline_seconds', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True))): _m191,
+    (True, True, True, False, True, True, False, (('schedule_timeout_seconds', 'default', True, True, True, None, True),)): _m192,
+    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, False), ('operator', 'required', True, True, True, None, False), ('values', 'default', True, True, True, None, False))): _m193,
+    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, True), ('operator', 'required', True, True, True, None, True), ('values', 'default', True, True, True, None, True))): _m194,
+    (True, True, True, False, True, True, False, (('service_account_name', 'default', True, True, True, None, True), ('volumes', 'default', True, True, True, None, True), ('init_containers', 'default', True, True, True, None, True), ('containers', 'default', True, True, True, None, True), ('image_pull_secrets', 'default', True, True, True, None, True), ('security_context', 'default', True, True, True, None, True), ('node_selector', 'default', True, True, True, None, True), ('affinity', 'default', True, True, True, None, True), ('tolerations', 'default', True, True, True, None, True), ('scheduling_gates', 'default', True, True, True, None, True), ('termination_grace_period_seconds', 'default', True, True, True, None, True))): _m195,
+    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m196,
+    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('manager', 'default', True, True, True, None, False))): _m197,
+    (True, True, True, False, True, True, False, (('ssh_auth_secret', 'default', True, True, True, None, True),)): _m198,
+    (True, True, True, False, True, True, False, (('startup_policy_order', 'required', True, True, True, None, True),)): _m199,
+    (True, True, True, False, True, True, False, (('storage_uri', 'default', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('secret_ref', 'default', True, True, True, None, True))): _m200,
+    (True, True, True, False, True, True, False, (('store', 'required', True, True, True, None, False), ('scope', 'required', True, True, True, None, False))): _m201,
+    (True, True, True, False, True, True, False, (('targets', 'default', True, True, True, None, True),)): _m202,
+    (True, True, True, False, True, True, False, (('template', 'default', True, True, True, None, True),)): _m203,
+    (True, True, True, False, True, True, False, (('template', 'required', True, True, True, None, False), ('patches', 'required', True, True, True, None, False))): _m204,
+    (True, True, True, False, True, True, False, (('templates', 'default', True, True, True, None, True), ('retention_policy', 'default', True, True, True, None, True))): _m205,
+    (True, True, True, False, True, True, False, (('trainjobs', 'required', True, True, True, None, False), ('work', 'required', True, True, True, None, False), ('run', 'required', True, True, True, None, False), ('stages', 'required', True, True, True, None, False), ('target', 'required', True, True, True, None, False), ('specs', 'required', True, True, True, None, False), ('verdicts', 'default', True, True, True, None, False))): _m206,
+    (True, True, True, False, True, True, False, (('type', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('value', 'default', True, True, True, None, False), ('detail', 'default', True, True, True, None, False), ('hint', 'default', True, True, True, None, False), ('cause', 'default', True, True, True, None, False))): _m207,
+    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, False), ('groups', 'default', True, True, True, None, False))): _m208,
+    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, True), ('groups', 'default', True, True, True, None, True))): _m209,
+    (True, True, True, False, True, True, False, (('usernames', 'default', True, True, True, None, True), ('runtime_classes', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m210,
+    (True, True, True, False, True, True, False, (('validate_runtime', 'required', True, True, True, None, False), ('validate_used_runtime', 'required', True, True, True, None, False), ('validate_trainjob', 'required', True, True, True, None, False), ('validate_resolved', 'required', True, True, True, None, False), ('apply_trainjob', 'required', True, True, True, None, False), ('enforce_ml_policy', 'required', True, True, True, None, False), ('enforce_pod_group_policy', 'required', True, True, True, None, False), ('pre_build_sync', 'required', True, True, True, None, False), ('settle', 'required', True, True, True, None, False), ('build', 'required', True, True, True, None, False))): _m211,
+    (True, True, True, False, True, True, False, (('validation', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False))): _m212,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('binary', 'required', True, True, True, None, False))): _m213,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m214,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False))): _m215,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False),)): _m216,
+    (True, True, True, False, True, True, False, (('values', 'default', True, True, True, None, True),)): _m217,
+    (True, True, True, False, True, True, False, (('values', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m218,
+    (True, True, True, False, True, True, False, (('verbose', 'default', True, True, True, None, True), ('color', 'default', True, True, True, None, True), ('quiet', 'default', True, True, True, None, True))): _m219,
+    (True, True, True, False, True, True, False, (('verdict', 'required', True, True, True, None, False), ('resolved', 'default', True, True, True, None, False), ('built', 'default', True, True, True, None, False))): _m220,
+    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('judgement', 'factory', True, True, True, None, False), ('sweeper_schedule', 'default', True, True, True, None, False))): _m221,
+    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('volumes', 'required', True, True, True, None, False), ('declared_volumes', 'required', True, True, True, None, False), ('dropped_volumes', 'required', True, True, True, None, False), ('grace_period', 'required', True, True, True, None, False), ('restart_never', 'required', True, True, True, None, False), ('host_users', 'required', True, True, True, None, False), ('host_network', 'required', True, True, True, None, False))): _m222,
+    (True, True, True, False, True, True, False, (('when_deleted', 'default', True, True, True, None, True),)): _m223,
+    (True, True, True, False, True, True, False, (('whole_by_outline', 'required', True, True, True, None, False), ('cache', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False))): _m224,
+    (True, True, True, False, True, True, False, ()): _m225,
+    (True, True, True, True, True, True, False, (('mtime', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('removable', 'required', True, True, True, None, False))): _m226,
 }

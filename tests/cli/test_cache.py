@@ -18,6 +18,7 @@ import pytest
 
 from tests.cli.conftest import Invoke
 from tests.support.manifests import trainjob_yaml, write
+from trainc.cache import stat_index
 from trainc.cache.layouts import allocated, find_layouts, remove_layout
 from trainc.cache.store import LAYOUT, Store
 
@@ -138,7 +139,8 @@ def test_info_counts_entries_and_bytes_per_layout(invoke: Invoke, tmp_path: Path
     size = sum(len(content) for content in tree(root / LAYOUT).values())
     assert size > 5 * len(ENTRY)  # the header and digest of each entry count too
     assert (
-        lines[3] == f"v1: 5 entries, {size / 1024:.1f} KiB ({on_disk(root) / 1024:.1f} KiB on disk)"
+        lines[3]
+        == f"{LAYOUT}: 5 entries, {size / 1024:.1f} KiB ({on_disk(root) / 1024:.1f} KiB on disk)"
     )
 
 
@@ -156,7 +158,7 @@ def test_info_before_the_first_run_and_when_disabled(
     assert disabled.out.splitlines()[1:] == [
         "status: disabled by TRAINC_NO_CACHE: runs neither read nor write it",
         "bound: 256.0 MiB on disk, least recently used entries removed past it",
-        f"v1: 1 entry, 1.0 KiB ({on_disk(root) / 1024:.1f} KiB on disk)",
+        f"{LAYOUT}: 1 entry, 1.0 KiB ({on_disk(root) / 1024:.1f} KiB on disk)",
     ]
 
 
@@ -171,17 +173,19 @@ def test_clean_removes_trainc_entries_and_nothing_else_in_a_shared_root(
     (root / "other-tool").mkdir()
     (root / "other-tool" / "data.bin").write_bytes(b"not trainc's")
     (root / "notes.txt").write_text("keep me")
-    (root / "v2").mkdir()  # named like a layout, but holds a file no store writes
-    (root / "v2" / "deployment.yaml").write_text("apiVersion: apps/v1\n")
+    (root / "v7").mkdir()  # named like a layout, but holds a file no store writes
+    (root / "v7" / "deployment.yaml").write_text("apiVersion: apps/v1\n")
     before = tree(root)
     result = invoke(tmp_path, "cache", "clean", "--cache-dir", str(root))
     assert result.code == 0, result.err
-    assert result.out.startswith(f"Removed {root / 'v1'}: 4 entries, ")
-    assert f"left {root / 'v2'} alone: {root / 'v2' / 'deployment.yaml'} is not a cache entry" in (
+    assert result.out.startswith(f"Removed {root / LAYOUT}: 4 entries, ")
+    assert f"left {root / 'v7'} alone: {root / 'v7' / 'deployment.yaml'} is not a cache entry" in (
         result.err
     )
     assert not (root / LAYOUT).exists()
-    assert tree(root) == {name: data for name, data in before.items() if not name.startswith("v1")}
+    assert tree(root) == {
+        name: data for name, data in before.items() if not name.startswith(LAYOUT)
+    }
     again = invoke(tmp_path, "cache", "clean", "--cache-dir", str(root))
     assert again.out == f"Nothing to remove in {root}.\n"
 
@@ -198,7 +202,9 @@ def test_clean_never_follows_a_symbolic_link_out_of_the_root(
     (root / LAYOUT / "jobs").symlink_to(outside / LAYOUT / "files", target_is_directory=True)
     result = invoke(tmp_path, "cache", "clean", "--cache-dir", str(root))
     assert result.code == 0, result.err
-    assert f"left {root / 'v1'} alone: {root / 'v1' / 'jobs'} is not a cache entry" in result.err
+    assert (
+        f"left {root / LAYOUT} alone: {root / LAYOUT / 'jobs'} is not a cache entry" in result.err
+    )
     assert f"left {root / 'v3'} alone: a symbolic link" in result.err
     assert result.out == f"Nothing to remove in {root}.\n"
     assert tree(outside) == before
@@ -212,7 +218,7 @@ def test_a_root_that_is_a_link_is_followed_as_the_settings_name_it(
     fill(real, 2)
     (tmp_path / "link").symlink_to(real, target_is_directory=True)
     result = invoke(tmp_path, "cache", "clean", "--cache-dir", str(tmp_path / "link"))
-    assert result.out.startswith(f"Removed {tmp_path / 'link' / 'v1'}: 2 entries")
+    assert result.out.startswith(f"Removed {tmp_path / 'link' / LAYOUT}: 2 entries")
     assert list(real.iterdir()) == []
 
 
@@ -224,7 +230,7 @@ def test_clean_takes_unfinished_writes_and_the_store_starts_afresh(
     leaf = root / LAYOUT / "files" / "00"
     (leaf / ".tmp-abc123").write_bytes(b"torn")
     result = invoke(tmp_path, "cache", "clean", "--cache-dir", str(root))
-    assert result.out.startswith(f"Removed {root / 'v1'}: 1 entry, ")
+    assert result.out.startswith(f"Removed {root / LAYOUT}: 1 entry, ")
     assert not leaf.exists()
     assert store.get("files", f"{0:040x}") is None
     reopened = fill(root, 1)
@@ -246,7 +252,7 @@ def test_clean_works_while_runs_are_switched_off(
     monkeypatch.setenv("TRAINC_CACHE_DIR", str(root))
     monkeypatch.setenv("TRAINC_NO_CACHE", "1")
     result = invoke(tmp_path, "cache", "clean")
-    assert result.out.startswith(f"Removed {root / 'v1'}: 2 entries")
+    assert result.out.startswith(f"Removed {root / LAYOUT}: 2 entries")
 
 
 def test_a_layout_of_another_user_is_left_alone(
@@ -256,7 +262,7 @@ def test_a_layout_of_another_user_is_left_alone(
     fill(root, 1)
     monkeypatch.setattr(os, "geteuid", lambda: (root / LAYOUT).stat().st_uid + 1)
     result = invoke(tmp_path, "cache", "clean", "--cache-dir", str(root))
-    assert f"left {root / 'v1'} alone: it belongs to another user" in result.err
+    assert f"left {root / LAYOUT} alone: it belongs to another user" in result.err
     assert (root / LAYOUT).is_dir()
 
 
@@ -279,7 +285,7 @@ def test_sizes_read_in_binary_units(invoke: Invoke, tmp_path: Path) -> None:
     store = fill(root, 0)
     store.put("files", "ab" * 20, b"y" * (3 * 1024 * 1024))
     result = invoke(tmp_path, "cache", "info", "--cache-dir", str(root))
-    assert result.out.splitlines()[3].startswith("v1: 1 entry, 3.0 MiB (3.0 MiB on disk")
+    assert result.out.splitlines()[3].startswith(f"{LAYOUT}: 1 entry, 3.0 MiB (3.0 MiB on disk")
 
 
 def test_an_entry_that_cannot_be_removed_is_a_usage_error(
@@ -366,7 +372,10 @@ def test_repeated_runs_keep_the_cache_under_its_bound(
     assert max(sizes) <= 48 * 1024
     assert any(later < earlier for earlier, later in itertools.pairwise(sizes))  # trimmed
     # What the latest run used stays (the runtime's entry, written on the first day, was
-    # read every day): an unchanged run finds it all and writes nothing.
+    # read every day): an unchanged run finds it all and writes nothing, once the files
+    # are old enough for the stat index to trust them (until then it reads them again).
+    monkeypatch.setattr(stat_index, "GRANULARITY_NS", 0)  # exact timestamps
+    assert invoke(repo, "validate", "--cache-dir", str(root)).code == 0
     before = tree(root / LAYOUT)
     assert invoke(repo, "validate", "--cache-dir", str(root)).code == 0
     assert {k: v for k, v in tree(root / LAYOUT).items() if k != ".usage"} == {

@@ -43,7 +43,8 @@ HOOK_MODULES = """
     app app.cache app.compile app.library app.options app.schemas app.session
     argocd
     build build.job
-    cache cache.budget cache.keys cache.layouts cache.location cache.store
+    cache cache.budget cache.keys cache.layouts cache.location cache.pack cache.packed
+    cache.stat_index cache.store
     catalogue
     checks checks.apply_limits checks.created checks.created.childjobs
     checks.created.coordinator checks.created.credentials checks.created.images

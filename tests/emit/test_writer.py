@@ -58,6 +58,37 @@ def test_new_tree_replaces_the_old_one_exactly(out: Path) -> None:
     assert sorted(p.name for p in out.parent.iterdir()) == ["out"]  # nothing left beside it
 
 
+def test_unchanged_files_are_kept_as_they_are_and_the_old_tree_is_never_touched(
+    out: Path,
+) -> None:
+    """A file whose bytes do not change is the old file, hard-linked into the new tree:
+    no byte is written; a changed file is a new file, and until the swap the old tree
+    holds exactly what it held."""
+    write_tree(out, OLD)
+    before = {path: (out / path).stat() for path in OLD}
+    with TreeWriter(out) as writer:
+        for path, data in NEW.items():
+            writer.add(path, data)
+        writer.add("team-a/b.yaml", OLD["team-a/b.yaml"])
+        assert file_contents(out) == expected_files(OLD)
+        result = writer.commit()
+    after = {path: (out / path).stat() for path in ("team-a/a.yaml", "team-a/b.yaml")}
+    assert after["team-a/b.yaml"].st_ino == before["team-a/b.yaml"].st_ino
+    assert after["team-a/b.yaml"].st_mtime_ns == before["team-a/b.yaml"].st_mtime_ns
+    assert after["team-a/a.yaml"].st_ino != before["team-a/a.yaml"].st_ino
+    assert "team-a/b.yaml" not in result.changed
+    assert after["team-a/b.yaml"].st_nlink == 1  # the old tree is gone
+
+
+def test_an_unchanged_file_with_another_mode_is_written_again(out: Path) -> None:
+    write_tree(out, OLD)
+    (out / "team-a" / "b.yaml").chmod(0o600)
+    before = (out / "team-a" / "b.yaml").stat().st_ino
+    write_tree(out, OLD)
+    assert (out / "team-a" / "b.yaml").stat().st_ino != before
+    assert stat.S_IMODE((out / "team-a" / "b.yaml").stat().st_mode) == 0o644
+
+
 def test_directories_that_become_empty_disappear(out: Path) -> None:
     write_tree(out, OLD)
     write_tree(out, {"kustomization.yaml": b""})

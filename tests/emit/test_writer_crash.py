@@ -44,7 +44,7 @@ def counted(name, function):
     return call
 
 for name in ("open", "close", "write", "fsync", "fchmod", "chmod", "mkdir", "rename",
-             "unlink", "rmdir"):
+             "unlink", "rmdir", "link"):
     setattr(os, name, counted(name, getattr(os, name)))
 syncfs = durable._syncfs()
 if syncfs is not None:
@@ -58,10 +58,10 @@ SEED = "trainc-writer-kill-1"
 KILLS = 20
 
 
-def _large_tree(jobs: range, flavour: str) -> dict[str, str]:
+def _large_tree(jobs: range, flavour: str, *, unchanged: range = range(0)) -> dict[str, str]:
     files = {
         f"team-{index % 7}/job-{index:03}.yaml": f"kind: JobSet\nname: job-{index}\n"
-        + f"flavour: {flavour}\n" * 40
+        + f"flavour: {'old' if index in unchanged else flavour}\n" * 40
         for index in jobs
     }
     files["kustomization.yaml"] = "resources:\n" + "".join(f"- {path}\n" for path in sorted(files))
@@ -69,7 +69,9 @@ def _large_tree(jobs: range, flavour: str) -> dict[str, str]:
 
 
 LARGE_OLD = _large_tree(range(200), "old")
-LARGE_NEW = _large_tree(range(100, 300), "new")  # half the jobs gone, half new, all changed
+# Half the jobs gone, half new; of the others, half changed and half kept as they were
+# (the writer hard-links those into the new tree).
+LARGE_NEW = _large_tree(range(100, 300), "new", unchanged=range(100, 150))
 
 
 def _encoded(files: dict[str, str]) -> dict[str, bytes]:
@@ -176,9 +178,12 @@ def test_the_new_tree_is_durable_before_the_swap_with_the_syncs_its_way_needs(
         assert before.count("syncfs") == 1
         assert before.count("fsync") == 0
     else:
-        # Every file (the manifest too), every directory and the tree's root.
+        # Every file written (the manifest too), every directory and the tree's root; a
+        # file kept is the old tree's, on the disk already, and only linked.
+        kept = [path for path, text in LARGE_NEW.items() if LARGE_OLD.get(path) == text]
         assert "syncfs" not in calls
-        assert before.count("fsync") == len(LARGE_NEW) + 1 + len(directories) + 1
+        assert before.count("link") == len(kept) == 50
+        assert before.count("fsync") == len(LARGE_NEW) - len(kept) + 1 + len(directories) + 1
     # Then the parent, once both renames are done.
     assert after.count("fsync") == 1
     assert after.index("fsync") > after.index("rename", 1)

@@ -4,19 +4,23 @@ nothing: the findings and the output are a run's without it."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 import trainc.engine.file_pass
 import trainc.engine.job_pass
+import trainc.load.inputs
 from bench.generate import generate
 from tests.support.compiled import Compiled, compile_collected
 from trainc.app import ValidationReport, validate_paths
+from trainc.cache import stat_index
+from trainc.cache.packed import HEADS, MAX_PACKS, Head
 from trainc.cache.store import LAYOUT, Store
 
 JOBS = 24
@@ -133,20 +137,113 @@ def test_an_error_found_warm_is_the_error_found_cold(
     assert work == {}
 
 
+def _cache_files(tmp_path: Path, section: str) -> list[Path]:
+    return [path for path in (tmp_path / "cache" / LAYOUT / section).rglob("*") if path.is_file()]
+
+
+@pytest.mark.parametrize(
+    ("section", "damage", "everything"),
+    [
+        ("packs", lambda data: data[: len(data) // 2], True),  # a pack cut short
+        ("packs", lambda data: data[:-1] + bytes([data[-1] ^ 1]), True),  # its index's digest
+        ("packs", lambda data: data[:200] + bytes([data[200] ^ 1]) + data[201:], False),
+        ("heads", lambda data: data[:-1] + bytes([data[-1] ^ 1]), True),
+        ("heads", lambda data: b"foreign", True),
+    ],
+    ids=["pack-torn", "pack-index", "pack-payload", "head-bit-flip", "head-foreign"],
+)
 def test_damaged_entries_are_ignored_and_rewritten(
-    repo: Path, store: Store, work: Counter[str], tmp_path: Path
+    repo: Path,
+    store: Store,
+    work: Counter[str],
+    tmp_path: Path,
+    section: str,
+    damage: Callable[[bytes], bytes],
+    everything: bool,
 ) -> None:
+    """A damaged head or pack index loses every entry; a damaged payload, its own."""
     plain = _validate(repo, None, work)
     _validate(repo, store, work)
-    entries = [path for path in (tmp_path / "cache" / LAYOUT).rglob("*") if path.is_file()]
-    assert len(entries) == plain.files + JOBS  # each file, each verdict
-    for number, entry in enumerate(entries):
-        data = entry.read_bytes()
-        entry.write_bytes(data[: len(data) // 2] if number % 2 else data[:-1] + b"\0")
+    assert [len(_cache_files(tmp_path, name)) for name in ("packs", "heads")] == [1, 1]
+    (entry,) = _cache_files(tmp_path, section)
+    entry.write_bytes(damage(entry.read_bytes()))
     assert _validate(repo, store, work).diagnostics == plain.diagnostics
-    assert work == {"files": plain.files, "trainjobs": JOBS}
+    if everything:
+        assert work == {"files": plain.files, "trainjobs": JOBS}
+    else:
+        assert 0 < work["files"] + work["trainjobs"] < plain.files + JOBS
     _validate(repo, store, work)
     assert work == {}
+
+
+def test_a_run_writes_one_pack_and_reads_its_files_only_when_they_changed(
+    repo: Path, store: Store, work: Counter[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stat index: an unchanged file is neither read nor digested; a file the last
+    run saw within the timestamps' granularity ("racy") is read again, to be sure."""
+    reads: list[str] = []
+    read = trainc.load.inputs.InputFiles.read
+
+    def counted_read(files: object, path: str) -> object:
+        reads.append(path)
+        return read(files, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(trainc.load.inputs.InputFiles, "read", counted_read)
+    plain = _validate(repo, None, work)
+    # Timestamps an hour coarse: every file was written "a moment" before the run.
+    monkeypatch.setattr(stat_index, "GRANULARITY_NS", 3600 * 10**9)
+    _validate(repo, store, work)  # cold
+    reads.clear()
+    _validate(repo, store, work)  # every file is racy: read again, its checks still kept
+    assert len(reads) == plain.files
+    assert work == {}
+    # On a file system with exact timestamps, a file last written before the run began
+    # cannot have changed unseen in the tick it was stat-ed.
+    monkeypatch.setattr(stat_index, "GRANULARITY_NS", 0)
+    _validate(repo, store, work)  # stat-ed after their writes: trusted from now on
+    reads.clear()
+    assert _validate(repo, store, work).diagnostics == plain.diagnostics
+    assert reads == []
+    assert work == {}
+
+    job = next(_files(repo, "jobs/**/*.yaml"))
+    before = job.stat()
+    # Same size, same modification time: only the status-change time tells the edit.
+    other = {"1": "2"}
+    text = re.sub(
+        r"(activeDeadlineSeconds: )(\d)",
+        lambda m: m[1] + other.get(m[2], "1"),
+        job.read_text(),
+        count=1,
+    )
+    job.write_text(text)
+    os.utime(job, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert job.stat().st_size == before.st_size
+    edited = _validate(repo, store, work)
+    assert set(reads) == {job.relative_to(repo).as_posix()}
+    assert work == {"files": 1, "trainjobs": 1}
+    assert edited.diagnostics == _validate(repo, None, work).diagnostics
+    assert len(_cache_files(tmp_path, "heads")) == 1
+    assert len(_cache_files(tmp_path, "packs")) <= MAX_PACKS + 1
+
+
+def test_packs_are_compacted(repo: Path, store: Store, work: Counter[str], tmp_path: Path) -> None:
+    """Each run that computes something writes a pack; past :data:`MAX_PACKS`, the run
+    copies what it read into its own, and its head names that one alone."""
+    plain = _validate(repo, None, work)
+    job = next(_files(repo, "jobs/**/*.yaml"))
+    for number in range(MAX_PACKS + 2):
+        job.write_text(job.read_text() + f"# edit {number}\n")
+        assert _validate(repo, store, work).diagnostics == plain.diagnostics
+    head = store.load(HEADS, next(iter(_head_keys(tmp_path))), Head)
+    assert head is not None
+    assert 1 <= len(head.packs) <= MAX_PACKS
+    assert _validate(repo, store, work).diagnostics == plain.diagnostics
+    assert work == {}
+
+
+def _head_keys(tmp_path: Path) -> list[str]:
+    return [path.parent.name + path.name for path in _cache_files(tmp_path, "heads")]
 
 
 def _compiled(repo: Path, store: Store | None) -> tuple[object, ...]:
@@ -161,6 +258,41 @@ def test_compile_output_is_the_same_cold_and_warm(repo: Path, store: Store) -> N
     validated = validate_paths([], cwd=repo, cache=store, jobs=1)
     assert _compiled(repo, store) == plain  # validate's entries are not compile's
     assert validated.exit_code == 0
+
+
+def _tree(directory: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(directory).as_posix(): path.read_bytes()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_compile_into_a_directory_is_byte_identical_cold_warm_and_without_cache(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`trainc compile -o DIR`, cold, then warm after one TrainJob changed, writes the
+    tree a run without the cache writes; a re-run leaves each unchanged file in place."""
+    command = [sys.executable, "-m", "trainc", "compile", "-q"]
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    out, plain = tmp_path / "out", tmp_path / "plain"
+
+    def compiled(*args: str) -> None:
+        subprocess.run([*command, *args], cwd=repo, check=True)
+
+    compiled("-o", str(out), *cache)
+    compiled("-o", str(plain), "--no-cache")
+    assert _tree(out) == _tree(plain)
+    inodes = {path: (out / path).stat().st_ino for path in _tree(out)}
+    job = next(_files(repo, "jobs/**/*.yaml"))
+    job.write_text(job.read_text().replace("activeDeadlineSeconds:", "activeDeadlineSeconds: 1 #"))
+    compiled("-o", str(out), *cache)
+    compiled("-o", str(plain), "--no-cache")
+    assert _tree(out) == _tree(plain)
+    rewritten = sorted(path for path in _tree(out) if (out / path).stat().st_ino != inodes[path])
+    assert len(rewritten) == 1
+    assert rewritten[0].endswith(".yaml")
+    assert job.stem in rewritten[0]
 
 
 def test_concurrent_runs_sharing_a_cache_write_the_same_output(repo: Path, tmp_path: Path) -> None:
@@ -184,7 +316,7 @@ def test_a_cache_that_stops_taking_writes_changes_nothing(
     """A full disk mid-run: entries are no longer written, so each whole TrainJob is
     made again from its file when it is judged (:func:`whole_object`'s last resort)."""
     plain = _validate(repo, None, work)
-    (tmp_path / "cache" / LAYOUT / "files").write_text("in the way")  # as a full disk would
+    (tmp_path / "cache" / LAYOUT / "packs").write_text("in the way")  # as a full disk would
     assert _validate(repo, store, work).diagnostics == plain.diagnostics
     assert store.write_failure is not None
     assert work == {"files": plain.files + JOBS, "trainjobs": JOBS}

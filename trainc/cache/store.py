@@ -1,6 +1,6 @@
 """Cache entries on disk: written whole or not at all, read back only when intact.
 
-An entry is a file named by its key under ``<root>/v1/<section>/``, holding a header, a
+An entry is a file named by its key under ``<root>/v2/<section>/``, holding a header, a
 digest of the key and payload, and the payload. Reading checks all three, so a torn
 write, a disk error, an entry copied from another key or another trainc's format is a
 miss (the caller computes the result again and the entry is rewritten), never a result.
@@ -34,7 +34,7 @@ from trainc.records import dataclass
 Stored = TypeVar("Stored")
 
 #: The layout's version: a change of the entry format changes the directory.
-LAYOUT = "v1"
+LAYOUT = "v2"
 #: How the name of a file being written starts, until it is renamed over its entry.
 TEMPORARY_PREFIX = ".tmp-"
 #: The record of how much the layout holds (:mod:`.budget`), beside the sections.
@@ -51,7 +51,8 @@ ALLOCATION_UNIT = 4096
 ACCOUNT_BYTES = 4 * 1024 * 1024
 
 
-def _digest(key: str, payload: bytes) -> bytes:
+def entry_digest(key: str, payload: bytes) -> bytes:
+    """The digest an entry keeps of its key and payload, checked when it is read."""
     hasher = hashlib.blake2b(key.encode(), digest_size=_DIGEST_SIZE)
     hasher.update(b"\0")
     hasher.update(payload)
@@ -93,30 +94,23 @@ class Store:
     def get(self, section: str, key: str) -> bytes | None:
         """The payload stored for ``key``, or None when there is no intact entry."""
         try:
-            with open(self._path(section, key), "rb") as entry:  # noqa: PTH123 - see _path
+            with open(self.path(section, key), "rb") as entry:  # noqa: PTH123 - see path
                 data = entry.read()
-                self._refresh(self._path(section, key), entry.fileno())
+                self.refresh(self.path(section, key), entry.fileno())
         except OSError:
             return None
         start = len(_MAGIC) + _DIGEST_SIZE
         if len(data) < start or not data.startswith(_MAGIC):
             return None
         payload = data[start:]
-        if data[len(_MAGIC) : start] != _digest(key, payload):
+        if data[len(_MAGIC) : start] != entry_digest(key, payload):
             return None
         return payload
 
     def load(self, section: str, key: str, kind: type[Stored]) -> Stored | None:
         """The ``kind`` pickled under ``key``, or None: no intact entry, or one that does
         not read back as a ``kind`` (another trainc's classes, say)."""
-        payload = self.get(section, key)
-        if payload is None:
-            return None
-        try:
-            value = pickle.loads(payload)  # noqa: S301 - the user's own entries (module docstring)
-        except Exception:  # noqa: BLE001 - any undecodable entry is a miss
-            return None
-        return value if isinstance(value, kind) else None
+        return decoded(self.get(section, key), kind)
 
     def save(self, section: str, key: str, value: object) -> None:
         """Keep ``value`` pickled under ``key`` (see :meth:`put`)."""
@@ -124,13 +118,13 @@ class Store:
 
     def has(self, section: str, key: str) -> bool:
         """Whether an entry exists for ``key`` (intact or not: :meth:`get` tells)."""
-        return os.path.isfile(self._path(section, key))  # noqa: PTH113 - see _path
+        return os.path.isfile(self.path(section, key))  # noqa: PTH113 - see path
 
     def put(self, section: str, key: str, payload: bytes) -> None:
         """Store ``payload`` for ``key``; after a failed write, stop writing."""
         if self.write_failure is not None:
             return
-        path = Path(self._path(section, key))
+        path = Path(self.path(section, key))
         # One writer per process at a time, so the process id makes the name unique; a
         # name left by a dead process of the same id is simply written over.
         temporary = path.with_name(f"{TEMPORARY_PREFIX}{os.getpid()}-{path.name}")
@@ -142,7 +136,7 @@ class Store:
                 out = temporary.open("wb")
             try:
                 with out:
-                    out.write(_MAGIC + _digest(key, payload) + payload)
+                    out.write(_MAGIC + entry_digest(key, payload) + payload)
                 temporary.replace(path)
             except BaseException:
                 with contextlib.suppress(OSError):
@@ -152,10 +146,13 @@ class Store:
             reason = error.strerror or str(error)
             self.write_failure = f"cannot write to the cache {self.directory}: {reason}"
             return
+        self.count(len(_MAGIC) + _DIGEST_SIZE + len(payload))
+
+    def count(self, size: int) -> None:
+        """Count a file of ``size`` bytes written into the cache, in whole blocks."""
         if self.writer != os.getpid():
             self.writer, self.pending = os.getpid(), 0
-        blocks = -(-(len(_MAGIC) + _DIGEST_SIZE + len(payload)) // ALLOCATION_UNIT)
-        self.pending += blocks * ALLOCATION_UNIT
+        self.pending += -(-size // ALLOCATION_UNIT) * ALLOCATION_UNIT
         if self.pending >= ACCOUNT_BYTES:
             self.flush()
 
@@ -170,7 +167,7 @@ class Store:
             with contextlib.suppress(OSError):  # the bound is kept by a later run
                 self.account(written)
 
-    def _refresh(self, path: str, descriptor: int) -> None:
+    def refresh(self, path: str, descriptor: int) -> None:
         """Mark an entry as used now, unless it was within the last hour: the size bound
         removes the least recently used first, and a warm run should not write per read."""
         if os.fstat(descriptor).st_mtime < self.opened - REFRESH_SECONDS:
@@ -186,7 +183,19 @@ class Store:
             current = current / part
             current.mkdir(mode=0o700, exist_ok=True)
 
-    def _path(self, section: str, key: str) -> str:
+    def path(self, section: str, key: str) -> str:
         """The entry's file name. A string, not a Path: a warm run of a large repository
         reads tens of thousands of entries, and pathlib's joins cost more than the reads."""
         return f"{self.directory}{os.sep}{section}{os.sep}{key[:2]}{os.sep}{key[2:]}"
+
+
+def decoded(payload: bytes | None, kind: type[Stored]) -> Stored | None:
+    """The ``kind`` pickled in ``payload``, or None: no payload, or one that does not read
+    back as a ``kind`` (another trainc's classes, say)."""
+    if payload is None:
+        return None
+    try:
+        value = pickle.loads(payload)  # noqa: S301 - the user's own entries (module docstring)
+    except Exception:  # noqa: BLE001 - any undecodable entry is a miss
+        return None
+    return value if isinstance(value, kind) else None

@@ -95,6 +95,8 @@ class StreamOutput:
     def __init__(self, out: BinaryIO) -> None:
         self._out = out
         self._documents: list[Document] = []
+        #: The bytes :meth:`complete` wrote, for a cache to keep (:mod:`trainc.engine.answer`).
+        self.written: bytes | None = None
 
     def prepare(self, root: Path, default_output: str | None, selection: Selection) -> None:
         """Nothing to prepare: the stream goes where it was told."""
@@ -115,10 +117,16 @@ class StreamOutput:
         """Write every document, in canonical order, and flush them."""
         self._documents.extend(_documents(shared))
         self._documents.sort(key=lambda document: document[0])  # stable: build order breaks ties
-        with os_errors_as_usage("write to", getattr(self._out, "name", "the output stream")):
-            self._out.write("---\n".join(text for _, text in self._documents).encode())
-            self._out.flush()
+        self.written = "---\n".join(text for _, text in self._documents).encode()
         self._documents = []
+        self.write(self.written)
+
+    def write(self, stream: bytes) -> None:
+        """Write a whole stream and flush it: :meth:`complete`'s, or one kept from a
+        compile of the same repository."""
+        with os_errors_as_usage("write to", getattr(self._out, "name", "the output stream")):
+            self._out.write(stream)
+            self._out.flush()
 
     def close(self) -> None:
         """Drop whatever was rendered and not written."""

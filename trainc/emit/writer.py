@@ -7,7 +7,9 @@ taking the files one at a time, so a compile never holds its whole output in mem
 2. refuse unless the directory is missing, empty, or holds only files its ownership
    manifest ``.trainc-owned`` lists: trainc never deletes a file it did not write;
 3. write each file, as it comes, into a new tree in ``<parent>/.<name>.trainc-new``
-   (beside the target, so on the same filesystem and renames are atomic); on
+   (beside the target, so on the same filesystem and renames are atomic), a file whose
+   bytes are those of the old tree's as a hard link to that file (no data written, and
+   the old tree is never changed, so a kill before the swap still leaves it whole); on
    :meth:`~TreeWriter.commit` the manifest, then the whole tree made durable, by one
    ``syncfs`` on Linux or a sync per file elsewhere (:mod:`trainc.emit.durable`);
 4. rename the directory to ``.<name>.trainc-old``, rename the new tree into its place,
@@ -36,7 +38,8 @@ exist disappear, and nothing else of the old tree survives unless given again
 (:meth:`TreeWriter.carry` gives a file of the old tree as it is: a compile of some paths
 keeps the other TrainJobs' files, :mod:`trainc.emit.selection`). Files get mode 0644 and
 directories 0755 whatever the umask, bytes are written as given. Modification times are
-real: faking them would let rsync-like tools skip changed files of equal size.
+real: a file written has the time it was written (faking it would let rsync-like tools
+skip changed files of equal size), a file kept keeps its own.
 
 :class:`TreeCheck` is the read-only twin for ``compile --check``, comparing file by file;
 :func:`write_tree` and :func:`check_tree` take a whole mapping at once.
@@ -48,6 +51,7 @@ import errno
 import fcntl
 import os
 import shutil
+import stat
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -355,9 +359,24 @@ class _Staging:
         """Write one file of the new tree, creating the ``directories`` it needs first."""
         for directory in directories:
             _make_directory(self.new / directory)
+        if _same_file(self.target, self.present, path, data) and self._linked(path):
+            return
         _write_file(self.new / path, data, sync=sync_each_file(self.sync))
-        if not _same_file(self.target, self.present, path, data):
-            self.changed.append(path)
+        self.changed.append(path)
+
+    def _linked(self, path: str) -> bool:
+        """Whether the old tree's file ``path``, whose bytes are the new ones, became the
+        new tree's by a hard link: nothing is written, and the file is on the disk
+        already (the old tree was made durable before it was swapped in). Only a file
+        with the mode trainc gives; a file system without hard links writes a copy."""
+        source = self.target / path
+        try:
+            if stat.S_IMODE(source.lstat().st_mode) != _FILE_MODE:
+                return False
+            os.link(source, self.new / path, follow_symlinks=False)
+        except OSError:
+            return False
+        return True
 
 
 class TreeWriter:

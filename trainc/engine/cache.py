@@ -1,10 +1,12 @@
 """What validation keeps in the cache, and under which keys (``docs/cache.md``).
 
-Three kinds of entries, all pickles of trainc's own data:
+Four kinds of entries, all pickles of trainc's own data:
 
 - ``files``: one input file read and each of its objects checked on its own (loading,
-  schema, defaults, CEL; :mod:`trainc.engine.file_pass`), keyed by the file's path and
-  bytes and the run's :attr:`Cache.scope`;
+  schema, defaults, CEL; :mod:`trainc.engine.file_pass`), with its TrainJobs outlined,
+  keyed by the file's path and bytes and the run's :attr:`Cache.scope`;
+- ``wholes``: the same check with its TrainJobs whole, under the same key, read only
+  when one of them is judged again;
 - ``cross-checks``: the webhook checks of one TrainJob on its runtime
   (:func:`~trainc.checks.webhooks.cross_object.check_trainjob`), keyed by the contents of
   both and the scope;
@@ -18,6 +20,9 @@ The scope covers everything else a result can depend on: trainc's code and libra
 (:func:`~trainc.cache.keys.code_fingerprint`) and the effective settings of trainc.yaml
 (environment values, ``kubernetesVersion``, rule severities, limits, compile settings,
 the root). A result read back is of the type stored or it is a miss (:meth:`Store.load`).
+
+A run over the whole repository keeps its entries in packs and its input files in a stat
+index (:mod:`trainc.cache.packed`), under a head keyed by :func:`head_key`.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ from dataclasses import field
 from pathlib import Path
 
 from trainc.cache.keys import code_fingerprint, digest
+from trainc.cache.packed import PackedStore
+from trainc.cache.stat_index import StatIndex
 from trainc.cache.store import Store, Stored
 from trainc.config.settings import RepoConfig
 from trainc.load.documents import LoadedObject
@@ -36,6 +43,7 @@ from trainc.load.source import SourceFile
 from trainc.records import dataclass
 
 FILES = "files"
+WHOLES = "wholes"
 CROSS_CHECKS = "cross-checks"
 TRAINJOBS = "trainjobs"
 
@@ -44,11 +52,11 @@ TRAINJOBS = "trainjobs"
 class Cache:
     """A store seen from one run: keys start from :attr:`scope`."""
 
-    store: Store
+    store: Store | PackedStore
     scope: str
 
     @classmethod
-    def for_run(cls, store: Store, config: RepoConfig) -> Cache:
+    def for_run(cls, store: Store | PackedStore, config: RepoConfig) -> Cache:
         """The cache of a run with ``config``."""
         return cls(store, digest((code_fingerprint(), settings_digest(config))))
 
@@ -67,6 +75,22 @@ class Cache:
     def save(self, section: str, key: str, value: object) -> None:
         """Keep ``value`` under ``key``."""
         self.store.save(section, key, value)
+
+    @property
+    def index(self) -> StatIndex | None:
+        """The run's stat index, when it has one (a whole-repository run's)."""
+        return self.store.index if isinstance(self.store, PackedStore) else None
+
+    def retain(self, section: str, key: str) -> None:
+        """Keep an entry the run did not read (see :meth:`PackedStore.retain`)."""
+        if isinstance(self.store, PackedStore):
+            self.store.retain(section, key)
+
+
+def head_key(config: RepoConfig, parts: Iterable[str]) -> str:
+    """The key of a whole-repository run's head: the repository, the settings, and what
+    the command makes of it (``parts``): a validation's entries are not a compile's."""
+    return digest((code_fingerprint(), settings_digest(config), config.root.as_posix(), *parts))
 
 
 def settings_digest(config: RepoConfig) -> str:

@@ -9,6 +9,7 @@ Results come back in the files' order: the run is the one a single process makes
 
 from __future__ import annotations
 
+import os
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
@@ -18,7 +19,7 @@ from trainc.cache.keys import digest as content_digest
 from trainc.checks.webhooks.cross_object import check_trainjob, document_order
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
-from trainc.engine.cache import FILES, Cache, ObjectKeys
+from trainc.engine.cache import FILES, WHOLES, Cache, ObjectKeys
 from trainc.engine.outlines import can_outline, outline
 from trainc.engine.progress import Progress
 from trainc.engine.workers import ordered, workers_for
@@ -26,6 +27,7 @@ from trainc.errors import CompilerBug, UsageError
 from trainc.load.defaulted import DefaultedObject
 from trainc.load.documents import LoadedObject
 from trainc.load.inputs import STDIN_NAME, FileLoad, InputFiles, load_file
+from trainc.load.pathnames import os_name
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import read_input
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
@@ -58,6 +60,39 @@ class _Read:
     path: str
     data: bytes | Diagnostic | None
     digest: str | None
+    runtime: bool = False
+    #: The cache key of the file's check, when the stat index found it kept.
+    key: str | None = None
+
+
+def stat_input(root: str, path: str) -> os.stat_result | None:
+    """What ``stat`` says of the input file ``path`` under ``root`` (a string ending in a
+    separator: tens of thousands of calls, no Path objects), None when it says nothing."""
+    try:
+        return os.stat(root + os_name(path))  # noqa: PTH116 - see above
+    except OSError:
+        return None
+
+
+def _stat(files: InputFiles, path: str) -> os.stat_result | None:
+    """What ``stat`` says of an input file, taken before it is read."""
+    return stat_input(os.path.join(files.settings.root, ""), path)  # noqa: PTH118
+
+
+def _unchanged(files: InputFiles, path: str, cache: Cache | None) -> _Read | None:
+    """``path`` as the stat index knows it, when the file is unchanged since the run that
+    kept its check (:mod:`trainc.cache.stat_index`) and that check is still kept; None:
+    the file is read."""
+    index = cache.index if cache is not None else None
+    if cache is None or index is None or path == STDIN_NAME:
+        return None
+    info = _stat(files, path)
+    known = index.unchanged(path, info) if info is not None else None
+    if known is None:
+        return None
+    _, digest, runtime = known
+    key = cache.key((path, digest))
+    return _Read(path, None, digest, runtime, key) if cache.store.has(FILES, key) else None
 
 
 def _read_again(path: str, digest: str, read: Callable[[str], bytes | Diagnostic]) -> bytes:
@@ -114,23 +149,14 @@ def check_file(path: str, data: bytes | Diagnostic, config: RepoConfig) -> Check
     return CheckedFile(load, tuple(check_object(obj, config) for obj in load.objects))
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """A file's cache entry: the check with TrainJobs outlined, which a warm run reads,
-    and the whole check's pickle, read only when a TrainJob of the file is judged."""
-
-    outlined: CheckedFile
-    whole: bytes
-
-
 def whole_object(whole: Whole, cache: Cache | None, config: RepoConfig) -> DefaultedObject:
     """The object an outline stands for: from memory, from its file's cache entry, or
     checked again."""
-    pickled = whole.pickled
-    if pickled is None and cache is not None and whole.key is not None:
-        entry = cache.load(FILES, whole.key, _Entry)
-        pickled = entry.whole if entry is not None else None
-    checked = pickle.loads(pickled) if pickled is not None else None  # noqa: S301
+    checked: object = None
+    if whole.pickled is not None:
+        checked = pickle.loads(whole.pickled)  # noqa: S301 - this run's own bytes
+    elif cache is not None and whole.key is not None:
+        checked = cache.load(WHOLES, whole.key, CheckedFile)
     if not isinstance(checked, CheckedFile):
         data = whole.data or _read_again(
             whole.path, whole.digest, lambda path: read_input(config.root, path, config.limits)
@@ -180,13 +206,22 @@ def check_files(
     reads: list[_Read] = []
     runtimes_first: list[int] = []
     for number, path in enumerate(files.paths):
+        known = _unchanged(files, path, cache)
+        if known is not None:  # its check is in the cache: read when judged, if ever
+            reads.append(known)
+            if known.runtime:
+                runtimes_first.append(number)
+            continue
+        info = _stat(files, path) if cache is not None and cache.index is not None else None
         data = files.read(path)
         digest = content_digest((data,)) if isinstance(data, bytes) else None
         first = not isinstance(data, bytes) or may_define_runtime(data)
         if first:
             runtimes_first.append(number)
+        if info is not None and digest is not None and cache is not None and cache.index:
+            cache.index.record(path, info, digest, runtime=first)
         # The others are read again when checked: the run does not hold every file.
-        reads.append(_Read(path, data if first or path == STDIN_NAME else None, digest))
+        reads.append(_Read(path, data if first or path == STDIN_NAME else None, digest, first))
     before = set(runtimes_first)
     checked: dict[int, CheckedFile] = {}
     for number, found in _FileWork(files, reads, runtimes_first, config, cache).run(jobs):
@@ -208,9 +243,8 @@ def check_files(
     return [checked[number] for number in range(len(reads))]
 
 
-#: A file's check with its TrainJobs outlined, and the pickle of the whole check when no
-#: cache keeps it.
-_Made: TypeAlias = tuple[CheckedFile, bytes | None]
+#: A file's check with its TrainJobs outlined, and the pickle of the whole check.
+_Made: TypeAlias = tuple[CheckedFile, bytes]
 
 
 class _FileWork:
@@ -246,12 +280,13 @@ class _FileWork:
             if cache is None or read.digest is None:
                 self._missing.append(number)
                 continue
-            key = self._keys[number] = cache.key((read.path, read.digest))
-            entry = cache.load(FILES, key, _Entry)
+            key = self._keys[number] = read.key or cache.key((read.path, read.digest))
+            entry = cache.load(FILES, key, CheckedFile)
             if entry is None:
                 self._missing.append(number)
             else:
-                self._found[number] = _with_wholes(entry.outlined, self._whole(number))
+                cache.retain(WHOLES, key)
+                self._found[number] = _with_wholes(entry, self._whole(number))
 
     def run(self, jobs: int) -> Iterator[tuple[int, CheckedFile]]:
         """Each file's check, in the order of the numbers given."""
@@ -263,7 +298,8 @@ class _FileWork:
             if found is None:
                 result = next(made)
                 outlined, whole = result if isinstance(result, tuple) else pickle.loads(result)  # noqa: S301
-                found = _with_wholes(outlined, self._whole(number, whole))
+                kept = self._kept(number, outlined, whole)
+                found = _with_wholes(outlined, self._whole(number, kept))
             yield number, found
         made.close()
 
@@ -273,7 +309,7 @@ class _FileWork:
 
     def _made(self, item: int) -> _Made:
         """The check of the ``item``-th missing file, outlined, and the pickle of the whole
-        check when no cache keeps it."""
+        check."""
         number = self._missing[item]
         read = self._reads[number]
         data = read.data
@@ -282,13 +318,17 @@ class _FileWork:
         result = check_file(read.path, data, self._config)
         if self._index is not None:
             result = self._cross_checked(result, self._index)
-        outlined = _outlined(result)
-        whole = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        return _outlined(result), pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def _kept(self, number: int, outlined: CheckedFile, whole: bytes) -> bytes | None:
+        """Keep file ``number``'s check in the cache, here in the run's process (a pack
+        has one writer); the whole check's pickle when no cache keeps it."""
         key = self._keys.get(number)
         if self._cache is None or key is None:
-            return outlined, whole
-        self._cache.save(FILES, key, _Entry(outlined, whole))
-        return outlined, None
+            return whole
+        self._cache.save(FILES, key, outlined)
+        self._cache.store.put(WHOLES, key, whole)
+        return None
 
     def _whole(self, number: int, pickled: bytes | None = None) -> Whole:
         """Where the whole objects of file ``number`` are (at ordinal 0)."""

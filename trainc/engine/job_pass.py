@@ -283,22 +283,19 @@ class _Judge:
         keys = [self._key(self.verdicts, number) for number in range(count)]
         kept = [self.verdicts.cache.store.has(TRAINJOBS, key) for key in keys]
         missing = [number for number in range(count) if not kept[number]]
-        judged = ordered(
-            lambda item: self.verdict(missing[item], keys[missing[item]]), len(missing), jobs=jobs
-        )
+        judged = ordered(lambda item: self.verdict(missing[item]), len(missing), jobs=jobs)
+        cache = self.verdicts.cache
         for number, key in enumerate(keys):
-            found = self.verdicts.cache.load(TRAINJOBS, key, _Verdict) if kept[number] else None
-            if found is None and kept[number]:  # an entry that would not read back
-                found = self.verdict(number, key)
-            yield found if found is not None else next(judged)
+            found = cache.load(TRAINJOBS, key, _Verdict) if kept[number] else None
+            if found is None:  # not kept, or an entry that would not read back
+                found = next(judged) if not kept[number] else self.verdict(number)
+                cache.save(TRAINJOBS, key, found)  # here: a pack has one writer
+            yield found
         judged.close()
 
-    def verdict(self, number: int, key: str | None = None) -> _Verdict:
-        """The verdict alone, what a worker sends back; kept in the cache under ``key``."""
-        verdict = self(number).verdict
-        if self.verdicts is not None and key is not None:
-            self.verdicts.cache.save(TRAINJOBS, key, verdict)
-        return verdict
+    def verdict(self, number: int) -> _Verdict:
+        """The verdict alone, what a worker sends back."""
+        return self(number).verdict
 
     def _key(self, verdicts: _Verdicts, number: int) -> str:
         """The cache key of the verdict on job ``number`` (see :meth:`_Verdicts.key`)."""

@@ -8,10 +8,13 @@ Every command that reads the repository runs this, with the job stages it needs
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from trainc.cache.keys import digest
+from trainc.cache.packed import PackedStore
 from trainc.cache.store import Store
 from trainc.checks.namespaces import check_namespaces, known_namespaces
 from trainc.checks.webhooks.elsewhere import clash_needles
@@ -24,7 +27,7 @@ from trainc.config.sweeper import check_sweeper_resources
 from trainc.config.warnings import check_config
 from trainc.diagnostics import exit_code, sort_diagnostics
 from trainc.engine.admission import read_run_cluster
-from trainc.engine.cache import Cache
+from trainc.engine.cache import Cache, head_key
 from trainc.engine.file_pass import check_files
 from trainc.engine.job_pass import JobStages, KeptJob
 from trainc.engine.left_out import explain_missing_runtimes
@@ -35,6 +38,7 @@ from trainc.load.declared import declared_trainjobs
 from trainc.load.discover import repo_path
 from trainc.load.documents import LoadedObject
 from trainc.load.inputs import (
+    InputFiles,
     LoadResult,
     find_inputs,
     gather,
@@ -98,22 +102,68 @@ class Run:
 
 @dataclass(frozen=True, slots=True)
 class Validated:
-    """A repository's report, and each resolved TrainJob when the run kept them."""
+    """A repository's report, and each resolved TrainJob when the run kept them;
+    ``context``, the :func:`context_digest` of what the run read besides its ``inputs``."""
 
     report: ValidationReport
     kept: tuple[KeptJob, ...] = ()
+    context: str = ""
+    inputs: tuple[str, ...] = ()
 
 
 def validate_repository(run: Run, stages: JobStages) -> Validated:
     """Load the run's inputs and validate them, every layer; ``stages`` says what becomes
     of each TrainJob beyond its checks."""
-    config, named, cache = run.config, run.named, run.cache
-    steps = Steps(run.progress)
-    run_cache = Cache.for_run(cache, config) if cache is not None else None
+    with run_cache(run, stages) as cache:
+        return validate_with(run, stages, cache)
+
+
+@contextmanager
+def run_cache(run: Run, stages: JobStages) -> Iterator[Cache | None]:
+    """The run's cache, if it has one. A run over the whole repository keeps its entries
+    in packs and its input files in a stat index (:mod:`trainc.cache.packed`), written
+    when the run ends without an exception: a re-run reads and writes what changed."""
+    if run.cache is None or run.named:
+        yield Cache.for_run(run.cache, run.config) if run.cache is not None else None
+        return
+    packed = PackedStore.open(run.cache, head_key(run.config, _command_parts(run, stages)))
+    try:
+        yield Cache.for_run(packed, run.config)
+        packed.finish()
+    finally:
+        packed.close()
+
+
+def _command_parts(run: Run, stages: JobStages) -> tuple[str, ...]:
+    """What a command makes of a repository, for its head's key: a run with ``--base``
+    keeps no verdicts, and must not drop those of the runs without it."""
+    output = stages.output.cache_key if stages.output is not None else ""
+    based = "base" if run.base is not None else ""
+    return ("built" if stages.build else "", "kept" if stages.keep else "", output, based)
+
+
+def found_inputs(run: Run) -> InputFiles:
+    """The run's input files, as discovery finds them."""
+    config, named = run.config, run.named
     tracked = None if named or run.untracked else _tracked_files(config.root)
-    found = find_inputs(
+    return find_inputs(
         run.targets if named else [config.root], config=config, stream=run.stdin, tracked=tracked
     )
+
+
+def context_digest(sources: Mapping[str, SourceFile], inputs: Collection[str]) -> str:
+    """A digest of what a run read besides its ``inputs``: trainc.yaml, the policies, the
+    cluster's manifests (:attr:`Validated.context`)."""
+    given = set(inputs)
+    others = sorted(path for path in sources if path not in given)
+    return digest(part for path in others for part in (path, sources[path].text))
+
+
+def validate_with(run: Run, stages: JobStages, run_cache: Cache | None) -> Validated:
+    """:func:`validate_repository` with the run's cache (:func:`run_cache`)."""
+    config, named, cache = run.config, run.named, run.cache
+    steps = Steps(run.progress)
+    found = found_inputs(run)
     # A policy directory holds no input files, yet naming it checks its policies.
     named_inputs = [path for path in run.targets if not in_policy_directory(path, config)]
     require_inputs(named_inputs, found)
@@ -204,6 +254,7 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
     problems = judgement.problems(targets, _answerable(targets, inputs, named=named))
     found_all = (*before, *outcome.diagnostics, *namespaces, *problems)
     diagnostics = sort_diagnostics(explain_missing_runtimes(found_all, inputs.objects, config))
+    read_besides = context_digest(sources, found.paths)
     sources = {path: src for path, src in sources.items() if path not in outcome.hidden}
     report = ValidationReport(
         diagnostics,
@@ -216,7 +267,7 @@ def validate_repository(run: Run, stages: JobStages) -> Validated:
         root=config.root,
         untracked=found.untracked,
     )
-    return Validated(report, outcome.kept)
+    return Validated(report, outcome.kept, read_besides, found.paths)
 
 
 def _tracked_files(root: Path) -> frozenset[str] | None:

@@ -1,0 +1,179 @@
+"""A whole-repository run's cache: its entries in a few packs, its files in a stat index.
+
+A run over a whole repository knows, from the last run with the same settings (its
+*head*, a small entry keyed by the repository and the settings), which packs hold the
+entries it used (:mod:`.pack`) and what each input file was (:mod:`.stat_index`). It
+reads its entries from those packs, writes what it computes to one new pack, and at the
+end writes a new head naming the packs it used, newest first. Packs are never changed,
+heads are replaced whole (:meth:`Store.put`), so runs sharing a cache see a whole head
+and whole packs: when two runs of one repository overlap, the last head written wins and
+the other run's pack is no longer named; the size bound (:mod:`.budget`) removes it in
+time, as it removes the packs of heads no run reads any more, least recently used first.
+
+A head naming more than :data:`MAX_PACKS` packs is compacted: the entries the run read
+from the old packs are copied into its new one, and the head names that one alone, so
+what a repository keeps does not grow with the number of its runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import uuid
+from dataclasses import field
+from pathlib import Path
+
+from trainc.cache.pack import PackReader, PackWriter, entry_name
+from trainc.cache.stat_index import Indexed, StatIndex
+from trainc.cache.store import Store, Stored, decoded
+from trainc.records import dataclass
+
+HEADS = "heads"
+PACKS = "packs"
+#: How many packs a head may name before a run compacts them into one.
+MAX_PACKS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """What the last run of a repository left: its packs, newest first, and its files."""
+
+    packs: tuple[str, ...]
+    files: dict[str, Indexed]
+    since_ns: int
+
+
+@dataclass(slots=True)
+class _Opened:
+    """A pack of the head, open, and the entries the run read from it."""
+
+    name: str
+    reader: PackReader
+    used: set[str] = field(default_factory=set)
+
+
+class PackedStore:
+    """The entries of one whole-repository run (see the module docstring); :meth:`finish`
+    writes its pack and head, :meth:`close` releases what it holds."""
+
+    def __init__(self, store: Store, key: str, head: Head | None) -> None:
+        self.store = store
+        self.key = key
+        self.head = head
+        self.index = StatIndex() if head is None else StatIndex(head.files, head.since_ns)
+        self._opened: list[_Opened] = []
+        self._writer: PackWriter | None = None
+        self._owner = os.getpid()
+        for name in head.packs if head is not None else ():
+            path = store.path(PACKS, name)
+            reader = PackReader.open(path)
+            if reader is not None:
+                store.refresh(path, reader.descriptor)
+                self._opened.append(_Opened(name, reader))
+
+    @classmethod
+    def open(cls, store: Store, key: str) -> PackedStore:
+        """The run keyed ``key`` (the repository and the settings) on ``store``."""
+        return cls(store, key, store.load(HEADS, key, Head))
+
+    def get(self, section: str, key: str) -> bytes | None:
+        """The payload of an intact entry, or None."""
+        name = entry_name(section, key)
+        if self._writer is not None and name in self._writer.index:
+            return self._writer.get(name)
+        for opened in self._opened:
+            payload = opened.reader.get(name)
+            if payload is not None:
+                opened.used.add(name)
+                return payload
+        return None
+
+    def has(self, section: str, key: str) -> bool:
+        """Whether an entry exists for ``key`` (intact or not: :meth:`get` tells)."""
+        name = entry_name(section, key)
+        written = self._writer is not None and name in self._writer.index
+        return written or any(name in opened.reader.index for opened in self._opened)
+
+    def retain(self, section: str, key: str) -> None:
+        """Keep an entry the run did not read (a whole object read only when its TrainJob
+        is judged again) in the packs the head names."""
+        name = entry_name(section, key)
+        for opened in self._opened:
+            if name in opened.reader.index:
+                opened.used.add(name)
+                return
+
+    def load(self, section: str, key: str, kind: type[Stored]) -> Stored | None:
+        """The ``kind`` stored under ``key``, or None (see :func:`decoded`)."""
+        return decoded(self.get(section, key), kind)
+
+    def save(self, section: str, key: str, value: object) -> None:
+        """Keep ``value`` pickled under ``key``."""
+        self.put(section, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def put(self, section: str, key: str, payload: bytes) -> None:
+        """Add an entry to the run's pack. Only the run's own process writes (a forked
+        worker's entries reach the pack through its parent); after a failed write,
+        nothing more is written."""
+        if self.store.write_failure is not None or os.getpid() != self._owner:
+            return
+        try:
+            if self._writer is None:
+                self._writer = PackWriter.create(self.store.directory / PACKS)
+            self._writer.add(entry_name(section, key), payload)
+        except OSError as error:
+            self._failed(error)
+
+    def finish(self) -> None:
+        """Write the run's pack and its head, unless nothing changed since the last run."""
+        if self.store.write_failure is not None or os.getpid() != self._owner:
+            return
+        kept = [opened for opened in self._opened if opened.used]
+        try:
+            if len(kept) + (self._writer is not None) > MAX_PACKS:
+                self._compact(kept)
+                kept = []
+            packs = tuple(opened.name for opened in kept)
+            if self._writer is not None:
+                name = uuid.uuid4().hex
+                target = Path(self.store.path(PACKS, name))
+                target.parent.mkdir(mode=0o700, exist_ok=True)
+                self.store.count(self._writer.finish(target))
+                self._writer = None
+                packs = (name, *packs)
+        except OSError as error:
+            self._failed(error)
+            return
+        head = Head(packs, self.index.current, self.index.started_ns)
+        previous = self.head
+        if previous is None or previous.packs != packs or self.index.changed:
+            self.store.save(HEADS, self.key, head)
+
+    def close(self) -> None:
+        """Release the packs; an unfinished pack is removed. Safe to repeat."""
+        for opened in self._opened:
+            opened.reader.close()
+        if self._writer is not None and os.getpid() == self._owner:
+            self._writer.abandon()
+            self._writer = None
+
+    def _compact(self, kept: list[_Opened]) -> None:
+        """Copy the entries read from ``kept`` into the run's own pack."""
+        if self._writer is None:
+            self._writer = PackWriter.create(self.store.directory / PACKS)
+        for opened in kept:  # newest first: the first copy of a name is the one read
+            for name in sorted(opened.used):
+                if name in self._writer.index:
+                    continue
+                payload = opened.reader.get(name)
+                if payload is not None:
+                    self._writer.add(name, payload)
+
+    def _failed(self, error: OSError) -> None:
+        reason = error.strerror or str(error)
+        self.store.write_failure = f"cannot write to the cache {self.store.directory}: {reason}"
+        if self._writer is not None:
+            with contextlib.suppress(OSError):
+                self._writer.abandon()
+            self._writer = None
