@@ -106,7 +106,7 @@ _SECRETS = "compile:\n  mpi: {sshAuthSecret: fuzz-ssh}\n  flux: {curveSecret: fu
 
 def _seed(name: str, texts: dict[str, str]) -> Seed:
     config = texts.get("trainc.yaml", _CONFIG)
-    if "\ncompile:" not in config:
+    if "\ncompile:" not in "\n" + config:  # a case may open with its compile section
         texts["trainc.yaml"] = config + _SECRETS
     files = {path: _seed_file(path, text) for path, text in sorted(texts.items())}
     jobs = _trainjobs(files)
