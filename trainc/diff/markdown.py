@@ -36,16 +36,18 @@ def render_markdown(
     total = len(changes)
     body = top + "\n| TrainJob | Object | Change |\n| --- | --- | --- |\n"
     rows = [_row(change) for change in changes]
-    if _length(body + "".join(rows) + _note(total, total, base)) > limit:
-        shown = _fitting(body, rows, _note(total, total, base), limit)
-        table = body + "".join(rows[:shown]) if shown else top
-        return table + _note(total, total, base)
-    body += "".join(rows) + "\n"
+    # The whole table, with the blank line that ends it, exactly as written below:
+    # measuring it without that line let a table one unit too long pass as fitting.
+    table = body + "".join(rows) + "\n"
     sections = [_section(change, base, head) for change in changes]
-    if _length(body + "".join(sections)) <= limit:
-        return body + "".join(sections)
-    shown = _fitting(body, sections, _note(total, total, base), limit)
-    return body + "".join(sections[:shown]) + _note(total - shown, total, base)
+    if _length(table + "".join(sections)) <= limit:
+        return table + "".join(sections)
+    note = _note(total, total, base)
+    if _length(table + note) > limit:
+        shown = _fitting(body, rows, note, limit)
+        return (body + "".join(rows[:shown]) if shown else top) + note
+    shown = _fitting(table, sections, note, limit)
+    return table + "".join(sections[:shown]) + _note(total - shown, total, base)
 
 
 def _fitting(body: str, parts: Sequence[str], note: str, limit: int) -> int:
