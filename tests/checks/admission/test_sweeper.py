@@ -51,6 +51,19 @@ spec:
   validationActions: [Deny]
 """
 
+#: A LimitRange that refuses the sweeper's container (its memory limit is 256Mi).
+SMALL_CONTAINERS = f"""\
+apiVersion: v1
+kind: LimitRange
+metadata:
+  name: small
+  namespace: {NAMESPACE}
+spec:
+  limits:
+    - type: Container
+      max: {{memory: 128Mi}}
+"""
+
 
 def _objects() -> tuple[JsonObject, ...]:
     written = SweeperSettings(image="registry.internal/trainc:1.0.0", namespace=NAMESPACE)
@@ -110,18 +123,7 @@ def test_the_sweeper_jobs_are_sent_by_the_cronjob_controller() -> None:
 
 
 def test_a_limit_range_maximum_sits_on_the_resources_setting() -> None:
-    limit_range = f"""\
-apiVersion: v1
-kind: LimitRange
-metadata:
-  name: small
-  namespace: {NAMESPACE}
-spec:
-  limits:
-    - type: Container
-      max: {{memory: 128Mi}}
-"""
-    [(setting, refused)] = _judge(limit_range, _objects())
+    [(setting, refused)] = _judge(SMALL_CONTAINERS, _objects())
     assert refused.code == "limitrange.max"
     assert setting == ("sweeper", "resources", "limits", "memory")
     assert "maximum memory usage per Container is 128Mi, but limit is 256Mi" in refused.message
@@ -155,16 +157,9 @@ spec:
 def test_a_pod_limit_ranger_refuses_is_not_judged_by_the_quotas() -> None:
     """LimitRanger ends the request: the quota that would also refuse the pod (it tracks
     the CPU limit the sweeper does not set) never sees it, as for a TrainJob's pods."""
-    platform = f"""\
-apiVersion: v1
-kind: LimitRange
-metadata:
-  name: small
-  namespace: {NAMESPACE}
-spec:
-  limits:
-    - type: Container
-      max: {{memory: 128Mi}}
+    platform = (
+        SMALL_CONTAINERS
+        + f"""\
 ---
 apiVersion: v1
 kind: ResourceQuota
@@ -175,23 +170,17 @@ spec:
   hard:
     limits.cpu: "1"
 """
+    )
     assert [d.code for _, d in _judge(platform, _objects())] == ["limitrange.max"]
-    without_limit_range = platform.split("---\n", 1)[1]
+    without_limit_range = platform.removeprefix(SMALL_CONTAINERS)
     assert [d.code for _, d in _judge(without_limit_range, _objects())] == ["quota.must-specify"]
 
 
 def test_jobs_the_quota_refuses_create_no_pods() -> None:
     """A refused Job has no pods: the LimitRange that would refuse them says nothing."""
-    platform = f"""\
-apiVersion: v1
-kind: LimitRange
-metadata:
-  name: small
-  namespace: {NAMESPACE}
-spec:
-  limits:
-    - type: Container
-      max: {{memory: 128Mi}}
+    platform = (
+        SMALL_CONTAINERS
+        + f"""\
 ---
 apiVersion: v1
 kind: ResourceQuota
@@ -202,5 +191,6 @@ spec:
   hard:
     count/jobs.batch: "0"
 """
+    )
     found = [(setting, d.code) for setting, d in _judge(platform, _objects())]
     assert found == [(("sweeper", "namespace"), "quota.exceeded")]
