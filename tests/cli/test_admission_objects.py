@@ -250,3 +250,75 @@ def test_compile_refuses_to_emit_a_sweeper_the_cluster_refuses(tmp_path: Path) -
     assert completed.returncode == 1, completed.stderr
     assert "error[vap.denied]: the sweeper's CronJob 'trainc-sweeper'" in completed.stderr
     assert not (root / "out").exists()
+
+
+#: Policies of a platform that lets only its own team create JobSets (updates of deployed
+#: ones are the GitOps tool's) and wants every Job to carry a cost centre.
+CREATE_ONLY = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: no-new-jobsets
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [jobset.x-k8s.io]
+        apiVersions: [v1alpha2]
+        operations: [CREATE]
+        resources: [jobsets]
+  validations:
+    - expression: "false"
+      message: only the platform team creates JobSets
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: no-new-jobsets
+spec:
+  policyName: no-new-jobsets
+  validationActions: [Deny]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: cost-centre
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [batch]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [jobs]
+  validations:
+    - expression: "'cost-centre' in object.metadata.?labels.orValue({})"
+      message: every Job names its cost centre
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: cost-centre
+spec:
+  policyName: cost-centre
+  validationActions: [Deny]
+"""
+
+
+def test_a_deployed_jobset_applied_again_is_an_update_whose_jobs_are_judged(
+    tmp_path: Path,
+) -> None:
+    """A policy on JobSet CREATEs does not refuse the update of a deployed one, so its
+    Jobs are created and judged, as on the cluster; without ``--base`` the JobSet is new,
+    refused, and creates no Job."""
+    root = _based(tmp_path / "repo", "vap/invalid/denied--update")
+    shutil.copy(CASES / "vap/invalid/denied--update/base/trainjob.yaml", root / "trainjob.yaml")
+    (root / "platform" / "create-only.yaml").write_text(CREATE_ONLY, encoding="utf-8")
+    _, updated = _findings(root, "--base", "HEAD")
+    assert [(d["code"], d["message"].split(" is forbidden")[0]) for d in updated] == [
+        (
+            "vap.denied",
+            "TrainJob ml/job: the Job of replicatedJob 'node', created by the JobSet "
+            'controller, is refused: jobs.batch "job-node-0"',
+        )
+    ], updated
+    _, created = _findings(root)
+    assert ["only the platform team creates JobSets" in d["message"] for d in created] == [True]

@@ -68,7 +68,11 @@ def check_admission(found: AdmissionInput) -> list[Diagnostic]:
     if not found.cluster.configured:
         return []
     findings: list[Diagnostic] = []
-    jobset_refused = _refuses(found, _jobset(found), found.builder)
+    jobset = _jobset(found)
+    # As the policies judge it: an UPDATE of the deployed JobSet when the GitOps tool
+    # applies it over one (``--base``); what a controller creates stays a CREATE.
+    replaced = None if found.through_trainer else found.old(jobset)
+    jobset_refused = _refuses(found, jobset, found.builder, replaced)
     judged = replace(found, jobset_refused=True) if jobset_refused else _created(found)
     for plugin in POD_PLUGINS:
         findings.extend(plugin.check(judged))
@@ -99,15 +103,17 @@ def _jobset(found: AdmissionInput) -> JsonObject:
     return next(applied, None) or found.job.stored_jobset()
 
 
-def _refuses(found: AdmissionInput, obj: JsonObject, user: UserInfo) -> bool:
-    """Whether the JobSet or a Job is refused, by a policy or then by the quotas (alone,
-    nothing else running): its Jobs or pods are then never created, and no plugin judges
-    them."""
+def _refuses(
+    found: AdmissionInput, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
+) -> bool:
+    """Whether the JobSet or a Job (an UPDATE of ``old``, if given) is refused, by a
+    policy or then by the quotas (alone, nothing else running): its Jobs or pods are
+    then never created, and no plugin judges them."""
     api_version = str(obj.get("apiVersion") or "")
     resource = resource_for(api_version, str(obj.get("kind") or ""))
     if resource is None:
         return False
     target = Target(resource.group, resource.resource, obj)
-    return policies_refuse_object(found.cluster, obj, user) or quotas_refuse(
+    return policies_refuse_object(found.cluster, obj, user, old) or quotas_refuse(
         found.cluster, found.job.namespace, target, found.release
     )

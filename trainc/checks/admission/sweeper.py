@@ -143,8 +143,9 @@ def _check_runs(
         plural=True,
         user=cluster.creators.cronjob_controller,
     )
+    counts = _object_counts(found, [(job, jobs)], cron_job)
     if _job_refused(found, job, namespace):  # the Job is never created, nor its pods
-        return [], [job_sent], _object_counts(found, [(job, jobs)], cron_job)
+        return [], [job_sent], counts
     limit_ranges = list(cluster.limit_ranges.get(namespace, ()))
     refused = list(pod_causes(limit_ranges, written, release))
     findings = [
@@ -154,7 +155,7 @@ def _check_runs(
         for cause in refused
     ]
     if refused:  # LimitRanger ends the pod's request: no later plugin sees it
-        return findings, [job_sent], _object_counts(found, [(job, jobs)], cron_job)
+        return findings, [job_sent], counts
     for rule, said, violations in pod_outcomes(cluster, release, namespace, metadata, written):
         findings.append(
             at_pod(
@@ -166,7 +167,7 @@ def _check_runs(
         )
     pod: JsonObject = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
     if any(finding.code == PSA_FORBIDDEN.code for finding in findings):
-        return findings, [job_sent], _object_counts(found, [(job, jobs)], cron_job)
+        return findings, [job_sent], counts
     pod_sent = RunObject(pod, pods, at_pod, plural=True, user=cluster.creators.job_controller)
     if not policies_refuse_object(cluster, pod, cluster.creators.job_controller):
         target = Target("", "pods", {"metadata": metadata, "spec": spec})
@@ -180,7 +181,7 @@ def _check_runs(
             )
             for cause in pod_quota_causes(quotas, target, written, release, cluster.limited)
         )
-    return findings, [pod_sent, job_sent], _object_counts(found, [(job, jobs)], cron_job)
+    return findings, [pod_sent, job_sent], counts
 
 
 def _job_refused(found: SweeperInput, job: JsonObject, namespace: str) -> bool:

@@ -388,13 +388,16 @@ def policies_refuse(found: AdmissionInput, pod: CreatedPod) -> bool:
     return policies_refuse_object(found.cluster, seen.obj, seen.user)
 
 
-def policies_refuse_object(objects: ClusterObjects, obj: JsonObject, user: UserInfo) -> bool:
+def policies_refuse_object(
+    objects: ClusterObjects, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
+) -> bool:
     """Whether the policies refuse ``obj`` sent by ``user`` (a Job the JobSet or the
-    CronJob controller creates, the JobSet the GitOps tool applies)."""
+    CronJob controller creates, the JobSet the GitOps tool applies: an UPDATE of ``old``
+    when it replaces a deployed one)."""
     cluster = objects.policies
     if not cluster.policies or not cluster.bindings:
         return False
-    request = request_for(obj, user)
+    request = request_for(obj, user, old=old)
     return request is not None and bool(admit(cluster, request).denials)
 
 
