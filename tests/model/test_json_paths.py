@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trainc.model.json import JsonValue, format_path, get_path, has_path, parse_path
+from trainc.model.json import JsonValue, format_path, get_path, has_path, held_prefix, parse_path
 
 
 @pytest.mark.parametrize(
@@ -54,3 +54,18 @@ def test_has_path_tells_a_null_from_a_missing_field() -> None:
     assert not has_path(value, ("a", 0, "c"))
     assert not has_path(value, ("a", 1))
     assert not has_path(value, ("a", "0"))
+
+
+def test_held_prefix_is_the_longest_start_of_the_path_the_value_holds() -> None:
+    """Where a finding about an unset value goes: the node that would hold it."""
+    pod: JsonValue = {"containers": [{"name": "a", "securityContext": {}}], "hostNetwork": None}
+    assert held_prefix(pod, ("containers", 0, "securityContext", "runAsUser")) == (
+        "containers",
+        0,
+        "securityContext",
+    )
+    assert held_prefix(pod, ("containers", 1, "ports")) == ("containers",)
+    assert held_prefix(pod, ("containers", "0")) == ("containers",)  # a list needs an index
+    assert held_prefix(pod, ("hostNetwork",)) == ("hostNetwork",)  # null is held
+    assert held_prefix(pod, ("volumes", 0)) == ()
+    assert held_prefix(pod, ()) == ()

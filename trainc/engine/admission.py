@@ -27,7 +27,7 @@ from trainc.diagnostics import Diagnostic
 from trainc.load.documents import Document, finding_in
 from trainc.load.inputs import find_inputs
 from trainc.load.source import SourceFile
-from trainc.model.json import FieldPath, JsonObject, format_path, get_path
+from trainc.model.json import FieldPath, JsonObject, format_path, get_path, held_prefix
 from trainc.records import dataclass
 from trainc.resolve.childjobs import ChildJob
 from trainc.resolve.resolved import ResolvedJob
@@ -135,7 +135,8 @@ def _sweeper_findings(
         obj: JsonObject, path: FieldPath, code: str, message: str, hint: str | None
     ) -> Diagnostic:
         setting = sweeper_setting(obj, path)
-        written = _written_part(document, setting)
+        # A default's finding goes to the section of trainc.yaml that would hold it.
+        written = held_prefix(document.data, setting) if document is not None else setting
         named = f"in trainc.yaml that is `{format_path(setting)}`" if len(setting) > 1 else ""
         return finding_in(
             document,
@@ -151,19 +152,6 @@ def _sweeper_findings(
         sweeper, cluster, parse_version(config.kubernetes_version), place, config.namespace
     )
     return check_sweeper(found)
-
-
-def _written_part(document: Document | None, path: FieldPath) -> FieldPath:
-    """The longest start of ``path`` trainc.yaml writes: a default's finding goes to the
-    section that would hold it."""
-    if document is None:
-        return path
-    value: object = document.data
-    for end, key in enumerate(path):
-        if not isinstance(value, dict) or key not in value:
-            return path[:end]
-        value = value[key]
-    return path
 
 
 def _namespace_findings(cluster: ClusterObjects, inputs: tuple[Document, ...]) -> list[Diagnostic]:

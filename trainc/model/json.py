@@ -95,6 +95,18 @@ def get_path(value: JsonValue, path: Sequence[str | int]) -> JsonValue:
     return None if isinstance(found, _Absent) else found
 
 
+def held_prefix(value: JsonValue, path: FieldPath) -> FieldPath:
+    """The longest start of ``path`` that ``value`` holds: where a finding about a value
+    that is not there goes (the node that would hold it)."""
+    current: JsonValue = value
+    for end, part in enumerate(path):
+        found = _step(current, part)
+        if isinstance(found, _Absent):
+            return path[:end]
+        current = found
+    return path
+
+
 def as_object(value: JsonValue) -> JsonObject:
     """``value`` if it is a mapping, else an empty one (for tolerant lookups)."""
     return value if isinstance(value, dict) else {}

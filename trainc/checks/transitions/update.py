@@ -39,6 +39,7 @@ from trainc.model.json import (
     copy_json,
     format_path,
     get_path,
+    held_prefix,
 )
 from trainc.model.kinds import TRAINJOB
 from trainc.model.labels import JOBSET_API_VERSION, JOBSET_KIND
@@ -126,7 +127,7 @@ class DeployedJobSet:
         if self.previous is not None:
             changed = difference_path(get_path(self.previous, path), get_path(self.data, path))
             where = (*path, *(changed or ()))
-        spec_path = _existing(self.job.jobset_spec, where[1:]) if where[:1] == ("spec",) else ()
+        spec_path = held_prefix(self.job.jobset_spec, where[1:]) if where[:1] == ("spec",) else ()
         notes = [hint] if hint else []
         notes.append(_refused_update_fix(self.job, spec_path))
         return locate(
@@ -260,15 +261,6 @@ def _amount(value: JsonValue) -> Decimal | None:
         return parse_quantity(value)
     except QuantityError:
         return None
-
-
-def _existing(root: JsonValue, path: FieldPath) -> FieldPath:
-    """The longest prefix of ``path`` that holds a value in ``root`` (a removed value's
-    parent; resolved specs hold no nulls)."""
-    for depth in range(len(path), 0, -1):
-        if get_path(root, path[:depth]) is not None:
-            return path[:depth]
-    return ()
 
 
 def _refused_update_fix(job: ResolvedJob, spec_path: FieldPath) -> str:

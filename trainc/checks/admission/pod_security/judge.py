@@ -37,7 +37,7 @@ from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
 from trainc.checks.workload.version import KubeVersion
 from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
-from trainc.model.json import FieldPath, JsonObject, JsonValue
+from trainc.model.json import FieldPath, JsonObject, JsonValue, held_prefix
 
 PSA_FORBIDDEN = Rule(
     "psa.forbidden",
@@ -167,14 +167,7 @@ def _container_path(spec: JsonObject, name: str) -> FieldPath | None:
 
 def _deepest(spec: JsonObject, path: FieldPath) -> FieldPath:
     """The longest prefix of ``path`` (under ``("spec", ...)``) that the pod holds."""
-    node: JsonValue = spec
-    for end, step in enumerate(path[1:], 1):
-        in_object = isinstance(node, dict) and isinstance(step, str) and step in node
-        in_list = isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
-        if not (in_object or in_list):
-            return path[:end]
-        node = node[step]  # type: ignore[index]
-    return path
+    return ("spec", *held_prefix(spec, path[1:]))
 
 
 def field_at_fault(spec: JsonObject, violation: Violation) -> FieldPath:  # noqa: PLR0911
