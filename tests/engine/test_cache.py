@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -135,6 +136,32 @@ def test_an_error_found_warm_is_the_error_found_cold(
     assert warm.diagnostics == _validate(repo, None, work).diagnostics
     assert _validate(repo, store, work).diagnostics == warm.diagnostics
     assert work == {}
+
+
+def test_a_copy_elsewhere_reads_what_the_original_kept(
+    repo: Path, store: Store, work: Counter[str], tmp_path: Path
+) -> None:
+    """Argo CD extracts each generation into a new directory (new path, inodes and times):
+    a copy of a repository finds the checks and verdicts the original left, by content,
+    and no entry holds the place the original was in."""
+    job = next(_files(repo, "jobs/**/*.yaml"))
+    job.write_text(job.read_text().replace("activeDeadlineSeconds:", "activeDeadlineSeconds: -1 #"))
+    original = _validate(repo, store, work)
+    assert original.exit_code == 1  # findings, whose files are named in the cache
+    compiled = _compiled(repo, store)
+    copy = tmp_path / "elsewhere" / "copy"
+    shutil.copytree(repo, copy)
+    again = _validate(copy, store, work)
+    assert work == {}  # no file checked, no TrainJob resolved: all read back
+    assert (again.diagnostics, again.files, again.objects) == (
+        original.diagnostics,
+        original.files,
+        original.objects,
+    )
+    assert _compiled(copy, store) == compiled
+    assert work == {}
+    place = os.fsencode(repo)
+    assert not [path for path in _cache_files(tmp_path, "") if place in path.read_bytes()]
 
 
 def _cache_files(tmp_path: Path, section: str) -> list[Path]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import shlex
 import sys
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import click
 
 from trainc import __version__
-from trainc.app import RunOptions, Session
+from trainc.app import RunOptions, Session, ValidationReport
 from trainc.cache.store import Store
 from trainc.cli.options import (
     ReportOptions,
@@ -21,9 +22,11 @@ from trainc.cli.options import (
     untracked_option,
 )
 from trainc.cli.progress import progress_line
+from trainc.cli.refresh import Refresh
 from trainc.cli.staleness import report_check
 from trainc.diagnostics import counted
 from trainc.emit.sinks import DirectoryCheck, DirectoryOutput, StreamOutput
+from trainc.engine.answer import Answer
 from trainc.errors import UsageError
 
 STDOUT = "-"
@@ -114,7 +117,12 @@ def compile_command(
             **report.repository,
         )
         result = Session(options).compile(sink)
-    report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
+    refresh = click.get_current_context().find_object(Refresh)
+    said = io.StringIO() if refresh is not None else sys.stderr
+    report.write(result.validation, result.diagnostics, said, version=__version__)
+    if refresh is not None and isinstance(said, io.StringIO):
+        sys.stderr.write(said.getvalue())
+        _keep_answer(refresh, cache, sink, result.validation, said.getvalue())
     say_untracked(result.validation, report)
     if result.exit_code:
         return result.exit_code
@@ -132,6 +140,16 @@ def compile_command(
             f"Compiled {counted(result.jobs, 'TrainJob')} into {sink.directory}{kept}.", err=True
         )
     return 0
+
+
+def _keep_answer(
+    refresh: Refresh, cache: Store | None, sink: object, run: ValidationReport, said: str
+) -> None:
+    """Keep what Argo CD's ``generate`` wrote when the compile reported nothing at all: a
+    finding (a warning too) has lines to quote, and an untracked file left out a note."""
+    written = sink.written if isinstance(sink, StreamOutput) else None
+    if cache is not None and written is not None and not run.diagnostics and not run.untracked:
+        refresh.keep(cache, Answer(written, said))
 
 
 #: How to compile what a compile of some paths left alone.

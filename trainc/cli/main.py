@@ -9,8 +9,10 @@ error of every command: one line naming the path and the system's reason.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator, MutableMapping, Sequence
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,7 +20,13 @@ from trainc import __version__
 from trainc.diagnostics import closest
 from trainc.errors import CompilerBug, UsageError, describe_os_error
 
+if TYPE_CHECKING:
+    from trainc.cli.refresh import Refresh
+
 EXIT_USAGE = 2
+#: The generate command of deploy/argocd/plugin.yaml, less the program's name: answered
+#: from the cache before any command is imported (:mod:`trainc.cli.refresh`).
+GENERATE = ("compile", "-o", "-")
 
 #: Each subcommand's module and attribute. A module is imported when its command is
 #: first looked up, so ``trainc validate`` (the pre-commit hook) loads neither the
@@ -94,8 +102,7 @@ class _Group(click.Group):
 )
 @click.version_option(__version__, "-V", "--version", prog_name="trainc")
 @click.option("--debug", is_flag=True, help="Show a traceback for internal errors.")
-@click.pass_context
-def cli(ctx: click.Context, *, debug: bool) -> None:
+def cli(*, debug: bool) -> None:
     """Validate and compile Kubeflow Trainer TrainJobs for GitOps, offline.
 
     trainc reads TrainJob, TrainingRuntime and ClusterTrainingRuntime YAML from a
@@ -113,14 +120,28 @@ def cli(ctx: click.Context, *, debug: bool) -> None:
       trainc migrate --write              # old API spellings rewritten
       trainc sweep -n ml-team --once      # in the cluster: deadlines, TTL, garbage
     """
-    ctx.obj = {"debug": debug}
+    del debug  # main() reads it from the command line, to show a traceback
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the console script; never lets an exception escape as a traceback."""
-    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    """Entry point of the console script; never lets an exception escape as a traceback.
+
+    Argo CD's ``generate`` of a repository whose answer is kept is answered here, before
+    any command is imported (:mod:`trainc.cli.refresh`).
+    """
+    args = argv if argv is not None else sys.argv[1:]
+    debug = "--debug" in args
+    code: object
     try:
-        code = cli.main(args=argv, prog_name="trainc", standalone_mode=False)
+        refresh = _refresh(args) if tuple(args) == GENERATE else None
+        answer = refresh.answer() if refresh is not None else None
+        if answer is not None:
+            sys.stdout.buffer.write(answer.stream)
+            sys.stdout.buffer.flush()
+            sys.stderr.write(answer.said)
+            code = 0
+        else:
+            code = cli.main(args=argv, prog_name="trainc", standalone_mode=False, obj=refresh)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         code = EXIT_USAGE
@@ -146,6 +167,14 @@ def main(argv: list[str] | None = None) -> None:
             click.echo("Run again with --debug for a traceback, and report it.", err=True)
         code = EXIT_USAGE
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _refresh(args: Sequence[str]) -> Refresh | None:
+    """Argo CD's ``generate`` with a cache: click's context object, for the command to
+    keep its answer."""
+    from trainc.cli.refresh import begin_refresh  # noqa: PLC0415 - see GENERATE
+
+    return begin_refresh(args, os.environ, sys.stderr)
 
 
 def _print_traceback() -> None:

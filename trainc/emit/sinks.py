@@ -122,8 +122,7 @@ class StreamOutput:
         self.write(self.written)
 
     def write(self, stream: bytes) -> None:
-        """Write a whole stream and flush it: :meth:`complete`'s, or one kept from a
-        compile of the same repository."""
+        """Write a whole stream (:meth:`complete`'s) and flush it."""
         with os_errors_as_usage("write to", getattr(self._out, "name", "the output stream")):
             self._out.write(stream)
             self._out.flush()

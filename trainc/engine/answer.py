@@ -1,112 +1,116 @@
-"""The stored answer of ``compile -o -`` over an unchanged repository (Argo CD's refresh).
+"""The kept answer of Argo CD's ``generate`` over a repository whose bytes did not change.
 
-Argo CD's repo server runs ``trainc compile -o -`` at every refresh of an Application,
-mostly over a repository nothing changed in since the last one. A compile that found
-nothing to report keeps, in its pack, the stream it wrote and its counts, keyed by
-everything its output depends on: the cache's scope (trainc, its settings), every input
-file's path and digest, and the text of every other file it read (trainc.yaml, the
-policies, the cluster's manifests: :func:`~trainc.engine.repository.context_digest`).
-The next compile of the same repository first stats its inputs against the stat index
-(:mod:`trainc.cache.stat_index`): when the same files are all unchanged, it reads those
-few other files, and when the key is kept, writes the stored stream; it neither loads
-nor judges anything. Any finding (a warning too) leaves no answer: the report then has
-lines to quote, and the run is made in full.
+Argo CD's repo server runs the plugin's command (``trainc compile -o -``,
+``deploy/argocd/plugin.yaml``) at every refresh of an Application, mostly over a
+repository nothing changed in since the last one. Its CMP server extracts the files into
+a new temporary directory each time
+(https://github.com/argoproj/argo-cd/blob/master/cmpserver/plugin/plugin.go,
+``GenerateManifest``): a new path, new inodes and status-change times, so nothing keyed
+by path or ``stat`` is found again. Only what the files hold is the same.
+
+So a compile of the whole repository onto standard output that reported nothing (no
+error, no warning: a report with lines to quote is made afresh) keeps what it wrote to
+stdout and stderr under a key of everything they depend on (:func:`answer_key`): trainc
+itself, the command line, the Argo CD Application's choices, which files git tracks, and
+the bytes of every file under the repository's root. The next such command computes that
+key first and, when an answer is kept under it, writes it and ends. It reads and digests
+the files but parses none, and imports neither the loader nor a check: ``trainc.cli.main``
+asks before the command's own modules load (``tests/cli/test_argocd_refresh.py`` pins what
+it imports).
+
+Every file under the root counts, not only the inputs: which files are inputs, policies or
+the cluster's manifests is trainc.yaml's to say, and reading it takes the parser this
+path does without. A file added anywhere (a README too) costs one full compile.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import NamedTuple
 
-from trainc.config.warnings import check_config
-from trainc.engine.admission import read_run_cluster
-from trainc.engine.cache import Cache
-from trainc.engine.file_pass import stat_input
-from trainc.engine.report import ValidationReport
-from trainc.engine.repository import Run, Validated, context_digest, found_inputs
-from trainc.load.source import SourceFile
-from trainc.policy.apply import load_policies
+from trainc.cache.keys import code_fingerprint, digest
+from trainc.cache.store import Store
+from trainc.config.settings import find_paths_root
+from trainc.load.gitref import tracked_files
 
+#: The cache section of the answers: whole entries, found by key without a head.
 ANSWERS = "answers"
-STREAMS = "streams"
+#: What git keeps in a repository, and a work tree's link to it: neither is the
+#: repository's content (a checkout's index and objects differ from copy to copy).
+_GIT = ".git"
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """What a clean ``compile -o -`` wrote (kept raw, as its own entry under the same key
-    in :data:`STREAMS`), and what its report counted."""
+class Answer(NamedTuple):
+    """What a clean ``compile -o -`` wrote: the manifests, and its report on stderr."""
 
-    sources: tuple[str, ...]
-    files: int
-    objects: int
-    jobs: int
+    stream: bytes
+    said: str
 
-    def report(self, run: Run, untracked: tuple[str, ...]) -> ValidationReport:
-        """The report the run made: no findings, so the files' texts are never quoted."""
-        sources = {path: SourceFile(path, "") for path in self.sources}
-        return ValidationReport(
-            (), sources, self.files, self.objects, root=run.config.root, untracked=untracked
+
+def answer_key(argv: Sequence[str], cwd: Path, choices: object) -> str | None:
+    """The key of the answer to ``argv`` run in ``cwd`` with ``choices`` (the Argo CD
+    Application's, :func:`~trainc.argocd.argocd_overrides`) as the repository is now;
+    None when a file under the root cannot be read.
+
+    The root is found as every command finds it. Which files git tracks is part of the
+    key (a run reads only those, ``docs/cache.md``); a link is keyed by where it points,
+    from the root when it points inside (Argo CD extracts links as absolute paths into its
+    temporary directory).
+    """
+    root = find_paths_root((), cwd)
+    tracked = tracked_files(root)
+    head = (
+        code_fingerprint(),
+        ANSWERS,
+        *argv,
+        repr(choices),
+        "untracked" if tracked is None else "tracked",
+        *sorted(tracked or ()),
+    )
+    try:
+        return digest((*head, *_contents(root)))
+    except OSError:
+        return None
+
+
+def _contents(root: Path) -> Iterator[str]:
+    """Each entry under ``root`` (less git's), in a fixed order: its path from the root,
+    then the digest of a file's bytes or where a link points."""
+    base = os.path.join(root, "")  # noqa: PTH118 - str prefixes: thousands of calls
+    pending = [base]
+    while pending:
+        with os.scandir(pending.pop()) as listing:
+            entries = sorted((entry for entry in listing if entry.name != _GIT), key=_name)
+        pending.extend(  # depth first: a fixed order, whatever the file system's
+            os.path.join(entry.path, "")  # noqa: PTH118
+            for entry in reversed(entries)
+            if entry.is_dir(follow_symlinks=False)
         )
+        for entry in entries:
+            if entry.is_symlink():
+                yield from (entry.path[len(base) :], *_link_target(entry.path, base))
+            elif entry.is_file(follow_symlinks=False):
+                with open(entry.path, "rb") as file:  # noqa: PTH123 - see base
+                    yield from (entry.path[len(base) :], digest((file.read(),)))
 
 
-def stored_answer(run: Run, cache: Cache | None) -> tuple[Answer, bytes, tuple[str, ...]] | None:
-    """The answer kept for the run's repository as it is now, its stream, and the files
-    git does not track (for the report); None when an input may have changed or none is
-    kept."""
-    index = cache.index if cache is not None else None
-    if cache is None or index is None:
-        return None
-    found = found_inputs(run)
-    if found.diagnostics or set(found.paths) != set(index.previous):
-        return None
-    root = os.path.join(run.config.root, "")  # noqa: PTH118 - see stat_input
-    for path in found.paths:
-        info = stat_input(root, path)
-        if info is None or index.unchanged(path, info) is None:
-            return None
-    key = answer_key(cache, _read_besides(run, found.paths), found.paths)
-    answer = cache.load(ANSWERS, key, Answer) if key is not None else None
-    stream = cache.store.get(STREAMS, key) if key is not None and answer is not None else None
-    return (answer, stream, found.untracked) if answer is not None and stream is not None else None
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
 
 
-def keep_answer(cache: Cache | None, validated: Validated, stream: bytes, jobs: int) -> None:
-    """Keep a clean compile's stream as the answer to the same repository next time."""
-    if cache is None or validated.report.diagnostics:
-        return
-    key = answer_key(cache, validated.context, validated.inputs)
-    if key is None:
-        return
-    report = validated.report
-    cache.store.put(STREAMS, key, stream)
-    cache.save(ANSWERS, key, Answer(tuple(report.sources), report.files, report.objects, jobs))
+def _link_target(path: str, base: str) -> tuple[str, str]:
+    """Where the link ``path`` points: from the root when it points inside it."""
+    target = os.readlink(path)  # noqa: PTH115 - see _contents
+    return ("-> root", target[len(base) :]) if target.startswith(base) else ("->", target)
 
 
-def answer_key(cache: Cache, context: str, inputs: Sequence[str]) -> str | None:
-    """The key of the answer to these inputs (each with its digest in the stat index) and
-    this ``context``; None when an input has no digest (it could not be read)."""
-    index = cache.index
-    if index is None:
-        return None
-    parts = [ANSWERS, context]
-    for path in inputs:
-        known = index.current.get(path)
-        if known is None:
-            return None
-        parts += (path, known[1])
-    return cache.key(parts)
+def stored_answer(store: Store, key: str) -> Answer | None:
+    """The answer kept under ``key``, or None (a damaged or foreign entry too)."""
+    return store.load(ANSWERS, key, Answer)
 
 
-def _read_besides(run: Run, inputs: Sequence[str]) -> str:
-    """:func:`~trainc.engine.repository.context_digest` of what the run would read
-    besides its inputs, read as the run reads it."""
-    config, document = run.config, run.loaded_config.document
-    cluster = read_run_cluster(config, inputs={}, config_document=document)
-    sources = {
-        **run.loaded_config.sources,
-        **check_config(config, document).sources,
-        **load_policies(config, config_document=document).sources,
-        **(cluster.sources if cluster else {}),
-    }
-    return context_digest(sources, inputs)
+def keep_answer(store: Store, key: str, answer: Answer) -> None:
+    """Keep ``answer`` under ``key`` for the next run of the same command."""
+    store.save(ANSWERS, key, answer)

@@ -18,8 +18,11 @@ Four kinds of entries, all pickles of trainc's own data:
 
 The scope covers everything else a result can depend on: trainc's code and libraries
 (:func:`~trainc.cache.keys.code_fingerprint`) and the effective settings of trainc.yaml
-(environment values, ``kubernetesVersion``, rule severities, limits, compile settings,
-the root). A result read back is of the type stored or it is a miss (:meth:`Store.load`).
+(environment values, ``kubernetesVersion``, rule severities, limits, compile settings),
+but not where the repository lies: every result names files by their path from the root,
+so a copy of a repository elsewhere (Argo CD extracts each generation into a new
+directory) finds what the original left. A result read back is of the type stored or it
+is a miss (:meth:`Store.load`).
 
 A run over the whole repository keeps its entries in packs and its input files in a stat
 index (:mod:`trainc.cache.packed`), under a head keyed by :func:`head_key`.
@@ -31,7 +34,6 @@ import dataclasses
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import field
-from pathlib import Path
 
 from trainc.cache.keys import code_fingerprint, digest
 from trainc.cache.packed import PackedStore
@@ -88,23 +90,30 @@ class Cache:
 
 
 def head_key(config: RepoConfig, parts: Iterable[str]) -> str:
-    """The key of a whole-repository run's head: the repository, the settings, and what
-    the command makes of it (``parts``): a validation's entries are not a compile's."""
-    return digest((code_fingerprint(), settings_digest(config), config.root.as_posix(), *parts))
+    """The key of a whole-repository run's head: the settings, and what the command makes
+    of the repository (``parts``): a validation's entries are not a compile's.
+
+    Not the repository's place: a copy of it in another directory (Argo CD's CMP server
+    extracts every generation into a new one) starts from the head the last copy left.
+    Its stat index cannot mistake one copy's file for another's (their inodes differ), so
+    each copy reads its files once; their checks come from the packs.
+    """
+    return digest((code_fingerprint(), settings_digest(config), *parts))
 
 
 def settings_digest(config: RepoConfig) -> str:
     """A digest of ``config`` that is the same in every process for the same settings
-    (sets in sorted order: their own order changes with string hashing)."""
-    text = json.dumps(dataclasses.asdict(config), sort_keys=True, default=_plain)
+    (sets in sorted order: their own order changes with string hashing), wherever the
+    repository lies: its root is left out."""
+    settings = dataclasses.asdict(config)
+    del settings["root"]
+    text = json.dumps(settings, sort_keys=True, default=_plain)
     return digest((text,))
 
 
 def _plain(value: object) -> object:
     if isinstance(value, (set, frozenset)):
         return sorted(value, key=repr)
-    if isinstance(value, Path):
-        return value.as_posix()
     if isinstance(value, Mapping):
         return dict(value)
     raise TypeError(f"cannot key a setting of type {type(value).__name__}")

@@ -19,12 +19,11 @@ from trainc.build.sweeper import build_sweeper
 from trainc.config.file import CONFIG_FILE_NAME
 from trainc.config.settings import DEPLOY_TRAINJOB
 from trainc.emit.selection import Selection
-from trainc.emit.sinks import OutputSink, StreamOutput
-from trainc.engine.answer import keep_answer, stored_answer
+from trainc.emit.sinks import OutputSink
 from trainc.engine.job_pass import JobStages
 from trainc.engine.output import CompileOutput
 from trainc.engine.report import ValidationReport
-from trainc.engine.repository import Run, run_cache, validate_with
+from trainc.engine.repository import Run, validate_repository
 from trainc.errors import UsageError
 from trainc.load.inputs import STDIN_NAME
 from trainc.load.pathnames import text_name
@@ -55,8 +54,7 @@ def compile_repository(run: Run, sink: OutputSink[Any]) -> Compiled:
     Raises CompilerBug when an object trainc built fails its own output validation;
     UsageError when trainc.yaml says ``deploy: TrainJob``, where nothing is compiled.
     With named paths, the repository's own output directory is updated, not replaced
-    (:mod:`trainc.emit.selection`). A stream (``-o -``) of a repository that did not
-    change since a clean compile is that compile's, kept (:mod:`trainc.engine.answer`).
+    (:mod:`trainc.emit.selection`).
     """
     config = run.config
     if config.deploy == DEPLOY_TRAINJOB:
@@ -65,22 +63,13 @@ def compile_repository(run: Run, sink: OutputSink[Any]) -> Compiled:
     selection = Selection((*named, *([STDIN_NAME] if run.stdin is not None else ())))
     output = CompileOutput(sink, config, selection)
     stages = JobStages(build=True, output=output)
-    streamed = sink if isinstance(sink, StreamOutput) else None
     try:
-        with run_cache(run, stages) as cache:
-            stored = stored_answer(run, cache) if streamed is not None else None
-            if streamed is not None and stored is not None:
-                answer, stream, untracked = stored
-                streamed.write(stream)
-                return Compiled(answer.report(run, untracked), answer.jobs)
-            validated = validate_with(run, stages, cache)
-            if validated.report.exit_code:
-                return Compiled(validated.report)
-            namespaces = output.namespaces()
-            sweeper = build_sweeper(config, namespaces)
-            output.finish((*build_namespaces(config, namespaces, sweeper), *sweeper))
-            if streamed is not None and streamed.written is not None:
-                keep_answer(cache, validated, streamed.written, len(output.swept))
-            return Compiled(validated.report, len(output.swept))
+        validated = validate_repository(run, stages)
+        if validated.report.exit_code:
+            return Compiled(validated.report)
+        namespaces = output.namespaces()
+        sweeper = build_sweeper(config, namespaces)
+        output.finish((*build_namespaces(config, namespaces, sweeper), *sweeper))
+        return Compiled(validated.report, len(output.swept))
     finally:
         output.close()

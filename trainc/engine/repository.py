@@ -8,12 +8,11 @@ Every command that reads the repository runs this, with the job stages it needs
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from trainc.cache.keys import digest
 from trainc.cache.packed import PackedStore
 from trainc.cache.store import Store
 from trainc.checks.namespaces import check_namespaces, known_namespaces
@@ -102,13 +101,10 @@ class Run:
 
 @dataclass(frozen=True, slots=True)
 class Validated:
-    """A repository's report, and each resolved TrainJob when the run kept them;
-    ``context``, the :func:`context_digest` of what the run read besides its ``inputs``."""
+    """A repository's report, and each resolved TrainJob when the run kept them."""
 
     report: ValidationReport
     kept: tuple[KeptJob, ...] = ()
-    context: str = ""
-    inputs: tuple[str, ...] = ()
 
 
 def validate_repository(run: Run, stages: JobStages) -> Validated:
@@ -149,14 +145,6 @@ def found_inputs(run: Run) -> InputFiles:
     return find_inputs(
         run.targets if named else [config.root], config=config, stream=run.stdin, tracked=tracked
     )
-
-
-def context_digest(sources: Mapping[str, SourceFile], inputs: Collection[str]) -> str:
-    """A digest of what a run read besides its ``inputs``: trainc.yaml, the policies, the
-    cluster's manifests (:attr:`Validated.context`)."""
-    given = set(inputs)
-    others = sorted(path for path in sources if path not in given)
-    return digest(part for path in others for part in (path, sources[path].text))
 
 
 def validate_with(run: Run, stages: JobStages, run_cache: Cache | None) -> Validated:
@@ -254,7 +242,6 @@ def validate_with(run: Run, stages: JobStages, run_cache: Cache | None) -> Valid
     problems = judgement.problems(targets, _answerable(targets, inputs, named=named))
     found_all = (*before, *outcome.diagnostics, *namespaces, *problems)
     diagnostics = sort_diagnostics(explain_missing_runtimes(found_all, inputs.objects, config))
-    read_besides = context_digest(sources, found.paths)
     sources = {path: src for path, src in sources.items() if path not in outcome.hidden}
     report = ValidationReport(
         diagnostics,
@@ -267,7 +254,7 @@ def validate_with(run: Run, stages: JobStages, run_cache: Cache | None) -> Valid
         root=config.root,
         untracked=found.untracked,
     )
-    return Validated(report, outcome.kept, read_besides, found.paths)
+    return Validated(report, outcome.kept)
 
 
 def _tracked_files(root: Path) -> frozenset[str] | None:
