@@ -16,6 +16,7 @@ import pytest
 
 import trainc.engine.compile
 import trainc.engine.repository
+from bench.run import plugin_command
 from tests.cli.conftest import Invoke, Outcome
 from tests.support.manifests import trainjob_yaml, write
 from trainc.cli.main import GENERATE
@@ -77,6 +78,10 @@ def full_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return runs
 
 
+def test_the_answered_command_is_the_plugin_s_generate() -> None:
+    assert plugin_command() == ["trainc", *GENERATE]
+
+
 def _generate(invoke: Invoke, repo: Path, full_runs: list[int]) -> tuple[Outcome, int]:
     before = len(full_runs)
     outcome = invoke(repo, *GENERATE)
@@ -87,9 +92,8 @@ def _generate(invoke: Invoke, repo: Path, full_runs: list[int]) -> tuple[Outcome
 def test_a_fresh_copy_of_an_unchanged_repository_is_answered(
     invoke: Invoke, argocd: Path, full_runs: list[int], fresh_copy: Callable[[Path], Path]
 ) -> None:
-    (argocd / "docs").mkdir()
-    write(argocd, "docs/README.md", "# training\n")
-    (argocd / "README.md").symlink_to("docs/README.md")
+    write(argocd, "notes/about.txt", "training\n")
+    (argocd / "about.txt").symlink_to("notes/about.txt")
     uncached = invoke(argocd, *GENERATE, "--no-cache")
     first, made = _generate(invoke, fresh_copy(argocd), full_runs)
     assert made == 1
