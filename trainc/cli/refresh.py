@@ -1,7 +1,7 @@
 """Argo CD's ``generate`` answered before the command's modules load.
 
-The plugin's command (``deploy/argocd/plugin.yaml``) runs at every refresh of an
-Application, and most refreshes find the repository as the last one did. Before click
+The plugin's command (``deploy/argocd/plugin.yaml``) runs for every commit Argo CD has not
+rendered, and most find the Application's directory as the last one did. Before click
 imports ``trainc compile`` (and with it the loader, the checks and the builders),
 :func:`begin_refresh` computes the key of the kept answer (:mod:`trainc.engine.answer`);
 when one is kept, :func:`trainc.cli.main.main` writes it and exits. Otherwise the compile

@@ -1,9 +1,10 @@
 """The kept answer of Argo CD's ``generate`` over a repository whose bytes did not change.
 
 Argo CD's repo server runs the plugin's command (``trainc compile -o -``,
-``deploy/argocd/plugin.yaml``) at every refresh of an Application, mostly over a
-repository nothing changed in since the last one. Its CMP server extracts the files into
-a new temporary directory each time
+``deploy/argocd/plugin.yaml``) for every commit it has not rendered yet, most often one
+that changed another part of the git repository and nothing in the Application's
+directory, and at every hard refresh. Its CMP server extracts the files into a new
+temporary directory each time
 (https://github.com/argoproj/argo-cd/blob/master/cmpserver/plugin/plugin.go,
 ``GenerateManifest``): a new path, new inodes and status-change times, so nothing keyed
 by path or ``stat`` is found again. Only what the files hold is the same.
