@@ -5089,32 +5089,30 @@ def _m180(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m181(cls, defaults):
-    _d_kept, _d_context, _d_inputs, = defaults
-    def __init__(self, report, kept=_d_kept, context=_d_context, inputs=_d_inputs):
+    _d_kept, = defaults
+    def __init__(self, report, kept=_d_kept):
         _object_setattr(self, 'report', report)
         _object_setattr(self, 'kept', kept)
-        _object_setattr(self, 'context', context)
-        _object_setattr(self, 'inputs', inputs)
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(report={self.report!r}, kept={self.kept!r}, context={self.context!r}, inputs={self.inputs!r})"
+        return f"{self.__class__.__qualname__}(report={self.report!r}, kept={self.kept!r})"
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.report,self.kept,self.context,self.inputs,) == (other.report,other.kept,other.context,other.inputs,)
+            return (self.report,self.kept,) == (other.report,other.kept,)
         return NotImplemented
     def __hash__(self):
-        return hash((self.report,self.kept,self.context,self.inputs,))
+        return hash((self.report,self.kept,))
     def __setattr__(self, name, value):
-        if type(self) is cls or name in ('report','kept','context','inputs',):
+        if type(self) is cls or name in ('report','kept',):
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
     def __delattr__(self, name):
-        if type(self) is cls or name in ('report','kept','context','inputs',):
+        if type(self) is cls or name in ('report','kept',):
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     def __getstate__(self):
-        return [self.report, self.kept, self.context, self.inputs]
+        return [self.report, self.kept]
     def __setstate__(self, state):
-        for name, value in zip(('report','kept','context','inputs',), state):
+        for name, value in zip(('report','kept',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
@@ -6632,7 +6630,7 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, True), ('job_index', 'default', True, True, True, None, True), ('pod_index', 'default', True, True, True, None, True))): _m178,
     (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True), ('network', 'default', True, True, True, None, True), ('success_policy', 'default', True, True, True, None, True), ('failure_policy', 'default', True, True, True, None, True), ('startup_policy', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('coordinator', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True))): _m179,
     (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True),)): _m180,
-    (True, True, True, False, True, True, False, (('report', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False), ('context', 'default', True, True, True, None, False), ('inputs', 'default', True, True, True, None, False))): _m181,
+    (True, True, True, False, True, True, False, (('report', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m181,
     (True, True, True, False, True, True, False, (('requests', 'default', True, True, True, None, True), ('limits', 'default', True, True, True, None, True))): _m182,
     (True, True, True, False, True, True, False, (('resolved', 'required', True, True, True, None, False), ('built', 'required', True, True, True, None, False), ('clean', 'required', True, True, True, None, False))): _m183,
     (True, True, True, False, True, True, False, (('resource_rules', 'required', True, True, True, None, True),)): _m184,
