@@ -77,7 +77,7 @@ def test_a_one_off_run_builds_no_filter(
     reads.later_ns = 10**10
     built: list[bytes] = []
 
-    def spy(data: bytes) -> tuple[int, int]:
+    def spy(data: bytes) -> bytes:
         built.append(data)
         return word_filter(data)
 

@@ -8,9 +8,9 @@ changed. The index kept in the cache (section :data:`SECTION`) remembers each fi
 verdict with its stat (size, modification and change times, inode, device); a run stats
 every file and reads only those whose stat differs or that the index does not hold.
 
-Timestamps are racy, as git's index is: only files whose times lie safely in the past
-are entered (:mod:`.stamps`); a newer file is read again by every run until it is old
-enough. Files whose read failed
+Timestamps are racy, as git's index is: only files whose times lie safely before the
+run began stat-ing are entered (:func:`~trainc.cache.stat_index.racy`); a newer file is
+read again by every run until it is old enough. Files whose read failed
 are never entered: they are read, and reported by the caller, every time. The outcome is
 thus the one reading every file gives; the index only spares the reads.
 """
@@ -18,23 +18,23 @@ thus the one reading every file gives; the index only spares the reads.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterable, Iterator, Set
 from typing import TYPE_CHECKING, TypeAlias
 
+from trainc.cache.stat_index import PackedStamp, settled
+from trainc.load.index_keys import index_key
 from trainc.load.input_settings import InputSettings
 from trainc.load.pathnames import os_name
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import read_input
 from trainc.load.seen import Seen
-from trainc.load.stamps import Stamp, index_key, settled
 
 if TYPE_CHECKING:
     from trainc.cache.store import Store
 
 SECTION = "runtime-files"
 #: path → (stamp, whether the file may define a runtime)
-_Entries: TypeAlias = dict[str, tuple[Stamp, bool]]
+_Entries: TypeAlias = dict[str, tuple[PackedStamp, bool]]
 
 
 def runtime_candidates(
@@ -80,6 +80,6 @@ def runtime_candidates(
         if verdict:
             yield path, data
     if store is not None:
-        trusted = settled(entries, now=time.time_ns())
+        trusted = settled(entries, since_ns=seen.since_ns)
         if trusted != known:
             store.save(SECTION, key, trusted)
