@@ -80,7 +80,7 @@ HOOK_MODULES = """
     engine.repository engine.wholes engine.workers
     errors
     load load.convert load.declared load.defaulted load.discover load.documents
-    load.fastyaml load.globs load.index_keys load.input_settings load.inputs
+    load.fastyaml load.file_indexes load.globs load.input_settings load.inputs
     load.left_out_runtimes load.named_files load.objects load.packages load.pathnames
     load.prefilter load.reader load.runtime_files load.scalars load.seen load.shallow
     load.source load.suppressions load.word_filter load.yamlsrc

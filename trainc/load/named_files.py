@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Set
 from typing import TYPE_CHECKING, TypeAlias
 
 from trainc.cache.stat_index import PackedStamp, settled
-from trainc.load.index_keys import index_key
+from trainc.load.file_indexes import index_key, split
 from trainc.load.input_settings import InputSettings
 from trainc.load.inputs import TEMPLATE_SUFFIX
 from trainc.load.reader import read_input
@@ -74,10 +74,10 @@ def files_naming(
     """
     indexed = store is not None and len(names) <= _FEW_NAMES and all(map(is_word, names))
     index = _Index(store, names, config, seen or Seen()) if store is not None and indexed else None
-    looked_at = [path for path in files if path not in skip]
+    looked_at, skipped = split(files, skip)
     spared = index.spared(looked_at) if index is not None else frozenset()
     if index is not None:
-        index.keep(path for path in skip)
+        index.keep(skipped)
     for path in looked_at:
         if path in spared:
             continue
