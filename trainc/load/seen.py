@@ -32,17 +32,12 @@ class Seen:
         self.stamps: dict[str, PackedStamp | None] = {}
         self.since_ns = time.time_ns()
 
-    def stamp(self, file: str) -> PackedStamp | None:
-        """The stat of ``file``, taken once per run (see :func:`~.stat_index.file_stamp`)."""
-        if file not in self.stamps:
-            self.stamps[file] = file_stamp(file)
-        return self.stamps[file]
-
     def stamps_of(self, directory: str, paths: Iterable[str]) -> list[PackedStamp | None]:
-        """:meth:`stamp` of each of the repository files ``paths`` under ``directory``
-        (which ends in a separator), in one call: a walk of the whole repository asks for
-        thousands."""
-        files = [directory + (path if path.isascii() else os_name(path)) for path in paths]
+        """The stat of each of the repository files ``paths`` under ``directory`` (which
+        ends in a separator), each taken once per run
+        (:func:`~trainc.cache.stat_index.file_stamp`); in one call, for a walk of the
+        whole repository asks for thousands."""
+        files = [directory + os_name(path) for path in paths]
         stamps = self.stamps
         stamps.update((file, file_stamp(file)) for file in files if file not in stamps)
         return [stamps[file] for file in files]

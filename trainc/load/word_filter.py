@@ -86,10 +86,6 @@ class Words:
         self._words = words
         self._masks: dict[int, tuple[int, ...]] = {}
 
-    def may_be_in(self, found: WordFilter) -> bool:
-        """Whether the file of filter ``found`` may hold one of the words."""
-        return not self.lacking({None: found})
-
     def lacking(self, filters: Mapping[_Key, WordFilter]) -> frozenset[_Key]:
         """The keys of ``filters`` whose files hold none of the words: one call for all
         of a repository's files, not one each."""
