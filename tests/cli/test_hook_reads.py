@@ -17,7 +17,7 @@ from bench.yamltext import render
 
 #: Runs ``trainc validate FILE --cache-dir CACHE`` three times in the repository (the first
 #: two fill the cache: the second builds the clash index the first left), with the clock
-#: 10 s ahead so that the files are old enough to trust (see trainc.load.stamps), and
+#: 10 s ahead so that the files are old enough to trust (see trainc.cache.stat_index), and
 #: prints what the third run opened and listed there.
 _SCRIPT = """
 import json, os, sys, time

@@ -80,10 +80,10 @@ HOOK_MODULES = """
     engine.repository engine.wholes engine.workers
     errors
     load load.convert load.declared load.defaulted load.discover load.documents
-    load.fastyaml load.globs load.input_settings load.inputs load.left_out_runtimes
-    load.named_files load.objects load.packages load.pathnames load.prefilter load.reader
-    load.runtime_files load.scalars load.seen load.shallow load.source load.stamps
-    load.suppressions load.word_filter load.yamlsrc
+    load.fastyaml load.file_indexes load.globs load.input_settings load.inputs
+    load.left_out_runtimes load.named_files load.objects load.packages load.pathnames
+    load.prefilter load.reader load.runtime_files load.scalars load.seen load.shallow
+    load.source load.suppressions load.word_filter load.yamlsrc
     model model.decode model.introspect model.jobset model.json model.k8s model.kinds
     model.labels model.lifecycle model.markers model.meta model.mlpolicy model.patches
     model.patterns model.policy model.runtime model.scalars model.schemafiles

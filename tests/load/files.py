@@ -11,7 +11,7 @@ import pytest
 from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
-from trainc.load import reader
+from trainc.load import reader, seen
 from trainc.model.json import JsonObject
 
 TRAINJOB = """\
@@ -58,7 +58,8 @@ def config(
 
 class IndexReads:
     """Spies on the reads of an index module (:mod:`trainc.load.runtime_files`,
-    :mod:`trainc.load.named_files`), and moves its clock: the time the index is written."""
+    :mod:`trainc.load.named_files`), and moves the clock of the moment a run begins
+    stat-ing (:class:`~trainc.load.seen.Seen`), which the index judges racy stamps by."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> None:
         self.paths: list[str] = []
@@ -71,7 +72,7 @@ class IndexReads:
 
         monkeypatch.setattr(module, "read_input", read)
         clock = SimpleNamespace(time_ns=lambda: time.time_ns() + self.later_ns)
-        monkeypatch.setattr(module, "time", clock)
+        monkeypatch.setattr(seen, "time", clock)
 
     def take(self) -> list[str]:
         """The paths read since the last call, in order."""

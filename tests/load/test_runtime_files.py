@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 
 from trainc.cache.store import Store
+from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
-from trainc.load import runtime_files
+from trainc.diagnostics import Diagnostic
+from trainc.load import reader, runtime_files
 from trainc.load.inputs import LoadResult, load_context
+from trainc.load.runtime_files import runtime_candidates
 
 from .files import TRAINJOB, IndexReads, config, write
 
@@ -132,6 +136,35 @@ def test_files_changed_within_the_racy_window_are_read_again(
     reads.take()
     reads.found(cfg, store)
     assert reads.take() == ["runtimes/torch.yaml"]
+
+
+def test_a_stat_is_judged_by_when_it_was_taken_not_when_the_index_is_written(
+    tmp_path: Path, store: Store, reads: Reads, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The files are stat-ed as they are written, then the run takes 10 s before it writes
+    # its index: a file changed again in the tick it was stat-ed keeps its stamp, so none
+    # may be trusted by the next run (https://git-scm.com/docs/racy-git).
+    cfg = repository(tmp_path / "repo")
+    files = ("jobs/a.yaml", "jobs/b.yaml", "runtimes/torch.yaml")
+    real_ns, late = time.time_ns, [0]
+    monkeypatch.setattr(time, "time_ns", lambda: real_ns() + late[0])
+    spy = reader.read_input
+
+    def slow_read(root: Path, path: str, limits: InputLimits) -> bytes | Diagnostic:
+        late[0] = 10**10
+        reads.paths.append(path)
+        return spy(root, path, limits)
+
+    monkeypatch.setattr(runtime_files, "read_input", slow_read)
+
+    def candidates() -> list[str]:
+        found = runtime_candidates(files, skip=set(), config=cfg, store=store)
+        return [path for path, _ in found]
+
+    assert candidates() == ["runtimes/torch.yaml"]
+    assert reads.take() == list(files)
+    assert candidates() == ["runtimes/torch.yaml"]
+    assert reads.take() == list(files)
 
 
 def test_skipped_targets_keep_their_entries(tmp_path: Path, store: Store, reads: Reads) -> None:

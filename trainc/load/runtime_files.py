@@ -8,9 +8,9 @@ changed. The index kept in the cache (section :data:`SECTION`) remembers each fi
 verdict with its stat (size, modification and change times, inode, device); a run stats
 every file and reads only those whose stat differs or that the index does not hold.
 
-Timestamps are racy, as git's index is: only files whose times lie safely in the past
-are entered (:mod:`.stamps`); a newer file is read again by every run until it is old
-enough. Files whose read failed
+Timestamps are racy, as git's index is: only files whose times lie safely before the
+run began stat-ing are entered (:func:`~trainc.cache.stat_index.racy`); a newer file is
+read again by every run until it is old enough. Files whose read failed
 are never entered: they are read, and reported by the caller, every time. The outcome is
 thus the one reading every file gives; the index only spares the reads.
 """
@@ -18,23 +18,22 @@ thus the one reading every file gives; the index only spares the reads.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterable, Iterator, Set
 from typing import TYPE_CHECKING, TypeAlias
 
+from trainc.cache.stat_index import PackedStamp, settled
+from trainc.load.file_indexes import index_key, split
 from trainc.load.input_settings import InputSettings
-from trainc.load.pathnames import os_name
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import read_input
 from trainc.load.seen import Seen
-from trainc.load.stamps import Stamp, index_key, settled
 
 if TYPE_CHECKING:
     from trainc.cache.store import Store
 
 SECTION = "runtime-files"
 #: path → (stamp, whether the file may define a runtime)
-_Entries: TypeAlias = dict[str, tuple[Stamp, bool]]
+_Entries: TypeAlias = dict[str, tuple[PackedStamp, bool]]
 
 
 def runtime_candidates(
@@ -60,14 +59,13 @@ def runtime_candidates(
     known = (store.load(SECTION, key, dict) if store is not None else None) or {}
     entries: _Entries = {}
     seen = seen or Seen()
+    looked_at, skipped = split(files, skip)
+    entries.update((path, known[path]) for path in skipped if path in known)
     directory = os.path.join(config.root, "")  # noqa: PTH118  # a str prefix: no Path per file
-    for path in files:
+    # Stat-ed all at once: one call for thousands of files, not one each.
+    stats = seen.stamps_of(directory, looked_at) if store is not None else [None] * len(looked_at)
+    for path, stat in zip(looked_at, stats, strict=True):
         entry = known.get(path)
-        if path in skip:
-            if entry is not None:
-                entries[path] = entry
-            continue
-        stat = seen.stamp(directory + os_name(path)) if store is not None else None
         if entry is not None and entry == (stat, False):
             entries[path] = entry
             continue
@@ -80,6 +78,6 @@ def runtime_candidates(
         if verdict:
             yield path, data
     if store is not None:
-        trusted = settled(entries, now=time.time_ns())
+        trusted = settled(entries, since_ns=seen.since_ns)
         if trusted != known:
             store.save(SECTION, key, trusted)

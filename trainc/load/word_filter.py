@@ -16,15 +16,17 @@ sets four bits, from the halves of two CRC-32s of it (stable across processes, u
 Python's salted ``hash``): about one in 400 files without a word is read anyway, per word
 asked (files of one kind share most words, so a word that one filter wrongly holds, many
 hold). Building a filter costs about as much as reading the file once more, and happens
-once per changed file. It is a plain ``(size, bits)`` pair of integers: an index holds
-one per repository file, and its size is most of what a run reads back.
+once per changed file. It is plain bytes (its size in bits is eight times their number):
+an index holds one per repository file, and reads back as many bytes objects, not as
+many large integers.
 """
 
 from __future__ import annotations
 
 import re
 import zlib
-from typing import TypeAlias
+from collections.abc import Hashable, Mapping
+from typing import TypeAlias, TypeVar
 
 #: The characters of object names (DNS labels and subdomains, upper case included so a
 #: name the API server refuses is found too); a name's word never continues into them.
@@ -37,8 +39,9 @@ _HALF = 16
 #: The second CRC-32 starts from this value instead of 0.
 _SECOND_START = 0x9E3779B9
 
-#: A filter: its size in bits, and the bits set.
-WordFilter: TypeAlias = tuple[int, int]
+_Key = TypeVar("_Key", bound=Hashable)
+#: A filter: its bits, little-endian (bit ``n`` is bit ``n % 8`` of byte ``n // 8``).
+WordFilter: TypeAlias = bytes
 
 
 def is_word(needle: bytes) -> bool:
@@ -49,12 +52,12 @@ def is_word(needle: bytes) -> bool:
 def word_filter(data: bytes) -> WordFilter:
     """The filter of the words of ``data`` that no colon follows."""
     words = {word for word in set(_WORD_AND_COLON.findall(data)) if not word.endswith(b":")}
-    size = max(_MIN_BITS, _BITS_PER_WORD * len(words))
-    places = bytearray(-(-size // 8))
+    places = bytearray(-(-max(_MIN_BITS, _BITS_PER_WORD * len(words)) // 8))
+    size = len(places) * 8
     for word in words:
         for bit in _bits(word, size):
             places[bit >> 3] |= 1 << (bit & 7)
-    return size, int.from_bytes(places, "little")
+    return bytes(places)
 
 
 def word_mask(word: bytes, size: int) -> int:
@@ -83,13 +86,20 @@ class Words:
         self._words = words
         self._masks: dict[int, tuple[int, ...]] = {}
 
-    def may_be_in(self, found: WordFilter) -> bool:
-        """Whether the file of filter ``found`` may hold one of the words."""
-        size, bits = found
-        masks = self._masks.get(size)
-        if masks is None:
-            masks = self._masks[size] = tuple(word_mask(word, size) for word in self._words)
-        for mask in masks:  # noqa: SIM110 - no generator per call: once per repository file
-            if bits & mask == mask:
-                return True
-        return False
+    def lacking(self, filters: Mapping[_Key, WordFilter]) -> frozenset[_Key]:
+        """The keys of ``filters`` whose files hold none of the words: one call for all
+        of a repository's files, not one each."""
+        masks_of = self._masks
+        lacking = []
+        for key, found in filters.items():
+            size = len(found) * 8
+            masks = masks_of.get(size)
+            if masks is None:
+                masks = masks_of[size] = tuple(word_mask(word, size) for word in self._words)
+            bits = int.from_bytes(found, "little")
+            for mask in masks:
+                if bits & mask == mask:
+                    break
+            else:
+                lacking.append(key)
+        return frozenset(lacking)
