@@ -14,7 +14,7 @@ from typing import TypeAlias
 
 from trainc.diagnostics import Rule, Severity, did_you_mean
 from trainc.load.defaulted import DefaultedObject
-from trainc.model.json import get_path
+from trainc.model.json import as_object, get_path
 from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME
 from trainc.model.labels import GROUP
 from trainc.records import dataclass
@@ -79,9 +79,9 @@ class RuntimeIndex:
 
     def lookup(self, trainjob: DefaultedObject) -> DefaultedObject | LookupFailure:
         """The runtime ``trainjob`` references, or why there is none."""
-        kind = get_path(trainjob.data, ("spec", "runtimeRef", "kind"))
-        group = get_path(trainjob.data, ("spec", "runtimeRef", "apiGroup"))
-        name = get_path(trainjob.data, ("spec", "runtimeRef", "name"))
+        # One walk to runtimeRef, not one per field: a run looks up every TrainJob.
+        ref = as_object(get_path(trainjob.data, ("spec", "runtimeRef")))
+        kind, group, name = ref.get("kind"), ref.get("apiGroup"), ref.get("name")
         if not isinstance(name, str):
             return LookupFailure(XOBJ_RUNTIME_NOT_FOUND.code, "spec.runtimeRef.name is not set")
         qualified = f"{kind}.{group}"
