@@ -275,8 +275,20 @@ class _FileWork:
         self._keys: dict[int, str] = {}
         self._found: dict[int, CheckedFile] = {}
         self._missing: list[int] = []
+        if cache is None or cache.index is None:
+            self._look_up(numbers)
+            return
+        # A whole-repository run reads thousands of entries back; the hook's, a few.
+        from trainc.cache.collection import collection_paused  # noqa: PLC0415
+
+        with collection_paused():
+            self._look_up(numbers)
+
+    def _look_up(self, numbers: Sequence[int]) -> None:
+        """Take the checks of ``numbers`` the cache holds; note the others as missing."""
+        cache = self._cache
         for number in numbers:
-            read = reads[number]
+            read = self._reads[number]
             if cache is None or read.digest is None:
                 self._missing.append(number)
                 continue
@@ -354,10 +366,18 @@ class _FileWork:
 def _with_wholes(outlined: CheckedFile, whole: Whole) -> CheckedFile:
     """``outlined`` with each outline told where its whole object is (``whole``, at the
     outline's place in the file)."""
+    path, digest, key = whole.path, whole.digest, whole.key
+    # Made directly, not with ``replace``: a warm run does this for every TrainJob.
     objects = tuple(
-        replace(obj, whole=replace(whole, ordinal=ordinal))
+        CheckedObject(
+            obj.loaded,
+            obj.findings,
+            obj.defaulted,
+            Whole(path, digest, ordinal, key, whole.pickled, whole.data),
+            obj.cross,
+        )
         if obj.defaulted is not None and can_outline(obj.defaulted)
         else obj
         for ordinal, obj in enumerate(outlined.objects)
     )
-    return replace(outlined, objects=objects)
+    return CheckedFile(outlined.load, objects)

@@ -107,6 +107,8 @@ class JobRun:
     def blocks(self, *objects: DefaultedObject) -> bool:
         """Whether one of ``objects`` already has an error that stops the resolved checks
         (:func:`~trainc.engine.blocking.stops_later_checks`)."""
+        if not self.erroneous:  # a clean repository: asked of every TrainJob, twice
+            return False
         return any(key in self.erroneous for obj in objects for key in _object_keys(obj))
 
     def stopped_by_runtime(self, trainjob: DefaultedObject, runtime: DefaultedObject) -> bool:

@@ -122,12 +122,17 @@ def run_cache(run: Run, stages: JobStages) -> Iterator[Cache | None]:
     if run.cache is None or run.named:
         yield Cache.for_run(run.cache, run.config) if run.cache is not None else None
         return
-    packed = PackedStore.open(run.cache, head_key(run.config, _command_parts(run, stages)))
-    try:
-        yield Cache.for_run(packed, run.config)
-        packed.finish()
-    finally:
-        packed.close()
+    # Only a whole-repository run reads its entries back in bulk (the hook's are few).
+    from trainc.cache.collection import collected_again, collection_paused  # noqa: PLC0415
+
+    with collected_again():
+        with collection_paused():  # the head's stat index: one record per input file
+            packed = PackedStore.open(run.cache, head_key(run.config, _command_parts(run, stages)))
+        try:
+            yield Cache.for_run(packed, run.config)
+            packed.finish()
+        finally:
+            packed.close()
 
 
 def _command_parts(run: Run, stages: JobStages) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from typing import TypeAlias
 
 from trainc.diagnostics import Rule, Severity, did_you_mean
 from trainc.load.defaulted import DefaultedObject
-from trainc.model.json import get_path
+from trainc.model.json import as_object, get_path
 from trainc.model.kinds import CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME
 from trainc.model.labels import GROUP
 from trainc.records import dataclass
@@ -76,12 +76,30 @@ class RuntimeIndex:
                 # First declaration wins; duplicates are reported by the cross-object layer.
                 self._runtimes.setdefault((obj.kind, obj.namespace, obj.name), obj)
         self._known = frozenset({*self._runtimes, *elsewhere})
+        self._found: dict[tuple[object, ...], DefaultedObject | LookupFailure] = {}
 
     def lookup(self, trainjob: DefaultedObject) -> DefaultedObject | LookupFailure:
-        """The runtime ``trainjob`` references, or why there is none."""
-        kind = get_path(trainjob.data, ("spec", "runtimeRef", "kind"))
-        group = get_path(trainjob.data, ("spec", "runtimeRef", "apiGroup"))
-        name = get_path(trainjob.data, ("spec", "runtimeRef", "name"))
+        """The runtime ``trainjob`` references, or why there is none.
+
+        A run asks this of every TrainJob several times (the cross-object checks, the
+        cache keys, the job pass), and thousands of TrainJobs share a few references:
+        each reference is resolved once, a failure's suggestions included.
+        """
+        # One walk to runtimeRef, not one per field.
+        ref = as_object(get_path(trainjob.data, ("spec", "runtimeRef")))
+        kind, group, name = ref.get("kind"), ref.get("apiGroup"), ref.get("name")
+        namespace = trainjob.namespace
+        if not all(isinstance(part, str | None) for part in (kind, group, name)):
+            return self._resolve(namespace, kind, group, name)  # a malformed reference
+        asked = (namespace, kind, group, name)
+        found = self._found.get(asked)
+        if found is None:
+            found = self._found[asked] = self._resolve(namespace, kind, group, name)
+        return found
+
+    def _resolve(
+        self, namespace: str | None, kind: object, group: object, name: object
+    ) -> DefaultedObject | LookupFailure:
         if not isinstance(name, str):
             return LookupFailure(XOBJ_RUNTIME_NOT_FOUND.code, "spec.runtimeRef.name is not set")
         qualified = f"{kind}.{group}"
@@ -91,7 +109,7 @@ class RuntimeIndex:
                 f"unsupported runtime: {qualified}",
                 hint=f"use kind ClusterTrainingRuntime or TrainingRuntime in apiGroup {GROUP}",
             )
-        address = runtime_address(_SUPPORTED[qualified], name, trainjob.namespace)
+        address = runtime_address(_SUPPORTED[qualified], name, namespace)
         found = self._runtimes.get(address)
         if found is not None:
             return found
