@@ -34,6 +34,7 @@ from trainc.engine.left_out import explain_missing_runtimes
 from trainc.engine.pipeline import PassChoices, Surroundings, validate_objects
 from trainc.engine.progress import Progress, Steps
 from trainc.engine.report import ValidationReport
+from trainc.engine.spill import SpillFile
 from trainc.load.declared import declared_trainjobs
 from trainc.load.discover import repo_path
 from trainc.load.documents import LoadedObject
@@ -160,14 +161,28 @@ def context_digest(sources: Mapping[str, SourceFile], inputs: Collection[str]) -
 
 
 def validate_with(run: Run, stages: JobStages, run_cache: Cache | None) -> Validated:
-    """:func:`validate_repository` with the run's cache (:func:`run_cache`)."""
+    """:func:`validate_repository` with the run's cache (:func:`run_cache`); without
+    one, the whole objects behind the outlines wait in a spill file
+    (:mod:`trainc.engine.spill`), gone when the run ends."""
+    if run_cache is not None:
+        return _validate(run, stages, run_cache, None)
+    with SpillFile() as spill:
+        return _validate(run, stages, None, spill)
+
+
+def _validate(
+    run: Run, stages: JobStages, run_cache: Cache | None, spill: SpillFile | None
+) -> Validated:
+    """:func:`validate_with`, given where the whole objects wait."""
     config, named, cache = run.config, run.named, run.cache
     steps = Steps(run.progress)
     found = found_inputs(run)
     # A policy directory holds no input files, yet naming it checks its policies.
     named_inputs = [path for path in run.targets if not in_policy_directory(path, config)]
     require_inputs(named_inputs, found)
-    files = check_files(found, config, cache=run_cache, jobs=run.jobs, progress=steps.stage())
+    files = check_files(
+        found, config, cache=run_cache, spill=spill, jobs=run.jobs, progress=steps.stage()
+    )
     if run.stdin is not None:
         require_stream_documents(file.load for file in files)
     inputs = gather((file.load for file in files), found, config)
@@ -240,6 +255,7 @@ def validate_with(run: Run, stages: JobStages, run_cache: Cache | None) -> Valid
         cache=run_cache,
         judgement=judgement,
         cluster=cluster,
+        spill=spill,
     )
     outcome = validate_objects(
         (*checked_inputs, *context_objects),
