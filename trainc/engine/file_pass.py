@@ -13,7 +13,7 @@ import os
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from trainc.cache.keys import digest as content_digest
 from trainc.checks.webhooks.cross_object import check_trainjob, document_order
@@ -22,7 +22,6 @@ from trainc.diagnostics import Diagnostic
 from trainc.engine.cache import FILES, WHOLES, Cache, ObjectKeys
 from trainc.engine.outlines import can_outline, outline
 from trainc.engine.progress import Progress
-from trainc.engine.spill import Spilled, SpillFile
 from trainc.engine.workers import ordered, workers_for
 from trainc.errors import CompilerBug, UsageError
 from trainc.load.defaulted import DefaultedObject
@@ -35,6 +34,9 @@ from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.records import dataclass
 from trainc.resolve.index import RuntimeIndex
 from trainc.schema.layers import check_document
+
+if TYPE_CHECKING:
+    from trainc.engine.spill import Spilled, SpillFile  # the run makes one without a cache only
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,6 @@ from trainc.engine.job_pass import (
     verdict_cache,
 )
 from trainc.engine.progress import Progress
-from trainc.engine.spill import SpillFile
 from trainc.engine.wholes import WholeObjects
 from trainc.load.declared import Declared
 from trainc.load.defaulted import DefaultedObject, effective_namespace
@@ -52,6 +51,7 @@ from trainc.resolve.index import RuntimeIndex
 
 if TYPE_CHECKING:
     from trainc.checks.transitions.base import BaseRevision  # loaded by --base runs only
+    from trainc.engine.spill import SpillFile  # the run makes one without a cache only
 
 
 @dataclass(frozen=True, slots=True)

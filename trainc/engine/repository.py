@@ -34,7 +34,6 @@ from trainc.engine.left_out import explain_missing_runtimes
 from trainc.engine.pipeline import PassChoices, Surroundings, validate_objects
 from trainc.engine.progress import Progress, Steps
 from trainc.engine.report import ValidationReport
-from trainc.engine.spill import SpillFile
 from trainc.load.declared import declared_trainjobs
 from trainc.load.discover import repo_path
 from trainc.load.documents import LoadedObject
@@ -58,6 +57,7 @@ from trainc.records import dataclass
 
 if TYPE_CHECKING:
     from trainc.checks.transitions.base import BaseRevision  # loaded by --base runs only
+    from trainc.engine.spill import SpillFile  # made by runs without a cache only
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +166,9 @@ def validate_with(run: Run, stages: JobStages, run_cache: Cache | None) -> Valid
     (:mod:`trainc.engine.spill`), gone when the run ends."""
     if run_cache is not None:
         return _validate(run, stages, run_cache, None)
+    # Imported here: the pre-commit hook runs with a cache, and starts faster without it.
+    from trainc.engine.spill import SpillFile  # noqa: PLC0415
+
     with SpillFile() as spill:
         return _validate(run, stages, None, spill)
 

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from trainc.config.settings import RepoConfig
 from trainc.engine.cache import Cache
 from trainc.engine.file_pass import Whole, whole_object
-from trainc.engine.spill import SpillFile
 from trainc.load.defaulted import DefaultedObject
 from trainc.records import dataclass
 
 #: What stands for an object's whole: where it is (an outline's :class:`Whole`), or the
 #: object itself when it is no outline.
 WholeHandle = Whole | DefaultedObject
+
+if TYPE_CHECKING:
+    from trainc.engine.spill import SpillFile  # the run makes one without a cache only
 
 
 @dataclass(frozen=True, slots=True)
