@@ -166,7 +166,7 @@ def validate_with(run: Run, stages: JobStages, run_cache: Cache | None) -> Valid
     (:mod:`trainc.engine.spill`), gone when the run ends."""
     if run_cache is not None:
         return _validate(run, stages, run_cache, None)
-    # Imported here: the pre-commit hook runs with a cache, and starts faster without it.
+    # Imported here: the pre-commit hook runs with a cache and need not import it.
     from trainc.engine.spill import SpillFile  # noqa: PLC0415
 
     with SpillFile() as spill:
