@@ -780,8 +780,8 @@ def _m33(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m34(cls, defaults):
-    _d_base, _d_clean, _d_progress, _d_job_progress, _d_stages, _d_jobs, _d_cache, _d_judgement, _d_cluster, = defaults
-    def __init__(self, base=_d_base, clean=_d_clean, progress=_d_progress, job_progress=_d_job_progress, stages=_FACTORY, jobs=_d_jobs, cache=_d_cache, judgement=_d_judgement, cluster=_d_cluster):
+    _d_base, _d_clean, _d_progress, _d_job_progress, _d_stages, _d_jobs, _d_cache, _d_judgement, _d_cluster, _d_spill, = defaults
+    def __init__(self, base=_d_base, clean=_d_clean, progress=_d_progress, job_progress=_d_job_progress, stages=_FACTORY, jobs=_d_jobs, cache=_d_cache, judgement=_d_judgement, cluster=_d_cluster, spill=_d_spill):
         _object_setattr(self, 'base', base)
         _object_setattr(self, 'clean', clean)
         _object_setattr(self, 'progress', progress)
@@ -791,26 +791,27 @@ def _m34(cls, defaults):
         _object_setattr(self, 'cache', cache)
         _object_setattr(self, 'judgement', judgement)
         _object_setattr(self, 'cluster', cluster)
+        _object_setattr(self, 'spill', spill)
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(base={self.base!r}, clean={self.clean!r}, progress={self.progress!r}, job_progress={self.job_progress!r}, stages={self.stages!r}, jobs={self.jobs!r}, cache={self.cache!r}, judgement={self.judgement!r}, cluster={self.cluster!r})"
+        return f"{self.__class__.__qualname__}(base={self.base!r}, clean={self.clean!r}, progress={self.progress!r}, job_progress={self.job_progress!r}, stages={self.stages!r}, jobs={self.jobs!r}, cache={self.cache!r}, judgement={self.judgement!r}, cluster={self.cluster!r}, spill={self.spill!r})"
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.base,self.clean,self.progress,self.job_progress,self.stages,self.jobs,self.cache,self.judgement,self.cluster,) == (other.base,other.clean,other.progress,other.job_progress,other.stages,other.jobs,other.cache,other.judgement,other.cluster,)
+            return (self.base,self.clean,self.progress,self.job_progress,self.stages,self.jobs,self.cache,self.judgement,self.cluster,self.spill,) == (other.base,other.clean,other.progress,other.job_progress,other.stages,other.jobs,other.cache,other.judgement,other.cluster,other.spill,)
         return NotImplemented
     def __hash__(self):
-        return hash((self.base,self.clean,self.progress,self.job_progress,self.stages,self.jobs,self.cache,self.judgement,self.cluster,))
+        return hash((self.base,self.clean,self.progress,self.job_progress,self.stages,self.jobs,self.cache,self.judgement,self.cluster,self.spill,))
     def __setattr__(self, name, value):
-        if type(self) is cls or name in ('base','clean','progress','job_progress','stages','jobs','cache','judgement','cluster',):
+        if type(self) is cls or name in ('base','clean','progress','job_progress','stages','jobs','cache','judgement','cluster','spill',):
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
     def __delattr__(self, name):
-        if type(self) is cls or name in ('base','clean','progress','job_progress','stages','jobs','cache','judgement','cluster',):
+        if type(self) is cls or name in ('base','clean','progress','job_progress','stages','jobs','cache','judgement','cluster','spill',):
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     def __getstate__(self):
-        return [self.base, self.clean, self.progress, self.job_progress, self.stages, self.jobs, self.cache, self.judgement, self.cluster]
+        return [self.base, self.clean, self.progress, self.job_progress, self.stages, self.jobs, self.cache, self.judgement, self.cluster, self.spill]
     def __setstate__(self, state):
-        for name, value in zip(('base','clean','progress','job_progress','stages','jobs','cache','judgement','cluster',), state):
+        for name, value in zip(('base','clean','progress','job_progress','stages','jobs','cache','judgement','cluster','spill',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
@@ -4365,34 +4366,34 @@ def _m155(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m156(cls, defaults):
-    _d_key, _d_pickled, _d_data, = defaults
-    def __init__(self, path, digest, ordinal, key=_d_key, pickled=_d_pickled, data=_d_data):
+    _d_key, _d_spilled, _d_data, = defaults
+    def __init__(self, path, digest, ordinal, key=_d_key, spilled=_d_spilled, data=_d_data):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'digest', digest)
         _object_setattr(self, 'ordinal', ordinal)
         _object_setattr(self, 'key', key)
-        _object_setattr(self, 'pickled', pickled)
+        _object_setattr(self, 'spilled', spilled)
         _object_setattr(self, 'data', data)
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(path={self.path!r}, digest={self.digest!r}, ordinal={self.ordinal!r}, key={self.key!r}, pickled={self.pickled!r}, data={self.data!r})"
+        return f"{self.__class__.__qualname__}(path={self.path!r}, digest={self.digest!r}, ordinal={self.ordinal!r}, key={self.key!r}, spilled={self.spilled!r}, data={self.data!r})"
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.path,self.digest,self.ordinal,self.key,self.pickled,self.data,) == (other.path,other.digest,other.ordinal,other.key,other.pickled,other.data,)
+            return (self.path,self.digest,self.ordinal,self.key,self.spilled,self.data,) == (other.path,other.digest,other.ordinal,other.key,other.spilled,other.data,)
         return NotImplemented
     def __hash__(self):
-        return hash((self.path,self.digest,self.ordinal,self.key,self.pickled,self.data,))
+        return hash((self.path,self.digest,self.ordinal,self.key,self.spilled,self.data,))
     def __setattr__(self, name, value):
-        if type(self) is cls or name in ('path','digest','ordinal','key','pickled','data',):
+        if type(self) is cls or name in ('path','digest','ordinal','key','spilled','data',):
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
     def __delattr__(self, name):
-        if type(self) is cls or name in ('path','digest','ordinal','key','pickled','data',):
+        if type(self) is cls or name in ('path','digest','ordinal','key','spilled','data',):
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     def __getstate__(self):
-        return [self.path, self.digest, self.ordinal, self.key, self.pickled, self.data]
+        return [self.path, self.digest, self.ordinal, self.key, self.spilled, self.data]
     def __setstate__(self, state):
-        for name, value in zip(('path','digest','ordinal','key','pickled','data',), state):
+        for name, value in zip(('path','digest','ordinal','key','spilled','data',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
@@ -6350,30 +6351,32 @@ def _m223(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m224(cls, defaults):
-    def __init__(self, whole_by_outline, cache, config):
+    _d_spill, = defaults
+    def __init__(self, whole_by_outline, cache, config, spill=_d_spill):
         _object_setattr(self, 'whole_by_outline', whole_by_outline)
         _object_setattr(self, 'cache', cache)
         _object_setattr(self, 'config', config)
+        _object_setattr(self, 'spill', spill)
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(whole_by_outline={self.whole_by_outline!r}, cache={self.cache!r}, config={self.config!r})"
+        return f"{self.__class__.__qualname__}(whole_by_outline={self.whole_by_outline!r}, cache={self.cache!r}, config={self.config!r}, spill={self.spill!r})"
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.whole_by_outline,self.cache,self.config,) == (other.whole_by_outline,other.cache,other.config,)
+            return (self.whole_by_outline,self.cache,self.config,self.spill,) == (other.whole_by_outline,other.cache,other.config,other.spill,)
         return NotImplemented
     def __hash__(self):
-        return hash((self.whole_by_outline,self.cache,self.config,))
+        return hash((self.whole_by_outline,self.cache,self.config,self.spill,))
     def __setattr__(self, name, value):
-        if type(self) is cls or name in ('whole_by_outline','cache','config',):
+        if type(self) is cls or name in ('whole_by_outline','cache','config','spill',):
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
     def __delattr__(self, name):
-        if type(self) is cls or name in ('whole_by_outline','cache','config',):
+        if type(self) is cls or name in ('whole_by_outline','cache','config','spill',):
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     def __getstate__(self):
-        return [self.whole_by_outline, self.cache, self.config]
+        return [self.whole_by_outline, self.cache, self.config, self.spill]
     def __setstate__(self, state):
-        for name, value in zip(('whole_by_outline','cache','config',), state):
+        for name, value in zip(('whole_by_outline','cache','config','spill',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
@@ -6483,7 +6486,7 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, True, False, True, True, False, (('api_version', 'required', True, True, True, None, True), ('kind', 'required', True, True, True, None, True), ('metadata', 'required', True, True, True, None, True), ('spec', 'default', True, True, True, None, True))): _m31,
     (True, True, True, False, True, True, False, (('api_version', 'required', True, True, True, None, True), ('kind', 'required', True, True, True, None, True), ('metadata', 'required', True, True, True, None, True), ('spec', 'required', True, True, True, None, True))): _m32,
     (True, True, True, False, True, True, False, (('api_version', 'required', True, True, True, None, True), ('kind', 'required', True, True, True, None, True), ('metadata', 'required', True, True, True, None, True), ('spec', 'required', True, True, True, None, True), ('status', 'default', True, True, True, None, True))): _m33,
-    (True, True, True, False, True, True, False, (('base', 'default', True, True, True, None, False), ('clean', 'default', True, True, True, None, False), ('progress', 'default', True, True, True, None, False), ('job_progress', 'default', True, True, True, None, False), ('stages', 'factory', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False), ('cache', 'default', True, True, True, None, False), ('judgement', 'default', True, True, True, None, False), ('cluster', 'default', True, True, True, None, False))): _m34,
+    (True, True, True, False, True, True, False, (('base', 'default', True, True, True, None, False), ('clean', 'default', True, True, True, None, False), ('progress', 'default', True, True, True, None, False), ('job_progress', 'default', True, True, True, None, False), ('stages', 'factory', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False), ('cache', 'default', True, True, True, None, False), ('judgement', 'default', True, True, True, None, False), ('cluster', 'default', True, True, True, None, False), ('spill', 'default', True, True, True, None, False))): _m34,
     (True, True, True, False, True, True, False, (('build', 'default', True, True, True, None, False), ('keep', 'default', True, True, True, None, False), ('output', 'default', True, True, True, None, False))): _m35,
     (True, True, True, False, True, True, False, (('cache', 'required', True, True, True, None, False), ('keys', 'required', True, True, True, None, False))): _m36,
     (True, True, True, False, True, True, False, (('cls', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m37,
@@ -6605,7 +6608,7 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('edits', 'required', True, True, True, None, False), ('note', 'default', True, True, True, None, False), ('manual', 'default', True, True, True, None, False))): _m153,
     (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False))): _m154,
     (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('runtime', 'default', True, True, True, None, False), ('key', 'default', True, True, True, None, False))): _m155,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('ordinal', 'required', True, True, True, None, False), ('key', 'default', True, True, True, None, False), ('pickled', 'default', True, True, True, None, False), ('data', 'default', True, True, True, None, False))): _m156,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('ordinal', 'required', True, True, True, None, False), ('key', 'default', True, True, True, None, False), ('spilled', 'default', True, True, True, None, False), ('data', 'default', True, True, True, None, False))): _m156,
     (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('foreign', 'default', True, True, True, None, False), ('disk', 'default', True, True, True, None, False))): _m157,
     (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('kept', 'required', True, True, True, None, False))): _m158,
     (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False))): _m159,
@@ -6673,7 +6676,7 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('judgement', 'factory', True, True, True, None, False), ('sweeper_schedule', 'default', True, True, True, None, False))): _m221,
     (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('volumes', 'required', True, True, True, None, False), ('declared_volumes', 'required', True, True, True, None, False), ('dropped_volumes', 'required', True, True, True, None, False), ('grace_period', 'required', True, True, True, None, False), ('restart_never', 'required', True, True, True, None, False), ('host_users', 'required', True, True, True, None, False), ('host_network', 'required', True, True, True, None, False))): _m222,
     (True, True, True, False, True, True, False, (('when_deleted', 'default', True, True, True, None, True),)): _m223,
-    (True, True, True, False, True, True, False, (('whole_by_outline', 'required', True, True, True, None, False), ('cache', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False))): _m224,
+    (True, True, True, False, True, True, False, (('whole_by_outline', 'required', True, True, True, None, False), ('cache', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('spill', 'default', True, True, True, None, False))): _m224,
     (True, True, True, False, True, True, False, ()): _m225,
     (True, True, True, True, True, True, False, (('mtime', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('removable', 'required', True, True, True, None, False))): _m226,
 }

@@ -4,11 +4,13 @@ used costs a warning, never the run."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.cli.conftest import Invoke
 from trainc.cache.store import LAYOUT
+from trainc.engine import file_pass
 
 
 def _entries(cache: Path) -> list[Path]:
@@ -66,3 +68,22 @@ def test_a_cache_dir_flag_naming_a_file_is_a_usage_error(
 
     assert outcome.code == 2
     assert "--cache-dir" in outcome.err
+
+
+def test_a_run_without_a_cache_checks_each_file_once(
+    repo: Path, tmp_path: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole TrainJobs come back from the run's spill file when they are judged: no
+    file is checked a second time, as it would be if the run had kept nothing of it."""
+    checked: list[str] = []
+    check_file = file_pass.check_file
+
+    def counted(path: str, *args: Any) -> file_pass.CheckedFile:
+        checked.append(path)
+        return check_file(path, *args)
+
+    monkeypatch.setattr(file_pass, "check_file", counted)
+    outcome = invoke(repo, "compile", "-q", "-o", str(tmp_path / "out"), "--no-cache")
+    assert outcome.code == 0, outcome.err
+    assert any(path.startswith("jobs/") for path in checked)
+    assert sorted(checked) == sorted(set(checked))

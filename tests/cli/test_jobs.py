@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -78,6 +79,27 @@ def test_compile_writes_the_same_bytes_whatever_the_workers(
     assert trees[2] == trees[0]
     assert streams[1] == streams[0]
     assert streams[2] == streams[0]
+
+
+def test_compile_writes_the_same_bytes_with_and_without_a_cache(
+    bench_repo: Path, tmp_path: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cold, warm and ``--no-cache`` (whose whole objects wait in a spill file) write the
+    same tree, and the uncached run leaves no file in the temporary directory."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    trees = []
+    for way, flags in (("cold", cache), ("warm", cache), ("uncached", ["--no-cache"])):
+        out = tmp_path / way
+        assert invoke(bench_repo, "compile", "-q", "-o", str(out), "--jobs", "2", *flags).code == 0
+        trees.append(file_contents(out))
+
+    assert len(trees[0]) > JOBS
+    assert trees[1] == trees[0]
+    assert trees[2] == trees[0]
+    assert list(scratch.iterdir()) == []
 
 
 def test_findings_are_the_same_whatever_the_workers(
@@ -158,6 +180,33 @@ def test_an_error_in_a_worker_is_the_error_of_one_process(
     assert outcomes[0].code == 2
     assert "internal error" in outcomes[0].err
     assert outcomes[1] == outcomes[0]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool forks on Linux only")
+def test_a_killed_compile_without_a_cache_leaves_no_temporary_file(
+    big_repo: Path, tmp_path: Path
+) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2]), "TMPDIR": str(scratch)}
+    command = [sys.executable, "-m", "trainc", "compile", "-q", "-o", str(tmp_path / "out")]
+    process = subprocess.Popen(
+        [*command, "--jobs", "2", "--no-cache"],
+        cwd=big_repo,
+        env=env,
+        start_new_session=True,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _workers_of(process)
+        time.sleep(1)  # the file pass under way: the spill file holds wholes
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=60)
+        assert list(scratch.iterdir()) == []
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 @pytest.mark.parametrize("command", ["validate", "compile"])

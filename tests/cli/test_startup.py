@@ -77,7 +77,7 @@ HOOK_MODULES = """
     diagnostics
     engine engine.admission engine.blocking engine.cache engine.file_pass engine.job_pass
     engine.left_out engine.outlines engine.pipeline engine.progress engine.report
-    engine.repository engine.wholes engine.workers
+    engine.repository engine.spill engine.wholes engine.workers
     errors
     load load.convert load.declared load.defaulted load.discover load.documents
     load.fastyaml load.file_indexes load.globs load.input_settings load.inputs

@@ -38,7 +38,7 @@ def _gone(pids: set[int]) -> bool:
 def test_results_come_in_item_order_whatever_the_workers(jobs: int) -> None:
     table = [f"item-{number}" for number in range(500)]
 
-    assert list(ordered(table.__getitem__, len(table), jobs=jobs)) == table
+    assert list(ordered(table.__getitem__, range(len(table)), jobs=jobs)) == table
 
 
 def _slow_pid(_: int) -> int:
@@ -50,24 +50,24 @@ def _slow_pid(_: int) -> int:
 
 def test_more_than_one_job_runs_the_work_in_forked_workers() -> None:
     parent = os.getpid()
-    seen = set(ordered(_slow_pid, 200, jobs=2))
+    seen = set(ordered(_slow_pid, range(200), jobs=2))
 
     assert len(seen) == 2
     assert parent not in seen
 
 
 def test_one_job_or_few_items_stay_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert set(ordered(lambda _: os.getpid(), 200, jobs=1)) == {os.getpid()}
+    assert set(ordered(lambda _: os.getpid(), range(200), jobs=1)) == {os.getpid()}
     monkeypatch.setattr(workers, "MIN_ITEMS_PER_WORKER", 50)
     assert workers_for(99, 8) == 1
     assert workers_for(100, 8) == 2
     assert workers_for(10_000, 3) == 3
-    assert set(ordered(lambda _: os.getpid(), 99, jobs=2)) == {os.getpid()}
+    assert set(ordered(lambda _: os.getpid(), range(99), jobs=2)) == {os.getpid()}
 
 
 def test_what_the_work_reads_is_what_the_process_held_at_the_start() -> None:
     prepared = {"runtime": "torch"}  # made before the pool: no pickling needed
-    answers = list(ordered(lambda number: (number, prepared["runtime"]), 100, jobs=2))
+    answers = list(ordered(lambda number: (number, prepared["runtime"]), range(100), jobs=2))
 
     assert answers == [(number, "torch") for number in range(100)]
 
@@ -79,7 +79,7 @@ def test_an_error_in_a_worker_is_raised_here_as_itself_at_its_turn(error: Except
             raise error
         return number
 
-    results = ordered(work, 300, jobs=2)
+    results = ordered(work, range(300), jobs=2)
     got = [next(results) for _ in range(150)]
     with pytest.raises(type(error)) as raised:
         next(results)
@@ -89,7 +89,7 @@ def test_an_error_in_a_worker_is_raised_here_as_itself_at_its_turn(error: Except
 
 
 def test_the_workers_end_when_the_caller_stops_early() -> None:
-    results = ordered(lambda _: os.getpid(), 10_000, jobs=2)
+    results = ordered(lambda _: os.getpid(), range(10_000), jobs=2)
     pids = {next(results) for _ in range(2_000)}
     results.close()
 
@@ -106,7 +106,7 @@ def test_the_workers_end_when_the_work_fails() -> None:
         return os.getpid()
 
     def run() -> None:
-        for pid in ordered(work, 10_000, jobs=2):
+        for pid in ordered(work, range(10_000), jobs=2):
             pids.add(pid)
 
     with pytest.raises(ValueError, match="boom"):

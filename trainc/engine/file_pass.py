@@ -13,7 +13,7 @@ import os
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from trainc.cache.keys import digest as content_digest
 from trainc.checks.webhooks.cross_object import check_trainjob, document_order
@@ -35,20 +35,26 @@ from trainc.records import dataclass
 from trainc.resolve.index import RuntimeIndex
 from trainc.schema.layers import check_document
 
+if TYPE_CHECKING:
+    from trainc.engine.spill import Spilled, SpillFile  # the run makes one without a cache only
+
 
 @dataclass(frozen=True, slots=True)
 class Whole:
-    """Where the whole of an outlined object is: the pickle of its file's check when no
-    cache keeps it (``pickled``), else the cache entry ``key``; and the file itself (its
-    path, and the digest of the bytes checked), read and checked again when neither is
-    there. ``data`` holds the bytes of a file that cannot be read again (the standard
-    input)."""
+    """Where the whole of an outlined object is: the pickle of its file's check in the
+    run's spill file when no cache keeps it (``spilled``, :mod:`trainc.engine.spill`),
+    else the cache entry ``key``; and the file itself (its path, and the digest of the
+    bytes checked), read and checked again when neither is there. ``data`` holds the
+    bytes of a file that cannot be read again (the standard input).
+
+    It is what a worker judging the object is sent (:mod:`trainc.engine.job_pass`): a
+    few short strings, where the outline is a tree of the run's own objects."""
 
     path: str
     digest: str
     ordinal: int
     key: str | None = None
-    pickled: bytes | None = None
+    spilled: Spilled | None = None
     data: bytes | None = None
 
 
@@ -149,12 +155,14 @@ def check_file(path: str, data: bytes | Diagnostic, config: RepoConfig) -> Check
     return CheckedFile(load, tuple(check_object(obj, config) for obj in load.objects))
 
 
-def whole_object(whole: Whole, cache: Cache | None, config: RepoConfig) -> DefaultedObject:
-    """The object an outline stands for: from memory, from its file's cache entry, or
-    checked again."""
+def whole_object(
+    whole: Whole, cache: Cache | None, spill: SpillFile | None, config: RepoConfig
+) -> DefaultedObject:
+    """The object an outline stands for: from the run's spill file, from its file's
+    cache entry, or checked again."""
     checked: object = None
-    if whole.pickled is not None:
-        checked = pickle.loads(whole.pickled)  # noqa: S301 - this run's own bytes
+    if whole.spilled is not None and spill is not None:
+        checked = pickle.loads(spill.get(whole.spilled))  # noqa: S301 - this run's own bytes
     elif cache is not None and whole.key is not None:
         checked = cache.load(WHOLES, whole.key, CheckedFile)
     if not isinstance(checked, CheckedFile):
@@ -187,6 +195,7 @@ def check_files(
     config: RepoConfig,
     *,
     cache: Cache | None = None,
+    spill: SpillFile | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
 ) -> list[CheckedFile]:
@@ -198,7 +207,7 @@ def check_files(
     checked by up to ``jobs`` processes and kept in the cache, with each of their
     TrainJobs' webhook checks on its runtime (:class:`CrossChecked`). TrainJobs come
     back as outlines (see :class:`CheckedObject`), their whole objects kept in the cache
-    (or, without one, as pickles) until a TrainJob is judged; the bytes of the second
+    (or, without one, in ``spill``) until a TrainJob is judged; the bytes of the second
     group of files are read again when they are checked. A run so holds little of each
     file. ``progress(done, total)`` is called after each file. Raises UsageError when a
     file changes between its two reads.
@@ -224,7 +233,7 @@ def check_files(
         reads.append(_Read(path, data if first or path == STDIN_NAME else None, digest, first))
     before = set(runtimes_first)
     checked: dict[int, CheckedFile] = {}
-    for number, found in _FileWork(files, reads, runtimes_first, config, cache).run(jobs):
+    for number, found in _FileWork(files, reads, runtimes_first, config, (cache, spill)).run(jobs):
         checked[number] = found
         if progress is not None:
             progress(len(checked), len(reads))
@@ -236,7 +245,7 @@ def check_files(
     ]
     rest = [number for number in range(len(reads)) if number not in before]
     index = RuntimeIndex(document_order(runtimes))
-    for number, found in _FileWork(files, reads, rest, config, cache, index).run(jobs):
+    for number, found in _FileWork(files, reads, rest, config, (cache, spill), index).run(jobs):
         checked[number] = found
         if progress is not None:
             progress(len(checked), len(reads))
@@ -262,12 +271,13 @@ class _FileWork:
         reads: Sequence[_Read],
         numbers: Sequence[int],
         config: RepoConfig,
-        cache: Cache | None,
+        kept: tuple[Cache | None, SpillFile | None],
         index: RuntimeIndex | None = None,
     ) -> None:
         self._files = files
         self._reads = reads
         self._config = config
+        cache, self._spill = kept
         self._cache = cache
         self._index = index
         self._runtime_keys = ObjectKeys()
@@ -304,7 +314,7 @@ class _FileWork:
         """Each file's check, in the order of the numbers given."""
         pooled = workers_for(len(self._missing), jobs) > 1
         make: Callable[[int], _Made | bytes] = self._pickled if pooled else self._made
-        made = ordered(make, len(self._missing), jobs=jobs)
+        made = ordered(make, range(len(self._missing)), jobs=jobs)
         for number in self._numbers:
             found = self._found.get(number)
             if found is None:
@@ -332,21 +342,21 @@ class _FileWork:
             result = self._cross_checked(result, self._index)
         return _outlined(result), pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
 
-    def _kept(self, number: int, outlined: CheckedFile, whole: bytes) -> bytes | None:
+    def _kept(self, number: int, outlined: CheckedFile, whole: bytes) -> Spilled | None:
         """Keep file ``number``'s check in the cache, here in the run's process (a pack
-        has one writer); the whole check's pickle when no cache keeps it."""
+        has one writer); in the spill file when no cache keeps it (then where)."""
         key = self._keys.get(number)
         if self._cache is None or key is None:
-            return whole
+            return self._spill.put(whole) if self._spill is not None else None
         self._cache.save(FILES, key, outlined)
         self._cache.store.put(WHOLES, key, whole)
         return None
 
-    def _whole(self, number: int, pickled: bytes | None = None) -> Whole:
+    def _whole(self, number: int, spilled: Spilled | None = None) -> Whole:
         """Where the whole objects of file ``number`` are (at ordinal 0)."""
         read = self._reads[number]
         kept = read.data if read.path == STDIN_NAME and isinstance(read.data, bytes) else None
-        return Whole(read.path, read.digest or "", 0, self._keys.get(number), pickled, kept)
+        return Whole(read.path, read.digest or "", 0, self._keys.get(number), spilled, kept)
 
     def _cross_checked(self, checked: CheckedFile, index: RuntimeIndex) -> CheckedFile:
         """``checked`` with each TrainJob's webhook checks on its runtime."""

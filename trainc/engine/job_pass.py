@@ -37,7 +37,7 @@ from trainc.engine.admission import RunCluster, judge_admission
 from trainc.engine.blocking import stopped_by_runtime
 from trainc.engine.cache import TRAINJOBS, Cache, ObjectKeys, policies_digest
 from trainc.engine.progress import Progress
-from trainc.engine.wholes import WholeObjects
+from trainc.engine.wholes import WholeHandle, WholeObjects
 from trainc.engine.workers import ordered
 from trainc.load.defaulted import DefaultedObject
 from trainc.model.kinds import TRAINJOB
@@ -220,14 +220,17 @@ class _Judge:
     verdicts: _Verdicts | None = None
 
     def __call__(self, number: int) -> _Judged:
-        """The verdict on TrainJob ``number``, the job it resolved to and its build.
+        """The verdict on TrainJob ``number``, the job it resolved to and its build."""
+        return self.judge(self.work.wholes(self.trainjobs[number]))
+
+    def judge(self, trainjob: DefaultedObject) -> _Judged:
+        """The verdict on the whole ``trainjob``, the job it resolved to and its build.
 
         The output stage makes the job's output when the job is clean and the run was
         clean when this process last knew: in a worker, the run's state at the fork, so a
         job may be made and then dropped by the run's process after an earlier job's error.
         """
         config = self.work.config
-        trainjob = self.work.wholes(self.trainjobs[number])
         found = self.work.index.lookup(trainjob)
         runtime = found if isinstance(found, DefaultedObject) else None
         resolved = None
@@ -279,13 +282,18 @@ class _Judge:
         """The verdict on each job, in order: the cache's when it has one, the others
         judged by up to ``jobs`` processes (:func:`~trainc.engine.workers.ordered`)."""
         count = len(self.trainjobs)
+        wholes = self.work.wholes
         if self.verdicts is None:
-            yield from ordered(self.verdict, count, jobs=jobs)
+            yield from ordered(
+                self._sent, [wholes.handle(job) for job in self.trainjobs], jobs=jobs
+            )
             return
         keys = [self._key(self.verdicts, number) for number in range(count)]
         kept = [self.verdicts.cache.store.has(TRAINJOBS, key) for key in keys]
-        missing = [number for number in range(count) if not kept[number]]
-        judged = ordered(lambda item: self.verdict(missing[item]), len(missing), jobs=jobs)
+        missing = [
+            wholes.handle(job) for job, hit in zip(self.trainjobs, kept, strict=True) if not hit
+        ]
+        judged = ordered(self._sent, missing, jobs=jobs)
         cache = self.verdicts.cache
         for number, key in enumerate(keys):
             found = cache.load(TRAINJOBS, key, _Verdict) if kept[number] else None
@@ -296,8 +304,14 @@ class _Judge:
         judged.close()
 
     def verdict(self, number: int) -> _Verdict:
-        """The verdict alone, what a worker sends back."""
+        """The verdict alone on TrainJob ``number``."""
         return self(number).verdict
+
+    def _sent(self, handle: WholeHandle) -> _Verdict:
+        """The verdict on the TrainJob ``handle`` stands for, what a worker is sent and
+        sends back: the handle, not the job's number, so the worker does not touch the
+        run's outlines (:mod:`trainc.engine.workers`)."""
+        return self.judge(self.work.wholes.read(handle)).verdict
 
     def _key(self, verdicts: _Verdicts, number: int) -> str:
         """The cache key of the verdict on job ``number`` (see :meth:`_Verdicts.key`)."""

@@ -11,11 +11,12 @@ whole object, which the run fetches again when it needs it
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from trainc.load.defaulted import DefaultedObject
 from trainc.load.documents import LoadedObject
-from trainc.model.json import FieldPath, JsonObject, get_path
+from trainc.model.json import FieldPath, JsonObject, JsonValue, get_path
 from trainc.model.kinds import TRAINJOB
 
 #: The fields an outline keeps: what names the object and the runtime it references.
@@ -35,27 +36,78 @@ def can_outline(obj: DefaultedObject) -> bool:
     return obj.kind == TRAINJOB.kind
 
 
+#: Every path an outline may locate: the fields and the mappings above them, root first.
+_LOCATED: tuple[FieldPath, ...] = tuple(
+    sorted({path[:end] for path in OUTLINE_FIELDS for end in range(len(path) + 1)})
+)
+_PLACE = {path: place for place, path in enumerate(_LOCATED)}
+
+
+class OutlinePositions(Mapping[FieldPath, tuple[int, int]]):
+    """The positions of an outline's fields in one flat tuple of numbers: line and
+    column of each of :data:`_LOCATED`, -1 for a path the document does not hold.
+
+    A dict of the same eight paths holds eight key tuples and eight position tuples,
+    about 1.3 KB for each TrainJob, which a run keeps for all of them; this is a tenth.
+    """
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, flat: tuple[int, ...]) -> None:
+        self._flat = flat
+
+    @classmethod
+    def of(cls, positions: Mapping[FieldPath, tuple[int, int]]) -> OutlinePositions:
+        """The positions of :data:`_LOCATED` that ``positions`` holds."""
+        return cls(tuple(n for path in _LOCATED for n in positions.get(path, (-1, -1))))
+
+    def __getitem__(self, path: FieldPath) -> tuple[int, int]:
+        place = _PLACE.get(path)
+        if place is None or self._flat[2 * place] < 0:
+            raise KeyError(path)
+        return self._flat[2 * place], self._flat[2 * place + 1]
+
+    def __iter__(self) -> Iterator[FieldPath]:
+        return (path for place, path in enumerate(_LOCATED) if self._flat[2 * place] >= 0)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __reduce__(self) -> tuple[type[OutlinePositions], tuple[tuple[int, ...]]]:
+        return OutlinePositions, (self._flat,)
+
+
 def outline(obj: DefaultedObject) -> DefaultedObject:
-    """``obj`` with only :data:`OUTLINE_FIELDS` and their positions."""
+    """``obj`` with only :data:`OUTLINE_FIELDS` and their positions.
+
+    A run keeps an outline of every TrainJob until its end, so it is made small: the
+    positions in one tuple (:class:`OutlinePositions`), and the defaulted fields share
+    every mapping they have in common with the loaded ones (a pickle keeps the sharing).
+    """
     loaded = obj.loaded
     document = loaded.document
-    kept = {
-        path[:end]
-        for path in OUTLINE_FIELDS
-        for end in range(len(path) + 1)
-        if path[:end] in document.positions
-    }
-    positions: dict[FieldPath, tuple[int, int]] = {
-        path: document.positions[path] for path in sorted(kept)
-    }
-    outlined = replace(document, data=_fields(loaded.data), positions=positions)
+    written = _fields(loaded.data)
+    outlined = replace(document, data=written, positions=OutlinePositions.of(document.positions))
     return replace(
         obj,
         loaded=LoadedObject(
             outlined, loaded.api_version, loaded.kind, loaded.name, loaded.namespace
         ),
-        data=_fields(obj.data),
+        data=_shared(_fields(obj.data), written),
     )
+
+
+def _shared(value: JsonObject, like: JsonValue) -> JsonObject:
+    """``value``, with each of its mappings that equals the one at the same place in
+    ``like`` replaced by that one."""
+    if value == like and isinstance(like, dict):
+        return like
+    if not isinstance(like, dict):
+        return value
+    return {
+        key: _shared(inner, like.get(key)) if isinstance(inner, dict) else inner
+        for key, inner in value.items()
+    }
 
 
 def _fields(data: JsonObject) -> JsonObject:

@@ -51,6 +51,7 @@ from trainc.resolve.index import RuntimeIndex
 
 if TYPE_CHECKING:
     from trainc.checks.transitions.base import BaseRevision  # loaded by --base runs only
+    from trainc.engine.spill import SpillFile  # the run makes one without a cache only
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,8 @@ class PassChoices:
     sets every finding's level and drops the suppressed ones before anything is decided
     on them (:mod:`trainc.config.judgement`); the cache keeps findings as found.
     ``cluster`` is the cluster whose admission judges each TrainJob's objects (None
-    without a ``cluster`` section: no admission is judged).
+    without a ``cluster`` section: no admission is judged). ``spill`` holds the whole
+    objects behind the outlines when no cache does (:mod:`trainc.engine.spill`).
     """
 
     base: BaseRevision | None = None
@@ -99,6 +101,7 @@ class PassChoices:
     cache: Cache | None = None
     judgement: Judgement | None = None
     cluster: RunCluster | None = None
+    spill: SpillFile | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +155,7 @@ def validate_objects(
         if choices.progress is not None:
             choices.progress(done, len(objects))
     cache, base = choices.cache, choices.base
-    wholes = WholeObjects(whole_by_outline, cache, config)
+    wholes = WholeObjects(whole_by_outline, cache, config, choices.spill)
     if base is not None:  # the transition rules read every field of every object
         checked = [wholes(obj) for obj in checked]
     keys = ObjectKeys()

@@ -56,6 +56,7 @@ from trainc.records import dataclass
 
 if TYPE_CHECKING:
     from trainc.checks.transitions.base import BaseRevision  # loaded by --base runs only
+    from trainc.engine.spill import SpillFile  # made by runs without a cache only
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,14 +154,31 @@ def found_inputs(run: Run) -> InputFiles:
 
 
 def validate_with(run: Run, stages: JobStages, run_cache: Cache | None) -> Validated:
-    """:func:`validate_repository` with the run's cache (:func:`run_cache`)."""
+    """:func:`validate_repository` with the run's cache (:func:`run_cache`); without
+    one, the whole objects behind the outlines wait in a spill file
+    (:mod:`trainc.engine.spill`), gone when the run ends."""
+    if run_cache is not None:
+        return _validate(run, stages, run_cache, None)
+    # Imported here: the pre-commit hook runs with a cache and need not import it.
+    from trainc.engine.spill import SpillFile  # noqa: PLC0415
+
+    with SpillFile() as spill:
+        return _validate(run, stages, None, spill)
+
+
+def _validate(
+    run: Run, stages: JobStages, run_cache: Cache | None, spill: SpillFile | None
+) -> Validated:
+    """:func:`validate_with`, given where the whole objects wait."""
     config, named, cache = run.config, run.named, run.cache
     steps = Steps(run.progress)
     found = found_inputs(run)
     # A policy directory holds no input files, yet naming it checks its policies.
     named_inputs = [path for path in run.targets if not in_policy_directory(path, config)]
     require_inputs(named_inputs, found)
-    files = check_files(found, config, cache=run_cache, jobs=run.jobs, progress=steps.stage())
+    files = check_files(
+        found, config, cache=run_cache, spill=spill, jobs=run.jobs, progress=steps.stage()
+    )
     if run.stdin is not None:
         require_stream_documents(file.load for file in files)
     inputs = gather((file.load for file in files), found, config)
@@ -233,6 +251,7 @@ def validate_with(run: Run, stages: JobStages, run_cache: Cache | None) -> Valid
         cache=run_cache,
         judgement=judgement,
         cluster=cluster,
+        spill=spill,
     )
     outcome = validate_objects(
         (*checked_inputs, *context_objects),

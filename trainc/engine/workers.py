@@ -4,10 +4,15 @@ Resolving, checking, building and rendering one TrainJob reads only what the run
 prepared before (schemas, CEL programs, the runtime index, the policies) and the job
 itself, so a run with many TrainJobs hands them to forked worker processes. Forked,
 because the workers then start with everything prepared, nothing pickled: only each
-job's number goes to a worker and only its result (findings, rendered text) comes
-back. Results are yielded in submission order, so whatever the number of workers the
-caller sees the sequence one process would produce, and at most a few chunks are in
-flight, so memory does not grow with the repository.
+item (a number, or a small handle such as where a TrainJob's whole object is) goes to a
+worker and only its result (findings, rendered text) comes back. What differs per item
+travels with the task rather than being looked up in the memory the workers share with
+the run's process: a forked worker reading an object of its parent writes that object's
+reference count, and the kernel then copies the whole page into the worker, so a worker
+indexing the run's per-TrainJob objects would in time copy most of them
+(docs/performance.md). Results are yielded in submission order, so whatever the number
+of workers the caller sees the sequence one process would produce, and at most a few
+chunks are in flight, so memory does not grow with the repository.
 
 A small run, a single usable core, or a platform other than Linux stays in one process:
 a pool costs tens of milliseconds to start, Windows has no ``fork``, and macOS's
@@ -26,14 +31,15 @@ import signal
 import sys
 import traceback
 from collections import deque
-from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, TypeVar, cast
+from collections.abc import Callable, Generator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from trainc.errors import CompilerBug, UsageError
 
 if TYPE_CHECKING:
     from multiprocessing.pool import ApplyResult
 
+Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 #: How many items a worker should have before a pool pays for its start (a fork, and
@@ -48,8 +54,8 @@ _CHUNKS_IN_FLIGHT_PER_WORKER = 3
 _MAX_CHUNK = 32
 
 #: The work of each running :func:`ordered` call, by token: set before the fork, so the
-#: workers inherit it and tasks carry only the token and a range of item numbers.
-_WORK: dict[int, Callable[[int], object]] = {}
+#: workers inherit it and tasks carry only the token and a chunk of items.
+_WORK: dict[int, Callable[[Any], object]] = {}
 _tokens = itertools.count()
 
 #: prctl(2) option: the signal a process gets when its parent dies (Linux).
@@ -79,20 +85,22 @@ def workers_for(items: int, jobs: int) -> int:
 
 
 def ordered(
-    work: Callable[[int], Result], count: int, *, jobs: int
+    work: Callable[[Item], Result], items: Sequence[Item], *, jobs: int
 ) -> Generator[Result, None, None]:
-    """``work(0)``, ``work(1)``, ... ``work(count - 1)``, in that order.
+    """``work(item)`` for each of ``items``, in their order.
 
     With more than one worker (see :func:`workers_for`), ``work`` runs in forked
     processes: it may read anything the process holds when this generator starts, and
-    must return picklable data; what it changes stays in the worker. An exception it
+    must return picklable data; what it changes stays in the worker. The items, which
+    must pickle, are sent to the workers a chunk at a time. An exception it
     raises is raised here, as itself, after the results of the items before it, as one
     process would raise it. The workers are ended
     when the generator finishes, fails or is closed (an interrupt included).
     """
+    count = len(items)
     workers = workers_for(count, jobs)
     if workers == 1:
-        yield from (work(item) for item in range(count))
+        yield from (work(item) for item in items)
         return
     # Imported only for a pool: a run that stays in one process (pre-commit's) starts
     # without multiprocessing and what it brings (sockets, threads, pickling).
@@ -121,13 +129,13 @@ def ordered(
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
         pending: deque[ApplyResult[tuple[list[object], Exception | None]]] = deque()
-        chunks = ((start, min(start + chunk, count)) for start in range(0, count, chunk))
-        for bounds in itertools.islice(chunks, workers * _CHUNKS_IN_FLIGHT_PER_WORKER):
-            pending.append(pool.apply_async(_run_chunk, (token, *bounds)))
+        chunks = (list(items[start : start + chunk]) for start in range(0, count, chunk))
+        for part in itertools.islice(chunks, workers * _CHUNKS_IN_FLIGHT_PER_WORKER):
+            pending.append(pool.apply_async(_run_chunk, (token, part)))
         while pending:
             results, error = pending.popleft().get()
-            for bounds in itertools.islice(chunks, 1):
-                pending.append(pool.apply_async(_run_chunk, (token, *bounds)))
+            for part in itertools.islice(chunks, 1):
+                pending.append(pool.apply_async(_run_chunk, (token, part)))
             yield from cast("list[Result]", results)
             if error is not None:
                 raise error
@@ -136,13 +144,13 @@ def ordered(
         pool.join()
 
 
-def _run_chunk(token: int, start: int, stop: int) -> tuple[list[object], Exception | None]:
-    """Items ``start`` to ``stop`` of the work ``token`` names, in a worker: the results
-    up to the first error, and that error (picklable, its traceback as a note)."""
+def _run_chunk(token: int, items: list[object]) -> tuple[list[object], Exception | None]:
+    """``items`` done by the work ``token`` names, in a worker: the results up to the
+    first error, and that error (picklable, its traceback as a note)."""
     work = _WORK[token]
     results: list[object] = []
     try:
-        for item in range(start, stop):
+        for item in items:
             results.append(work(item))  # noqa: PERF401 - kept up to an error
     except Exception as error:  # noqa: BLE001 - sent to the parent, which raises it
         return results, _portable(error)

@@ -10,7 +10,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-_SIZE = 16384
+#: How many strings each check remembers. The strings that repeat (container names, label
+#: keys) recur in every Job, so a few hundred places keep them; the others (each Job's
+#: and Pod's own name) never come back, and a larger memory only holds them: in a worker
+#: judging thousands of TrainJobs, 16,384 of them per check was tens of MB
+#: (docs/performance.md).
+_SIZE = 1024
 
 
 def remembered(check: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
