@@ -383,7 +383,7 @@ def _with_wholes(outlined: CheckedFile, whole: Whole) -> CheckedFile:
             obj.loaded,
             obj.findings,
             obj.defaulted,
-            Whole(path, digest, ordinal, key, whole.pickled, whole.data),
+            Whole(path, digest, ordinal, key, whole.spilled, whole.data),
             obj.cross,
         )
         if obj.defaulted is not None and can_outline(obj.defaulted)
