@@ -3,10 +3,21 @@ plugins after it (LimitRanger, PodSecurity, ValidatingAdmissionPolicy, ResourceQ
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import pytest
+
 from tests.checks.admission.limit_ranges.test_judge import CPU_MAX
 from tests.checks.admission.policies.test_judge import policy
 from tests.checks.admission.wiring import admission_input
 from trainc.checks.admission.judge import check_admission
+from trainc.checks.admission.limit_ranges import judge as limit_ranges_judge
+from trainc.checks.admission.pod_security import judge as pod_security_judge
+from trainc.checks.admission.policies import judge as policies_judge
+from trainc.checks.admission.resource_quotas import judge as resource_quotas_judge
 from trainc.model.json import JsonObject
 
 NAMESPACE = """\
@@ -101,3 +112,39 @@ def test_the_pods_of_a_refused_job_are_never_created_nor_judged() -> None:
 def test_a_refused_jobset_has_no_jobs_and_no_pods() -> None:
     platform = _platform(NAMESPACE.format(mode="warn"), MEMORY, NO_JOBSETS, NO_JOBS)
     assert _codes(platform) == ["quota.exceeded"]
+
+
+#: A quota every pod passes: it tracks only GPUs, which none requests.
+GPUS = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: gpus, namespace: research}
+spec:
+  hard: {requests.nvidia.com/gpu: "8"}
+"""
+
+
+def test_each_plugin_evaluates_each_pod_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One evaluation per plugin and pod gives both its findings and its refusals."""
+    evaluated: Counter[str] = Counter()
+
+    def spy(name: str, module: ModuleType, function: str, pods: Callable[..., bool]) -> None:
+        real = getattr(module, function)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            if pods(*args):
+                evaluated[name] += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, function, counted)
+
+    spy("LimitRanger", limit_ranges_judge, "pod_causes", lambda *_: True)
+    spy("PodSecurity", pod_security_judge, "judge", lambda *_: True)
+    spy("policies", policies_judge, "admit", lambda _, request: request.resource.resource == "pods")
+    spy("quotas", resource_quotas_judge, "admit", lambda _, target, *__: target.resource == "pods")
+    warned = policy("no-pods", "pods", "false", message="no pods here", actions="Warn")
+    platform = _platform(NAMESPACE.format(mode="warn"), CPU_MAX, GPUS, warned)
+    found = admission_input(platform, trainers=("node", "worker"))
+    codes = sorted({finding.code for finding in check_admission(found)})
+    assert codes == ["psa.would-violate", "vap.warned"]
+    assert evaluated == {"LimitRanger": 2, "PodSecurity": 2, "policies": 2, "quotas": 2}

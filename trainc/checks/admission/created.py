@@ -30,6 +30,9 @@ from trainc.resolve.resolved import ResolvedJob
 
 _TEMPLATE: Final = ("spec", "template")
 JOB_CONTROLLER: Final = "the Job controller"
+#: A pod's name in the API server's messages: the Job controller generates it, unknown
+#: offline.
+POD_NAME: Final = "…"
 #: Who sends the objects trainc builds, as a finding names them.
 GITOPS_TOOL: Final = "applied by the GitOps tool"
 TRAINER_CONTROLLER: Final = "created by the Trainer controller"
@@ -164,5 +167,15 @@ def pods_created_from(pods: Iterable[CreatedPod]) -> str:
     return created_from(("pods", "pods"), (pod.replicated_job for pod in pods), JOB_CONTROLLER)
 
 
-#: One family of admission checks: its findings about one TrainJob's objects.
-AdmissionCheck = Callable[[AdmissionInput], list[Diagnostic]]
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """What one admission plugin says of a TrainJob's pods, from one evaluation of each:
+    its findings, and the replicatedJobs whose pods it refuses (which the plugins after
+    it never see)."""
+
+    findings: list[Diagnostic]
+    refused: frozenset[str] = frozenset()
+
+
+#: One validating admission plugin on one TrainJob's objects.
+AdmissionCheck = Callable[[AdmissionInput], Judged]

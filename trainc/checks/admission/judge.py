@@ -10,7 +10,10 @@ LimitRanger, PodSecurity, ..., ValidatingAdmissionPolicy, ValidatingAdmissionWeb
 ResourceQuota), and the first that refuses a request ends it: the later ones never see
 the pod, so they neither refuse nor warn about it (their findings would be noise). The
 pod validation that follows LimitRanger's defaults (``limitrange.default-below-request``)
-refuses before any of them. Objects come one after another too: a Job the policies or the
+refuses before any of them, and the mutating Priority plugin's refusal of a class the
+cluster lacks before that. Each plugin is asked once per pod, its verdict
+(:class:`~trainc.checks.admission.created.Judged`) carrying both its findings and the
+pods it refuses. Objects come one after another too: a Job the policies or the
 quotas refuse is never created, nor its pods; a refused JobSet has no Jobs, and Kueue
 never sees it. Kueue judges the workload once the JobSet exists, whatever becomes of its
 pods. A family is one module with a
@@ -19,51 +22,37 @@ pods. A family is one module with a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from trainc.checks.admission.created import AdmissionCheck, AdmissionInput, CreatedPod
+from trainc.checks.admission.created import AdmissionCheck, AdmissionInput
 from trainc.checks.admission.kueue.judge import check_kueue
-from trainc.checks.admission.limit_ranges.judge import check_limit_ranges, limit_ranger_refuses
-from trainc.checks.admission.pod_security.judge import check_pod_security, pod_security_refuses
+from trainc.checks.admission.limit_ranges.judge import judge_limit_ranges
+from trainc.checks.admission.pod_security.judge import judge_pod_security
 from trainc.checks.admission.policies import UserInfo, resource_for
-from trainc.checks.admission.policies.judge import (
-    check_policies,
-    policies_refuse,
-    policies_refuse_object,
-)
+from trainc.checks.admission.policies.judge import judge_policies, policies_refuse_object
+from trainc.checks.admission.priority import judge_priority
 from trainc.checks.admission.resource_quotas.evaluators import Target
-from trainc.checks.admission.resource_quotas.judge import check_resource_quotas, quotas_refuse
+from trainc.checks.admission.resource_quotas.judge import judge_resource_quotas, quotas_refuse
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import JsonObject
 from trainc.model.labels import JOBSET_KIND
 
-#: Whether one plugin refuses the pods of one replicatedJob.
-Refuses = Callable[[AdmissionInput, CreatedPod], bool]
-
-
-@dataclass(frozen=True, slots=True)
-class Plugin:
-    """One validating admission plugin: its findings, and which pods it refuses (None:
-    it is the last to judge pods, so nothing after it needs to know)."""
-
-    check: AdmissionCheck
-    refuses: Refuses | None = None
-
-
-#: The plugins that judge a TrainJob's pods, in the API server's order.
-POD_PLUGINS: tuple[Plugin, ...] = (
-    Plugin(check_limit_ranges, limit_ranger_refuses),
-    Plugin(check_pod_security, pod_security_refuses),
-    Plugin(check_policies, policies_refuse),
-    Plugin(check_resource_quotas),
+#: The plugins that judge a TrainJob's pods, in the API server's order: the Priority
+#: plugin's refusal comes in the mutating phase, before the pod validation and
+#: LimitRanger's (which :func:`judge_limit_ranges` reports), then the validating ones.
+POD_PLUGINS: tuple[AdmissionCheck, ...] = (
+    judge_priority,
+    judge_limit_ranges,
+    judge_pod_security,
+    judge_policies,
+    judge_resource_quotas,
 )
 
 
 def check_admission(found: AdmissionInput) -> list[Diagnostic]:
     """Every family's findings about one TrainJob's objects; none without a cluster.
 
-    Each plugin judges only the pods no earlier plugin refused.
+    Each plugin judges each pod once, and only the pods no earlier plugin refused.
     """
     if not found.cluster.configured:
         return []
@@ -75,12 +64,10 @@ def check_admission(found: AdmissionInput) -> list[Diagnostic]:
     jobset_refused = _refuses(found, jobset, found.builder, replaced)
     judged = replace(found, jobset_refused=True) if jobset_refused else _created(found)
     for plugin in POD_PLUGINS:
-        findings.extend(plugin.check(judged))
-        if plugin.refuses is None:
-            continue
-        refused = {pod.replicated_job for pod in judged.pods if plugin.refuses(judged, pod)}
-        if refused:
-            judged = replace(judged, refused=judged.refused | refused)
+        verdict = plugin(judged)
+        findings.extend(verdict.findings)
+        if verdict.refused:
+            judged = replace(judged, refused=judged.refused | verdict.refused)
     if not jobset_refused:  # Kueue never sees a JobSet the API server refused
         findings.extend(check_kueue(found))
     return findings

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from trainc.checks.admission.cluster import ClusterObjects
-from trainc.checks.admission.created import GITOPS_TOOL, AdmissionInput, CreatedPod
+from trainc.checks.admission.created import GITOPS_TOOL, AdmissionInput, CreatedPod, Judged
 from trainc.checks.admission.limit_ranges.judge import (
     Cause,
     PodCause,
@@ -54,7 +54,7 @@ from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
 from trainc.checks.workload.version import KubeVersion
 from trainc.config.settings import LimitedResource
-from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, get_path
 from trainc.model.kinds import TRAINJOB
 from trainc.resolve.provenance import Origin, Written
@@ -133,18 +133,19 @@ def quotas_of(found: AdmissionInput) -> list[Quota]:
     return list(found.cluster.quotas.get(found.job.namespace, ()))
 
 
-def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
-    """The quota plugin's refusals of the TrainJob's objects, and a gang that never fits."""
+def judge_resource_quotas(found: AdmissionInput) -> Judged:
+    """The quota plugin's refusals of the TrainJob's objects, a gang that never fits, and
+    the pods it refuses."""
     quotas = quotas_of(found)
     if not quotas and not found.cluster.limited:
-        return []
+        return Judged([])
     pods = [(pod, _pod_target(found, pod)) for pod in found.pods]
     limited = found.cluster.limited
-    causes = (
+    causes = [
         (Cause(cause.code, cause.text, cause.hint, _pod_origin(found, pod, cause.path)), pod)
         for pod, target in pods
         for cause in pod_quota_causes(quotas, target, pod.spec, found.release, limited)
-    )
+    ]
     findings = grouped(causes, "the API server would refuse")
     refused_alone = {_quota_of(finding.message) for finding in findings}
     objects_ = list(_other_objects(found))
@@ -182,7 +183,7 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
                     f"{ASSUMED_EMPTY}",
                 )
             )
-    return findings
+    return Judged(findings, frozenset(pod.replicated_job for _, pod in causes))
 
 
 def quotas_refuse(
