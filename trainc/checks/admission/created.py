@@ -131,6 +131,12 @@ class AdmissionInput:
         UPDATE; None when ``obj`` is new (a CREATE)."""
         return self.replaced.get(object_identity(obj))
 
+    def updated(self, obj: JsonObject) -> JsonObject | None:
+        """The deployed object that ``obj``, one of the ``applied`` objects, replaces:
+        None when it is new, or when the Trainer controller creates it (``deploy:
+        TrainJob``: what a controller creates stays a CREATE)."""
+        return None if self.through_trainer else self.old(obj)
+
     @property
     def built_by(self) -> str:
         """Who sends the ``applied`` objects, as a finding names them."""

@@ -58,10 +58,8 @@ def check_admission(found: AdmissionInput) -> list[Diagnostic]:
         return []
     findings: list[Diagnostic] = []
     jobset = _jobset(found)
-    # As the policies judge it: an UPDATE of the deployed JobSet when the GitOps tool
-    # applies it over one (``--base``); what a controller creates stays a CREATE.
-    replaced = None if found.through_trainer else found.old(jobset)
-    jobset_refused = _refuses(found, jobset, found.builder, replaced)
+    # An UPDATE of the deployed JobSet when the GitOps tool applies it over one (``--base``).
+    jobset_refused = _refuses(found, jobset, found.builder, found.updated(jobset))
     judged = replace(found, jobset_refused=True) if jobset_refused else _created(found)
     for plugin in POD_PLUGINS:
         verdict = plugin(judged)
@@ -93,14 +91,14 @@ def _jobset(found: AdmissionInput) -> JsonObject:
 def _refuses(
     found: AdmissionInput, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
 ) -> bool:
-    """Whether the JobSet or a Job (an UPDATE of ``old``, if given) is refused, by a
-    policy or then by the quotas (alone, nothing else running): its Jobs or pods are
-    then never created, and no plugin judges them."""
+    """Whether the JobSet or a Job (an UPDATE of ``old``, if given, which the quotas charge
+    only what it adds) is refused, by a policy or then by the quotas (alone, nothing else
+    running): its Jobs or pods are then never created, and no plugin judges them."""
     api_version = str(obj.get("apiVersion") or "")
     resource = resource_for(api_version, str(obj.get("kind") or ""))
     if resource is None:
         return False
-    target = Target(resource.group, resource.resource, obj)
+    target = Target(resource.group, resource.resource, obj, old)
     return policies_refuse_object(found.cluster, obj, user, old) or quotas_refuse(
         found.cluster, found.job.namespace, target, found.release
     )

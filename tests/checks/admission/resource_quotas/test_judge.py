@@ -3,6 +3,8 @@ line of the amount at fault, object counts, and a gang that can never fit."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tests.checks.admission.wiring import DATA_CLAIMS, DATA_NODE, admission_input
 from tests.support.builders import container
 from trainc.checks.admission.resource_quotas.judge import is_gang, judge_resource_quotas
@@ -190,3 +192,63 @@ spec:
     assert finding.field_path == (
         "spec.template.spec.volumeClaimPolicies[0].templates[0].spec.resources.requests.storage"
     )
+
+
+STORAGE = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: storage, namespace: research}
+spec:
+  hard: {requests.storage: 100Gi, persistentvolumeclaims: "1"}
+"""
+
+
+def _claim(storage: str) -> JsonObject:
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "data-llama", "namespace": "research"},
+        "spec": {"resources": {"requests": {"storage": storage}}},
+    }
+
+
+def _claim_refusals(storage: str, deployed: str | None) -> list[str]:
+    found = admission_input(STORAGE, ml_policy=SINGLE, applied=(_claim(storage),))
+    if deployed is not None:
+        found = replace(found, before=(_claim(deployed),))
+    return [finding.message for finding in judge_resource_quotas(found).findings]
+
+
+def test_a_claim_applied_over_the_deployed_one_is_charged_only_what_it_grows() -> None:
+    """``CheckRequest`` charges an UPDATE the new usage minus the old, never below zero."""
+    assert _claim_refusals("200Gi", deployed=None) == [
+        "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
+        "GitOps tool: exceeded quota: storage, requested: requests.storage=200Gi, used: "
+        "requests.storage=0, limited: requests.storage=100Gi"
+    ]
+    assert _claim_refusals("200Gi", deployed="80Gi") == [
+        "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
+        "GitOps tool: exceeded quota: storage, requested: requests.storage=120Gi, used: "
+        "requests.storage=0, limited: requests.storage=100Gi"
+    ]
+    # Neither the claim count nor a storage request that stays or shrinks is charged.
+    assert _claim_refusals("150Gi", deployed="150Gi") == []
+    assert _claim_refusals("150Gi", deployed="300Gi") == []
+
+
+FROZEN = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: frozen, namespace: research}
+spec:
+  hard: {count/jobsets.jobset.x-k8s.io: "0"}
+"""
+
+
+def test_an_update_of_the_deployed_jobset_is_not_counted() -> None:
+    """The object-count evaluator handles CREATE alone: an UPDATE is never charged."""
+    found = admission_input(FROZEN, ml_policy=SINGLE)
+    [created] = judge_resource_quotas(found).findings
+    assert "exceeded quota: frozen" in created.message
+    deployed = replace(found, before=(found.job.stored_jobset(),))
+    assert judge_resource_quotas(deployed).findings == []

@@ -355,8 +355,7 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
             old,
         )
     for obj in found.applied or (job.stored_jobset(),):
-        # What a controller creates stays a CREATE: only the GitOps tool's applies replace.
-        old = None if found.through_trainer else found.old(obj)
+        old = found.updated(obj)
         described = _applied_described(obj, _sent(found.built_by, old))
         yield _Seen(obj, found.builder, obj, "", described, _applied_origin(job, obj), old)
     for child in found.child_jobs:

@@ -372,19 +372,21 @@ def _container_field(quota_name: str) -> tuple[str, str]:
 
 
 def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin, str]]:
-    """Every object the TrainJob creates but its pods: (target, how many, line, who)."""
+    """Every object the TrainJob creates but its pods: (target, how many, line, who). An
+    object the GitOps tool applies over the deployed one (``--base``) is an UPDATE of it."""
     job = found.job
     named = Written(job.trainjob, ("metadata", "name"))
     if found.through_trainer:
+        trainjob = job.trainjob.data
         yield (
-            Target(TRAINJOB.group, TRAINJOB.plural, job.trainjob.data),
+            Target(TRAINJOB.group, TRAINJOB.plural, trainjob, found.old(trainjob)),
             1,
             named,
             f"the TrainJob {job.name!r}, {GITOPS_TOOL}",
         )
     jobset = job.stored_jobset()
     yield (
-        Target("jobset.x-k8s.io", "jobsets", jobset),
+        Target("jobset.x-k8s.io", "jobsets", jobset, found.updated(jobset)),
         1,
         named,
         f"the JobSet {job.name!r}, {found.built_by}",
@@ -397,6 +399,7 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
             origin,
             (f"the Job of replicatedJob {pod.replicated_job!r}, created by the JobSet controller"),
         )
+    claims: dict[str, JsonObject] = {}
     for obj in found.applied:
         kind = obj.get("kind")
         api_version = text(obj.get("apiVersion")) or ""
@@ -404,20 +407,26 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
         if kind == "PodGroup":
             group = api_version.split("/", 1)[0]
             yield (
-                Target(group, "podgroups", obj),
+                Target(group, "podgroups", obj, found.updated(obj)),
                 1,
                 named,
                 f"the PodGroup {name!r}, {found.built_by}",
             )
         elif kind == "ConfigMap":
             yield (
-                Target("", "configmaps", obj),
+                Target("", "configmaps", obj, found.updated(obj)),
                 1,
                 named,
                 f"the ConfigMap {name!r}, {found.built_by}",
             )
+        elif kind == "PersistentVolumeClaim":
+            claims[name] = obj
     for claim, origin, who in claims_of(found):
-        yield Target("", "persistentvolumeclaims", claim), 1, origin, who
+        # A claim the GitOps tool applies (not one the JobSet controller creates) may
+        # replace the deployed one.
+        applied = claims.get(text(get_path(claim, ("metadata", "name"))) or "")
+        old = found.updated(applied) if applied is not None else None
+        yield Target("", "persistentvolumeclaims", claim, old), 1, origin, who
 
 
 def _pod_count_origin(found: AdmissionInput, pod: CreatedPod) -> Origin:
