@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
@@ -148,3 +149,26 @@ def test_each_plugin_evaluates_each_pod_once(monkeypatch: pytest.MonkeyPatch) ->
     codes = sorted({finding.code for finding in check_admission(found)})
     assert codes == ["psa.would-violate", "vap.warned"]
     assert evaluated == {"LimitRanger": 2, "PodSecurity": 2, "policies": 2, "quotas": 2}
+
+
+#: A quota that admits neither a TrainJob nor a JobSet.
+NO_TRAINJOBS = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: no-trainjobs, namespace: research}
+spec:
+  hard: {count/trainjobs.trainer.kubeflow.org: "0", count/jobsets.jobset.x-k8s.io: "0"}
+"""
+
+
+def test_with_deploy_trainjob_a_refused_trainjob_creates_nothing() -> None:
+    """The quota refuses the TrainJob the GitOps tool applies: the Trainer controller never
+    creates the JobSet (which the quota would refuse too), its Jobs or pods."""
+    platform = _platform(NAMESPACE.format(mode="enforce"), NO_TRAINJOBS, NO_PODS)
+    found = replace(admission_input(platform), through_trainer=True)
+    [refused] = check_admission(found)
+    assert refused.code == "quota.exceeded"
+    assert refused.message.startswith(
+        "the API server would refuse the TrainJob 'llama', applied by the GitOps tool: "
+        "exceeded quota: no-trainjobs, requested: count/trainjobs.trainer.kubeflow.org=1"
+    )

@@ -101,7 +101,9 @@ class AdmissionInput:
     the caller already built them for other checks (the job pass does); ``refused``
     names the replicatedJobs whose pods are never created or an earlier admission plugin
     refused, which the later ones never see; with ``jobset_refused`` the JobSet is
-    refused and the JobSet controller creates no Job.
+    refused and the JobSet controller creates no Job; with ``trainjob_refused`` the
+    TrainJob the GitOps tool applies (``deploy: TrainJob``) is refused and the Trainer
+    controller creates nothing: neither the ``applied`` objects nor their claims.
     ``through_trainer`` is set with trainc.yaml's ``deploy: TrainJob``: the GitOps tool
     applies the TrainJob itself and the Trainer controller creates the ``applied``
     objects (https://github.com/kubeflow/trainer/blob/master/pkg/controller/trainjob_controller.go);
@@ -115,6 +117,7 @@ class AdmissionInput:
     applied: tuple[JsonObject, ...] = ()
     refused: frozenset[str] = frozenset()
     jobset_refused: bool = False
+    trainjob_refused: bool = False
     children: tuple[ChildJob, ...] | None = None
     through_trainer: bool = False
     before: tuple[JsonObject, ...] = ()

@@ -57,6 +57,12 @@ def check_admission(found: AdmissionInput) -> list[Diagnostic]:
     if not found.cluster.configured:
         return []
     findings: list[Diagnostic] = []
+    if found.through_trainer and _trainjob_refused(found):
+        # Nothing is created after a refused TrainJob: only its own refusal is judged.
+        judged = replace(found, trainjob_refused=True, jobset_refused=True)
+        for plugin in POD_PLUGINS:
+            findings.extend(plugin(judged).findings)
+        return findings
     jobset = _jobset(found)
     # An UPDATE of the deployed JobSet when the GitOps tool applies it over one (``--base``).
     jobset_refused = _refuses(found, jobset, found.builder, found.updated(jobset))
@@ -79,6 +85,13 @@ def _created(found: AdmissionInput) -> AdmissionInput:
         if _refuses(found, child.job, found.cluster.creators.jobset_controller)
     )
     return replace(found, refused=never_created) if never_created else found
+
+
+def _trainjob_refused(found: AdmissionInput) -> bool:
+    """Whether the TrainJob the GitOps tool applies (``deploy: TrainJob``) is refused, by
+    a policy or a quota: the Trainer controller then never creates its JobSet."""
+    trainjob = found.job.trainjob.data
+    return _refuses(found, trainjob, found.cluster.creators.gitops, found.old(trainjob))
 
 
 def _jobset(found: AdmissionInput) -> JsonObject:

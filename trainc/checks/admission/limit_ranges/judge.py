@@ -342,7 +342,10 @@ def claims_of(found: AdmissionInput) -> Iterator[tuple[JsonObject, Origin, str]]
     """The claims created for the TrainJob: (claim, the line of its storage request, who
     creates it). Its volumeClaimPolicies templates first (applied by the GitOps tool as
     trainc emits them, or created by the JobSet controller when the policy stays in the
-    JobSet), then any other claim the GitOps tool applies for it."""
+    JobSet), then any other claim the GitOps tool applies for it. None after a refused
+    TrainJob."""
+    if found.trainjob_refused:
+        return
     job = found.job
     native = POLICIES in job.jobset_spec
     creator = "created by the JobSet controller" if native else found.built_by

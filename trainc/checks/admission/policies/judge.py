@@ -354,6 +354,8 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
             lambda path: Written(trainjob, path),
             old,
         )
+    if found.trainjob_refused:
+        return  # the Trainer controller never sees a TrainJob the API server refused
     for obj in found.applied or (job.stored_jobset(),):
         old = found.updated(obj)
         described = _applied_described(obj, _sent(found.built_by, old))

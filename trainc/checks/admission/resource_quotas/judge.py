@@ -384,6 +384,8 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
             named,
             f"the TrainJob {job.name!r}, {GITOPS_TOOL}",
         )
+    if found.trainjob_refused:
+        return  # nothing is created after a refused TrainJob
     jobset = job.stored_jobset()
     yield (
         Target("jobset.x-k8s.io", "jobsets", jobset, found.updated(jobset)),
