@@ -125,30 +125,40 @@ spec:
 """
 
 
-def test_each_plugin_evaluates_each_pod_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One evaluation per plugin and pod gives both its findings and its refusals."""
-    evaluated: Counter[str] = Counter()
+def test_each_plugin_evaluates_each_object_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One evaluation per plugin and object gives both its findings and its refusals: the
+    JobSet and the Jobs, asked whether what follows them is created, are not asked again
+    for the findings, nor the pods for their refusal."""
+    evaluated: Counter[tuple[str, str]] = Counter()
 
-    def spy(name: str, module: ModuleType, function: str, pods: Callable[..., bool]) -> None:
+    def spy(name: str, module: ModuleType, function: str, kind: Callable[..., str]) -> None:
         real = getattr(module, function)
 
         def counted(*args: Any, **kwargs: Any) -> Any:
-            if pods(*args):
-                evaluated[name] += 1
+            evaluated[name, kind(*args)] += 1
             return real(*args, **kwargs)
 
         monkeypatch.setattr(module, function, counted)
 
-    spy("LimitRanger", limit_ranges_judge, "pod_causes", lambda *_: True)
-    spy("PodSecurity", pod_security_judge, "judge", lambda *_: True)
-    spy("policies", policies_judge, "admit", lambda _, request: request.resource.resource == "pods")
-    spy("quotas", resource_quotas_judge, "admit", lambda _, target, *__: target.resource == "pods")
+    spy("LimitRanger", limit_ranges_judge, "pod_causes", lambda *_: "pods")
+    spy("PodSecurity", pod_security_judge, "judge", lambda *_: "pods")
+    spy("policies", policies_judge, "admit", lambda _, request: request.resource.resource)
+    spy("quotas", resource_quotas_judge, "admit", lambda _, target, *__: target.resource)
     warned = policy("no-pods", "pods", "false", message="no pods here", actions="Warn")
     platform = _platform(NAMESPACE.format(mode="warn"), CPU_MAX, GPUS, warned)
     found = admission_input(platform, trainers=("node", "worker"))
     codes = sorted({finding.code for finding in check_admission(found)})
     assert codes == ["psa.would-violate", "vap.warned"]
-    assert evaluated == {"LimitRanger": 2, "PodSecurity": 2, "policies": 2, "quotas": 2}
+    assert evaluated == {
+        ("LimitRanger", "pods"): 2,
+        ("PodSecurity", "pods"): 2,
+        ("policies", "jobsets"): 1,
+        ("policies", "jobs"): 2,
+        ("policies", "pods"): 2,
+        ("quotas", "jobsets"): 1,
+        ("quotas", "jobs"): 2,
+        ("quotas", "pods"): 2,
+    }
 
 
 #: A quota that admits neither a TrainJob nor a JobSet.

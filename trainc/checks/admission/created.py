@@ -12,13 +12,15 @@ the input line behind the value at fault.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects, StoredKey, object_identity
 from trainc.checks.admission.policies import UserInfo
+from trainc.checks.admission.policies.admission import Verdict
+from trainc.checks.admission.resource_quotas.admission import Refusal
 from trainc.checks.created.childjobs import child_origin, resolved_child_jobs
 from trainc.checks.shared.findings import created_from
 from trainc.checks.workload.version import KubeVersion
@@ -91,6 +93,21 @@ class CreatedPod:
         return pods_created_from([self])
 
 
+@dataclass(frozen=True, slots=True)
+class ObjectVerdict:
+    """What the policies and the quotas say of the TrainJob, the JobSet or a Job, asked
+    once, when the judge decides whether what follows it is created at all: the families
+    report from it rather than asking again."""
+
+    policies: Verdict
+    quota: Refusal | None
+
+    @property
+    def refused(self) -> bool:
+        """Whether a ``Deny`` policy (or a failing configuration) or a quota refuses it."""
+        return bool(self.policies.denials) or self.quota is not None
+
+
 @dataclass(frozen=True)
 class AdmissionInput:
     """One resolved TrainJob and the cluster that admits its objects.
@@ -123,6 +140,12 @@ class AdmissionInput:
     before: tuple[JsonObject, ...] = ()
     """What the GitOps tool applied for the TrainJob at the base revision (``--base``):
     an object applied again is an UPDATE of it."""
+    prejudged: Mapping[StoredKey, ObjectVerdict] = field(default_factory=dict)
+    """The verdicts already given on objects, by identity (:func:`object_identity`)."""
+
+    def prejudged_for(self, obj: JsonObject) -> ObjectVerdict | None:
+        """The verdict already given on ``obj`` (the TrainJob, the JobSet, a Job), if any."""
+        return self.prejudged.get(object_identity(obj)) if self.prejudged else None
 
     @cached_property
     def replaced(self) -> dict[StoredKey, JsonObject]:

@@ -24,15 +24,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from trainc.checks.admission.created import AdmissionCheck, AdmissionInput
+from trainc.checks.admission.cluster import StoredKey, object_identity
+from trainc.checks.admission.created import AdmissionCheck, AdmissionInput, ObjectVerdict
 from trainc.checks.admission.kueue.judge import check_kueue
 from trainc.checks.admission.limit_ranges.judge import judge_limit_ranges
 from trainc.checks.admission.pod_security.judge import judge_pod_security
 from trainc.checks.admission.policies import UserInfo, resource_for
-from trainc.checks.admission.policies.judge import judge_policies, policies_refuse_object
+from trainc.checks.admission.policies.judge import judge_policies, policy_verdict
 from trainc.checks.admission.priority import judge_priority
 from trainc.checks.admission.resource_quotas.evaluators import Target
-from trainc.checks.admission.resource_quotas.judge import judge_resource_quotas, quotas_refuse
+from trainc.checks.admission.resource_quotas.judge import judge_resource_quotas, quota_refusal
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import JsonObject
 from trainc.model.labels import JOBSET_KIND
@@ -57,41 +58,45 @@ def check_admission(found: AdmissionInput) -> list[Diagnostic]:
     if not found.cluster.configured:
         return []
     findings: list[Diagnostic] = []
-    if found.through_trainer and _trainjob_refused(found):
-        # Nothing is created after a refused TrainJob: only its own refusal is judged.
-        judged = replace(found, trainjob_refused=True, jobset_refused=True)
-        for plugin in POD_PLUGINS:
-            findings.extend(plugin(judged).findings)
-        return findings
-    jobset = _jobset(found)
-    # An UPDATE of the deployed JobSet when the GitOps tool applies it over one (``--base``).
-    jobset_refused = _refuses(found, jobset, found.builder, found.updated(jobset))
-    judged = replace(found, jobset_refused=True) if jobset_refused else _created(found)
+    judged = _prejudged(found)
     for plugin in POD_PLUGINS:
         verdict = plugin(judged)
         findings.extend(verdict.findings)
         if verdict.refused:
             judged = replace(judged, refused=judged.refused | verdict.refused)
-    if not jobset_refused:  # Kueue never sees a JobSet the API server refused
+    if not judged.jobset_refused:  # Kueue never sees a JobSet the API server refused
         findings.extend(check_kueue(found))
     return findings
 
 
-def _created(found: AdmissionInput) -> AdmissionInput:
-    """``found`` without the pods of the Jobs the policies or quotas refuse."""
+def _prejudged(found: AdmissionInput) -> AdmissionInput:
+    """``found`` with the policies' and quotas' verdicts on the objects that decide what
+    is created after them, each asked once: with ``deploy: TrainJob`` the TrainJob (a
+    refused one creates nothing), the JobSet (a refused one creates no Job), then each
+    Job (a refused one creates no pod)."""
+    verdicts: dict[StoredKey, ObjectVerdict] = {}
+
+    def refused(obj: JsonObject, user: UserInfo, old: JsonObject | None = None) -> bool:
+        verdict = _object_verdict(found, obj, user, old)
+        if verdict is None:
+            return False
+        verdicts[object_identity(obj)] = verdict
+        return verdict.refused
+
+    creators = found.cluster.creators
+    trainjob = found.job.trainjob.data
+    if found.through_trainer and refused(trainjob, creators.gitops, found.old(trainjob)):
+        return replace(found, trainjob_refused=True, jobset_refused=True, prejudged=verdicts)
+    jobset = _jobset(found)
+    # An UPDATE of the deployed JobSet when the GitOps tool applies it over one (``--base``).
+    if refused(jobset, found.builder, found.updated(jobset)):
+        return replace(found, jobset_refused=True, prejudged=verdicts)
     never_created = frozenset(
         child.replicated_job
         for child in found.child_jobs
-        if _refuses(found, child.job, found.cluster.creators.jobset_controller)
+        if refused(child.job, creators.jobset_controller)
     )
-    return replace(found, refused=never_created) if never_created else found
-
-
-def _trainjob_refused(found: AdmissionInput) -> bool:
-    """Whether the TrainJob the GitOps tool applies (``deploy: TrainJob``) is refused, by
-    a policy or a quota: the Trainer controller then never creates its JobSet."""
-    trainjob = found.job.trainjob.data
-    return _refuses(found, trainjob, found.cluster.creators.gitops, found.old(trainjob))
+    return replace(found, refused=never_created, prejudged=verdicts)
 
 
 def _jobset(found: AdmissionInput) -> JsonObject:
@@ -101,17 +106,18 @@ def _jobset(found: AdmissionInput) -> JsonObject:
     return next(applied, None) or found.job.stored_jobset()
 
 
-def _refuses(
+def _object_verdict(
     found: AdmissionInput, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
-) -> bool:
-    """Whether the JobSet or a Job (an UPDATE of ``old``, if given, which the quotas charge
-    only what it adds) is refused, by a policy or then by the quotas (alone, nothing else
-    running): its Jobs or pods are then never created, and no plugin judges them."""
+) -> ObjectVerdict | None:
+    """What the policies and the quotas (alone, nothing else running) say of the
+    TrainJob, the JobSet or a Job sent by ``user`` (an UPDATE of ``old``, if given, which
+    the quotas charge only what it adds); None for a kind the cluster does not serve."""
     api_version = str(obj.get("apiVersion") or "")
     resource = resource_for(api_version, str(obj.get("kind") or ""))
     if resource is None:
-        return False
+        return None
     target = Target(resource.group, resource.resource, obj, old)
-    return policies_refuse_object(found.cluster, obj, user, old) or quotas_refuse(
-        found.cluster, found.job.namespace, target, found.release
+    return ObjectVerdict(
+        policy_verdict(found.cluster, obj, user, old),
+        quota_refusal(found.cluster, found.job.namespace, target, found.release),
     )

@@ -194,7 +194,8 @@ def judge_policies(found: AdmissionInput) -> Judged:
         origin_of = seen.origin
         if request is None or origin_of is None:
             continue
-        verdict = admit(cluster, request)
+        prejudged = found.prejudged_for(seen.obj)
+        verdict = prejudged.policies if prejudged is not None else admit(cluster, request)
         if verdict.denials and seen.obj.get("kind") == "Pod":
             refused.add(seen.name)
         for outcome in _outcomes(cluster, verdict, request, seen, policies, unevaluated):
@@ -387,17 +388,24 @@ def _pod_seen(found: AdmissionInput, pod: CreatedPod) -> _Seen:
     )
 
 
+def policy_verdict(
+    objects: ClusterObjects, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
+) -> Verdict:
+    """The plugin's verdict on ``obj`` sent by ``user`` (a Job the JobSet or the CronJob
+    controller creates, the JobSet the GitOps tool applies: an UPDATE of ``old`` when it
+    replaces a deployed one); empty without policies."""
+    cluster = objects.policies
+    if not cluster.policies or not cluster.bindings:
+        return Verdict()
+    request = request_for(obj, user, old=old)
+    return admit(cluster, request) if request is not None else Verdict()
+
+
 def policies_refuse_object(
     objects: ClusterObjects, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
 ) -> bool:
-    """Whether the policies refuse ``obj`` sent by ``user`` (a Job the JobSet or the
-    CronJob controller creates, the JobSet the GitOps tool applies: an UPDATE of ``old``
-    when it replaces a deployed one)."""
-    cluster = objects.policies
-    if not cluster.policies or not cluster.bindings:
-        return False
-    request = request_for(obj, user, old=old)
-    return request is not None and bool(admit(cluster, request).denials)
+    """Whether the policies refuse ``obj`` sent by ``user`` (:func:`policy_verdict`)."""
+    return bool(policy_verdict(objects, obj, user, old).denials)
 
 
 def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], Origin]:

@@ -150,7 +150,12 @@ def judge_resource_quotas(found: AdmissionInput) -> Judged:
     refused_alone = {_quota_of(finding.message) for finding in findings}
     objects_ = list(_other_objects(found))
     for target, count, origin, who in objects_:
-        refusal = admit(quotas, target, found.release, limited=found.cluster.limited)
+        prejudged = found.prejudged_for(target.obj)
+        refusal = (
+            prejudged.quota
+            if prejudged is not None
+            else admit(quotas, target, found.release, limited=found.cluster.limited)
+        )
         if refusal is not None and count > 0:
             refused_alone.add(refusal.quota)
             uncovered = not refusal.quota
@@ -186,15 +191,15 @@ def judge_resource_quotas(found: AdmissionInput) -> Judged:
     return Judged(findings, frozenset(pod.replicated_job for _, pod in causes))
 
 
-def quotas_refuse(
+def quota_refusal(
     cluster: ClusterObjects, namespace: str, target: Target, release: KubeVersion
-) -> bool:
-    """Whether the quotas of ``namespace`` (or the plugin's ``limitedResources``) refuse
-    one object alone, nothing else running."""
+) -> Refusal | None:
+    """The refusal by the quotas of ``namespace`` (or the plugin's ``limitedResources``)
+    of one object alone, nothing else running; None when they admit it."""
     quotas = list(cluster.quotas.get(namespace, ()))
     if not quotas and not cluster.limited:
-        return False
-    return admit(quotas, target, release, limited=cluster.limited) is not None
+        return None
+    return admit(quotas, target, release, limited=cluster.limited)
 
 
 def is_gang(found: AdmissionInput) -> bool:
