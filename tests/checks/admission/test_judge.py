@@ -13,6 +13,7 @@ import pytest
 
 from tests.checks.admission.limit_ranges.test_judge import CPU_MAX
 from tests.checks.admission.policies.test_judge import policy
+from tests.checks.admission.resource_quotas.test_judge import GPUS
 from tests.checks.admission.wiring import admission_input
 from trainc.checks.admission.judge import check_admission
 from trainc.checks.admission.limit_ranges import judge as limit_ranges_judge
@@ -115,16 +116,6 @@ def test_a_refused_jobset_has_no_jobs_and_no_pods() -> None:
     assert _codes(platform) == ["quota.exceeded"]
 
 
-#: A quota every pod passes: it tracks only GPUs, which none requests.
-GPUS = """\
-apiVersion: v1
-kind: ResourceQuota
-metadata: {name: gpus, namespace: research}
-spec:
-  hard: {requests.nvidia.com/gpu: "8"}
-"""
-
-
 def test_each_plugin_evaluates_each_object_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """One evaluation per plugin and object gives both its findings and its refusals: the
     JobSet and the Jobs, asked whether what follows them is created, are not asked again
@@ -145,6 +136,7 @@ def test_each_plugin_evaluates_each_object_once(monkeypatch: pytest.MonkeyPatch)
     spy("policies", policies_judge, "admit", lambda _, request: request.resource.resource)
     spy("quotas", resource_quotas_judge, "admit", lambda _, target, *__: target.resource)
     warned = policy("no-pods", "pods", "false", message="no pods here", actions="Warn")
+    # GPUS: a quota every pod passes, tracking only GPUs, which none requests.
     platform = _platform(NAMESPACE.format(mode="warn"), CPU_MAX, GPUS, warned)
     found = admission_input(platform, trainers=("node", "worker"))
     codes = sorted({finding.code for finding in check_admission(found)})
