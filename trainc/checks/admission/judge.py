@@ -11,11 +11,14 @@ ResourceQuota), and the first that refuses a request ends it: the later ones nev
 the pod, so they neither refuse nor warn about it (their findings would be noise). The
 pod validation that follows LimitRanger's defaults (``limitrange.default-below-request``)
 refuses before any of them, and the mutating Priority plugin's refusal of a class the
-cluster lacks before that. Each plugin is asked once per pod, its verdict
-(:class:`~trainc.checks.admission.created.Judged`) carrying both its findings and the
-pods it refuses. Objects come one after another too: a Job the policies or the
-quotas refuse is never created, nor its pods; a refused JobSet has no Jobs, and Kueue
-never sees it. Kueue judges the workload once the JobSet exists, whatever becomes of its
+cluster lacks before that. Each plugin is asked once per object: its verdict on the pods
+(:class:`~trainc.checks.admission.created.Judged`) carries both its findings and the pods
+it refuses, and the policies' and quotas' verdicts on the TrainJob, the JobSet and the
+Jobs, asked first to learn what is created after them, are kept for their findings
+(:class:`~trainc.checks.admission.created.ObjectVerdict`). Objects come one after another
+too: a Job the policies or the quotas refuse is never created, nor its pods; a refused
+JobSet has no Jobs, and Kueue never sees it; with ``deploy: TrainJob`` a refused TrainJob
+has nothing after it. Kueue judges the workload once the JobSet exists, whatever becomes of its
 pods. A family is one module with a
 :data:`~trainc.checks.admission.created.AdmissionCheck` and one line here.
 """
