@@ -92,8 +92,9 @@ def global_default(classes: Mapping[str, PriorityClass]) -> PriorityClass | None
 def prioritized(spec: JsonObject, classes: Mapping[str, PriorityClass]) -> JsonObject:
     """The pod ``spec`` after the Priority plugin, the cluster holding ``classes``.
 
-    A class the pod names but the cluster does not hold is left as written (the plugin
-    refuses such a pod; the repository may simply not keep the cluster's classes).
+    A class the pod names but the cluster does not hold is left as written: the plugin
+    refuses such a pod (:func:`judge_priority` reports it), or the repository may simply
+    not keep every class of the cluster.
     """
     named = text(spec.get("priorityClassName"))
     if named:
