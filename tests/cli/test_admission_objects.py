@@ -125,6 +125,24 @@ def test_without_base_the_same_objects_are_created(tmp_path: Path) -> None:
     assert _findings(root) == (0, [])
 
 
+def test_an_edit_of_a_deployed_job_is_not_counted_again_by_an_object_count_quota(
+    tmp_path: Path,
+) -> None:
+    """The namespace takes no new JobSet (``count/jobsets.jobset.x-k8s.io: "0"``): the
+    edited TrainJob's JobSet is an UPDATE with ``--base``, which the object-count
+    evaluator does not charge; without ``--base`` it is a CREATE, refused."""
+    root = _based(tmp_path / "repo", "quota/invalid/exceeded--update")
+    shutil.copy(CASES / "quota/valid/exceeded--update/trainjob.yaml", root / "trainjob.yaml")
+    assert _findings(root, "--base", "HEAD") == (0, [])
+    code, found = _findings(root)
+    assert code == 1
+    assert [(d["code"], d["line"]) for d in found] == [("quota.exceeded", 6)]
+    assert (
+        "exceeded quota: frozen, requested: count/jobsets.jobset.x-k8s.io=1"
+        in (found[0]["message"])
+    )
+
+
 def test_a_trainjob_new_since_the_base_is_created(tmp_path: Path) -> None:
     root = _based(tmp_path / "repo", "vap/invalid/denied--update")
     trainjob = (root / "trainjob.yaml").read_text(encoding="utf-8")
