@@ -56,6 +56,7 @@ AREAS = (
     "kueue",
     "psa",
     "limitrange",
+    "priority",
     "quota",
     "vap",
 )
@@ -420,7 +421,9 @@ def test_rules_that_cannot_fire_are_declared_and_have_no_case() -> None:
         assert any(c.valid and c.area == "cel" and c.name == rule for c in ALL_CASES), rule
 
 
-@pytest.mark.parametrize("family", ["xobj", "schema", "meta", "migrate", "pod", "job", "kueue"])
+@pytest.mark.parametrize(
+    "family", ["xobj", "schema", "meta", "migrate", "pod", "job", "kueue", "priority"]
+)
 def test_every_catalogue_code_has_an_invalid_case(family: str) -> None:
     wanted = {code for code in CATALOGUE if code.startswith(f"{family}.")} - set(UNFIREABLE_CODES)
     missing = wanted - _named_codes()

@@ -358,6 +358,16 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "Pod Security labels on a namespace the PodSecurity plugin exempts",
     ),
     (
+        "priority.class-not-found",
+        "error",
+        "the Priority admission plugin refuses pods naming a PriorityClass the cluster lacks",
+    ),
+    (
+        "priority.class-unknown",
+        "warning",
+        "pods name a PriorityClass the cluster's objects do not define, which may not exist",
+    ),
+    (
         "psa.forbidden",
         "error",
         "the PodSecurity admission plugin refuses the pods (the namespace's enforce level)",

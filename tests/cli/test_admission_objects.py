@@ -50,6 +50,24 @@ def test_deploy_trainjob_judges_the_trainjob_as_the_gitops_tool_applies_it(
     ), denied["message"]
 
 
+#: ``deploy: TrainJob`` with a Trainer controller identity the case's JobSet policy refuses.
+OTHER_TRAINER = (
+    "deploy: TrainJob\ncluster:\n  manifests: [platform/*.yaml]\n  identities:\n"
+    "    trainerController: {username: 'system:serviceaccount:trainer:manager'}\n"
+)
+
+
+def test_nothing_is_created_after_a_refused_trainjob(tmp_path: Path) -> None:
+    """The Trainer controller never sees a TrainJob the API server refused: the JobSet
+    the policies would refuse from this Trainer identity (once the TrainJob is admitted,
+    below) is not judged, nor its pods."""
+    root = _case(tmp_path / "repo", "vap/invalid/denied--trainjob")
+    write(root, "trainc.yaml", OTHER_TRAINER)
+    _, found = _findings(root)
+    assert [(d["code"], d["line"]) for d in found] == [("vap.denied", 4)]
+    assert found[0]["message"].startswith("the TrainJob 'job', applied by the GitOps tool")
+
+
 def test_without_deploy_trainjob_the_gitops_tool_applies_the_jobset(tmp_path: Path) -> None:
     root = _case(tmp_path / "repo", "vap/invalid/denied--trainjob")
     write(root, "trainc.yaml", "cluster:\n  manifests: [platform/*.yaml]\n")
@@ -61,12 +79,7 @@ def test_without_deploy_trainjob_the_gitops_tool_applies_the_jobset(tmp_path: Pa
 
 def test_the_trainer_controller_identity_is_configurable(tmp_path: Path) -> None:
     root = _case(tmp_path / "repo", "vap/valid/denied--trainjob")
-    write(
-        root,
-        "trainc.yaml",
-        "deploy: TrainJob\ncluster:\n  manifests: [platform/*.yaml]\n  identities:\n"
-        "    trainerController: {username: 'system:serviceaccount:trainer:manager'}\n",
-    )
+    write(root, "trainc.yaml", OTHER_TRAINER)
     _, found = _findings(root)
     assert [(d["code"], d["line"]) for d in found] == [("vap.denied", 5)]
     assert (
@@ -110,6 +123,24 @@ def test_with_base_an_applied_object_that_was_deployed_is_judged_as_an_update(
 def test_without_base_the_same_objects_are_created(tmp_path: Path) -> None:
     root = _based(tmp_path / "repo", "vap/invalid/denied--update")
     assert _findings(root) == (0, [])
+
+
+def test_an_edit_of_a_deployed_job_is_not_counted_again_by_an_object_count_quota(
+    tmp_path: Path,
+) -> None:
+    """The namespace takes no new JobSet (``count/jobsets.jobset.x-k8s.io: "0"``): the
+    edited TrainJob's JobSet is an UPDATE with ``--base``, which the object-count
+    evaluator does not charge; without ``--base`` it is a CREATE, refused."""
+    root = _based(tmp_path / "repo", "quota/invalid/exceeded--update")
+    shutil.copy(CASES / "quota/valid/exceeded--update/trainjob.yaml", root / "trainjob.yaml")
+    assert _findings(root, "--base", "HEAD") == (0, [])
+    code, found = _findings(root)
+    assert code == 1
+    assert [(d["code"], d["line"]) for d in found] == [("quota.exceeded", 6)]
+    assert (
+        "exceeded quota: frozen, requested: count/jobsets.jobset.x-k8s.io=1"
+        in (found[0]["message"])
+    )
 
 
 def test_a_trainjob_new_since_the_base_is_created(tmp_path: Path) -> None:

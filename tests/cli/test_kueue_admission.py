@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.test_quota_gang import CONFIG, RUNTIME
+from tests.cli.test_quota_gang import CONFIG
 from tests.support.cli import run
-from tests.support.manifests import write
+from tests.support.manifests import runtime_yaml, write
 
 PLATFORM = """\
 apiVersion: v1
@@ -76,7 +76,7 @@ def _repo(root: Path, trainjob: str) -> Path:
     (root / ".git").mkdir()
     write(root, "trainc.yaml", CONFIG)
     write(root, "platform/research.yaml", PLATFORM)
-    write(root, "runtimes/torch-distributed.yaml", RUNTIME)
+    write(root, "runtimes/torch-distributed.yaml", runtime_yaml("torch-distributed"))
     write(root, "jobs/llama.yaml", trainjob)
     return root
 

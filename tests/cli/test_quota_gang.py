@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from tests.support.cli import run
-from tests.support.manifests import write
+from tests.support.manifests import runtime_yaml, write
 
 CONFIG = """\
 cluster:
@@ -36,29 +36,7 @@ spec:
     requests.nvidia.com/gpu: "8"
 """
 
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch-distributed
-spec:
-  mlPolicy:
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.13.0
-"""
+RUNTIME = runtime_yaml("torch-distributed")
 
 TRAINJOB = """\
 apiVersion: trainer.kubeflow.org/v1alpha1

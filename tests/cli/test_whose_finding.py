@@ -12,40 +12,16 @@ import json
 from pathlib import Path
 
 from tests.cli.conftest import Invoke
-from tests.support.manifests import write
+from tests.support.manifests import runtime_yaml, write
 
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch-gang
-spec:
-  mlPolicy:
-    numNodes: 2
-    torch: {}
-  podGroupPolicy:
-    coscheduling:
-      scheduleTimeoutSeconds: 120
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  schedulerName: scheduler-plugins-scheduler
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.13.0
-                      resources:
-                        requests:
-                          cpu: "4"
-                          memory: 16Gi
-"""
+RUNTIME = runtime_yaml(
+    "torch-gang",
+    num_nodes=2,
+    coscheduling_timeout=120,
+    scheduler="scheduler-plugins-scheduler",
+    requests={"cpu": '"4"', "memory": "16Gi"},
+)
+"""A gang runtime whose container requests CPU and memory: its resources end on line 29."""
 
 TRAINJOB = """\
 apiVersion: trainer.kubeflow.org/v1alpha1

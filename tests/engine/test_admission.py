@@ -9,12 +9,17 @@ from typing import Any
 
 import pytest
 
+from tests.support.gitrepo import git
 from trainc.app import validate_paths
 from trainc.cache.store import Store
+from trainc.checks.transitions import base as base_revision
 from trainc.diagnostics import Severity
 from trainc.engine import workers
+from trainc.load.defaulted import DefaultedObject
 from trainc.resolve import childjobs
 from trainc.resolve.childjobs import ChildJob
+from trainc.resolve.job import resolve_job
+from trainc.resolve.resolved import ResolvedJob
 
 CASE = Path(__file__).parents[1] / "cases" / "psa" / "invalid" / "forbidden"
 RESTRICTED = (CASE / "platform" / "namespace.yaml").read_text(encoding="utf-8")
@@ -124,3 +129,28 @@ def test_the_child_jobs_are_built_once_for_the_job_checks_and_admission(
     root = repository(tmp_path / "repo")
     assert codes(root) == ["psa.forbidden"]
     assert built == [0]
+
+
+def test_with_base_the_deployed_trainjob_is_resolved_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The admission's UPDATEs and the JobSet update checks share the TrainJob resolved
+    at the base revision."""
+    case = CASE.parents[2] / "vap" / "invalid" / "denied--update"
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    shutil.copytree(case / "base", root, dirs_exist_ok=True)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    shutil.copy(case / "trainjob.yaml", root / "trainjob.yaml")
+    resolved_at_base: list[str] = []
+    real = resolve_job
+
+    def counted(trainjob: DefaultedObject, *args: Any, **kwargs: Any) -> ResolvedJob:
+        resolved_at_base.append(trainjob.name)
+        return real(trainjob, *args, **kwargs)
+
+    monkeypatch.setattr(base_revision, "resolve_job", counted)
+    assert codes(root, base="HEAD", cache=None) == ["vap.denied"]
+    assert resolved_at_base == ["job"]

@@ -2,33 +2,65 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
-TORCH_RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: torch
-spec:
-  mlPolicy:
-    torch: {}
-  template:
-    spec:
-      network:
-        publishNotReadyAddresses: true
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.13.0
-"""
+
+def runtime_yaml(
+    name: str = "torch",
+    *,
+    num_nodes: int | None = None,
+    coscheduling_timeout: int | None = None,
+    publish_not_ready: bool = False,
+    scheduler: str | None = None,
+    requests: Mapping[str, str] | None = None,
+) -> str:
+    """A ClusterTrainingRuntime ``name`` in torch-distributed's shape: one ``node``
+    replicatedJob whose container ``node`` runs ``pytorch/pytorch:2.13.0``. Each option
+    adds its lines: ``mlPolicy.numNodes``, a coscheduling ``podGroupPolicy`` with its
+    timeout, ``network.publishNotReadyAddresses``, the pod's ``schedulerName``, the
+    container's ``resources.requests`` (values as YAML text, ``'"4"'``)."""
+    lines = [
+        "apiVersion: trainer.kubeflow.org/v1alpha1",
+        "kind: ClusterTrainingRuntime",
+        "metadata:",
+        f"  name: {name}",
+        "spec:",
+        "  mlPolicy:",
+        *([f"    numNodes: {num_nodes}"] if num_nodes is not None else []),
+        "    torch: {}",
+    ]
+    if coscheduling_timeout is not None:
+        lines += [
+            "  podGroupPolicy:",
+            "    coscheduling:",
+            f"      scheduleTimeoutSeconds: {coscheduling_timeout}",
+        ]
+    lines += ["  template:", "    spec:"]
+    if publish_not_ready:
+        lines += ["      network:", "        publishNotReadyAddresses: true"]
+    lines += [
+        "      replicatedJobs:",
+        "        - name: node",
+        "          template:",
+        "            metadata:",
+        "              labels:",
+        "                trainer.kubeflow.org/trainjob-ancestor-step: trainer",
+        "            spec:",
+        "              template:",
+        "                spec:",
+        *([f"                  schedulerName: {scheduler}"] if scheduler else []),
+        "                  containers:",
+        "                    - name: node",
+        "                      image: pytorch/pytorch:2.13.0",
+    ]
+    if requests:
+        lines += ["                      resources:", "                        requests:"]
+        lines += [f"                          {key}: {value}" for key, value in requests.items()]
+    return "\n".join(lines) + "\n"
+
+
+TORCH_RUNTIME = runtime_yaml(publish_not_ready=True)
 """A ClusterTrainingRuntime ``torch`` in torch-distributed's shape (one ``node`` job)."""
 
 

@@ -250,12 +250,15 @@ def judge_admission(
     *,
     through_trainer: bool,
     base: BaseRevision | None = None,
+    deployed: ResolvedJob | None = None,
 ) -> list[Diagnostic]:
     """The cluster's admission of ``job``'s objects (``children``: its child Jobs, as the
     Job checks had them), each finding naming the TrainJob. ``through_trainer``: the
     GitOps tool applies the TrainJob and the Trainer controller creates the rest
     (``deploy: TrainJob``). With ``base`` (``--base``), what the GitOps tool applies
-    over what it deployed there is an UPDATE (:func:`deployed_before`)."""
+    over what it deployed there is an UPDATE (:func:`deployed_before`); ``deployed`` is
+    the TrainJob resolved at the base (``BaseRevision.deployed``), which the caller
+    resolves once and shares with the update checks."""
     from trainc.checks.admission.created import AdmissionInput  # noqa: PLC0415
     from trainc.checks.admission.judge import check_admission  # noqa: PLC0415
 
@@ -266,21 +269,22 @@ def judge_admission(
         tuple(applied),
         children=tuple(children),
         through_trainer=through_trainer,
-        before=deployed_before(base, job, through_trainer=through_trainer) if base else (),
+        before=deployed_before(base, job, deployed, through_trainer=through_trainer)
+        if base
+        else (),
     )
     return name_trainjob(job.trainjob, check_admission(found))
 
 
 def deployed_before(
-    base: BaseRevision, job: ResolvedJob, *, through_trainer: bool
+    base: BaseRevision, job: ResolvedJob, deployed: ResolvedJob | None, *, through_trainer: bool
 ) -> tuple[JsonObject, ...]:
     """What the GitOps tool applied for ``job``'s TrainJob at the base revision: the
-    TrainJob as it was (``deploy: TrainJob``), else the objects trainc builds from it
-    resolved there, as the transition checks resolve it
-    (:meth:`~trainc.checks.transitions.base.BaseRevision.deployed`). Nothing when the
-    TrainJob is new or did not resolve cleanly there (it deployed nothing)."""
+    TrainJob as it was (``deploy: TrainJob``), else the objects trainc builds from
+    ``deployed``, the TrainJob resolved there as the transition checks resolve it.
+    Nothing when the TrainJob is new or did not resolve cleanly there (it deployed
+    nothing)."""
     if through_trainer:
         previous = base.previous(job.trainjob)
         return (previous.data,) if previous is not None else ()
-    deployed = base.deployed(job.trainjob)
     return build_job(deployed).objects if deployed is not None else ()

@@ -250,6 +250,9 @@ class _Judge:
                 built = build_job(resolved)
                 server_side = config.compile.server_side_apply
                 findings += check_apply_limits(resolved, built.objects, server_side=server_side)
+            base = self.run.base
+            # Resolved at the base once, for the admission's UPDATEs and the update checks.
+            deployed = base.deployed(resolved.trainjob) if base is not None else None
             cluster = self.work.cluster
             if cluster is not None and not self.run.judgement.fails(findings):
                 # A validate builds nothing else: the objects are built for the cluster only.
@@ -261,11 +264,12 @@ class _Judge:
                     applied,
                     children,
                     through_trainer=config.deploy == DEPLOY_TRAINJOB,
-                    base=self.run.base,
+                    base=base,
+                    deployed=deployed,
                 )
             lifecycle = lifecycle_file(resolved)
-            if self.run.base is not None:
-                updates = self.run.base.update_refusals(resolved)
+            if base is not None:
+                updates = base.update_refusals(resolved, deployed)
         elif runtime is not None and self.run.stopped_by_runtime(trainjob, runtime):
             findings.append(stopped_by_runtime(trainjob, runtime))
         policies = self.work.policies

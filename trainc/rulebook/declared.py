@@ -93,6 +93,7 @@ DECLARING_MODULES: tuple[str, ...] = (
     "trainc.checks.created.images",
     "trainc.checks.namespaces",
     "trainc.checks.admission.cluster",
+    "trainc.checks.admission.priority",
     "trainc.checks.admission.pod_security.judge",
     "trainc.checks.admission.limit_ranges.judge",
     "trainc.checks.admission.resource_quotas.judge",

@@ -3,10 +3,23 @@ plugins after it (LimitRanger, PodSecurity, ValidatingAdmissionPolicy, ResourceQ
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+from types import ModuleType
+from typing import Any
+
+import pytest
+
 from tests.checks.admission.limit_ranges.test_judge import CPU_MAX
 from tests.checks.admission.policies.test_judge import policy
+from tests.checks.admission.resource_quotas.test_judge import GPUS
 from tests.checks.admission.wiring import admission_input
 from trainc.checks.admission.judge import check_admission
+from trainc.checks.admission.limit_ranges import judge as limit_ranges_judge
+from trainc.checks.admission.pod_security import judge as pod_security_judge
+from trainc.checks.admission.policies import judge as policies_judge
+from trainc.checks.admission.resource_quotas import judge as resource_quotas_judge
 from trainc.model.json import JsonObject
 
 NAMESPACE = """\
@@ -101,3 +114,63 @@ def test_the_pods_of_a_refused_job_are_never_created_nor_judged() -> None:
 def test_a_refused_jobset_has_no_jobs_and_no_pods() -> None:
     platform = _platform(NAMESPACE.format(mode="warn"), MEMORY, NO_JOBSETS, NO_JOBS)
     assert _codes(platform) == ["quota.exceeded"]
+
+
+def test_each_plugin_evaluates_each_object_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One evaluation per plugin and object gives both its findings and its refusals: the
+    JobSet and the Jobs, asked whether what follows them is created, are not asked again
+    for the findings, nor the pods for their refusal."""
+    evaluated: Counter[tuple[str, str]] = Counter()
+
+    def spy(name: str, module: ModuleType, function: str, kind: Callable[..., str]) -> None:
+        real = getattr(module, function)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            evaluated[name, kind(*args)] += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, function, counted)
+
+    spy("LimitRanger", limit_ranges_judge, "pod_causes", lambda *_: "pods")
+    spy("PodSecurity", pod_security_judge, "judge", lambda *_: "pods")
+    spy("policies", policies_judge, "admit", lambda _, request: request.resource.resource)
+    spy("quotas", resource_quotas_judge, "admit", lambda _, target, *__: target.resource)
+    warned = policy("no-pods", "pods", "false", message="no pods here", actions="Warn")
+    # GPUS: a quota every pod passes, tracking only GPUs, which none requests.
+    platform = _platform(NAMESPACE.format(mode="warn"), CPU_MAX, GPUS, warned)
+    found = admission_input(platform, trainers=("node", "worker"))
+    codes = sorted({finding.code for finding in check_admission(found)})
+    assert codes == ["psa.would-violate", "vap.warned"]
+    assert evaluated == {
+        ("LimitRanger", "pods"): 2,
+        ("PodSecurity", "pods"): 2,
+        ("policies", "jobsets"): 1,
+        ("policies", "jobs"): 2,
+        ("policies", "pods"): 2,
+        ("quotas", "jobsets"): 1,
+        ("quotas", "jobs"): 2,
+        ("quotas", "pods"): 2,
+    }
+
+
+#: A quota that admits neither a TrainJob nor a JobSet.
+NO_TRAINJOBS = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: no-trainjobs, namespace: research}
+spec:
+  hard: {count/trainjobs.trainer.kubeflow.org: "0", count/jobsets.jobset.x-k8s.io: "0"}
+"""
+
+
+def test_with_deploy_trainjob_a_refused_trainjob_creates_nothing() -> None:
+    """The quota refuses the TrainJob the GitOps tool applies: the Trainer controller never
+    creates the JobSet (which the quota would refuse too), its Jobs or pods."""
+    platform = _platform(NAMESPACE.format(mode="enforce"), NO_TRAINJOBS, NO_PODS)
+    found = replace(admission_input(platform), through_trainer=True)
+    [refused] = check_admission(found)
+    assert refused.code == "quota.exceeded"
+    assert refused.message.startswith(
+        "the API server would refuse the TrainJob 'llama', applied by the GitOps tool: "
+        "exceeded quota: no-trainjobs, requested: count/trainjobs.trainer.kubeflow.org=1"
+    )

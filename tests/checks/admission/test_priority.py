@@ -8,6 +8,7 @@ from tests.checks.admission.wiring import admission_input
 from trainc.checks.admission.cluster import PriorityClass
 from trainc.checks.admission.judge import check_admission
 from trainc.checks.admission.priority import global_default, prioritized
+from trainc.diagnostics import Diagnostic, Severity
 from trainc.model.json import JsonObject
 
 CLASSES = {
@@ -89,3 +90,71 @@ def test_a_policy_reads_the_default_class_name() -> None:
     [finding] = check_admission(admission_input(platform))
     assert finding.code == "vap.denied"
     assert "best-effort pods are not allowed" in finding.message
+
+
+#: The PriorityClasses a ``trainc cluster pull`` snapshot holds: the API server creates
+#: the two system classes at start-up, so the snapshot lists every class.
+PULLED = """\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: system-cluster-critical}
+value: 2000000000
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: system-node-critical}
+value: 2000001000
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: training}
+value: 1000
+"""
+
+#: A Deny policy refusing every pod: a later plugin than Priority.
+NO_PODS = policy("no-pods", "pods", "false", message="no pods here")
+
+
+def _urgent(platform: str) -> list[Diagnostic]:
+    return check_admission(admission_input(platform, pod={"priorityClassName": "urgent"}))
+
+
+def test_a_class_missing_from_a_pulled_snapshot_is_refused_before_any_other_plugin() -> None:
+    [finding] = _urgent(PULLED + "---\n" + NO_PODS)
+    assert finding.code == "priority.class-not-found"
+    assert finding.severity is Severity.ERROR
+    assert finding.message == (
+        "the API server would refuse the pods of replicatedJob 'node', created by the Job "
+        'controller: pods "…" is forbidden: no PriorityClass with name urgent was found'
+    )
+    assert finding.field_path == (
+        "spec.template.spec.replicatedJobs[0].template.spec.template.spec.priorityClassName"
+    )
+    assert finding.hint == (
+        "name a PriorityClass the cluster holds (its objects define 'system-cluster-critical', "
+        "'system-node-critical', 'training'), or create PriorityClass 'urgent' in the cluster"
+    )
+
+
+def test_without_the_system_classes_a_missing_class_is_a_warning_that_stops_nothing() -> None:
+    training = PULLED.split("---\n")[2]
+    found = _urgent(training + "---\n" + NO_PODS)
+    assert sorted((finding.code, finding.severity) for finding in found) == [
+        ("priority.class-unknown", Severity.WARNING),
+        ("vap.denied", Severity.ERROR),
+    ]
+    [unknown] = (finding for finding in found if finding.code == "priority.class-unknown")
+    assert unknown.message.endswith(
+        'pods "…" is forbidden: no PriorityClass with name urgent was found, unless the '
+        "cluster holds a PriorityClass 'urgent' its objects here do not define"
+    )
+
+
+def test_the_system_classes_need_no_manifest() -> None:
+    found = admission_input(NO_PODS, pod={"priorityClassName": "system-node-critical"})
+    assert [finding.code for finding in check_admission(found)] == ["vap.denied"]
+
+
+def test_a_class_the_snapshot_defines_is_admitted() -> None:
+    found = admission_input(PULLED, pod={"priorityClassName": "training"})
+    assert check_admission(found) == []

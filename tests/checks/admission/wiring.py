@@ -11,9 +11,10 @@ from trainc.config.settings import ClusterSettings
 from trainc.load.cluster_files import ClusterDocuments
 from trainc.load.source import SourceFile
 from trainc.load.yamlsrc import parse_documents
-from trainc.model.json import JsonObject, JsonValue
+from trainc.model.json import JsonObject, JsonValue, as_object, get_path
 
 NAMESPACE = "research"
+_POD_SPEC = ("template", "spec", "template", "spec")
 
 #: A claim template ``data`` of 100Gi, and a ``node`` container that mounts it.
 DATA_CLAIMS: JsonObject = {
@@ -42,11 +43,12 @@ def admission_input(
     jobset: JsonObject | None = None,
     trainers: tuple[str, ...] = ("node",),
     applied: tuple[JsonObject, ...] = (),
+    pod: JsonObject | None = None,
     **trainer: JsonValue,
 ) -> AdmissionInput:
     """TrainJob ``llama`` in ``research`` on runtime ``torch-gang`` (one ``node``
-    replicatedJob whose container is ``node``; ``trainers`` names more trainer jobs alike),
-    against the cluster ``platform`` holds."""
+    replicatedJob whose container is ``node``; ``trainers`` names more trainer jobs alike;
+    ``pod`` adds fields to their pod spec), against the cluster ``platform`` holds."""
     parsed = parse_documents(SourceFile(path="platform.yaml", text=platform), InputLimits())
     assert not parsed.diagnostics, parsed.diagnostics
     cluster = cluster_objects(
@@ -56,11 +58,11 @@ def admission_input(
     )
     assert not cluster.findings, cluster.findings
     main = node if node is not None else container("node")
+    replicated_jobs = [rjob(name, ancestor="trainer", containers=[main]) for name in trainers]
+    for replicated_job in replicated_jobs:
+        as_object(get_path(replicated_job, _POD_SPEC)).update(pod or {})
     runtime = make_runtime(
-        "torch-gang",
-        ml_policy=ml_policy,
-        jobset=jobset,
-        replicated_jobs=[rjob(name, ancestor="trainer", containers=[main]) for name in trainers],
+        "torch-gang", ml_policy=ml_policy, jobset=jobset, replicated_jobs=replicated_jobs
     )
     if trainer:
         job = make_trainjob("llama", namespace=NAMESPACE, runtime="torch-gang", trainer=trainer)

@@ -12,13 +12,15 @@ the input line behind the value at fault.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Final
 
 from trainc.checks.admission.cluster import ClusterObjects, StoredKey, object_identity
 from trainc.checks.admission.policies import UserInfo
+from trainc.checks.admission.policies.admission import Verdict
+from trainc.checks.admission.resource_quotas.admission import Refusal
 from trainc.checks.created.childjobs import child_origin, resolved_child_jobs
 from trainc.checks.shared.findings import created_from
 from trainc.checks.workload.version import KubeVersion
@@ -30,6 +32,9 @@ from trainc.resolve.resolved import ResolvedJob
 
 _TEMPLATE: Final = ("spec", "template")
 JOB_CONTROLLER: Final = "the Job controller"
+#: A pod's name in the API server's messages: the Job controller generates it, unknown
+#: offline.
+POD_NAME: Final = "…"
 #: Who sends the objects trainc builds, as a finding names them.
 GITOPS_TOOL: Final = "applied by the GitOps tool"
 TRAINER_CONTROLLER: Final = "created by the Trainer controller"
@@ -88,6 +93,21 @@ class CreatedPod:
         return pods_created_from([self])
 
 
+@dataclass(frozen=True, slots=True)
+class ObjectVerdict:
+    """What the policies and the quotas say of the TrainJob, the JobSet or a Job, asked
+    once, when the judge decides whether what follows it is created at all: the families
+    report from it rather than asking again."""
+
+    policies: Verdict
+    quota: Refusal | None
+
+    @property
+    def refused(self) -> bool:
+        """Whether a ``Deny`` policy (or a failing configuration) or a quota refuses it."""
+        return bool(self.policies.denials) or self.quota is not None
+
+
 @dataclass(frozen=True)
 class AdmissionInput:
     """One resolved TrainJob and the cluster that admits its objects.
@@ -98,7 +118,9 @@ class AdmissionInput:
     the caller already built them for other checks (the job pass does); ``refused``
     names the replicatedJobs whose pods are never created or an earlier admission plugin
     refused, which the later ones never see; with ``jobset_refused`` the JobSet is
-    refused and the JobSet controller creates no Job.
+    refused and the JobSet controller creates no Job; with ``trainjob_refused`` the
+    TrainJob the GitOps tool applies (``deploy: TrainJob``) is refused and the Trainer
+    controller creates nothing: neither the ``applied`` objects nor their claims.
     ``through_trainer`` is set with trainc.yaml's ``deploy: TrainJob``: the GitOps tool
     applies the TrainJob itself and the Trainer controller creates the ``applied``
     objects (https://github.com/kubeflow/trainer/blob/master/pkg/controller/trainjob_controller.go);
@@ -112,11 +134,18 @@ class AdmissionInput:
     applied: tuple[JsonObject, ...] = ()
     refused: frozenset[str] = frozenset()
     jobset_refused: bool = False
+    trainjob_refused: bool = False
     children: tuple[ChildJob, ...] | None = None
     through_trainer: bool = False
     before: tuple[JsonObject, ...] = ()
     """What the GitOps tool applied for the TrainJob at the base revision (``--base``):
     an object applied again is an UPDATE of it."""
+    prejudged: Mapping[StoredKey, ObjectVerdict] = field(default_factory=dict)
+    """The verdicts already given on objects, by identity (:func:`object_identity`)."""
+
+    def prejudged_for(self, obj: JsonObject) -> ObjectVerdict | None:
+        """The verdict already given on ``obj`` (the TrainJob, the JobSet, a Job), if any."""
+        return self.prejudged.get(object_identity(obj)) if self.prejudged else None
 
     @cached_property
     def replaced(self) -> dict[StoredKey, JsonObject]:
@@ -127,6 +156,12 @@ class AdmissionInput:
         """The object the GitOps tool's apply of ``obj`` replaces: ``oldObject`` of its
         UPDATE; None when ``obj`` is new (a CREATE)."""
         return self.replaced.get(object_identity(obj))
+
+    def updated(self, obj: JsonObject) -> JsonObject | None:
+        """The deployed object that ``obj``, one of the ``applied`` objects, replaces:
+        None when it is new, or when the Trainer controller creates it (``deploy:
+        TrainJob``: what a controller creates stays a CREATE)."""
+        return None if self.through_trainer else self.old(obj)
 
     @property
     def built_by(self) -> str:
@@ -164,5 +199,15 @@ def pods_created_from(pods: Iterable[CreatedPod]) -> str:
     return created_from(("pods", "pods"), (pod.replicated_job for pod in pods), JOB_CONTROLLER)
 
 
-#: One family of admission checks: its findings about one TrainJob's objects.
-AdmissionCheck = Callable[[AdmissionInput], list[Diagnostic]]
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """What one admission plugin says of a TrainJob's pods, from one evaluation of each:
+    its findings, and the replicatedJobs whose pods it refuses (which the plugins after
+    it never see)."""
+
+    findings: list[Diagnostic]
+    refused: frozenset[str] = frozenset()
+
+
+#: One validating admission plugin on one TrainJob's objects.
+AdmissionCheck = Callable[[AdmissionInput], Judged]

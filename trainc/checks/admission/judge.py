@@ -10,90 +10,96 @@ LimitRanger, PodSecurity, ..., ValidatingAdmissionPolicy, ValidatingAdmissionWeb
 ResourceQuota), and the first that refuses a request ends it: the later ones never see
 the pod, so they neither refuse nor warn about it (their findings would be noise). The
 pod validation that follows LimitRanger's defaults (``limitrange.default-below-request``)
-refuses before any of them. Objects come one after another too: a Job the policies or the
-quotas refuse is never created, nor its pods; a refused JobSet has no Jobs, and Kueue
-never sees it. Kueue judges the workload once the JobSet exists, whatever becomes of its
+refuses before any of them, and the mutating Priority plugin's refusal of a class the
+cluster lacks before that. Each plugin is asked once per object: its verdict on the pods
+(:class:`~trainc.checks.admission.created.Judged`) carries both its findings and the pods
+it refuses, and the policies' and quotas' verdicts on the TrainJob, the JobSet and the
+Jobs, asked first to learn what is created after them, are kept for their findings
+(:class:`~trainc.checks.admission.created.ObjectVerdict`). Objects come one after another
+too: a Job the policies or the quotas refuse is never created, nor its pods; a refused
+JobSet has no Jobs, and Kueue never sees it; with ``deploy: TrainJob`` a refused TrainJob
+has nothing after it. Kueue judges the workload once the JobSet exists, whatever becomes of its
 pods. A family is one module with a
 :data:`~trainc.checks.admission.created.AdmissionCheck` and one line here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from trainc.checks.admission.created import AdmissionCheck, AdmissionInput, CreatedPod
+from trainc.checks.admission.cluster import StoredKey, object_identity
+from trainc.checks.admission.created import AdmissionCheck, AdmissionInput, ObjectVerdict
 from trainc.checks.admission.kueue.judge import check_kueue
-from trainc.checks.admission.limit_ranges.judge import check_limit_ranges, limit_ranger_refuses
-from trainc.checks.admission.pod_security.judge import check_pod_security, pod_security_refuses
+from trainc.checks.admission.limit_ranges.judge import judge_limit_ranges
+from trainc.checks.admission.pod_security.judge import judge_pod_security
 from trainc.checks.admission.policies import UserInfo, resource_for
-from trainc.checks.admission.policies.judge import (
-    check_policies,
-    policies_refuse,
-    policies_refuse_object,
-)
+from trainc.checks.admission.policies.judge import judge_policies, policy_verdict
+from trainc.checks.admission.priority import judge_priority
 from trainc.checks.admission.resource_quotas.evaluators import Target
-from trainc.checks.admission.resource_quotas.judge import check_resource_quotas, quotas_refuse
+from trainc.checks.admission.resource_quotas.judge import judge_resource_quotas, quota_refusal
 from trainc.diagnostics import Diagnostic
 from trainc.model.json import JsonObject
 from trainc.model.labels import JOBSET_KIND
 
-#: Whether one plugin refuses the pods of one replicatedJob.
-Refuses = Callable[[AdmissionInput, CreatedPod], bool]
-
-
-@dataclass(frozen=True, slots=True)
-class Plugin:
-    """One validating admission plugin: its findings, and which pods it refuses (None:
-    it is the last to judge pods, so nothing after it needs to know)."""
-
-    check: AdmissionCheck
-    refuses: Refuses | None = None
-
-
-#: The plugins that judge a TrainJob's pods, in the API server's order.
-POD_PLUGINS: tuple[Plugin, ...] = (
-    Plugin(check_limit_ranges, limit_ranger_refuses),
-    Plugin(check_pod_security, pod_security_refuses),
-    Plugin(check_policies, policies_refuse),
-    Plugin(check_resource_quotas),
+#: The plugins that judge a TrainJob's pods, in the API server's order: the Priority
+#: plugin's refusal comes in the mutating phase, before the pod validation and
+#: LimitRanger's (which :func:`judge_limit_ranges` reports), then the validating ones.
+POD_PLUGINS: tuple[AdmissionCheck, ...] = (
+    judge_priority,
+    judge_limit_ranges,
+    judge_pod_security,
+    judge_policies,
+    judge_resource_quotas,
 )
 
 
 def check_admission(found: AdmissionInput) -> list[Diagnostic]:
     """Every family's findings about one TrainJob's objects; none without a cluster.
 
-    Each plugin judges only the pods no earlier plugin refused.
+    Each plugin judges each pod once, and only the pods no earlier plugin refused.
     """
     if not found.cluster.configured:
         return []
     findings: list[Diagnostic] = []
-    jobset = _jobset(found)
-    # As the policies judge it: an UPDATE of the deployed JobSet when the GitOps tool
-    # applies it over one (``--base``); what a controller creates stays a CREATE.
-    replaced = None if found.through_trainer else found.old(jobset)
-    jobset_refused = _refuses(found, jobset, found.builder, replaced)
-    judged = replace(found, jobset_refused=True) if jobset_refused else _created(found)
+    judged = _prejudged(found)
     for plugin in POD_PLUGINS:
-        findings.extend(plugin.check(judged))
-        if plugin.refuses is None:
-            continue
-        refused = {pod.replicated_job for pod in judged.pods if plugin.refuses(judged, pod)}
-        if refused:
-            judged = replace(judged, refused=judged.refused | refused)
-    if not jobset_refused:  # Kueue never sees a JobSet the API server refused
+        verdict = plugin(judged)
+        findings.extend(verdict.findings)
+        if verdict.refused:
+            judged = replace(judged, refused=judged.refused | verdict.refused)
+    if not judged.jobset_refused:  # Kueue never sees a JobSet the API server refused
         findings.extend(check_kueue(found))
     return findings
 
 
-def _created(found: AdmissionInput) -> AdmissionInput:
-    """``found`` without the pods of the Jobs the policies or quotas refuse."""
+def _prejudged(found: AdmissionInput) -> AdmissionInput:
+    """``found`` with the policies' and quotas' verdicts on the objects that decide what
+    is created after them, each asked once: with ``deploy: TrainJob`` the TrainJob (a
+    refused one creates nothing), the JobSet (a refused one creates no Job), then each
+    Job (a refused one creates no pod)."""
+    verdicts: dict[StoredKey, ObjectVerdict] = {}
+
+    def refused(obj: JsonObject, user: UserInfo, old: JsonObject | None = None) -> bool:
+        verdict = _object_verdict(found, obj, user, old)
+        if verdict is None:
+            return False
+        verdicts[object_identity(obj)] = verdict
+        return verdict.refused
+
+    creators = found.cluster.creators
+    trainjob = found.job.trainjob.data
+    if found.through_trainer and refused(trainjob, creators.gitops, found.old(trainjob)):
+        return replace(found, trainjob_refused=True, jobset_refused=True, prejudged=verdicts)
+    jobset = _jobset(found)
+    # An UPDATE of the deployed JobSet when the GitOps tool applies it over one (``--base``).
+    if refused(jobset, found.builder, found.updated(jobset)):
+        return replace(found, jobset_refused=True, prejudged=verdicts)
     never_created = frozenset(
         child.replicated_job
         for child in found.child_jobs
-        if _refuses(found, child.job, found.cluster.creators.jobset_controller)
+        if refused(child.job, creators.jobset_controller)
     )
-    return replace(found, refused=never_created) if never_created else found
+    return replace(found, refused=never_created, prejudged=verdicts)
 
 
 def _jobset(found: AdmissionInput) -> JsonObject:
@@ -103,17 +109,18 @@ def _jobset(found: AdmissionInput) -> JsonObject:
     return next(applied, None) or found.job.stored_jobset()
 
 
-def _refuses(
+def _object_verdict(
     found: AdmissionInput, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
-) -> bool:
-    """Whether the JobSet or a Job (an UPDATE of ``old``, if given) is refused, by a
-    policy or then by the quotas (alone, nothing else running): its Jobs or pods are
-    then never created, and no plugin judges them."""
+) -> ObjectVerdict | None:
+    """What the policies and the quotas (alone, nothing else running) say of the
+    TrainJob, the JobSet or a Job sent by ``user`` (an UPDATE of ``old``, if given, which
+    the quotas charge only what it adds); None for a kind the cluster does not serve."""
     api_version = str(obj.get("apiVersion") or "")
     resource = resource_for(api_version, str(obj.get("kind") or ""))
     if resource is None:
-        return False
-    target = Target(resource.group, resource.resource, obj)
-    return policies_refuse_object(found.cluster, obj, user, old) or quotas_refuse(
-        found.cluster, found.job.namespace, target, found.release
+        return None
+    target = Target(resource.group, resource.resource, obj, old)
+    return ObjectVerdict(
+        policy_verdict(found.cluster, obj, user, old),
+        quota_refusal(found.cluster, found.job.namespace, target, found.release),
     )

@@ -50,7 +50,7 @@ from trainc.checks.admission.resource_quotas.judge import (
     QUOTA_EXCEEDED,
     QUOTA_MUST_SPECIFY,
     pod_quota_causes,
-    quotas_refuse,
+    quota_refusal,
 )
 from trainc.checks.workload.jsonfields import text
 from trainc.checks.workload.version import KubeVersion
@@ -189,7 +189,8 @@ def _job_refused(found: SweeperInput, job: JsonObject, namespace: str) -> bool:
     cluster = found.cluster
     if policies_refuse_object(cluster, job, cluster.creators.cronjob_controller):
         return True
-    return quotas_refuse(cluster, namespace, Target("batch", "jobs", job), found.release)
+    job_target = Target("batch", "jobs", job)
+    return quota_refusal(cluster, namespace, job_target, found.release) is not None
 
 
 def _resources(code: str, path: FieldPath) -> FieldPath:

@@ -87,14 +87,15 @@ class BaseRevision:
         self._reported.update(found)
         return found
 
-    def update_refusals(self, job: ResolvedJob) -> list[Diagnostic]:
+    def update_refusals(self, job: ResolvedJob, deployed: ResolvedJob | None) -> list[Diagnostic]:
         """What the API server refuses when ``job``'s JobSet replaces the one its
-        TrainJob deployed. Reads only what the revision held before the TrainJobs were
-        judged, so a worker process may ask; :meth:`record_update` keeps the answer.
+        TrainJob deployed (``deployed``: :meth:`deployed`, which the caller resolves once
+        for every check of the update). Reads only what the revision held before the
+        TrainJobs were judged, so a worker process may ask; :meth:`record_update` keeps
+        the answer.
         """
         if {object_key(job.trainjob), object_key(job.runtime)} & self._refused:
             return []
-        deployed = self.deployed(job.trainjob)
         if deployed is None:
             return []
         return check_jobset_update(deployed, job)

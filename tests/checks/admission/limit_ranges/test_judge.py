@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.checks.admission.wiring import DATA_CLAIMS, DATA_NODE, admission_input
 from tests.support.builders import container
-from trainc.checks.admission.limit_ranges.judge import check_limit_ranges
+from trainc.checks.admission.limit_ranges.judge import judge_limit_ranges
 from trainc.checks.admission.mutated import mutated_spec
 from trainc.diagnostics import Severity
 from trainc.model.json import JsonObject
@@ -27,7 +27,7 @@ def test_a_limit_above_the_max_is_refused_at_the_trainjobs_limit() -> None:
     found = admission_input(
         CPU_MAX, resourcesPerNode={"requests": {"cpu": "4"}, "limits": {"cpu": "16"}}
     )
-    [finding] = check_limit_ranges(found)
+    [finding] = judge_limit_ranges(found).findings
     assert finding.code == "limitrange.max"
     assert finding.severity is Severity.ERROR
     assert finding.message == (
@@ -43,7 +43,7 @@ def test_a_limit_above_the_max_is_refused_at_the_trainjobs_limit() -> None:
 
 def test_a_default_limit_below_the_written_request_is_refused_by_pod_validation() -> None:
     found = admission_input(CPU_MAX, resourcesPerNode={"requests": {"cpu": "16"}})
-    [finding] = check_limit_ranges(found)
+    [finding] = judge_limit_ranges(found).findings
     assert finding.code == "limitrange.default-below-request"
     assert finding.message == (
         f"the API server would refuse {POD}: spec.containers[0].resources.requests: Invalid "
@@ -77,7 +77,7 @@ spec:
       min: {memory: 1Gi}
 """
     found = admission_input(platform, node=container("node"))
-    [finding] = check_limit_ranges(found)
+    [finding] = judge_limit_ranges(found).findings
     assert finding.code == "limitrange.min"
     assert finding.message == (
         f"the API server would refuse {POD}: minimum memory usage per Container is 1Gi, "
@@ -96,7 +96,7 @@ def test_the_defaulted_pod_is_what_the_later_families_see() -> None:
     [pod] = found.pods
     spec = mutated_spec(found, pod)
     assert spec["containers"][0]["resources"]["limits"] == {"cpu": "8"}  # type: ignore[index,call-overload]
-    assert check_limit_ranges(found) == []
+    assert judge_limit_ranges(found).findings == []
 
 
 STORAGE = """\
@@ -118,7 +118,7 @@ def test_a_claim_the_gitops_tool_applies_above_the_claim_max_is_refused() -> Non
         "spec": {"resources": {"requests": {"storage": "100Gi"}}},
     }
     found = admission_input(STORAGE, applied=(claim,))
-    [finding] = check_limit_ranges(found)
+    [finding] = judge_limit_ranges(found).findings
     assert finding.code == "limitrange.claim-storage"
     assert finding.message == (
         "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
@@ -129,7 +129,7 @@ def test_a_claim_the_gitops_tool_applies_above_the_claim_max_is_refused() -> Non
 
 def test_a_claim_template_is_judged_at_its_storage_line() -> None:
     found = admission_input(STORAGE, node=DATA_NODE, jobset=DATA_CLAIMS)
-    [finding] = check_limit_ranges(found)
+    [finding] = judge_limit_ranges(found).findings
     assert finding.code == "limitrange.claim-storage"
     assert finding.message == (
         "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
@@ -147,4 +147,4 @@ def test_a_claim_template_is_judged_at_its_storage_line() -> None:
 
 def test_without_limit_ranges_nothing_is_judged() -> None:
     found = admission_input("", resourcesPerNode={"limits": {"cpu": "64"}})
-    assert check_limit_ranges(found) == []
+    assert judge_limit_ranges(found).findings == []

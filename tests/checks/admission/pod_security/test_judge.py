@@ -9,7 +9,7 @@ from trainc.checks.admission.judge import check_admission
 from trainc.checks.admission.pod_security.judge import (
     PSA_FORBIDDEN,
     PSA_WOULD_VIOLATE,
-    check_pod_security,
+    judge_pod_security,
     prepared,
 )
 from trainc.config.limits import InputLimits
@@ -53,7 +53,7 @@ def admission(
 
 
 def test_restricted_refuses_a_runtime_without_security_context() -> None:
-    [found] = check_pod_security(admission(cluster(RESTRICTED)))
+    [found] = judge_pod_security(admission(cluster(RESTRICTED))).findings
     assert found.code == PSA_FORBIDDEN.code
     assert found.severity == Severity.ERROR
     assert found.message == (
@@ -79,7 +79,7 @@ def test_restricted_refuses_a_runtime_without_security_context() -> None:
 
 def test_a_compliant_runtime_is_admitted() -> None:
     node = rjob("node", ancestor="trainer", containers=[container("node", securityContext=SAFE)])
-    assert check_pod_security(admission(cluster(RESTRICTED), node)) == []
+    assert judge_pod_security(admission(cluster(RESTRICTED), node)).findings == []
 
 
 def test_baseline_refuses_host_network_and_privileged_at_the_field() -> None:
@@ -92,7 +92,7 @@ def test_baseline_refuses_host_network_and_privileged_at_the_field() -> None:
     template = as_object(get_path(node, ("template", "spec", "template", "spec")))
     template["hostNetwork"] = True
     objects = cluster(namespace("    pod-security.kubernetes.io/enforce: baseline\n"))
-    [found] = check_pod_security(admission(objects, node))
+    [found] = judge_pod_security(admission(objects, node)).findings
     assert found.code == PSA_FORBIDDEN.code
     assert 'violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)' in (
         found.message
@@ -116,7 +116,7 @@ def test_host_network_defaults_host_ports() -> None:
 
 def test_warn_only_is_a_warning() -> None:
     objects = cluster(namespace("    pod-security.kubernetes.io/warn: restricted\n"))
-    [found] = check_pod_security(admission(objects))
+    [found] = judge_pod_security(admission(objects)).findings
     assert found.code == PSA_WOULD_VIOLATE.code
     assert found.severity == Severity.WARNING
     assert 'warn: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation' in (
@@ -126,7 +126,7 @@ def test_warn_only_is_a_warning() -> None:
 
 def test_an_exempt_namespace_gives_no_finding() -> None:
     settings = ClusterSettings(pod_security_exemptions=PodSecurityExemptions(namespaces=("ml",)))
-    assert check_pod_security(admission(cluster(RESTRICTED, settings))) == []
+    assert judge_pod_security(admission(cluster(RESTRICTED, settings))).findings == []
 
 
 def test_a_pinned_version_judges_by_its_checks() -> None:
@@ -136,14 +136,14 @@ def test_a_pinned_version_judges_by_its_checks() -> None:
         "    pod-security.kubernetes.io/enforce: restricted\n"
         "    pod-security.kubernetes.io/enforce-version: v1.21\n"
     )
-    [found] = check_pod_security(admission(cluster(pinned)))
+    [found] = judge_pod_security(admission(cluster(pinned))).findings
     assert '"restricted:v1.21"' in found.message
     assert "unrestricted capabilities" not in found.message
 
 
 def test_pods_of_several_replicated_jobs_refused_alike_are_one_finding_per_line() -> None:
     jobs = (rjob("a", ancestor="trainer"), rjob("b"))
-    found = check_pod_security(admission(cluster(RESTRICTED), *jobs))
+    found = judge_pod_security(admission(cluster(RESTRICTED), *jobs)).findings
     assert [f.message.split(" in namespace")[0] for f in found] == [
         "the pods of replicatedJob 'a', created by the Job controller",
         "the pods of replicatedJob 'b', created by the Job controller",
@@ -160,12 +160,12 @@ def test_an_unset_field_goes_where_it_can_be_added() -> None:
     safe = {**SAFE}
     del safe["runAsNonRoot"]
     node = rjob("node", ancestor="trainer", containers=[container("node", securityContext=safe)])
-    [found] = check_pod_security(admission(cluster(RESTRICTED), node))
+    [found] = judge_pod_security(admission(cluster(RESTRICTED), node)).findings
     assert "runAsNonRoot != true" in found.message
     assert found.field_path is not None
     assert found.field_path.endswith("containers[0].securityContext")
     template = as_object(get_path(node, ("template", "spec", "template", "spec")))
     template["securityContext"] = {"runAsUser": 1000}
-    [found] = check_pod_security(admission(cluster(RESTRICTED), node))
+    [found] = judge_pod_security(admission(cluster(RESTRICTED), node)).findings
     assert found.field_path is not None
     assert found.field_path.endswith("template.spec.securityContext")

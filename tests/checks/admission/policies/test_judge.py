@@ -14,7 +14,7 @@ from trainc.build.job import build_job
 from trainc.checks.admission.cluster import ClusterObjects, cluster_objects
 from trainc.checks.admission.created import AdmissionInput
 from trainc.checks.admission.judge import check_admission
-from trainc.checks.admission.policies.judge import check_namespace_objects, check_policies
+from trainc.checks.admission.policies.judge import check_namespace_objects, judge_policies
 from trainc.checks.workload.version import parse_version
 from trainc.config.limits import InputLimits
 from trainc.config.settings import ClusterSettings, Identity
@@ -182,7 +182,7 @@ def where(found: Diagnostic) -> tuple[str | None, int | None, str | None]:
 
 
 def test_a_deny_binding_refuses_the_pods_at_the_containers_image_line() -> None:
-    found = check_policies(admission(cluster(registry())))
+    found = judge_policies(admission(cluster(registry()))).findings
 
     assert len(found) == 1
     (denied,) = found
@@ -208,7 +208,7 @@ def test_the_admission_list_runs_the_family_only_with_a_cluster() -> None:
     objects = cluster(registry())
     assert [f.code for f in check_admission(admission(objects))] == ["vap.denied"]
     assert check_admission(admission(ClusterObjects())) == []
-    assert check_policies(admission(cluster(DEFAULT_LIMITS))) == []
+    assert judge_policies(admission(cluster(DEFAULT_LIMITS))).findings == []
 
 
 @pytest.mark.parametrize(
@@ -233,7 +233,7 @@ def test_the_admission_list_runs_the_family_only_with_a_cluster() -> None:
 def test_warn_and_audit_bindings_are_warnings_at_the_same_line(
     actions: str, code: str, said: str
 ) -> None:
-    (found,) = check_policies(admission(cluster(registry(actions))))
+    (found,) = judge_policies(admission(cluster(registry(actions)))).findings
     assert (found.code, found.severity) == (code, Severity.WARNING)
     assert found.message == (
         f"the pods of replicatedJob 'node', created by the Job controller, {said}"
@@ -242,7 +242,7 @@ def test_warn_and_audit_bindings_are_warnings_at_the_same_line(
 
 
 def test_one_value_refusing_the_jobs_of_two_replicated_jobs_is_one_finding() -> None:
-    found = check_policies(admission(cluster(NOT_SUSPENDED), runtime=TWO_JOBS))
+    found = judge_policies(admission(cluster(NOT_SUSPENDED), runtime=TWO_JOBS)).findings
 
     assert len(found) == 1
     (denied,) = found
@@ -261,18 +261,18 @@ def test_one_value_refusing_the_jobs_of_two_replicated_jobs_is_one_finding() -> 
 
 
 def test_pods_are_judged_after_the_limit_ranges_defaults() -> None:
-    refused = check_policies(admission(cluster(LIMITS_REQUIRED)))
+    refused = judge_policies(admission(cluster(LIMITS_REQUIRED))).findings
     assert [f.code for f in refused] == ["vap.denied"]
     assert "every container must set resource limits" in refused[0].message
     # has() reads resources.limits, absent where written: the resources line.
     assert where(refused[0])[2] == (
         "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources"
     )
-    assert check_policies(admission(cluster(LIMITS_REQUIRED, DEFAULT_LIMITS))) == []
+    assert judge_policies(admission(cluster(LIMITS_REQUIRED, DEFAULT_LIMITS))).findings == []
 
 
 def test_the_gitops_tools_identity_sends_the_jobset() -> None:
-    (denied,) = check_policies(admission(cluster(JOBSET_TEAM)))
+    (denied,) = judge_policies(admission(cluster(JOBSET_TEAM))).findings
     assert denied.code == "vap.denied"
     assert denied.message == (
         "the JobSet 'llama', applied by the GitOps tool, is refused: "
@@ -285,11 +285,11 @@ def test_the_gitops_tools_identity_sends_the_jobset() -> None:
     assert "binding 'jobset-team-binding'" in denied.hint
     # Another identity is not matched by the policy's matchCondition.
     other = cluster(JOBSET_TEAM.replace(GITOPS, "system:serviceaccount:flux:kustomize"))
-    assert check_policies(admission(other)) == []
+    assert judge_policies(admission(other)).findings == []
 
 
 def test_a_policy_using_the_authorizer_is_reported_once_as_not_evaluated() -> None:
-    found = check_policies(admission(cluster(AUTHORIZER), runtime=TWO_JOBS))
+    found = judge_policies(admission(cluster(AUTHORIZER), runtime=TWO_JOBS)).findings
 
     assert len(found) == 1
     (skipped,) = found
@@ -308,7 +308,7 @@ def test_of_several_containers_the_one_the_policy_refuses_is_the_line() -> None:
         "                    - name: logger\n"
         "                      image: docker.io/fluent/fluent-bit:3\n"
     )
-    (denied,) = check_policies(admission(cluster(registry()), runtime=sidecar))
+    (denied,) = judge_policies(admission(cluster(registry()), runtime=sidecar)).findings
     assert where(denied) == (
         "runtime.yaml",
         24,
@@ -383,7 +383,7 @@ def test_a_claim_the_gitops_tool_applies_is_placed_on_its_template() -> None:
     built = AdmissionInput(
         found.job, found.cluster, found.release, tuple(build_job(found.job).objects)
     )
-    (denied,) = check_policies(built)
+    (denied,) = judge_policies(built).findings
     assert denied.message == (
         "the PersistentVolumeClaim 'cache-llama', applied by the GitOps tool, is refused: "
         'persistentvolumeclaims "cache-llama" is forbidden: ValidatingAdmissionPolicy '
@@ -402,7 +402,7 @@ def test_a_namespace_selector_on_an_undeclared_namespace_is_not_evaluated() -> N
         "  matchConstraints:\n",
         "  matchConstraints:\n    namespaceSelector: {matchLabels: {team: ml}}\n",
     )
-    (skipped,) = check_policies(admission(cluster(selective)))
+    (skipped,) = judge_policies(admission(cluster(selective))).findings
     assert skipped.code == "vap.not-evaluated"
     assert skipped.message == (
         "the pods of replicatedJob 'node', created by the Job controller: "
@@ -412,7 +412,7 @@ def test_a_namespace_selector_on_an_undeclared_namespace_is_not_evaluated() -> N
     assert skipped.hint is not None
     assert skipped.hint.startswith("declare the Namespace 'ml' among `cluster.manifests`")
     # Declared, and labelled as the selector asks: the policy refuses.
-    declared = check_policies(admission(cluster(selective, INPUT_NAMESPACE)))
+    declared = judge_policies(admission(cluster(selective, INPUT_NAMESPACE))).findings
     assert [found.code for found in declared] == ["vap.denied"]
 
 
@@ -426,7 +426,7 @@ def test_both_match_policies_select_the_jobs_under_their_one_served_version(
 ) -> None:
     """Jobs are served as batch/v1 alone: there is no equivalent resource to try, so
     Equivalent and Exact select the same requests."""
-    found = check_policies(admission(cluster(_match_policy(NOT_SUSPENDED, match_policy))))
+    found = judge_policies(admission(cluster(_match_policy(NOT_SUSPENDED, match_policy)))).findings
     assert [finding.code for finding in found] == ["vap.denied"]
 
 
@@ -436,4 +436,4 @@ def test_a_rule_naming_a_version_no_release_serves_matches_nothing(match_policy:
     API server stores the policy, and neither Exact nor Equivalent finds a served
     resource it names, so no request is judged by it."""
     old = NOT_SUSPENDED.replace("apiVersions: [v1]", "apiVersions: [v1beta1]")
-    assert check_policies(admission(cluster(_match_policy(old, match_policy)))) == []
+    assert judge_policies(admission(cluster(_match_policy(old, match_policy)))).findings == []

@@ -3,9 +3,11 @@ line of the amount at fault, object counts, and a gang that can never fit."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tests.checks.admission.wiring import DATA_CLAIMS, DATA_NODE, admission_input
 from tests.support.builders import container
-from trainc.checks.admission.resource_quotas.judge import check_resource_quotas, is_gang
+from trainc.checks.admission.resource_quotas.judge import is_gang, judge_resource_quotas
 from trainc.diagnostics import Severity
 from trainc.model.json import JsonObject
 
@@ -26,7 +28,7 @@ def test_one_pod_above_the_hard_limit_is_refused_at_the_trainjobs_request() -> N
     found = admission_input(
         GPUS, ml_policy=SINGLE, resourcesPerNode={"requests": {"nvidia.com/gpu": 8}}
     )
-    [finding] = check_resource_quotas(found)
+    [finding] = judge_resource_quotas(found).findings
     assert finding.code == "quota.exceeded"
     assert finding.severity is Severity.ERROR
     assert finding.message == (
@@ -50,7 +52,7 @@ def test_pods_of_several_jobs_refused_for_one_line_are_one_finding() -> None:
         trainers=("node", "worker"),
         resourcesPerNode={"requests": {"nvidia.com/gpu": 8}},
     )
-    [finding] = check_resource_quotas(found)
+    [finding] = judge_resource_quotas(found).findings
     assert finding.message.startswith(
         "the API server would refuse the pods of replicatedJobs 'node' and 'worker', created "
         "by the Job controller: exceeded quota: gpus, requested: requests.nvidia.com/gpu=8"
@@ -61,7 +63,7 @@ def test_pods_of_several_jobs_refused_for_one_line_are_one_finding() -> None:
 def test_a_gang_that_never_fits_names_the_totals_at_its_node_count() -> None:
     found = admission_input(GPUS, numNodes=4, resourcesPerNode={"requests": {"nvidia.com/gpu": 2}})
     assert is_gang(found)
-    [finding] = check_resource_quotas(found)
+    [finding] = judge_resource_quotas(found).findings
     assert finding.code == "quota.gang-exceeds"
     assert finding.message == (
         "the TrainJob's pods must all run at once, and quota 'gpus' can never admit all 4 "
@@ -80,7 +82,7 @@ def test_a_single_pod_job_is_no_gang() -> None:
         GPUS, ml_policy=SINGLE, resourcesPerNode={"requests": {"nvidia.com/gpu": 2}}
     )
     assert not is_gang(found)
-    assert check_resource_quotas(found) == []
+    assert judge_resource_quotas(found).findings == []
 
 
 def test_a_container_without_the_tracked_limit_is_refused_at_the_container() -> None:
@@ -93,7 +95,7 @@ spec:
 """
     node = container("node", resources={"requests": {"cpu": "4"}})
     found = admission_input(platform, node=node, ml_policy=SINGLE)
-    [finding] = check_resource_quotas(found)
+    [finding] = judge_resource_quotas(found).findings
     assert finding.code == "quota.must-specify"
     assert finding.message == (
         f"the API server would refuse {POD}: failed quota: compute: must specify "
@@ -126,7 +128,9 @@ spec:
   hard: {limits.cpu: "64"}
 """
     node = container("node", resources={"requests": {"cpu": "4"}})
-    assert check_resource_quotas(admission_input(platform, node=node, ml_policy=SINGLE)) == []
+    assert (
+        judge_resource_quotas(admission_input(platform, node=node, ml_policy=SINGLE)).findings == []
+    )
 
 
 def test_object_counts_refuse_the_jobs_the_jobset_controller_creates() -> None:
@@ -137,7 +141,7 @@ metadata: {name: no-jobs, namespace: research}
 spec:
   hard: {count/jobs.batch: "0"}
 """
-    [finding] = check_resource_quotas(admission_input(platform, ml_policy=SINGLE))
+    [finding] = judge_resource_quotas(admission_input(platform, ml_policy=SINGLE)).findings
     assert finding.code == "quota.exceeded"
     assert finding.message == (
         "the API server would refuse the Job of replicatedJob 'node', created by the JobSet "
@@ -155,7 +159,7 @@ metadata: {name: no-pods, namespace: research}
 spec:
   hard: {pods: "0"}
 """
-    [finding] = check_resource_quotas(admission_input(platform, numNodes=1))
+    [finding] = judge_resource_quotas(admission_input(platform, numNodes=1)).findings
     assert finding.code == "quota.exceeded"
     assert finding.message == (
         f"the API server would refuse {POD}: exceeded quota: no-pods, requested: pods=1, "
@@ -166,7 +170,7 @@ spec:
 
 def test_without_quotas_nothing_is_judged() -> None:
     found = admission_input("", numNodes=64, resourcesPerNode={"requests": {"nvidia.com/gpu": 8}})
-    assert check_resource_quotas(found) == []
+    assert judge_resource_quotas(found).findings == []
 
 
 def test_a_claim_above_the_storage_quota_is_refused_at_its_storage_line() -> None:
@@ -178,7 +182,7 @@ spec:
   hard: {requests.storage: 50Gi}
 """
     found = admission_input(platform, node=DATA_NODE, jobset=DATA_CLAIMS, ml_policy=SINGLE)
-    [finding] = check_resource_quotas(found)
+    [finding] = judge_resource_quotas(found).findings
     assert finding.code == "quota.exceeded"
     assert finding.message == (
         "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
@@ -188,3 +192,63 @@ spec:
     assert finding.field_path == (
         "spec.template.spec.volumeClaimPolicies[0].templates[0].spec.resources.requests.storage"
     )
+
+
+STORAGE = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: storage, namespace: research}
+spec:
+  hard: {requests.storage: 100Gi, persistentvolumeclaims: "1"}
+"""
+
+
+def _claim(storage: str) -> JsonObject:
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "data-llama", "namespace": "research"},
+        "spec": {"resources": {"requests": {"storage": storage}}},
+    }
+
+
+def _claim_refusals(storage: str, deployed: str | None) -> list[str]:
+    found = admission_input(STORAGE, ml_policy=SINGLE, applied=(_claim(storage),))
+    if deployed is not None:
+        found = replace(found, before=(_claim(deployed),))
+    return [finding.message for finding in judge_resource_quotas(found).findings]
+
+
+def test_a_claim_applied_over_the_deployed_one_is_charged_only_what_it_grows() -> None:
+    """``CheckRequest`` charges an UPDATE the new usage minus the old, never below zero."""
+    assert _claim_refusals("200Gi", deployed=None) == [
+        "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
+        "GitOps tool: exceeded quota: storage, requested: requests.storage=200Gi, used: "
+        "requests.storage=0, limited: requests.storage=100Gi"
+    ]
+    assert _claim_refusals("200Gi", deployed="80Gi") == [
+        "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
+        "GitOps tool: exceeded quota: storage, requested: requests.storage=120Gi, used: "
+        "requests.storage=0, limited: requests.storage=100Gi"
+    ]
+    # Neither the claim count nor a storage request that stays or shrinks is charged.
+    assert _claim_refusals("150Gi", deployed="150Gi") == []
+    assert _claim_refusals("150Gi", deployed="300Gi") == []
+
+
+FROZEN = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: frozen, namespace: research}
+spec:
+  hard: {count/jobsets.jobset.x-k8s.io: "0"}
+"""
+
+
+def test_an_update_of_the_deployed_jobset_is_not_counted() -> None:
+    """The object-count evaluator handles CREATE alone: an UPDATE is never charged."""
+    found = admission_input(FROZEN, ml_policy=SINGLE)
+    [created] = judge_resource_quotas(found).findings
+    assert "exceeded quota: frozen" in created.message
+    deployed = replace(found, before=(found.job.stored_jobset(),))
+    assert judge_resource_quotas(deployed).findings == []

@@ -20,10 +20,15 @@ refused for the same value at the same line are one finding naming them all.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from trainc.checks.admission.created import AdmissionInput, CreatedPod, pods_created_from
+from trainc.checks.admission.created import (
+    AdmissionInput,
+    CreatedPod,
+    Judged,
+    pods_created_from,
+)
 from trainc.checks.admission.limit_ranges.admission import admit_claim, admit_pod, pod_errors
 from trainc.checks.admission.limit_ranges.defaults import (
     container_defaults,
@@ -132,7 +137,7 @@ class Cause:
     origin: Origin
 
 
-def grouped(causes: Iterator[tuple[Cause, CreatedPod]], head: str) -> list[Diagnostic]:
+def grouped(causes: Iterable[tuple[Cause, CreatedPod]], head: str) -> list[Diagnostic]:
     """One finding per cause, naming every replicatedJob whose pods it refuses."""
     pods: dict[Cause, list[CreatedPod]] = {}
     for cause, pod in causes:
@@ -174,25 +179,24 @@ def resource_path(written: JsonObject, where: FieldPath, key: str, name: str) ->
     return None
 
 
-def check_limit_ranges(found: AdmissionInput) -> list[Diagnostic]:
-    """LimitRanger's refusals of the TrainJob's pods and claims; none without LimitRanges."""
+def judge_limit_ranges(found: AdmissionInput) -> Judged:
+    """LimitRanger's refusals of the TrainJob's pods and claims, and the pods it refuses;
+    nothing without LimitRanges."""
     limit_ranges = limit_ranges_of(found)
     if not limit_ranges:
-        return []
-    causes = (
+        return Judged([])
+    causes = [
         (Cause(cause.code, cause.text, cause.hint, pod.origin(cause.path)), pod)
         for pod in found.pods
         for cause in pod_causes(limit_ranges, pod.spec, found.release)
-    )
-    return [
-        *grouped(causes, "the API server would refuse"),
-        *_claim_findings(found, limit_ranges),
     ]
-
-
-def limit_ranger_refuses(found: AdmissionInput, pod: CreatedPod) -> bool:
-    """Whether LimitRanger (or the pod validation after its defaults) refuses ``pod``."""
-    return any(pod_causes(limit_ranges_of(found), pod.spec, found.release))
+    return Judged(
+        [
+            *grouped(causes, "the API server would refuse"),
+            *_claim_findings(found, limit_ranges),
+        ],
+        frozenset(pod.replicated_job for _, pod in causes),
+    )
 
 
 def pod_causes(
@@ -338,7 +342,10 @@ def claims_of(found: AdmissionInput) -> Iterator[tuple[JsonObject, Origin, str]]
     """The claims created for the TrainJob: (claim, the line of its storage request, who
     creates it). Its volumeClaimPolicies templates first (applied by the GitOps tool as
     trainc emits them, or created by the JobSet controller when the policy stays in the
-    JobSet), then any other claim the GitOps tool applies for it."""
+    JobSet), then any other claim the GitOps tool applies for it. None after a refused
+    TrainJob."""
+    if found.trainjob_refused:
+        return
     job = found.job
     native = POLICIES in job.jobset_spec
     creator = "created by the JobSet controller" if native else found.built_by

@@ -45,8 +45,10 @@ from trainc.checks.admission.cluster import ClusterObjects
 from trainc.checks.admission.created import (
     GITOPS_TOOL,
     JOB_CONTROLLER,
+    POD_NAME,
     AdmissionInput,
     CreatedPod,
+    Judged,
 )
 from trainc.checks.admission.mutated import mutated_spec
 from trainc.checks.admission.policies.admission import (
@@ -148,8 +150,6 @@ VAP_NOT_EVALUATED = Rule(
 
 #: Refusals of a policy or binding that cannot run as configured, whatever the object.
 _UNRUNNABLE: Final = ("failed to configure policy", "failed to configure binding", "compilation")
-#: The name of a pod in a refusal: the Job controller's pods get generated names.
-GENERATED_NAME: Final = "…"
 #: The label the API server gives every Namespace (``NamespaceDefaultLabelName``).
 NAMESPACE_NAME_LABEL: Final = "kubernetes.io/metadata.name"
 #: A ``Warn`` failure as the plugin words it (``admission.Warn``'s text).
@@ -179,25 +179,30 @@ class _Seen:
     """The stored object an UPDATE replaces (``oldObject``); None for a CREATE."""
 
 
-def check_policies(found: AdmissionInput) -> list[Diagnostic]:
-    """What the cluster's ValidatingAdmissionPolicies say of every object of one TrainJob."""
+def judge_policies(found: AdmissionInput) -> Judged:
+    """What the cluster's ValidatingAdmissionPolicies say of every object of one TrainJob,
+    and the pods a ``Deny`` binding (or a failing configuration) refuses."""
     cluster = found.cluster.policies
     if not cluster.policies or not cluster.bindings:
-        return []
+        return Judged([])
     policies = {policy.name: policy for policy in cluster.policies}
     causes: dict[tuple[str, str, str | None, Origin], tuple[_Outcome, Origin, list[_Seen]]] = {}
     unevaluated: set[str] = set()
+    refused: set[str] = set()
     for seen in _objects(found):
         request = request_for(seen.obj, seen.user, old=seen.old)
         origin_of = seen.origin
         if request is None or origin_of is None:
             continue
-        verdict = admit(cluster, request)
+        prejudged = found.prejudged_for(seen.obj)
+        verdict = prejudged.policies if prejudged is not None else admit(cluster, request)
+        if verdict.denials and seen.obj.get("kind") == "Pod":
+            refused.add(seen.name)
         for outcome in _outcomes(cluster, verdict, request, seen, policies, unevaluated):
             origin = origin_of(outcome.where)
             key = (outcome.code, outcome.cause, outcome.hint, origin)
             causes.setdefault(key, (outcome, origin, []))[2].append(seen)
-    return [
+    findings = [
         locate(
             origin,
             outcome.code,
@@ -206,6 +211,7 @@ def check_policies(found: AdmissionInput) -> list[Diagnostic]:
         )
         for outcome, origin, seen in causes.values()
     ]
+    return Judged(findings, frozenset(refused))
 
 
 #: Places one finding about an object judged once per run: (path in the object, rule
@@ -349,9 +355,10 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
             lambda path: Written(trainjob, path),
             old,
         )
+    if found.trainjob_refused:
+        return  # the Trainer controller never sees a TrainJob the API server refused
     for obj in found.applied or (job.stored_jobset(),):
-        # What a controller creates stays a CREATE: only the GitOps tool's applies replace.
-        old = None if found.through_trainer else found.old(obj)
+        old = found.updated(obj)
         described = _applied_described(obj, _sent(found.built_by, old))
         yield _Seen(obj, found.builder, obj, "", described, _applied_origin(job, obj), old)
     for child in found.child_jobs:
@@ -381,24 +388,24 @@ def _pod_seen(found: AdmissionInput, pod: CreatedPod) -> _Seen:
     )
 
 
-def policies_refuse(found: AdmissionInput, pod: CreatedPod) -> bool:
-    """Whether a policy through a ``Deny`` binding (or a failing configuration) refuses
-    ``pod``."""
-    seen = _pod_seen(found, pod)
-    return policies_refuse_object(found.cluster, seen.obj, seen.user)
+def policy_verdict(
+    objects: ClusterObjects, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
+) -> Verdict:
+    """The plugin's verdict on ``obj`` sent by ``user`` (a Job the JobSet or the CronJob
+    controller creates, the JobSet the GitOps tool applies: an UPDATE of ``old`` when it
+    replaces a deployed one); empty without policies."""
+    cluster = objects.policies
+    if not cluster.policies or not cluster.bindings:
+        return Verdict()
+    request = request_for(obj, user, old=old)
+    return admit(cluster, request) if request is not None else Verdict()
 
 
 def policies_refuse_object(
     objects: ClusterObjects, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
 ) -> bool:
-    """Whether the policies refuse ``obj`` sent by ``user`` (a Job the JobSet or the
-    CronJob controller creates, the JobSet the GitOps tool applies: an UPDATE of ``old``
-    when it replaces a deployed one)."""
-    cluster = objects.policies
-    if not cluster.policies or not cluster.bindings:
-        return False
-    request = request_for(obj, user, old=old)
-    return request is not None and bool(admit(cluster, request).denials)
+    """Whether the policies refuse ``obj`` sent by ``user`` (:func:`policy_verdict`)."""
+    return bool(policy_verdict(objects, obj, user, old).denials)
 
 
 def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], Origin]:
@@ -491,7 +498,7 @@ def _outcomes(
 
     resource = request.resource.group_resource
     # A pod's name is generated when it is created: only its shape is known.
-    name = request.name or (GENERATED_NAME if seen.obj.get("kind") == "Pod" else None)
+    name = request.name or (POD_NAME if seen.obj.get("kind") == "Pod" else None)
     for denial in dict.fromkeys(verdict.denials):
         # A policy that cannot run refuses whatever the object holds: no value is at fault.
         where = (

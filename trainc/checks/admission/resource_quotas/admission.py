@@ -23,8 +23,11 @@ consume: NAMES`` (a Forbidden error); an object in a scope of any item's ``match
 must find a quota with a scope selector of the same scope that selects it, else
 ``insufficient quota to match these scopes: [{PriorityClass In [a b]}]`` (an error the
 plugin does not wrap: the client reads it without ``is forbidden:``). Both are checked
-after every quota's constraints and before the hard limits. Updates and the ``status
-unknown`` refusal of a quota whose usage is not yet computed are not modelled.
+after every quota's constraints and before the hard limits. An UPDATE (a
+:class:`~trainc.checks.admission.resource_quotas.evaluators.Target` with ``old``) is
+charged only what it adds (:func:`~trainc.checks.admission.resource_quotas.evaluators.charged`).
+The ``status unknown`` refusal of a quota whose usage is not yet computed is not
+modelled.
 """
 
 from __future__ import annotations
@@ -35,11 +38,11 @@ from dataclasses import dataclass
 from trainc.checks.admission.resource_lists import ZERO, ResourceList, add, pretty
 from trainc.checks.admission.resource_quotas.evaluators import (
     Target,
+    charged,
     matches,
     matching_resources,
     missing,
     scope_matches,
-    usage,
 )
 from trainc.checks.admission.resource_quotas.quota import Quota, Selector
 from trainc.checks.workload.quantities import Amount
@@ -87,7 +90,8 @@ def admit(
     used: Mapping[str, ResourceList] | None = None,
     limited: Sequence[LimitedResource] = (),
 ) -> Refusal | None:
-    """The plugin's verdict on creating ``target`` in a namespace with ``quotas``.
+    """The plugin's verdict on creating ``target`` (or updating it: ``target.old``) in a
+    namespace with ``quotas``.
 
     ``quotas`` in the order to check them (see
     :func:`~trainc.checks.admission.resource_quotas.quota.ordered`); ``used`` maps a
@@ -99,12 +103,14 @@ def admit(
         problem = missing(target, matching_resources(target, list(quota.hard)), release)
         if problem is not None:
             return Refusal(quota.name, f"failed quota: {quota.name}: {problem}")
+    delta = charged(target, release)
+    if all(amount.value <= 0 for amount in delta.values()):
+        return None  # an UPDATE that asks for nothing more
     uncovered = _uncovered(quotas, applying, target, release, limited)
     if uncovered is not None:
         return uncovered
     if not applying:
         return None
-    delta = usage(target, release)
     for quota in applying:
         now = dict.fromkeys(quota.hard, ZERO)
         now.update((used or {}).get(quota.name, {}))
@@ -127,7 +133,7 @@ def _limited_names(
     ]
     if not items:
         return set()
-    consumed = [name for name, amount in usage(target, release).items() if amount.value > 0]
+    consumed = [name for name, amount in charged(target, release).items() if amount.value > 0]
     return {
         name
         for item in items

@@ -31,6 +31,7 @@ from decimal import ROUND_UP, Decimal
 
 from trainc.checks.admission.resource_lists import (
     POD_LEVEL_RESOURCES,
+    ZERO,
     ResourceList,
     add,
     container_list,
@@ -85,6 +86,8 @@ class Target:
     group: str
     resource: str
     obj: JsonObject
+    old: JsonObject | None = None
+    """The stored object an UPDATE replaces (``GetOldObject``); None for a CREATE."""
 
     @property
     def spec(self) -> JsonObject:
@@ -200,6 +203,27 @@ def usage(target: Target, release: KubeVersion) -> ResourceList:
     if legacy:
         result[legacy] = _ONE
     return result
+
+
+def charged(target: Target, release: KubeVersion) -> ResourceList:
+    """What the plugin charges for ``target``: its whole usage on a CREATE; on an UPDATE,
+    nothing unless its evaluator handles updates (of a TrainJob's objects, only the claim
+    evaluator's: the object-count evaluator's ``Handles`` is CREATE alone), and then only
+    what grew over the old object's usage (``SubtractWithNonNegativeResult`` in
+    ``CheckRequest``,
+    https://github.com/kubernetes/kubernetes/blob/v1.36.0/staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go,
+    zeros removed)."""
+    new = usage(target, release)
+    if target.old is None:
+        return new
+    if not target.is_claim:
+        return {}
+    before = usage(Target(target.group, target.resource, target.old), release)
+    return {
+        name: Amount(amount.value - before[name].value, amount.binary) if name in before else amount
+        for name, amount in new.items()
+        if amount.value > before.get(name, ZERO).value
+    }
 
 
 def terminating(spec: JsonObject) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from trainc.checks.admission.resource_lists import ResourceList, add, pretty, scale
 from trainc.checks.admission.resource_quotas.admission import exceeded, mask
-from trainc.checks.admission.resource_quotas.evaluators import Target, matches, usage
+from trainc.checks.admission.resource_quotas.evaluators import Target, charged, matches
 from trainc.checks.admission.resource_quotas.quota import Quota
 from trainc.checks.workload.version import KubeVersion
 
@@ -64,13 +64,16 @@ class Demand:
 
 
 def demand(quota: Quota, members: Iterable[Member], release: KubeVersion) -> Demand:
-    """How many of the gang's objects the quota applies to, and what they count together."""
+    """How many of the gang's objects the quota applies to, and what they count together
+    (an object the GitOps tool applies over the deployed one only what it adds)."""
     total: ResourceList = {}
     objects = 0
     resources: set[str] = set()
     for member in members:
-        if member.count > 0 and matches(quota, member.target, release):
-            one = mask(usage(member.target, release), list(quota.hard))
+        charge = charged(member.target, release)
+        adds = member.target.old is None or bool(charge)  # an unchanged update adds nothing
+        if member.count > 0 and adds and matches(quota, member.target, release):
+            one = mask(charge, list(quota.hard))
             total = add(total, scale(one, member.count))
             objects += member.count
             resources.add(member.target.resource)

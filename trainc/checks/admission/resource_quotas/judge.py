@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from trainc.checks.admission.cluster import ClusterObjects
-from trainc.checks.admission.created import GITOPS_TOOL, AdmissionInput, CreatedPod
+from trainc.checks.admission.created import GITOPS_TOOL, AdmissionInput, CreatedPod, Judged
 from trainc.checks.admission.limit_ranges.judge import (
     Cause,
     PodCause,
@@ -54,7 +54,7 @@ from trainc.checks.shared.locate import locate
 from trainc.checks.workload.jsonfields import objects, text
 from trainc.checks.workload.version import KubeVersion
 from trainc.config.settings import LimitedResource
-from trainc.diagnostics import Diagnostic, Rule, RuleDoc, Severity
+from trainc.diagnostics import Rule, RuleDoc, Severity
 from trainc.model.json import FieldPath, JsonObject, get_path
 from trainc.model.kinds import TRAINJOB
 from trainc.resolve.provenance import Origin, Written
@@ -133,23 +133,29 @@ def quotas_of(found: AdmissionInput) -> list[Quota]:
     return list(found.cluster.quotas.get(found.job.namespace, ()))
 
 
-def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
-    """The quota plugin's refusals of the TrainJob's objects, and a gang that never fits."""
+def judge_resource_quotas(found: AdmissionInput) -> Judged:
+    """The quota plugin's refusals of the TrainJob's objects, a gang that never fits, and
+    the pods it refuses."""
     quotas = quotas_of(found)
     if not quotas and not found.cluster.limited:
-        return []
+        return Judged([])
     pods = [(pod, _pod_target(found, pod)) for pod in found.pods]
     limited = found.cluster.limited
-    causes = (
+    causes = [
         (Cause(cause.code, cause.text, cause.hint, _pod_origin(found, pod, cause.path)), pod)
         for pod, target in pods
         for cause in pod_quota_causes(quotas, target, pod.spec, found.release, limited)
-    )
+    ]
     findings = grouped(causes, "the API server would refuse")
     refused_alone = {_quota_of(finding.message) for finding in findings}
     objects_ = list(_other_objects(found))
     for target, count, origin, who in objects_:
-        refusal = admit(quotas, target, found.release, limited=found.cluster.limited)
+        prejudged = found.prejudged_for(target.obj)
+        refusal = (
+            prejudged.quota
+            if prejudged is not None
+            else admit(quotas, target, found.release, limited=found.cluster.limited)
+        )
         if refusal is not None and count > 0:
             refused_alone.add(refusal.quota)
             uncovered = not refusal.quota
@@ -182,18 +188,18 @@ def check_resource_quotas(found: AdmissionInput) -> list[Diagnostic]:
                     f"{ASSUMED_EMPTY}",
                 )
             )
-    return findings
+    return Judged(findings, frozenset(pod.replicated_job for _, pod in causes))
 
 
-def quotas_refuse(
+def quota_refusal(
     cluster: ClusterObjects, namespace: str, target: Target, release: KubeVersion
-) -> bool:
-    """Whether the quotas of ``namespace`` (or the plugin's ``limitedResources``) refuse
-    one object alone, nothing else running."""
+) -> Refusal | None:
+    """The refusal by the quotas of ``namespace`` (or the plugin's ``limitedResources``)
+    of one object alone, nothing else running; None when they admit it."""
     quotas = list(cluster.quotas.get(namespace, ()))
     if not quotas and not cluster.limited:
-        return False
-    return admit(quotas, target, release, limited=cluster.limited) is not None
+        return None
+    return admit(quotas, target, release, limited=cluster.limited)
 
 
 def is_gang(found: AdmissionInput) -> bool:
@@ -371,19 +377,23 @@ def _container_field(quota_name: str) -> tuple[str, str]:
 
 
 def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin, str]]:
-    """Every object the TrainJob creates but its pods: (target, how many, line, who)."""
+    """Every object the TrainJob creates but its pods: (target, how many, line, who). An
+    object the GitOps tool applies over the deployed one (``--base``) is an UPDATE of it."""
     job = found.job
     named = Written(job.trainjob, ("metadata", "name"))
     if found.through_trainer:
+        trainjob = job.trainjob.data
         yield (
-            Target(TRAINJOB.group, TRAINJOB.plural, job.trainjob.data),
+            Target(TRAINJOB.group, TRAINJOB.plural, trainjob, found.old(trainjob)),
             1,
             named,
             f"the TrainJob {job.name!r}, {GITOPS_TOOL}",
         )
+    if found.trainjob_refused:
+        return  # nothing is created after a refused TrainJob
     jobset = job.stored_jobset()
     yield (
-        Target("jobset.x-k8s.io", "jobsets", jobset),
+        Target("jobset.x-k8s.io", "jobsets", jobset, found.updated(jobset)),
         1,
         named,
         f"the JobSet {job.name!r}, {found.built_by}",
@@ -396,6 +406,7 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
             origin,
             (f"the Job of replicatedJob {pod.replicated_job!r}, created by the JobSet controller"),
         )
+    claims: dict[str, JsonObject] = {}
     for obj in found.applied:
         kind = obj.get("kind")
         api_version = text(obj.get("apiVersion")) or ""
@@ -403,20 +414,26 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
         if kind == "PodGroup":
             group = api_version.split("/", 1)[0]
             yield (
-                Target(group, "podgroups", obj),
+                Target(group, "podgroups", obj, found.updated(obj)),
                 1,
                 named,
                 f"the PodGroup {name!r}, {found.built_by}",
             )
         elif kind == "ConfigMap":
             yield (
-                Target("", "configmaps", obj),
+                Target("", "configmaps", obj, found.updated(obj)),
                 1,
                 named,
                 f"the ConfigMap {name!r}, {found.built_by}",
             )
+        elif kind == "PersistentVolumeClaim":
+            claims[name] = obj
     for claim, origin, who in claims_of(found):
-        yield Target("", "persistentvolumeclaims", claim), 1, origin, who
+        # A claim the GitOps tool applies (not one the JobSet controller creates) may
+        # replace the deployed one.
+        applied = claims.get(text(get_path(claim, ("metadata", "name"))) or "")
+        old = found.updated(applied) if applied is not None else None
+        yield Target("", "persistentvolumeclaims", claim, old), 1, origin, who
 
 
 def _pod_count_origin(found: AdmissionInput, pod: CreatedPod) -> Origin:
