@@ -14,6 +14,12 @@ JsonArray: TypeAlias = list[JsonValue]
 #: A path into a document: mapping keys are strings, sequence indexes are ints.
 FieldPath: TypeAlias = tuple[str | int, ...]
 
+#: A path while a walk builds it: None at the start, else (the parent's chain, the key).
+#: A walk over every node of an object adds a pair per step instead of copying a
+#: growing tuple, and makes a :data:`FieldPath` (:func:`chain_path`) only where it
+#: reports something.
+PathChain: TypeAlias = tuple["PathChain", str | int] | None
+
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -33,6 +39,15 @@ def format_path(path: Sequence[str | int]) -> str:
         else:
             out.append(f"[{part}]")
     return "".join(out)
+
+
+def chain_path(chain: PathChain) -> FieldPath:
+    """The path a :data:`PathChain` stands for."""
+    keys: list[str | int] = []
+    while chain is not None:
+        chain, key = chain
+        keys.append(key)
+    return tuple(reversed(keys))
 
 
 def has_path(value: JsonValue, path: Sequence[str | int]) -> bool:
