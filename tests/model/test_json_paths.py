@@ -6,7 +6,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trainc.model.json import JsonValue, format_path, get_path, has_path, held_prefix, parse_path
+from tests.fuzz.strategies import json_trees
+from trainc.model.json import (
+    JsonValue,
+    PathChain,
+    chain_path,
+    format_path,
+    get_path,
+    has_path,
+    held_prefix,
+    parse_path,
+)
 
 
 @pytest.mark.parametrize(
@@ -69,3 +79,27 @@ def test_held_prefix_is_the_longest_start_of_the_path_the_value_holds() -> None:
     assert held_prefix(pod, ("hostNetwork",)) == ("hostNetwork",)  # null is held
     assert held_prefix(pod, ("volumes", 0)) == ()
     assert held_prefix(pod, ()) == ()
+
+
+path_keys = st.lists(st.sampled_from(["a", "b", "", 0, 1, 2, -1]), max_size=4)
+
+
+def _at(value: JsonValue, path: list[str | int]) -> JsonValue:
+    for key in path:
+        value = value[key]  # type: ignore[index]
+    return value
+
+
+@given(json_trees, path_keys)
+def test_get_path_is_the_value_there_or_none(value: JsonValue, path: list[str | int]) -> None:
+    """A missing step, a step of the wrong shape and a null on the way all give None."""
+    expected = _at(value, path) if has_path(value, tuple(path)) else None
+    assert get_path(value, tuple(path)) is expected
+
+
+@given(st.lists(keys, max_size=6))
+def test_a_chain_stands_for_the_path_of_its_keys(path: list[str | int]) -> None:
+    chain: PathChain = None
+    for key in path:
+        chain = (chain, key)
+    assert chain_path(chain) == tuple(path)

@@ -156,10 +156,19 @@ class Trace:
         deepest node that exists, extended by the rest of the path. None when nothing on
         the way was recorded.
         """
+        # The walk of :meth:`_walk` without its steps: this runs for most fields a
+        # plugin or check reads, and only the last origin matters.
         origin = self.recorded(root)
-        for step in self._walk(root, path):
-            origin = step.origin
-        return origin
+        relative: list[str | int] = []
+        node: JsonValue = root
+        for depth, key in enumerate(path):
+            child = _child(node, key)
+            if isinstance(child, _Missing):
+                relative.extend(path[depth:])
+                break
+            origin, relative = self._reached(node, key, child, origin, relative)
+            node = child
+        return _at(origin, relative)
 
     def earlier(self, root: JsonValue, path: FieldPath) -> list[tuple[Origin, JsonValue]]:
         """The values the field at ``path`` held before its current one, oldest first,
@@ -192,14 +201,26 @@ class Trace:
                 relative.extend(path[depth:])
                 yield _Step(depth, node, key, parent_origin, _at(origin, relative))
                 return
-            own = self._nodes.get(id(child)) if isinstance(child, dict | list) else None
-            member = own or self._members.get((id(node), key))
-            if member is not None:
-                origin, relative = member[1], []
-            else:
-                relative.append(key)
+            origin, relative = self._reached(node, key, child, origin, relative)
             yield _Step(depth, node, key, parent_origin, _at(origin, relative))
             node = child
+
+    def _reached(
+        self,
+        parent: JsonValue,
+        key: str | int,
+        child: JsonValue,
+        origin: Origin | None,
+        relative: list[str | int],
+    ) -> tuple[Origin | None, list[str | int]]:
+        """(origin, path below it) of ``child = parent[key]``, given its parent's: its own
+        record or member record starts afresh, else the key extends ``relative``."""
+        own = self._nodes.get(id(child)) if isinstance(child, dict | list) else None
+        member = own or self._members.get((id(parent), key))
+        if member is not None:
+            return member[1], []
+        relative.append(key)
+        return origin, relative
 
 
 @dataclass(frozen=True, slots=True)

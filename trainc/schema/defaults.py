@@ -13,19 +13,35 @@ from trainc.model.schematree import Children, KindSchema
 
 
 def drop_nulls(value: JsonValue) -> JsonValue:
-    """A copy of ``value`` without null-valued mapping entries, at any depth.
+    """``value`` without null-valued mapping entries, at any depth.
 
     None of trainc's schemas marks a field nullable, so every null is dropped, as the
-    API server drops them for non-nullable fields.
+    API server drops them for non-nullable fields. Data without a null (nearly every
+    object, and every object trainc builds) is returned as it is, not copied: callers
+    only read the result, and :func:`apply_defaults` makes the copy they keep.
     """
+    return _without_nulls(value) if _holds_null(value) else value
+
+
+def _holds_null(value: JsonValue) -> bool:
+    if isinstance(value, dict):
+        for item in value.values():
+            if item is None or (isinstance(item, dict | list) and _holds_null(item)):
+                return True
+    elif isinstance(value, list):
+        return any(isinstance(item, dict | list) and _holds_null(item) for item in value)
+    return False
+
+
+def _without_nulls(value: JsonValue) -> JsonValue:
     if isinstance(value, dict):
         return {
-            key: drop_nulls(item) if isinstance(item, dict | list) else item
+            key: _without_nulls(item) if isinstance(item, dict | list) else item
             for key, item in value.items()
             if item is not None
         }
     if isinstance(value, list):
-        return [drop_nulls(item) if isinstance(item, dict | list) else item for item in value]
+        return [_without_nulls(item) if isinstance(item, dict | list) else item for item in value]
     return value
 
 
@@ -39,21 +55,23 @@ def apply_defaults(value: JsonValue, schema: KindSchema) -> JsonValue:
 
 
 def _default(value: JsonValue, table: Children, schema: KindSchema) -> JsonValue:
+    # Runs over every node of every object; the child tables are looked up inline.
     if table.opaque:
         return copy_json(value)
     if isinstance(value, dict):
+        properties, other, children = table.properties, table.other, schema.children
         result: dict[str, JsonValue] = {}
         for key, item in value.items():
-            child = table.get(key)
+            child = properties.get(key, other)
             if child is None:
                 continue  # pruned: the schema does not know the field
             if isinstance(item, dict | list):
-                result[key] = _default(item, schema.children(child), schema)
+                result[key] = _default(item, children(child), schema)
             else:
                 result[key] = item
         for key, child in table.defaults:
             if key not in result:
-                result[key] = _default(child["default"], schema.children(child), schema)
+                result[key] = _default(child["default"], children(child), schema)
         return result
     if isinstance(value, list):
         if table.items is None:

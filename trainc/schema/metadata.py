@@ -18,7 +18,15 @@ from typing import Final
 
 from trainc.diagnostics import Diagnostic, Rule, Severity
 from trainc.load.documents import LoadedObject
-from trainc.model.json import FieldPath, JsonObject, JsonValue, as_object, get_path
+from trainc.model.json import (
+    FieldPath,
+    JsonObject,
+    JsonValue,
+    PathChain,
+    as_object,
+    chain_path,
+    get_path,
+)
 from trainc.model.kinds import TRAINJOB
 from trainc.model.patterns import (
     DNS1035_LABEL,
@@ -168,34 +176,39 @@ def check_metadata(obj: LoadedObject, *, namespaced: bool) -> list[Diagnostic]:
     """
     metadata = as_object(obj.data.get("metadata"))
     found = [*_check_name(obj), *_check_namespace(obj, metadata, namespaced=namespaced)]
-    for at in (("metadata",), *_embedded_label_maps(obj)):
-        holder = as_object(get_path(obj.data, at))
+    for at, holder in ((("metadata",), metadata), *_embedded_label_maps(obj)):
         found += _check_labels(obj, as_object(holder.get("labels")), at)
         found += _check_annotations(obj, as_object(holder.get("annotations")), at)
     return found
 
 
-def _embedded_label_maps(obj: LoadedObject) -> Iterator[FieldPath]:
-    """Where labels and annotations sit below the root's own metadata.
+def _embedded_label_maps(obj: LoadedObject) -> Iterator[tuple[FieldPath, JsonObject]]:
+    """Where labels and annotations sit below the root's own metadata, and what holds them.
 
     Every nested ``metadata`` mapping is an ObjectMeta: the JobSet, Job and pod templates
     of a runtime or of a runtime patch. The API server checks their labels and annotations
     when the objects built from them are created, so they are checked here, where they
     are written. Only the subtree that can hold templates is walked (a TrainJob's own
-    spec holds none outside its patches): this runs for every object.
+    spec holds none outside its patches): this runs for every object, over most of its
+    nodes, so a path is made only for a ``metadata`` found.
     """
     start = _TEMPLATES_OF.get(obj.kind, ("spec",))
-    stack: list[tuple[FieldPath, JsonValue]] = [(start, get_path(obj.data, start))]
+    stack: list[tuple[PathChain, JsonValue]] = [(None, get_path(obj.data, start))]
     while stack:
-        path, value = stack.pop()
+        chain, value = stack.pop()
         if isinstance(value, dict):
             for key, child in value.items():
                 if key == "metadata" and isinstance(child, dict):
-                    yield (*path, key)  # an ObjectMeta holds no further templates
+                    # An ObjectMeta holds no further templates.
+                    yield (*start, *chain_path((chain, key))), child
                 elif isinstance(child, dict | list):
-                    stack.append(((*path, key), child))
+                    stack.append(((chain, key), child))
         elif isinstance(value, list):
-            stack.extend(((*path, index), item) for index, item in enumerate(value))
+            stack.extend(
+                ((chain, index), item)
+                for index, item in enumerate(value)
+                if isinstance(item, dict | list)
+            )
 
 
 def _check_name(obj: LoadedObject) -> list[Diagnostic]:

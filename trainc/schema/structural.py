@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 from trainc.checks.workload.quantities import is_whole_resource, whole_units_hint
 from trainc.diagnostics import did_you_mean
 from trainc.model import patterns
-from trainc.model.json import FieldPath, JsonObject, JsonValue, format_path, get_path
+from trainc.model.json import (
+    FieldPath,
+    JsonObject,
+    JsonValue,
+    PathChain,
+    chain_path,
+    format_path,
+    get_path,
+)
 from trainc.model.scalars import FORMAT_NOUNS
 from trainc.model.schematree import KindSchema, SchemaNode
 from trainc.records import dataclass
@@ -386,42 +394,69 @@ def _extra_checks(data: JsonValue, schema: KindSchema) -> list[SchemaFinding]:
     """Integer formats and map-type list keys: what JSON Schema cannot say.
 
     One recursive pass in document order, parents before children; values the schema
-    does not describe are skipped with their subtree.
+    does not describe are skipped with their subtree. It runs over every node of every
+    object (inputs and compile's output), so the walk keeps its path as a chain of
+    ``(parent, key)`` pairs, made into a :data:`FieldPath` only for a finding, and skips
+    strings (which hold no finding) before looking their schema up.
     """
     found: list[SchemaFinding] = []
-    _check_value(data, schema.root, (), schema, found)
+    _check_value(data, schema.root, None, schema, found)
     return found
 
 
 def _check_value(
     value: JsonValue,
     node: SchemaNode,
-    path: FieldPath,
+    chain: PathChain,
     schema: KindSchema,
     found: list[SchemaFinding],
 ) -> None:
     if isinstance(value, dict):
-        table = schema.children(node)
-        for key, item in value.items():
-            child = table.get(key)
-            # Only containers and integers can hold a finding; strings cost nothing here.
-            if child is not None and isinstance(item, dict | list | int):
-                _check_value(item, child, (*path, key), schema, found)
+        _check_mapping(value, node, chain, schema, found)
     elif isinstance(value, list):
-        if node.get("x-kubernetes-list-type") == "map":
-            found.extend(_duplicate_keys(path, value, node, schema))
-        item_node = schema.children(node).items
-        if item_node is not None:
-            for index, item in enumerate(value):
-                if isinstance(item, dict | list | int):
-                    _check_value(item, item_node, (*path, index), schema, found)
+        _check_list(value, node, chain, schema, found)
     elif isinstance(value, int) and not isinstance(value, bool):
-        _check_int(path, value, node, found)
+        _check_int(chain, value, node, found)
 
 
-def _check_int(path: FieldPath, value: int, node: SchemaNode, found: list[SchemaFinding]) -> None:
+def _check_mapping(
+    value: JsonObject,
+    node: SchemaNode,
+    chain: PathChain,
+    schema: KindSchema,
+    found: list[SchemaFinding],
+) -> None:
+    table = schema.children(node)
+    properties, other = table.properties, table.other
+    for key, item in value.items():
+        # Strings (most values) hold no finding: they are passed over before any lookup.
+        if isinstance(item, str):
+            continue
+        child = properties.get(key, other)
+        if child is not None:
+            _check_value(item, child, (chain, key), schema, found)
+
+
+def _check_list(
+    value: list[JsonValue],
+    node: SchemaNode,
+    chain: PathChain,
+    schema: KindSchema,
+    found: list[SchemaFinding],
+) -> None:
+    if node.get("x-kubernetes-list-type") == "map":
+        found.extend(_duplicate_keys(chain, value, node, schema))
+    item_node = schema.children(node).items
+    if item_node is not None:
+        for index, item in enumerate(value):
+            if not isinstance(item, str):
+                _check_value(item, item_node, (chain, index), schema, found)
+
+
+def _check_int(chain: PathChain, value: int, node: SchemaNode, found: list[SchemaFinding]) -> None:
     low, high = _INT_RANGES.get(str(node.get("format")), _INT_RANGES["int64"])
     if not low <= value <= high:
+        path = chain_path(chain)
         found.append(
             SchemaFinding(
                 SCHEMA_INT_RANGE.code,
@@ -433,20 +468,24 @@ def _check_int(path: FieldPath, value: int, node: SchemaNode, found: list[Schema
 
 
 def _duplicate_keys(
-    path: FieldPath, items: list[JsonValue], node: SchemaNode, schema: KindSchema
+    chain: PathChain, items: list[JsonValue], node: SchemaNode, schema: KindSchema
 ) -> Iterator[SchemaFinding]:
     keys = node.get("x-kubernetes-list-map-keys")
     if not isinstance(keys, list):
         return
+    names = [str(key) for key in keys]
     item_node = schema.child(node, 0) or {}
     seen: dict[tuple[JsonValue, ...], int] = {}
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             continue
-        identity = tuple(_key_value(item, str(key), item_node, schema) for key in keys)
+        identity = tuple(
+            item[name] if name in item else _key_default(name, item_node, schema) for name in names
+        )
         if any(isinstance(value, dict | list) for value in identity):
             continue  # a key that is no scalar has its type finding; it identifies nothing
         if identity in seen:
+            path = chain_path(chain)
             shown = ", ".join(f"{key}={value!r}" for key, value in zip(keys, identity, strict=True))
             yield SchemaFinding(
                 SCHEMA_DUPLICATE_LIST_KEY.code,
@@ -458,11 +497,7 @@ def _duplicate_keys(
             seen[identity] = index
 
 
-def _key_value(
-    item: dict[str, JsonValue], key: str, node: SchemaNode, schema: KindSchema
-) -> JsonValue:
-    """A list-map key of an item, falling back to the key property's default (as the server)."""
-    if key in item:
-        return item[key]
+def _key_default(key: str, node: SchemaNode, schema: KindSchema) -> JsonValue:
+    """The default of a list-map key an item leaves out (the server fills it in)."""
     key_node = schema.child(node, key) or {}
     return key_node.get("default")

@@ -40,11 +40,13 @@ def measure(value: JsonValue, node: SchemaNode, schema: KindSchema) -> Sizes:
 
 def _measure_object(value: dict[str, JsonValue], node: SchemaNode, schema: KindSchema) -> Sizes:
     table = schema.children(node)
-    if not table.properties and table.additional is None:
+    properties, additional = table.properties, table.additional
+    if not properties and additional is None:
         return untyped_sizes(value)
     nodes, lists, strings = 1, 0, 0
     for key, item in value.items():
-        child = table.declared(key)
+        # What ``table.declared(key)`` answers, inline: this runs for most nodes.
+        child = properties.get(key, additional)
         if child is None:
             continue
         if isinstance(item, dict | list):
@@ -54,8 +56,8 @@ def _measure_object(value: dict[str, JsonValue], node: SchemaNode, schema: KindS
             strings = max(strings, sizes[2])
         else:
             nodes += 1
-            if isinstance(item, str):
-                strings = max(strings, len(item))
+            if isinstance(item, str) and len(item) > strings:
+                strings = len(item)
     return nodes, lists, strings
 
 

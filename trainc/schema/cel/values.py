@@ -225,8 +225,9 @@ class _Walker:
         unused = isinstance(need, _Unused)
         converted: dict[str, object] = {}
         nodes, lists, strings = 1, 0, 0
+        properties, additional = table.properties, table.additional
         for key, item in value.items():
-            child = table.declared(key)
+            child = properties.get(key, additional)  # ``table.declared(key)``, inline
             if child is None:
                 continue  # an undeclared property: the API server's lookup ignores it
             if unused:
