@@ -115,6 +115,23 @@ def render(
     return "\n".join(lines) + "\n"
 
 
+def summary(
+    results: Sequence[SizeResult], passes: Sequence[sweeper.Pass], *, date: str, cores: str
+) -> str:
+    """README's Performance block: each target's verdict from the same run as the block
+    RESULTS.md keeps, which has the measurements behind each and what bounds a target
+    not met."""
+    judged = [*(targets(results) if results else []), *sweeper.targets(passes)]
+    lines = [
+        f"Measured {date} by `python -m bench.run` on a {cores}-core machine;",
+        "[bench/RESULTS.md](bench/RESULTS.md) has the whole run, and what bounds each",
+        "target not met.",
+        "",
+        *table("target", judged),
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def _measurements(results: Sequence[SizeResult]) -> list[str]:
     rows: list[tuple[str, Callable[[SizeResult], str]]] = [
         ("input: TrainJob files, total size", lambda r: f"{r.jobs:,}, {_mb(r.input_bytes)}"),

@@ -25,7 +25,7 @@ directory, never in the user's cache.
 Usage, from the repository root (bench/README.md explains the rows)::
 
     pip install -r bench/requirements.txt
-    python -m bench.run --sizes 1000 10000 --out bench/RESULTS.md
+    python -m bench.run --sizes 1000 10000 --out bench/RESULTS.md --readme README.md
     python -m bench.run --large ...     # N = 100,000 as well (about an hour)
 """
 
@@ -55,7 +55,7 @@ from ruamel.yaml import YAML
 from bench import sweeper
 from bench.generate import CONFIG, CONFIG_COMMENT, CONFIG_TEXT, edit_job, generate
 from bench.measure import Sample, executable, machine, run
-from bench.report import Runs, SingleFile, SizeResult, render
+from bench.report import Runs, SingleFile, SizeResult, render, summary
 from bench.results import say, store
 from bench.yamltext import render as render_yaml
 
@@ -114,6 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout.write(block)
     if options.out is not None:
         store(options.out, options.section, block)
+    if options.readme is not None:
+        cores = str(len(os.sched_getaffinity(0)))
+        store(options.readme, "performance", summary(results, passes, date=date, cores=cores))
     return 0
 
 
@@ -135,6 +138,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     add("--out", type=Path, help="Markdown file to store the results in (e.g. bench/RESULTS.md)")
     add("--section", default="results", help="name of the block replaced in --out")
+    add(
+        "--readme",
+        type=Path,
+        help="also store the targets' verdicts in this file's `performance` block (README.md)",
+    )
     add("--runs", type=int, default=7, help="timed runs of each one-changed-file case")
     add("--repeat", type=int, default=1, help="runs of each whole-repository command (median)")
     add("--work", type=Path, default=REPO / "bench/.work", help="scratch directory")

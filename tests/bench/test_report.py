@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from bench.measure import Sample
-from bench.report import Runs, SingleFile, SizeResult, render, targets
+from bench.report import Runs, SingleFile, SizeResult, render, summary, targets
 from tests.bench.test_run import cells
 
 MB = 1_000_000
@@ -156,3 +156,14 @@ def test_the_rows_show_the_ratios_the_targets_judge() -> None:
     hook_ratio = "`trainc validate FILE` / check-jsonschema FILE, with (without) `inputs.runtimes`"
     assert rows[hook_ratio] == ["0.27x (0.35x)"]  # 0.11 s and 0.14 s over 0.4 s
     assert rows["Argo CD `generate`: warm / cold"] == ["0.01x"]
+
+
+def test_the_readme_summary_holds_each_verdict_of_the_same_run() -> None:
+    measured = [result(jobs=10_000, compile=Runs(cold=sample(9.0), warm=sample(2.0)))]
+    text = summary(measured, [], date="2026-11-28 12:00 UTC", cores="2")
+    assert text.startswith("Measured 2026-11-28 12:00 UTC by `python -m bench.run` on a 2-core")
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "measured" not in line]
+    assert [row.split(" | ")[0][2:] for row in rows] == [t.name for t in targets(measured)]
+    rerun = next(row for row in rows if row.startswith("| compile again"))
+    assert rerun.endswith("| **not met** |")
+    assert sum(row.endswith("| met |") for row in rows) == len(rows) - 1
