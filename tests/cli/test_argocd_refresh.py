@@ -20,7 +20,7 @@ from bench.run import plugin_command
 from tests.cli.conftest import Invoke, Outcome
 from tests.support.manifests import trainjob_yaml, write
 from trainc.cli.main import GENERATE
-from trainc.engine.answer import ANSWERS
+from trainc.engine.answer import ANSWERS, STREAMS
 
 #: What the sidecar's CMP server gives the command (docs/argocd.md): an Application's
 #: name and destination namespace.
@@ -175,6 +175,7 @@ def test_a_compile_with_findings_keeps_no_answer(
     assert len(full_runs) == 2
 
 
+@pytest.mark.parametrize("section", [ANSWERS, STREAMS])
 @pytest.mark.parametrize(
     "damage",
     [lambda data: data[:-1] + bytes([data[-1] ^ 1]), lambda data: b"foreign"],
@@ -186,9 +187,10 @@ def test_a_damaged_answer_is_a_miss(
     cache: Path,
     full_runs: list[int],
     damage: Callable[[bytes], bytes],
+    section: str,
 ) -> None:
     first, _ = _generate(invoke, argocd, full_runs)
-    [entry] = (path for path in (cache / "v2" / ANSWERS).rglob("*") if path.is_file())
+    [entry] = (path for path in (cache / "v2" / section).rglob("*") if path.is_file())
     entry.write_bytes(damage(entry.read_bytes()))
     again, made = _generate(invoke, argocd, full_runs)
     assert (again, made) == (first, 1)

@@ -26,6 +26,7 @@ path does without. A file added anywhere (a README too) costs one full compile.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -36,8 +37,11 @@ from trainc.cache.store import Store
 from trainc.config.settings import find_paths_root
 from trainc.load.gitref import tracked_files
 
-#: The cache section of the answers: whole entries, found by key without a head.
+#: The cache sections of an answer, whole entries found by key without a head: what the
+#: report said (UTF-8), and the stream. Both are kept raw, not pickled: the stream is
+#: tens of megabytes, and unpickling copies it once more before it is written.
 ANSWERS = "answers"
+STREAMS = "streams"
 #: What git keeps in a repository, and a work tree's link to it: neither is the
 #: repository's content (a checkout's index and objects differ from copy to copy).
 _GIT = ".git"
@@ -71,14 +75,14 @@ def answer_key(argv: Sequence[str], cwd: Path, choices: object) -> str | None:
         *sorted(tracked or ()),
     )
     try:
-        return digest((*head, *_contents(root)))
+        return digest(itertools.chain(head, _contents(root)))  # one file held at a time
     except OSError:
         return None
 
 
-def _contents(root: Path) -> Iterator[str]:
+def _contents(root: Path) -> Iterator[str | bytes]:
     """Each entry under ``root`` (less git's), in a fixed order: its path from the root,
-    then the digest of a file's bytes or where a link points."""
+    then a file's bytes or where a link points."""
     base = os.path.join(root, "")  # noqa: PTH118 - str prefixes: thousands of calls
     pending = [base]
     while pending:
@@ -93,8 +97,10 @@ def _contents(root: Path) -> Iterator[str]:
             if entry.is_symlink():
                 yield from (entry.path[len(base) :], *_link_target(entry.path, base))
             elif entry.is_file(follow_symlinks=False):
-                with open(entry.path, "rb") as file:  # noqa: PTH123 - see base
-                    yield from (entry.path[len(base) :], digest((file.read(),)))
+                # Unbuffered, and the bytes themselves into the key's one digest: a
+                # digest per file and a buffered reader cost more than the reads.
+                with open(entry.path, "rb", buffering=0) as file:  # noqa: PTH123 - see base
+                    yield from (entry.path[len(base) :], file.readall())
 
 
 def _name(entry: os.DirEntry[str]) -> str:
@@ -108,10 +114,20 @@ def _link_target(path: str, base: str) -> tuple[str, str]:
 
 
 def stored_answer(store: Store, key: str) -> Answer | None:
-    """The answer kept under ``key``, or None (a damaged or foreign entry too)."""
-    return store.load(ANSWERS, key, Answer)
+    """The answer kept under ``key``, or None: either part missing or damaged (the
+    store checks each entry's digest), or a report that is not UTF-8."""
+    said = store.get(ANSWERS, key)
+    stream = store.get(STREAMS, key) if said is not None else None
+    if said is None or stream is None:
+        return None
+    try:
+        return Answer(stream, said.decode())
+    except UnicodeDecodeError:
+        return None
 
 
 def keep_answer(store: Store, key: str, answer: Answer) -> None:
-    """Keep ``answer`` under ``key`` for the next run of the same command."""
-    store.save(ANSWERS, key, answer)
+    """Keep ``answer`` under ``key`` for the next run of the same command: the stream
+    first, so a run killed between the two writes leaves no report without its stream."""
+    store.put(STREAMS, key, answer.stream)
+    store.put(ANSWERS, key, answer.said.encode())
