@@ -63,15 +63,20 @@ def _installed_libraries() -> list[str]:
 
 
 def _file_stamps(root: Path) -> Iterator[str]:
-    """``path size mtime`` of the files under ``root``, in a stable order."""
+    """``path size mtime`` of the files under ``root``, in a stable order.
+
+    Strings and ``os.stat``, not :class:`~pathlib.Path`: every run stats the ~450 files
+    of trainc itself, and pathlib's joins and ``relative_to`` cost more than the stats
+    (about 7 ms of the pre-commit hook against 2)."""
     stamps = []
+    base = len(os.path.join(root, ""))  # noqa: PTH118 - see above
     for directory, subdirectories, files in os.walk(root):
         subdirectories[:] = [d for d in subdirectories if d != "__pycache__"]
         for name in files:
-            path = Path(directory, name)
+            path = os.path.join(directory, name)  # noqa: PTH118 - see above
             try:
-                info = path.stat()
+                info = os.stat(path)  # noqa: PTH116 - see above
             except OSError:
                 continue
-            stamps.append(f"{path.relative_to(root)} {info.st_size} {info.st_mtime_ns}")
+            stamps.append(f"{path[base:]} {info.st_size} {info.st_mtime_ns}")
     return iter(sorted(stamps))
