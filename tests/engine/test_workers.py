@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from pathlib import Path
 
 import pytest
 
+from trainc.cache.collection import collected_again, collection_paused
 from trainc.engine import workers
 from trainc.engine.workers import check_jobs, ordered, workers_for
 from trainc.errors import CompilerBug, UsageError
@@ -120,3 +122,22 @@ def test_the_workers_end_when_the_work_fails() -> None:
 def test_fewer_than_one_job_is_a_usage_error(jobs: int) -> None:
     with pytest.raises(UsageError, match=f"--jobs {jobs}: give at least 1"):
         check_jobs(jobs)
+
+
+def test_starting_workers_leaves_what_the_run_froze_frozen() -> None:
+    """Entries a warm run read back are frozen until it ends (trainc.cache.collection);
+    the pool's own freeze before its fork must not hand them back to the collector."""
+    with collected_again():
+        with collection_paused():
+            kept = [[number] for number in range(1_000)]
+        frozen = gc.get_freeze_count()
+        assert frozen >= len(kept)
+        assert list(ordered(str, range(50), jobs=2)) == [str(number) for number in range(50)]
+        assert gc.get_freeze_count() >= frozen
+    assert gc.get_freeze_count() == 0
+
+
+def test_starting_workers_unfreezes_what_it_froze_itself() -> None:
+    assert gc.get_freeze_count() == 0
+    assert list(ordered(str, range(50), jobs=2)) == [str(number) for number in range(50)]
+    assert gc.get_freeze_count() == 0

@@ -110,7 +110,9 @@ def ordered(
     _WORK[token] = work
     chunk = max(1, min(_MAX_CHUNK, count // (workers * 8)))
     # Objects made before the fork are only read by the workers: out of the collector's
-    # sight, a collection in a worker does not copy every page it visits.
+    # sight, a collection in a worker does not copy every page it visits. What the run
+    # froze itself (entries read back, :mod:`trainc.cache.collection`) stays frozen.
+    frozen_before = gc.get_freeze_count()
     gc.freeze()
     # Ctrl-C waits while the pool starts: one arriving before the pool is whole would
     # leave its workers to no one, and one reaching a worker before it ignores interrupts
@@ -124,7 +126,8 @@ def ordered(
         signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
         raise
     finally:
-        gc.unfreeze()
+        if not frozen_before:
+            gc.unfreeze()
         del _WORK[token]
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
