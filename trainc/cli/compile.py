@@ -118,9 +118,11 @@ def compile_command(
         )
         result = Session(options).compile(sink)
     refresh = click.get_current_context().find_object(Refresh)
-    said = io.StringIO() if refresh is not None else sys.stderr
-    report.write(result.validation, result.diagnostics, said, version=__version__)
-    if refresh is not None and isinstance(said, io.StringIO):
+    if refresh is None:
+        report.write(result.validation, result.diagnostics, sys.stderr, version=__version__)
+    else:  # Argo CD's generate: what the report says is kept with the answer
+        said = io.StringIO()
+        report.write(result.validation, result.diagnostics, said, version=__version__)
         sys.stderr.write(said.getvalue())
         _keep_answer(refresh, cache, sink, result.validation, said.getvalue())
     say_untracked(result.validation, report)
