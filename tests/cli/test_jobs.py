@@ -29,12 +29,14 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 #: An environment variable the API server refuses in a Job (a name with "=").
 BAD_ENV = '      - name: "A=B"\n        value: x\n'
 
-#: Enough TrainJobs for a real pool at the shipped threshold (several per worker).
-JOBS = 300
+#: Enough TrainJobs for three workers at the shipped threshold, each sent several chunks.
+JOBS = 200
 
 
 @pytest.fixture(scope="module")
 def bench_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # Each of three workers gets several chunks: a smaller repository would test fewer.
+    assert workers.workers_for(JOBS, 3) == 3
     root = tmp_path_factory.mktemp("pool") / "repo"
     generate(root, jobs=JOBS, seed=3)
     return root
