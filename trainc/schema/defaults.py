@@ -170,9 +170,9 @@ class _Walk:
         return result
 
     def _list(self, value: list[JsonValue], node: SchemaNode, chain: PathChain) -> JsonValue:
-        if node.get("x-kubernetes-list-type") == "map":
-            self.found.extend(_duplicate_keys(chain, value, node, self.schema))
         table = self.schema.children(node)
+        if table.map_keys is not None and len(value) > 1:
+            self.found.extend(_duplicate_keys(chain, value, table.map_keys))
         items = table.items
         if items is None:
             if _holds_null(value):
@@ -199,29 +199,27 @@ class _Walk:
 
 
 def _duplicate_keys(
-    chain: PathChain, items: list[JsonValue], node: SchemaNode, schema: KindSchema
+    chain: PathChain, items: list[JsonValue], keys: tuple[tuple[str, JsonValue], ...]
 ) -> Iterator[SchemaFinding]:
-    keys = node.get("x-kubernetes-list-map-keys")
-    if not isinstance(keys, list):
-        return
-    names = [str(key) for key in keys]
-    item_node = schema.child(node, 0) or {}
+    """Items of a map-type list that repeat an earlier item's keys.
+
+    A key an item leaves out is its default (the server fills it in); a null key is
+    dropped before the server sees it, so its default stands in too.
+    """
     seen: dict[tuple[JsonValue, ...], int] = {}
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             continue
-        # A null key is dropped before the server sees it: the key's default stands in.
         identity = tuple(
-            given
-            if (given := item.get(name)) is not None
-            else _key_default(name, item_node, schema)
-            for name in names
+            given if (given := item.get(name)) is not None else default for name, default in keys
         )
         if any(isinstance(value, dict | list) for value in identity):
             continue  # a key that is no scalar has its type finding; it identifies nothing
         if identity in seen:
             path = chain_path(chain)
-            shown = ", ".join(f"{key}={value!r}" for key, value in zip(keys, identity, strict=True))
+            shown = ", ".join(
+                f"{name}={value!r}" for (name, _), value in zip(keys, identity, strict=True)
+            )
             yield SchemaFinding(
                 SCHEMA_DUPLICATE_LIST_KEY.code,
                 (*path, index),
@@ -230,9 +228,3 @@ def _duplicate_keys(
             )
         else:
             seen[identity] = index
-
-
-def _key_default(key: str, node: SchemaNode, schema: KindSchema) -> JsonValue:
-    """The default of a list-map key an item leaves out (the server fills it in)."""
-    key_node = schema.child(node, key) or {}
-    return key_node.get("default")
