@@ -151,7 +151,7 @@ def _m5(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m6(cls, defaults):
-    def __init__(self, node, properties, items, additional, preserve_unknown, opaque, other, defaults):
+    def __init__(self, node, properties, items, additional, preserve_unknown, opaque, other, defaults, map_keys):
         _object_setattr(self, 'node', node)
         _object_setattr(self, 'properties', properties)
         _object_setattr(self, 'items', items)
@@ -160,20 +160,21 @@ def _m6(cls, defaults):
         _object_setattr(self, 'opaque', opaque)
         _object_setattr(self, 'other', other)
         _object_setattr(self, 'defaults', defaults)
+        _object_setattr(self, 'map_keys', map_keys)
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(node={self.node!r}, properties={self.properties!r}, items={self.items!r}, additional={self.additional!r}, preserve_unknown={self.preserve_unknown!r}, opaque={self.opaque!r}, other={self.other!r}, defaults={self.defaults!r})"
+        return f"{self.__class__.__qualname__}(node={self.node!r}, properties={self.properties!r}, items={self.items!r}, additional={self.additional!r}, preserve_unknown={self.preserve_unknown!r}, opaque={self.opaque!r}, other={self.other!r}, defaults={self.defaults!r}, map_keys={self.map_keys!r})"
     def __setattr__(self, name, value):
-        if type(self) is cls or name in ('node','properties','items','additional','preserve_unknown','opaque','other','defaults',):
+        if type(self) is cls or name in ('node','properties','items','additional','preserve_unknown','opaque','other','defaults','map_keys',):
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
     def __delattr__(self, name):
-        if type(self) is cls or name in ('node','properties','items','additional','preserve_unknown','opaque','other','defaults',):
+        if type(self) is cls or name in ('node','properties','items','additional','preserve_unknown','opaque','other','defaults','map_keys',):
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     def __getstate__(self):
-        return [self.node, self.properties, self.items, self.additional, self.preserve_unknown, self.opaque, self.other, self.defaults]
+        return [self.node, self.properties, self.items, self.additional, self.preserve_unknown, self.opaque, self.other, self.defaults, self.map_keys]
     def __setstate__(self, state):
-        for name, value in zip(('node','properties','items','additional','preserve_unknown','opaque','other','defaults',), state):
+        for name, value in zip(('node','properties','items','additional','preserve_unknown','opaque','other','defaults','map_keys',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
@@ -3822,6 +3823,34 @@ def _m137(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m138(cls, defaults):
+    def __init__(self, null_free, defaulted, findings):
+        _object_setattr(self, 'null_free', null_free)
+        _object_setattr(self, 'defaulted', defaulted)
+        _object_setattr(self, 'findings', findings)
+    def __repr__(self):
+        return f"{self.__class__.__qualname__}(null_free={self.null_free!r}, defaulted={self.defaulted!r}, findings={self.findings!r})"
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.null_free,self.defaulted,self.findings,) == (other.null_free,other.defaulted,other.findings,)
+        return NotImplemented
+    def __hash__(self):
+        return hash((self.null_free,self.defaulted,self.findings,))
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('null_free','defaulted','findings',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('null_free','defaulted','findings',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+    def __getstate__(self):
+        return [self.null_free, self.defaulted, self.findings]
+    def __setstate__(self, state):
+        for name, value in zip(('null_free','defaulted','findings',), state):
+            _object_setattr(self, name, value)
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
+
+def _m139(cls, defaults):
     _d_num_nodes, _d_torch, _d_mpi, _d_jax, _d_xgboost, _d_flux, = defaults
     def __init__(self, *, num_nodes=_d_num_nodes, torch=_d_torch, mpi=_d_mpi, jax=_d_jax, xgboost=_d_xgboost, flux=_d_flux):
         _object_setattr(self, 'num_nodes', num_nodes)
@@ -3853,7 +3882,7 @@ def _m138(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m139(cls, defaults):
+def _m140(cls, defaults):
     _d_num_proc_per_node, _d_mpi_implementation, _d_ssh_auth_mount_path, _d_run_launcher_as_node, = defaults
     def __init__(self, *, num_proc_per_node=_d_num_proc_per_node, mpi_implementation=_d_mpi_implementation, ssh_auth_mount_path=_d_ssh_auth_mount_path, run_launcher_as_node=_d_run_launcher_as_node):
         _object_setattr(self, 'num_proc_per_node', num_proc_per_node)
@@ -3883,7 +3912,7 @@ def _m139(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m140(cls, defaults):
+def _m141(cls, defaults):
     _d_num_proc_per_node, = defaults
     def __init__(self, *, num_proc_per_node=_d_num_proc_per_node):
         _object_setattr(self, 'num_proc_per_node', num_proc_per_node)
@@ -3910,7 +3939,7 @@ def _m140(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m141(cls, defaults):
+def _m142(cls, defaults):
     _d_hidden, _d_kept, = defaults
     def __init__(self, objects, diagnostics, index, hidden=_d_hidden, kept=_d_kept):
         _object_setattr(self, 'objects', objects)
@@ -3941,7 +3970,7 @@ def _m141(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m142(cls, defaults):
+def _m143(cls, defaults):
     _d_namespaces, = defaults
     def __init__(self, objects, diagnostics, namespaces=_d_namespaces):
         _object_setattr(self, 'objects', objects)
@@ -3970,7 +3999,7 @@ def _m142(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m143(cls, defaults):
+def _m144(cls, defaults):
     def __init__(self, objects, diagnostics, namespaces):
         _object_setattr(self, 'objects', objects)
         _object_setattr(self, 'diagnostics', diagnostics)
@@ -3998,7 +4027,7 @@ def _m143(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m144(cls, defaults):
+def _m145(cls, defaults):
     def __init__(self, objects, digest, sources, diagnostics):
         _object_setattr(self, 'objects', objects)
         _object_setattr(self, 'digest', digest)
@@ -4027,7 +4056,7 @@ def _m144(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m145(cls, defaults):
+def _m146(cls, defaults):
     _d_cluster, = defaults
     def __init__(self, objects, index, config, policies, wholes, cluster=_d_cluster):
         _object_setattr(self, 'objects', objects)
@@ -4059,7 +4088,7 @@ def _m145(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m146(cls, defaults):
+def _m147(cls, defaults):
     _d_namespaces, = defaults
     def __init__(self, objects, sources, diagnostics, files, namespaces=_d_namespaces):
         _object_setattr(self, 'objects', objects)
@@ -4090,7 +4119,7 @@ def _m146(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m147(cls, defaults):
+def _m148(cls, defaults):
     _d_operations, _d_nesting, _d_outer_equalities, _d_inner_equalities, _d_string_calls, _d_regex_calls, _d_longest_literal, = defaults
     def __init__(self, operations=_d_operations, nesting=_d_nesting, outer_equalities=_d_outer_equalities, inner_equalities=_d_inner_equalities, string_calls=_d_string_calls, regex_calls=_d_regex_calls, longest_literal=_d_longest_literal):
         _object_setattr(self, 'operations', operations)
@@ -4123,7 +4152,7 @@ def _m147(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m148(cls, defaults):
+def _m149(cls, defaults):
     _d_target_replicated_jobs, = defaults
     def __init__(self, *, operator, target_replicated_jobs=_d_target_replicated_jobs):
         _object_setattr(self, 'operator', operator)
@@ -4151,7 +4180,7 @@ def _m148(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m149(cls, defaults):
+def _m150(cls, defaults):
     _d_output, _d_native_volume_claims, _d_mpi_ssh_secret, _d_flux_curve_secret, _d_server_side_apply, _d_emit_namespaces, = defaults
     def __init__(self, *, output=_d_output, native_volume_claims=_d_native_volume_claims, mpi_ssh_secret=_d_mpi_ssh_secret, flux_curve_secret=_d_flux_curve_secret, server_side_apply=_d_server_side_apply, emit_namespaces=_d_emit_namespaces):
         _object_setattr(self, 'output', output)
@@ -4183,7 +4212,7 @@ def _m149(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m150(cls, defaults):
+def _m151(cls, defaults):
     _d_output, _d_volume_claim_policies, _d_mpi, _d_flux, _d_apply, _d_namespaces, = defaults
     def __init__(self, *, output=_d_output, volume_claim_policies=_d_volume_claim_policies, mpi=_d_mpi, flux=_d_flux, apply=_d_apply, namespaces=_d_namespaces):
         _object_setattr(self, 'output', output)
@@ -4215,7 +4244,7 @@ def _m150(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m151(cls, defaults):
+def _m152(cls, defaults):
     def __init__(self, *, output_format, config_file, environment, overrides, verbose, quiet, color):
         _object_setattr(self, 'output_format', output_format)
         _object_setattr(self, 'config_file', config_file)
@@ -4247,7 +4276,7 @@ def _m151(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m152(cls, defaults):
+def _m153(cls, defaults):
     def __init__(self, packs, files, since_ns):
         _object_setattr(self, 'packs', packs)
         _object_setattr(self, 'files', files)
@@ -4275,7 +4304,7 @@ def _m152(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m153(cls, defaults):
+def _m154(cls, defaults):
     _d_note, _d_manual, = defaults
     def __init__(self, path, code, message, edits, note=_d_note, manual=_d_manual):
         _object_setattr(self, 'path', path)
@@ -4307,7 +4336,7 @@ def _m153(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m154(cls, defaults):
+def _m155(cls, defaults):
     def __init__(self, path, data):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'data', data)
@@ -4334,7 +4363,7 @@ def _m154(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m155(cls, defaults):
+def _m156(cls, defaults):
     _d_runtime, _d_key, = defaults
     def __init__(self, path, data, digest, runtime=_d_runtime, key=_d_key):
         _object_setattr(self, 'path', path)
@@ -4365,7 +4394,7 @@ def _m155(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m156(cls, defaults):
+def _m157(cls, defaults):
     _d_key, _d_spilled, _d_data, = defaults
     def __init__(self, path, digest, ordinal, key=_d_key, spilled=_d_spilled, data=_d_data):
         _object_setattr(self, 'path', path)
@@ -4397,7 +4426,7 @@ def _m156(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m157(cls, defaults):
+def _m158(cls, defaults):
     _d_foreign, _d_disk, = defaults
     def __init__(self, path, entries, size, foreign=_d_foreign, disk=_d_disk):
         _object_setattr(self, 'path', path)
@@ -4428,7 +4457,7 @@ def _m157(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m158(cls, defaults):
+def _m159(cls, defaults):
     def __init__(self, path, entries, size, kept):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'entries', entries)
@@ -4457,7 +4486,7 @@ def _m158(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m159(cls, defaults):
+def _m160(cls, defaults):
     def __init__(self, path, key):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'key', key)
@@ -4484,7 +4513,7 @@ def _m159(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m160(cls, defaults):
+def _m161(cls, defaults):
     def __init__(self, path, key, name, fields, replaces):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'key', key)
@@ -4514,7 +4543,7 @@ def _m160(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m161(cls, defaults):
+def _m162(cls, defaults):
     def __init__(self, path, message):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'message', message)
@@ -4541,7 +4570,7 @@ def _m161(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m162(cls, defaults):
+def _m163(cls, defaults):
     _d_replaces, = defaults
     def __init__(self, path, value, replaces=_d_replaces):
         _object_setattr(self, 'path', path)
@@ -4570,7 +4599,7 @@ def _m162(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m163(cls, defaults):
+def _m164(cls, defaults):
     def __init__(self, path, value, shape, rules):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'value', value)
@@ -4599,7 +4628,7 @@ def _m163(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m164(cls, defaults):
+def _m165(cls, defaults):
     def __init__(self, path):
         _object_setattr(self, 'path', path)
     def __repr__(self):
@@ -4625,7 +4654,7 @@ def _m164(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m165(cls, defaults):
+def _m166(cls, defaults):
     _d_paths, _d_enable, _d_disable, _d_params, = defaults
     def __init__(self, *, paths=_d_paths, enable=_d_enable, disable=_d_disable, params=_d_params):
         _object_setattr(self, 'paths', paths)
@@ -4655,7 +4684,7 @@ def _m165(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m166(cls, defaults):
+def _m167(cls, defaults):
     _d_paths, _d_enable, _d_disable, _d_params, = defaults
     def __init__(self, *, paths=_d_paths, enable=_d_enable, disable=_d_disable, params=_FACTORY):
         _object_setattr(self, 'paths', paths)
@@ -4685,7 +4714,7 @@ def _m166(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m167(cls, defaults):
+def _m168(cls, defaults):
     _d_stdin, _d_untracked, = defaults
     def __init__(self, paths, diagnostics, settings, stdin=_d_stdin, untracked=_d_untracked):
         _object_setattr(self, 'paths', paths)
@@ -4716,7 +4745,7 @@ def _m167(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m168(cls, defaults):
+def _m169(cls, defaults):
     def __init__(self, paths, rules):
         _object_setattr(self, 'paths', paths)
         _object_setattr(self, 'rules', rules)
@@ -4743,7 +4772,7 @@ def _m168(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m169(cls, defaults):
+def _m170(cls, defaults):
     def __init__(self, paths, stdin):
         _object_setattr(self, 'paths', paths)
         _object_setattr(self, 'stdin', stdin)
@@ -4770,7 +4799,7 @@ def _m169(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m170(cls, defaults):
+def _m171(cls, defaults):
     def __init__(self, *, paths, rules):
         _object_setattr(self, 'paths', paths)
         _object_setattr(self, 'rules', rules)
@@ -4797,7 +4826,7 @@ def _m170(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m171(cls, defaults):
+def _m172(cls, defaults):
     def __init__(self, policies, diagnostics, sources):
         _object_setattr(self, 'policies', policies)
         _object_setattr(self, 'diagnostics', diagnostics)
@@ -4825,7 +4854,7 @@ def _m171(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m172(cls, defaults):
+def _m173(cls, defaults):
     _d_progress_percentage, _d_estimated_remaining_seconds, _d_metrics, _d_last_updated_time, = defaults
     def __init__(self, *, progress_percentage=_d_progress_percentage, estimated_remaining_seconds=_d_estimated_remaining_seconds, metrics=_d_metrics, last_updated_time=_d_last_updated_time):
         _object_setattr(self, 'progress_percentage', progress_percentage)
@@ -4855,7 +4884,7 @@ def _m172(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m173(cls, defaults):
+def _m174(cls, defaults):
     def __init__(self, python_name, wire_name, type, required):
         _object_setattr(self, 'python_name', python_name)
         _object_setattr(self, 'wire_name', wire_name)
@@ -4884,7 +4913,7 @@ def _m173(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m174(cls, defaults):
+def _m175(cls, defaults):
     _d_examples, = defaults
     def __init__(self, regex, noun, rule, examples=_d_examples):
         _object_setattr(self, 'regex', regex)
@@ -4914,7 +4943,7 @@ def _m174(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m175(cls, defaults):
+def _m176(cls, defaults):
     def __init__(self, regex):
         _object_setattr(self, 'regex', regex)
     def __repr__(self):
@@ -4940,7 +4969,7 @@ def _m175(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m176(cls, defaults):
+def _m177(cls, defaults):
     def __init__(self, removed, left_alone):
         _object_setattr(self, 'removed', removed)
         _object_setattr(self, 'left_alone', left_alone)
@@ -4967,7 +4996,7 @@ def _m176(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m177(cls, defaults):
+def _m178(cls, defaults):
     def __init__(self, replicated_job, index, job, added, labels):
         _object_setattr(self, 'replicated_job', replicated_job)
         _object_setattr(self, 'index', index)
@@ -4997,7 +5026,7 @@ def _m177(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m178(cls, defaults):
+def _m179(cls, defaults):
     _d_job_index, _d_pod_index, = defaults
     def __init__(self, *, replicated_job, job_index=_d_job_index, pod_index=_d_pod_index):
         _object_setattr(self, 'replicated_job', replicated_job)
@@ -5026,7 +5055,7 @@ def _m178(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m179(cls, defaults):
+def _m180(cls, defaults):
     _d_replicated_jobs, _d_network, _d_success_policy, _d_failure_policy, _d_startup_policy, _d_suspend, _d_coordinator, _d_managed_by, _d_ttl_seconds_after_finished, _d_volume_claim_policies, = defaults
     def __init__(self, *, replicated_jobs=_d_replicated_jobs, network=_d_network, success_policy=_d_success_policy, failure_policy=_d_failure_policy, startup_policy=_d_startup_policy, suspend=_d_suspend, coordinator=_d_coordinator, managed_by=_d_managed_by, ttl_seconds_after_finished=_d_ttl_seconds_after_finished, volume_claim_policies=_d_volume_claim_policies):
         _object_setattr(self, 'replicated_jobs', replicated_jobs)
@@ -5062,7 +5091,7 @@ def _m179(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m180(cls, defaults):
+def _m181(cls, defaults):
     _d_replicated_jobs, = defaults
     def __init__(self, *, replicated_jobs=_d_replicated_jobs):
         _object_setattr(self, 'replicated_jobs', replicated_jobs)
@@ -5089,7 +5118,7 @@ def _m180(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m181(cls, defaults):
+def _m182(cls, defaults):
     _d_kept, = defaults
     def __init__(self, report, kept=_d_kept):
         _object_setattr(self, 'report', report)
@@ -5117,7 +5146,7 @@ def _m181(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m182(cls, defaults):
+def _m183(cls, defaults):
     _d_requests, _d_limits, = defaults
     def __init__(self, *, requests=_d_requests, limits=_d_limits):
         _object_setattr(self, 'requests', requests)
@@ -5145,7 +5174,7 @@ def _m182(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m183(cls, defaults):
+def _m184(cls, defaults):
     def __init__(self, resolved, built, clean):
         _object_setattr(self, 'resolved', resolved)
         _object_setattr(self, 'built', built)
@@ -5173,7 +5202,7 @@ def _m183(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m184(cls, defaults):
+def _m185(cls, defaults):
     def __init__(self, *, resource_rules):
         _object_setattr(self, 'resource_rules', resource_rules)
     def __repr__(self):
@@ -5199,7 +5228,7 @@ def _m184(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m185(cls, defaults):
+def _m186(cls, defaults):
     def __init__(self, root, disabled):
         _object_setattr(self, 'root', root)
         _object_setattr(self, 'disabled', disabled)
@@ -5226,7 +5255,7 @@ def _m185(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m186(cls, defaults):
+def _m187(cls, defaults):
     _d_config_file, _d_deploy, _d_include, _d_exclude, _d_runtimes, _d_namespace, _d_kubernetes_version, _d_environment, _d_template_values, _d_policies, _d_limits, _d_compile, _d_sweeper, _d_rules, _d_path_rules, _d_overridden_destination, _d_namespaces, _d_cluster, = defaults
     def __init__(self, *, root, config_file=_d_config_file, deploy=_d_deploy, include=_d_include, exclude=_d_exclude, runtimes=_d_runtimes, namespace=_d_namespace, kubernetes_version=_d_kubernetes_version, environment=_d_environment, template_values=_FACTORY, policies=_FACTORY, limits=_FACTORY, compile=_FACTORY, sweeper=_d_sweeper, rules=_FACTORY, path_rules=_d_path_rules, overridden_destination=_d_overridden_destination, namespaces=_d_namespaces, cluster=_d_cluster):
         _object_setattr(self, 'root', root)
@@ -5271,7 +5300,7 @@ def _m186(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m187(cls, defaults):
+def _m188(cls, defaults):
     _d_id, _d_message_expression, _d_field_path, _d_optional_old_self, _d_transition, = defaults
     def __init__(self, rule, message, id=_d_id, message_expression=_d_message_expression, field_path=_d_field_path, optional_old_self=_d_optional_old_self, transition=_d_transition):
         _object_setattr(self, 'rule', rule)
@@ -5304,7 +5333,7 @@ def _m187(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m188(cls, defaults):
+def _m189(cls, defaults):
     _d_message_expression, _d_reason, _d_field_path, = defaults
     def __init__(self, *, rule, message, id, message_expression=_d_message_expression, reason=_d_reason, field_path=_d_field_path):
         _object_setattr(self, 'rule', rule)
@@ -5336,7 +5365,7 @@ def _m188(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m189(cls, defaults):
+def _m190(cls, defaults):
     def __init__(self, runtime, findings):
         _object_setattr(self, 'runtime', runtime)
         _object_setattr(self, 'findings', findings)
@@ -5363,7 +5392,7 @@ def _m189(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m190(cls, defaults):
+def _m191(cls, defaults):
     def __init__(self, *, runtime_name, num_nodes, procs_per_node, gpus, args):
         _object_setattr(self, 'runtime_name', runtime_name)
         _object_setattr(self, 'num_nodes', num_nodes)
@@ -5393,7 +5422,7 @@ def _m190(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m191(cls, defaults):
+def _m192(cls, defaults):
     _d_initializer, _d_trainer, _d_runtime_patches, _d_suspend, _d_active_deadline_seconds, _d_managed_by, = defaults
     def __init__(self, *, runtime_ref, initializer=_d_initializer, trainer=_d_trainer, runtime_patches=_d_runtime_patches, suspend=_d_suspend, active_deadline_seconds=_d_active_deadline_seconds, managed_by=_d_managed_by):
         _object_setattr(self, 'runtime_ref', runtime_ref)
@@ -5426,7 +5455,7 @@ def _m191(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m192(cls, defaults):
+def _m193(cls, defaults):
     _d_schedule_timeout_seconds, = defaults
     def __init__(self, *, schedule_timeout_seconds=_d_schedule_timeout_seconds):
         _object_setattr(self, 'schedule_timeout_seconds', schedule_timeout_seconds)
@@ -5453,7 +5482,7 @@ def _m192(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m193(cls, defaults):
+def _m194(cls, defaults):
     _d_values, = defaults
     def __init__(self, scope_name, operator, values=_d_values):
         _object_setattr(self, 'scope_name', scope_name)
@@ -5482,7 +5511,7 @@ def _m193(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m194(cls, defaults):
+def _m195(cls, defaults):
     _d_values, = defaults
     def __init__(self, *, scope_name, operator, values=_d_values):
         _object_setattr(self, 'scope_name', scope_name)
@@ -5511,7 +5540,7 @@ def _m194(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m195(cls, defaults):
+def _m196(cls, defaults):
     _d_service_account_name, _d_volumes, _d_init_containers, _d_containers, _d_image_pull_secrets, _d_security_context, _d_node_selector, _d_affinity, _d_tolerations, _d_scheduling_gates, _d_termination_grace_period_seconds, = defaults
     def __init__(self, *, service_account_name=_d_service_account_name, volumes=_d_volumes, init_containers=_d_init_containers, containers=_d_containers, image_pull_secrets=_d_image_pull_secrets, security_context=_d_security_context, node_selector=_d_node_selector, affinity=_d_affinity, tolerations=_d_tolerations, scheduling_gates=_d_scheduling_gates, termination_grace_period_seconds=_d_termination_grace_period_seconds):
         _object_setattr(self, 'service_account_name', service_account_name)
@@ -5548,7 +5577,7 @@ def _m195(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m196(cls, defaults):
+def _m197(cls, defaults):
     _d_namespaces, = defaults
     def __init__(self, source, objects, diagnostics, namespaces=_d_namespaces):
         _object_setattr(self, 'source', source)
@@ -5578,7 +5607,7 @@ def _m196(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m197(cls, defaults):
+def _m198(cls, defaults):
     _d_manager, = defaults
     def __init__(self, source, path, manager=_d_manager):
         _object_setattr(self, 'source', source)
@@ -5607,7 +5636,7 @@ def _m197(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m198(cls, defaults):
+def _m199(cls, defaults):
     _d_ssh_auth_secret, = defaults
     def __init__(self, *, ssh_auth_secret=_d_ssh_auth_secret):
         _object_setattr(self, 'ssh_auth_secret', ssh_auth_secret)
@@ -5634,7 +5663,7 @@ def _m198(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m199(cls, defaults):
+def _m200(cls, defaults):
     def __init__(self, *, startup_policy_order):
         _object_setattr(self, 'startup_policy_order', startup_policy_order)
     def __repr__(self):
@@ -5660,7 +5689,7 @@ def _m199(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m200(cls, defaults):
+def _m201(cls, defaults):
     _d_storage_uri, _d_env, _d_secret_ref, = defaults
     def __init__(self, *, storage_uri=_d_storage_uri, env=_d_env, secret_ref=_d_secret_ref):
         _object_setattr(self, 'storage_uri', storage_uri)
@@ -5689,7 +5718,7 @@ def _m200(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m201(cls, defaults):
+def _m202(cls, defaults):
     def __init__(self, store, scope):
         _object_setattr(self, 'store', store)
         _object_setattr(self, 'scope', scope)
@@ -5716,7 +5745,7 @@ def _m201(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m202(cls, defaults):
+def _m203(cls, defaults):
     _d_targets, = defaults
     def __init__(self, *, targets=_d_targets):
         _object_setattr(self, 'targets', targets)
@@ -5743,7 +5772,7 @@ def _m202(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m203(cls, defaults):
+def _m204(cls, defaults):
     _d_template, = defaults
     def __init__(self, *, template=_d_template):
         _object_setattr(self, 'template', template)
@@ -5770,7 +5799,7 @@ def _m203(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m204(cls, defaults):
+def _m205(cls, defaults):
     def __init__(self, template, patches):
         _object_setattr(self, 'template', template)
         _object_setattr(self, 'patches', patches)
@@ -5797,7 +5826,7 @@ def _m204(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m205(cls, defaults):
+def _m206(cls, defaults):
     _d_templates, _d_retention_policy, = defaults
     def __init__(self, *, templates=_d_templates, retention_policy=_d_retention_policy):
         _object_setattr(self, 'templates', templates)
@@ -5825,7 +5854,7 @@ def _m205(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m206(cls, defaults):
+def _m207(cls, defaults):
     _d_verdicts, = defaults
     def __init__(self, trainjobs, work, run, stages, target, specs, verdicts=_d_verdicts):
         _object_setattr(self, 'trainjobs', trainjobs)
@@ -5858,7 +5887,7 @@ def _m206(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m207(cls, defaults):
+def _m208(cls, defaults):
     _d_value, _d_detail, _d_hint, _d_cause, = defaults
     def __init__(self, type, path, code, value=_d_value, detail=_d_detail, hint=_d_hint, cause=_d_cause):
         _object_setattr(self, 'type', type)
@@ -5891,7 +5920,7 @@ def _m207(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m208(cls, defaults):
+def _m209(cls, defaults):
     _d_groups, = defaults
     def __init__(self, username, groups=_d_groups):
         _object_setattr(self, 'username', username)
@@ -5919,7 +5948,7 @@ def _m208(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m209(cls, defaults):
+def _m210(cls, defaults):
     _d_groups, = defaults
     def __init__(self, *, username, groups=_d_groups):
         _object_setattr(self, 'username', username)
@@ -5947,7 +5976,7 @@ def _m209(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m210(cls, defaults):
+def _m211(cls, defaults):
     _d_usernames, _d_runtime_classes, _d_namespaces, = defaults
     def __init__(self, *, usernames=_d_usernames, runtime_classes=_d_runtime_classes, namespaces=_d_namespaces):
         _object_setattr(self, 'usernames', usernames)
@@ -5976,7 +6005,7 @@ def _m210(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m211(cls, defaults):
+def _m212(cls, defaults):
     def __init__(self, validate_runtime, validate_used_runtime, validate_trainjob, validate_resolved, apply_trainjob, enforce_ml_policy, enforce_pod_group_policy, pre_build_sync, settle, build):
         _object_setattr(self, 'validate_runtime', validate_runtime)
         _object_setattr(self, 'validate_used_runtime', validate_used_runtime)
@@ -6011,7 +6040,7 @@ def _m211(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m212(cls, defaults):
+def _m213(cls, defaults):
     _d_jobs, = defaults
     def __init__(self, validation, diagnostics, jobs=_d_jobs):
         _object_setattr(self, 'validation', validation)
@@ -6040,7 +6069,7 @@ def _m212(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m213(cls, defaults):
+def _m214(cls, defaults):
     def __init__(self, value, binary):
         _object_setattr(self, 'value', value)
         _object_setattr(self, 'binary', binary)
@@ -6067,7 +6096,7 @@ def _m213(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m214(cls, defaults):
+def _m215(cls, defaults):
     _d_markers, = defaults
     def __init__(self, value, markers=_d_markers):
         _object_setattr(self, 'value', value)
@@ -6095,7 +6124,7 @@ def _m214(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m215(cls, defaults):
+def _m216(cls, defaults):
     def __init__(self, value, origin):
         _object_setattr(self, 'value', value)
         _object_setattr(self, 'origin', origin)
@@ -6122,7 +6151,7 @@ def _m215(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m216(cls, defaults):
+def _m217(cls, defaults):
     def __init__(self, value):
         _object_setattr(self, 'value', value)
     def __repr__(self):
@@ -6148,7 +6177,7 @@ def _m216(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m217(cls, defaults):
+def _m218(cls, defaults):
     _d_values, = defaults
     def __init__(self, *, values=_d_values):
         _object_setattr(self, 'values', values)
@@ -6175,7 +6204,7 @@ def _m217(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m218(cls, defaults):
+def _m219(cls, defaults):
     _d_markers, = defaults
     def __init__(self, values, markers=_d_markers):
         _object_setattr(self, 'values', values)
@@ -6203,7 +6232,7 @@ def _m218(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m219(cls, defaults):
+def _m220(cls, defaults):
     _d_verbose, _d_color, _d_quiet, = defaults
     def __init__(self, *, verbose=_d_verbose, color=_d_color, quiet=_d_quiet):
         _object_setattr(self, 'verbose', verbose)
@@ -6232,7 +6261,7 @@ def _m219(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m220(cls, defaults):
+def _m221(cls, defaults):
     _d_resolved, _d_built, = defaults
     def __init__(self, verdict, resolved=_d_resolved, built=_d_built):
         _object_setattr(self, 'verdict', verdict)
@@ -6261,7 +6290,7 @@ def _m220(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m221(cls, defaults):
+def _m222(cls, defaults):
     _d_judgement, _d_sweeper_schedule, = defaults
     def __init__(self, version, judgement=_FACTORY, sweeper_schedule=_d_sweeper_schedule):
         _object_setattr(self, 'version', version)
@@ -6290,7 +6319,7 @@ def _m221(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m222(cls, defaults):
+def _m223(cls, defaults):
     def __init__(self, version, volumes, declared_volumes, dropped_volumes, grace_period, restart_never, host_users, host_network):
         _object_setattr(self, 'version', version)
         _object_setattr(self, 'volumes', volumes)
@@ -6323,7 +6352,7 @@ def _m222(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m223(cls, defaults):
+def _m224(cls, defaults):
     _d_when_deleted, = defaults
     def __init__(self, *, when_deleted=_d_when_deleted):
         _object_setattr(self, 'when_deleted', when_deleted)
@@ -6350,7 +6379,7 @@ def _m223(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m224(cls, defaults):
+def _m225(cls, defaults):
     _d_spill, = defaults
     def __init__(self, whole_by_outline, cache, config, spill=_d_spill):
         _object_setattr(self, 'whole_by_outline', whole_by_outline)
@@ -6380,7 +6409,7 @@ def _m224(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m225(cls, defaults):
+def _m226(cls, defaults):
     def __init__(self):
         pass
     def __repr__(self):
@@ -6406,7 +6435,7 @@ def _m225(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m226(cls, defaults):
+def _m227(cls, defaults):
     def __init__(self, mtime, path, size, removable):
         _object_setattr(self, 'mtime', mtime)
         _object_setattr(self, 'path', path)
@@ -6458,7 +6487,7 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, False, False, True, True, False, (('kind', 'required', True, True, True, None, False), ('document', 'required', True, True, True, None, False), ('_tables', 'factory', False, False, False, None, False))): _m3,
     (True, True, False, False, True, True, False, (('loaded', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False), ('namespace', 'required', True, True, True, None, False), ('schema_valid', 'required', True, True, True, None, False))): _m4,
     (True, True, False, False, True, True, False, (('name', 'required', True, True, True, None, False), ('kinds', 'required', True, True, True, None, False), ('severity', 'required', True, True, True, None, False), ('params', 'required', True, True, True, None, False), ('match_conditions', 'required', True, True, True, None, False), ('variables', 'required', True, True, True, None, False), ('validations', 'required', True, True, True, None, False), ('reads', 'required', True, True, True, None, False))): _m5,
-    (True, True, False, False, True, True, False, (('node', 'required', True, True, True, None, False), ('properties', 'required', True, True, True, None, False), ('items', 'required', True, True, True, None, False), ('additional', 'required', True, True, True, None, False), ('preserve_unknown', 'required', True, True, True, None, False), ('opaque', 'required', True, True, True, None, False), ('other', 'required', True, True, True, None, False), ('defaults', 'required', True, True, True, None, False))): _m6,
+    (True, True, False, False, True, True, False, (('node', 'required', True, True, True, None, False), ('properties', 'required', True, True, True, None, False), ('items', 'required', True, True, True, None, False), ('additional', 'required', True, True, True, None, False), ('preserve_unknown', 'required', True, True, True, None, False), ('opaque', 'required', True, True, True, None, False), ('other', 'required', True, True, True, None, False), ('defaults', 'required', True, True, True, None, False), ('map_keys', 'required', True, True, True, None, False))): _m6,
     (True, True, False, False, True, True, False, (('path', 'required', True, True, True, None, False), ('text', 'required', True, True, True, None, False), ('original', 'default', True, True, True, None, False), ('line_map', 'default', True, True, True, None, False))): _m7,
     (True, True, False, False, True, True, False, (('source', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False), ('positions', 'required', True, True, True, None, False), ('refused', 'default', True, True, True, None, False))): _m8,
     (True, True, False, False, True, True, False, (('trainjob', 'required', True, True, True, None, False), ('runtime', 'required', True, True, True, None, False), ('spec', 'required', True, True, True, None, False), ('runtime_spec', 'required', True, True, True, None, False), ('template', 'required', True, True, True, None, False), ('jobset_metadata', 'required', True, True, True, None, False), ('jobset_spec', 'required', True, True, True, None, False), ('pod_sets', 'required', True, True, True, None, False), ('trace', 'required', True, True, True, None, False), ('findings', 'default', True, True, True, None, False), ('claims', 'default', True, True, True, None, False), ('extensions', 'default', True, True, True, None, False))): _m9,
@@ -6590,93 +6619,94 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, True, False, True, True, False, (('namespace', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False))): _m135,
     (True, True, True, False, True, True, False, (('network_topology', 'default', True, True, True, None, True),)): _m136,
     (True, True, True, False, True, True, False, (('nodes', 'default', True, True, True, None, False), ('longest_list', 'default', True, True, True, None, False), ('longest_string', 'default', True, True, True, None, False))): _m137,
-    (True, True, True, False, True, True, False, (('num_nodes', 'default', True, True, True, None, True), ('torch', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('jax', 'default', True, True, True, None, True), ('xgboost', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True))): _m138,
-    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True), ('mpi_implementation', 'default', True, True, True, None, True), ('ssh_auth_mount_path', 'default', True, True, True, None, True), ('run_launcher_as_node', 'default', True, True, True, None, True))): _m139,
-    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True),)): _m140,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('hidden', 'default', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m141,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m142,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'required', True, True, True, None, False))): _m143,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m144,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('policies', 'required', True, True, True, None, False), ('wholes', 'required', True, True, True, None, False), ('cluster', 'default', True, True, True, None, False))): _m145,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m146,
-    (True, True, True, False, True, True, False, (('operations', 'default', True, True, True, None, False), ('nesting', 'default', True, True, True, None, False), ('outer_equalities', 'default', True, True, True, None, False), ('inner_equalities', 'default', True, True, True, None, False), ('string_calls', 'default', True, True, True, None, False), ('regex_calls', 'default', True, True, True, None, False), ('longest_literal', 'default', True, True, True, None, False))): _m147,
-    (True, True, True, False, True, True, False, (('operator', 'required', True, True, True, None, True), ('target_replicated_jobs', 'default', True, True, True, None, True))): _m148,
-    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('native_volume_claims', 'default', True, True, True, None, True), ('mpi_ssh_secret', 'default', True, True, True, None, True), ('flux_curve_secret', 'default', True, True, True, None, True), ('server_side_apply', 'default', True, True, True, None, True), ('emit_namespaces', 'default', True, True, True, None, True))): _m149,
-    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True), ('apply', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m150,
-    (True, True, True, False, True, True, False, (('output_format', 'required', True, True, True, None, True), ('config_file', 'required', True, True, True, None, True), ('environment', 'required', True, True, True, None, True), ('overrides', 'required', True, True, True, None, True), ('verbose', 'required', True, True, True, None, True), ('quiet', 'required', True, True, True, None, True), ('color', 'required', True, True, True, None, True))): _m151,
-    (True, True, True, False, True, True, False, (('packs', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('since_ns', 'required', True, True, True, None, False))): _m152,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('edits', 'required', True, True, True, None, False), ('note', 'default', True, True, True, None, False), ('manual', 'default', True, True, True, None, False))): _m153,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False))): _m154,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('runtime', 'default', True, True, True, None, False), ('key', 'default', True, True, True, None, False))): _m155,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('ordinal', 'required', True, True, True, None, False), ('key', 'default', True, True, True, None, False), ('spilled', 'default', True, True, True, None, False), ('data', 'default', True, True, True, None, False))): _m156,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('foreign', 'default', True, True, True, None, False), ('disk', 'default', True, True, True, None, False))): _m157,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('kept', 'required', True, True, True, None, False))): _m158,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False))): _m159,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('fields', 'required', True, True, True, None, False), ('replaces', 'required', True, True, True, None, False))): _m160,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False))): _m161,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('value', 'required', True, True, True, None, False), ('replaces', 'default', True, True, True, None, False))): _m162,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('value', 'required', True, True, True, None, False), ('shape', 'required', True, True, True, None, False), ('rules', 'required', True, True, True, None, False))): _m163,
-    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False),)): _m164,
-    (True, True, True, False, True, True, False, (('paths', 'default', True, True, True, None, True), ('enable', 'default', True, True, True, None, True), ('disable', 'default', True, True, True, None, True), ('params', 'default', True, True, True, None, True))): _m165,
-    (True, True, True, False, True, True, False, (('paths', 'default', True, True, True, None, True), ('enable', 'default', True, True, True, None, True), ('disable', 'default', True, True, True, None, True), ('params', 'factory', True, True, True, None, True))): _m166,
-    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('settings', 'required', True, True, True, None, False), ('stdin', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False))): _m167,
-    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('rules', 'required', True, True, True, None, False))): _m168,
-    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('stdin', 'required', True, True, True, None, False))): _m169,
-    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, True), ('rules', 'required', True, True, True, None, True))): _m170,
-    (True, True, True, False, True, True, False, (('policies', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False))): _m171,
-    (True, True, True, False, True, True, False, (('progress_percentage', 'default', True, True, True, None, True), ('estimated_remaining_seconds', 'default', True, True, True, None, True), ('metrics', 'default', True, True, True, None, True), ('last_updated_time', 'default', True, True, True, None, True))): _m172,
-    (True, True, True, False, True, True, False, (('python_name', 'required', True, True, True, None, False), ('wire_name', 'required', True, True, True, None, False), ('type', 'required', True, True, True, None, False), ('required', 'required', True, True, True, None, False))): _m173,
-    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False), ('noun', 'required', True, True, True, None, False), ('rule', 'required', True, True, True, None, False), ('examples', 'default', True, True, True, None, False))): _m174,
-    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False),)): _m175,
-    (True, True, True, False, True, True, False, (('removed', 'required', True, True, True, None, False), ('left_alone', 'required', True, True, True, None, False))): _m176,
-    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('job', 'required', True, True, True, None, False), ('added', 'required', True, True, True, None, False), ('labels', 'required', True, True, True, None, False))): _m177,
-    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, True), ('job_index', 'default', True, True, True, None, True), ('pod_index', 'default', True, True, True, None, True))): _m178,
-    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True), ('network', 'default', True, True, True, None, True), ('success_policy', 'default', True, True, True, None, True), ('failure_policy', 'default', True, True, True, None, True), ('startup_policy', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('coordinator', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True))): _m179,
-    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True),)): _m180,
-    (True, True, True, False, True, True, False, (('report', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m181,
-    (True, True, True, False, True, True, False, (('requests', 'default', True, True, True, None, True), ('limits', 'default', True, True, True, None, True))): _m182,
-    (True, True, True, False, True, True, False, (('resolved', 'required', True, True, True, None, False), ('built', 'required', True, True, True, None, False), ('clean', 'required', True, True, True, None, False))): _m183,
-    (True, True, True, False, True, True, False, (('resource_rules', 'required', True, True, True, None, True),)): _m184,
-    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, False), ('disabled', 'required', True, True, True, None, False))): _m185,
-    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, True), ('config_file', 'default', True, True, True, None, True), ('deploy', 'default', True, True, True, None, True), ('include', 'default', True, True, True, None, True), ('exclude', 'default', True, True, True, None, True), ('runtimes', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True), ('environment', 'default', True, True, True, None, True), ('template_values', 'factory', True, True, True, None, True), ('policies', 'factory', True, True, True, None, True), ('limits', 'factory', True, True, True, None, True), ('compile', 'factory', True, True, True, None, True), ('sweeper', 'default', True, True, True, None, True), ('rules', 'factory', True, True, True, None, True), ('path_rules', 'default', True, True, True, None, True), ('overridden_destination', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True), ('cluster', 'default', True, True, True, None, True))): _m186,
-    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('id', 'default', True, True, True, None, False), ('message_expression', 'default', True, True, True, None, False), ('field_path', 'default', True, True, True, None, False), ('optional_old_self', 'default', True, True, True, None, False), ('transition', 'default', True, True, True, None, False))): _m187,
-    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, True), ('message', 'required', True, True, True, None, True), ('id', 'required', True, True, True, None, True), ('message_expression', 'default', True, True, True, None, True), ('reason', 'default', True, True, True, None, True), ('field_path', 'default', True, True, True, None, True))): _m188,
-    (True, True, True, False, True, True, False, (('runtime', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False))): _m189,
-    (True, True, True, False, True, True, False, (('runtime_name', 'required', True, True, True, None, True), ('num_nodes', 'required', True, True, True, None, True), ('procs_per_node', 'required', True, True, True, None, True), ('gpus', 'required', True, True, True, None, True), ('args', 'required', True, True, True, None, True))): _m190,
-    (True, True, True, False, True, True, False, (('runtime_ref', 'required', True, True, True, None, True), ('initializer', 'default', True, True, True, None, True), ('trainer', 'default', True, True, True, None, True), ('runtime_patches', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('active_deadline_seconds', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True))): _m191,
-    (True, True, True, False, True, True, False, (('schedule_timeout_seconds', 'default', True, True, True, None, True),)): _m192,
-    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, False), ('operator', 'required', True, True, True, None, False), ('values', 'default', True, True, True, None, False))): _m193,
-    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, True), ('operator', 'required', True, True, True, None, True), ('values', 'default', True, True, True, None, True))): _m194,
-    (True, True, True, False, True, True, False, (('service_account_name', 'default', True, True, True, None, True), ('volumes', 'default', True, True, True, None, True), ('init_containers', 'default', True, True, True, None, True), ('containers', 'default', True, True, True, None, True), ('image_pull_secrets', 'default', True, True, True, None, True), ('security_context', 'default', True, True, True, None, True), ('node_selector', 'default', True, True, True, None, True), ('affinity', 'default', True, True, True, None, True), ('tolerations', 'default', True, True, True, None, True), ('scheduling_gates', 'default', True, True, True, None, True), ('termination_grace_period_seconds', 'default', True, True, True, None, True))): _m195,
-    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m196,
-    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('manager', 'default', True, True, True, None, False))): _m197,
-    (True, True, True, False, True, True, False, (('ssh_auth_secret', 'default', True, True, True, None, True),)): _m198,
-    (True, True, True, False, True, True, False, (('startup_policy_order', 'required', True, True, True, None, True),)): _m199,
-    (True, True, True, False, True, True, False, (('storage_uri', 'default', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('secret_ref', 'default', True, True, True, None, True))): _m200,
-    (True, True, True, False, True, True, False, (('store', 'required', True, True, True, None, False), ('scope', 'required', True, True, True, None, False))): _m201,
-    (True, True, True, False, True, True, False, (('targets', 'default', True, True, True, None, True),)): _m202,
-    (True, True, True, False, True, True, False, (('template', 'default', True, True, True, None, True),)): _m203,
-    (True, True, True, False, True, True, False, (('template', 'required', True, True, True, None, False), ('patches', 'required', True, True, True, None, False))): _m204,
-    (True, True, True, False, True, True, False, (('templates', 'default', True, True, True, None, True), ('retention_policy', 'default', True, True, True, None, True))): _m205,
-    (True, True, True, False, True, True, False, (('trainjobs', 'required', True, True, True, None, False), ('work', 'required', True, True, True, None, False), ('run', 'required', True, True, True, None, False), ('stages', 'required', True, True, True, None, False), ('target', 'required', True, True, True, None, False), ('specs', 'required', True, True, True, None, False), ('verdicts', 'default', True, True, True, None, False))): _m206,
-    (True, True, True, False, True, True, False, (('type', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('value', 'default', True, True, True, None, False), ('detail', 'default', True, True, True, None, False), ('hint', 'default', True, True, True, None, False), ('cause', 'default', True, True, True, None, False))): _m207,
-    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, False), ('groups', 'default', True, True, True, None, False))): _m208,
-    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, True), ('groups', 'default', True, True, True, None, True))): _m209,
-    (True, True, True, False, True, True, False, (('usernames', 'default', True, True, True, None, True), ('runtime_classes', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m210,
-    (True, True, True, False, True, True, False, (('validate_runtime', 'required', True, True, True, None, False), ('validate_used_runtime', 'required', True, True, True, None, False), ('validate_trainjob', 'required', True, True, True, None, False), ('validate_resolved', 'required', True, True, True, None, False), ('apply_trainjob', 'required', True, True, True, None, False), ('enforce_ml_policy', 'required', True, True, True, None, False), ('enforce_pod_group_policy', 'required', True, True, True, None, False), ('pre_build_sync', 'required', True, True, True, None, False), ('settle', 'required', True, True, True, None, False), ('build', 'required', True, True, True, None, False))): _m211,
-    (True, True, True, False, True, True, False, (('validation', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False))): _m212,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('binary', 'required', True, True, True, None, False))): _m213,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m214,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False))): _m215,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False),)): _m216,
-    (True, True, True, False, True, True, False, (('values', 'default', True, True, True, None, True),)): _m217,
-    (True, True, True, False, True, True, False, (('values', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m218,
-    (True, True, True, False, True, True, False, (('verbose', 'default', True, True, True, None, True), ('color', 'default', True, True, True, None, True), ('quiet', 'default', True, True, True, None, True))): _m219,
-    (True, True, True, False, True, True, False, (('verdict', 'required', True, True, True, None, False), ('resolved', 'default', True, True, True, None, False), ('built', 'default', True, True, True, None, False))): _m220,
-    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('judgement', 'factory', True, True, True, None, False), ('sweeper_schedule', 'default', True, True, True, None, False))): _m221,
-    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('volumes', 'required', True, True, True, None, False), ('declared_volumes', 'required', True, True, True, None, False), ('dropped_volumes', 'required', True, True, True, None, False), ('grace_period', 'required', True, True, True, None, False), ('restart_never', 'required', True, True, True, None, False), ('host_users', 'required', True, True, True, None, False), ('host_network', 'required', True, True, True, None, False))): _m222,
-    (True, True, True, False, True, True, False, (('when_deleted', 'default', True, True, True, None, True),)): _m223,
-    (True, True, True, False, True, True, False, (('whole_by_outline', 'required', True, True, True, None, False), ('cache', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('spill', 'default', True, True, True, None, False))): _m224,
-    (True, True, True, False, True, True, False, ()): _m225,
-    (True, True, True, True, True, True, False, (('mtime', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('removable', 'required', True, True, True, None, False))): _m226,
+    (True, True, True, False, True, True, False, (('null_free', 'required', True, True, True, None, False), ('defaulted', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False))): _m138,
+    (True, True, True, False, True, True, False, (('num_nodes', 'default', True, True, True, None, True), ('torch', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('jax', 'default', True, True, True, None, True), ('xgboost', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True))): _m139,
+    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True), ('mpi_implementation', 'default', True, True, True, None, True), ('ssh_auth_mount_path', 'default', True, True, True, None, True), ('run_launcher_as_node', 'default', True, True, True, None, True))): _m140,
+    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True),)): _m141,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('hidden', 'default', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m142,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m143,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'required', True, True, True, None, False))): _m144,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m145,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('policies', 'required', True, True, True, None, False), ('wholes', 'required', True, True, True, None, False), ('cluster', 'default', True, True, True, None, False))): _m146,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m147,
+    (True, True, True, False, True, True, False, (('operations', 'default', True, True, True, None, False), ('nesting', 'default', True, True, True, None, False), ('outer_equalities', 'default', True, True, True, None, False), ('inner_equalities', 'default', True, True, True, None, False), ('string_calls', 'default', True, True, True, None, False), ('regex_calls', 'default', True, True, True, None, False), ('longest_literal', 'default', True, True, True, None, False))): _m148,
+    (True, True, True, False, True, True, False, (('operator', 'required', True, True, True, None, True), ('target_replicated_jobs', 'default', True, True, True, None, True))): _m149,
+    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('native_volume_claims', 'default', True, True, True, None, True), ('mpi_ssh_secret', 'default', True, True, True, None, True), ('flux_curve_secret', 'default', True, True, True, None, True), ('server_side_apply', 'default', True, True, True, None, True), ('emit_namespaces', 'default', True, True, True, None, True))): _m150,
+    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True), ('apply', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m151,
+    (True, True, True, False, True, True, False, (('output_format', 'required', True, True, True, None, True), ('config_file', 'required', True, True, True, None, True), ('environment', 'required', True, True, True, None, True), ('overrides', 'required', True, True, True, None, True), ('verbose', 'required', True, True, True, None, True), ('quiet', 'required', True, True, True, None, True), ('color', 'required', True, True, True, None, True))): _m152,
+    (True, True, True, False, True, True, False, (('packs', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('since_ns', 'required', True, True, True, None, False))): _m153,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('edits', 'required', True, True, True, None, False), ('note', 'default', True, True, True, None, False), ('manual', 'default', True, True, True, None, False))): _m154,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False))): _m155,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('runtime', 'default', True, True, True, None, False), ('key', 'default', True, True, True, None, False))): _m156,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('ordinal', 'required', True, True, True, None, False), ('key', 'default', True, True, True, None, False), ('spilled', 'default', True, True, True, None, False), ('data', 'default', True, True, True, None, False))): _m157,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('foreign', 'default', True, True, True, None, False), ('disk', 'default', True, True, True, None, False))): _m158,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('kept', 'required', True, True, True, None, False))): _m159,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False))): _m160,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('key', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('fields', 'required', True, True, True, None, False), ('replaces', 'required', True, True, True, None, False))): _m161,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False))): _m162,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('value', 'required', True, True, True, None, False), ('replaces', 'default', True, True, True, None, False))): _m163,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('value', 'required', True, True, True, None, False), ('shape', 'required', True, True, True, None, False), ('rules', 'required', True, True, True, None, False))): _m164,
+    (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False),)): _m165,
+    (True, True, True, False, True, True, False, (('paths', 'default', True, True, True, None, True), ('enable', 'default', True, True, True, None, True), ('disable', 'default', True, True, True, None, True), ('params', 'default', True, True, True, None, True))): _m166,
+    (True, True, True, False, True, True, False, (('paths', 'default', True, True, True, None, True), ('enable', 'default', True, True, True, None, True), ('disable', 'default', True, True, True, None, True), ('params', 'factory', True, True, True, None, True))): _m167,
+    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('settings', 'required', True, True, True, None, False), ('stdin', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False))): _m168,
+    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('rules', 'required', True, True, True, None, False))): _m169,
+    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('stdin', 'required', True, True, True, None, False))): _m170,
+    (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, True), ('rules', 'required', True, True, True, None, True))): _m171,
+    (True, True, True, False, True, True, False, (('policies', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False))): _m172,
+    (True, True, True, False, True, True, False, (('progress_percentage', 'default', True, True, True, None, True), ('estimated_remaining_seconds', 'default', True, True, True, None, True), ('metrics', 'default', True, True, True, None, True), ('last_updated_time', 'default', True, True, True, None, True))): _m173,
+    (True, True, True, False, True, True, False, (('python_name', 'required', True, True, True, None, False), ('wire_name', 'required', True, True, True, None, False), ('type', 'required', True, True, True, None, False), ('required', 'required', True, True, True, None, False))): _m174,
+    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False), ('noun', 'required', True, True, True, None, False), ('rule', 'required', True, True, True, None, False), ('examples', 'default', True, True, True, None, False))): _m175,
+    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False),)): _m176,
+    (True, True, True, False, True, True, False, (('removed', 'required', True, True, True, None, False), ('left_alone', 'required', True, True, True, None, False))): _m177,
+    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('job', 'required', True, True, True, None, False), ('added', 'required', True, True, True, None, False), ('labels', 'required', True, True, True, None, False))): _m178,
+    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, True), ('job_index', 'default', True, True, True, None, True), ('pod_index', 'default', True, True, True, None, True))): _m179,
+    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True), ('network', 'default', True, True, True, None, True), ('success_policy', 'default', True, True, True, None, True), ('failure_policy', 'default', True, True, True, None, True), ('startup_policy', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('coordinator', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True))): _m180,
+    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True),)): _m181,
+    (True, True, True, False, True, True, False, (('report', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m182,
+    (True, True, True, False, True, True, False, (('requests', 'default', True, True, True, None, True), ('limits', 'default', True, True, True, None, True))): _m183,
+    (True, True, True, False, True, True, False, (('resolved', 'required', True, True, True, None, False), ('built', 'required', True, True, True, None, False), ('clean', 'required', True, True, True, None, False))): _m184,
+    (True, True, True, False, True, True, False, (('resource_rules', 'required', True, True, True, None, True),)): _m185,
+    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, False), ('disabled', 'required', True, True, True, None, False))): _m186,
+    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, True), ('config_file', 'default', True, True, True, None, True), ('deploy', 'default', True, True, True, None, True), ('include', 'default', True, True, True, None, True), ('exclude', 'default', True, True, True, None, True), ('runtimes', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True), ('environment', 'default', True, True, True, None, True), ('template_values', 'factory', True, True, True, None, True), ('policies', 'factory', True, True, True, None, True), ('limits', 'factory', True, True, True, None, True), ('compile', 'factory', True, True, True, None, True), ('sweeper', 'default', True, True, True, None, True), ('rules', 'factory', True, True, True, None, True), ('path_rules', 'default', True, True, True, None, True), ('overridden_destination', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True), ('cluster', 'default', True, True, True, None, True))): _m187,
+    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('id', 'default', True, True, True, None, False), ('message_expression', 'default', True, True, True, None, False), ('field_path', 'default', True, True, True, None, False), ('optional_old_self', 'default', True, True, True, None, False), ('transition', 'default', True, True, True, None, False))): _m188,
+    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, True), ('message', 'required', True, True, True, None, True), ('id', 'required', True, True, True, None, True), ('message_expression', 'default', True, True, True, None, True), ('reason', 'default', True, True, True, None, True), ('field_path', 'default', True, True, True, None, True))): _m189,
+    (True, True, True, False, True, True, False, (('runtime', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False))): _m190,
+    (True, True, True, False, True, True, False, (('runtime_name', 'required', True, True, True, None, True), ('num_nodes', 'required', True, True, True, None, True), ('procs_per_node', 'required', True, True, True, None, True), ('gpus', 'required', True, True, True, None, True), ('args', 'required', True, True, True, None, True))): _m191,
+    (True, True, True, False, True, True, False, (('runtime_ref', 'required', True, True, True, None, True), ('initializer', 'default', True, True, True, None, True), ('trainer', 'default', True, True, True, None, True), ('runtime_patches', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('active_deadline_seconds', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True))): _m192,
+    (True, True, True, False, True, True, False, (('schedule_timeout_seconds', 'default', True, True, True, None, True),)): _m193,
+    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, False), ('operator', 'required', True, True, True, None, False), ('values', 'default', True, True, True, None, False))): _m194,
+    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, True), ('operator', 'required', True, True, True, None, True), ('values', 'default', True, True, True, None, True))): _m195,
+    (True, True, True, False, True, True, False, (('service_account_name', 'default', True, True, True, None, True), ('volumes', 'default', True, True, True, None, True), ('init_containers', 'default', True, True, True, None, True), ('containers', 'default', True, True, True, None, True), ('image_pull_secrets', 'default', True, True, True, None, True), ('security_context', 'default', True, True, True, None, True), ('node_selector', 'default', True, True, True, None, True), ('affinity', 'default', True, True, True, None, True), ('tolerations', 'default', True, True, True, None, True), ('scheduling_gates', 'default', True, True, True, None, True), ('termination_grace_period_seconds', 'default', True, True, True, None, True))): _m196,
+    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m197,
+    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('manager', 'default', True, True, True, None, False))): _m198,
+    (True, True, True, False, True, True, False, (('ssh_auth_secret', 'default', True, True, True, None, True),)): _m199,
+    (True, True, True, False, True, True, False, (('startup_policy_order', 'required', True, True, True, None, True),)): _m200,
+    (True, True, True, False, True, True, False, (('storage_uri', 'default', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('secret_ref', 'default', True, True, True, None, True))): _m201,
+    (True, True, True, False, True, True, False, (('store', 'required', True, True, True, None, False), ('scope', 'required', True, True, True, None, False))): _m202,
+    (True, True, True, False, True, True, False, (('targets', 'default', True, True, True, None, True),)): _m203,
+    (True, True, True, False, True, True, False, (('template', 'default', True, True, True, None, True),)): _m204,
+    (True, True, True, False, True, True, False, (('template', 'required', True, True, True, None, False), ('patches', 'required', True, True, True, None, False))): _m205,
+    (True, True, True, False, True, True, False, (('templates', 'default', True, True, True, None, True), ('retention_policy', 'default', True, True, True, None, True))): _m206,
+    (True, True, True, False, True, True, False, (('trainjobs', 'required', True, True, True, None, False), ('work', 'required', True, True, True, None, False), ('run', 'required', True, True, True, None, False), ('stages', 'required', True, True, True, None, False), ('target', 'required', True, True, True, None, False), ('specs', 'required', True, True, True, None, False), ('verdicts', 'default', True, True, True, None, False))): _m207,
+    (True, True, True, False, True, True, False, (('type', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('value', 'default', True, True, True, None, False), ('detail', 'default', True, True, True, None, False), ('hint', 'default', True, True, True, None, False), ('cause', 'default', True, True, True, None, False))): _m208,
+    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, False), ('groups', 'default', True, True, True, None, False))): _m209,
+    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, True), ('groups', 'default', True, True, True, None, True))): _m210,
+    (True, True, True, False, True, True, False, (('usernames', 'default', True, True, True, None, True), ('runtime_classes', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m211,
+    (True, True, True, False, True, True, False, (('validate_runtime', 'required', True, True, True, None, False), ('validate_used_runtime', 'required', True, True, True, None, False), ('validate_trainjob', 'required', True, True, True, None, False), ('validate_resolved', 'required', True, True, True, None, False), ('apply_trainjob', 'required', True, True, True, None, False), ('enforce_ml_policy', 'required', True, True, True, None, False), ('enforce_pod_group_policy', 'required', True, True, True, None, False), ('pre_build_sync', 'required', True, True, True, None, False), ('settle', 'required', True, True, True, None, False), ('build', 'required', True, True, True, None, False))): _m212,
+    (True, True, True, False, True, True, False, (('validation', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False))): _m213,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('binary', 'required', True, True, True, None, False))): _m214,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m215,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False))): _m216,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False),)): _m217,
+    (True, True, True, False, True, True, False, (('values', 'default', True, True, True, None, True),)): _m218,
+    (True, True, True, False, True, True, False, (('values', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m219,
+    (True, True, True, False, True, True, False, (('verbose', 'default', True, True, True, None, True), ('color', 'default', True, True, True, None, True), ('quiet', 'default', True, True, True, None, True))): _m220,
+    (True, True, True, False, True, True, False, (('verdict', 'required', True, True, True, None, False), ('resolved', 'default', True, True, True, None, False), ('built', 'default', True, True, True, None, False))): _m221,
+    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('judgement', 'factory', True, True, True, None, False), ('sweeper_schedule', 'default', True, True, True, None, False))): _m222,
+    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('volumes', 'required', True, True, True, None, False), ('declared_volumes', 'required', True, True, True, None, False), ('dropped_volumes', 'required', True, True, True, None, False), ('grace_period', 'required', True, True, True, None, False), ('restart_never', 'required', True, True, True, None, False), ('host_users', 'required', True, True, True, None, False), ('host_network', 'required', True, True, True, None, False))): _m223,
+    (True, True, True, False, True, True, False, (('when_deleted', 'default', True, True, True, None, True),)): _m224,
+    (True, True, True, False, True, True, False, (('whole_by_outline', 'required', True, True, True, None, False), ('cache', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('spill', 'default', True, True, True, None, False))): _m225,
+    (True, True, True, False, True, True, False, ()): _m226,
+    (True, True, True, True, True, True, False, (('mtime', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('removable', 'required', True, True, True, None, False))): _m227,
 }

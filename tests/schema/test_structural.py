@@ -8,7 +8,8 @@ import pytest
 
 from trainc.model.json import JsonObject, JsonValue
 from trainc.model.schematree import KindSchema, load_kind_schema
-from trainc.schema.structural import SchemaFinding, check_schema
+from trainc.schema.defaults import SchemaFinding
+from trainc.schema.structural import check_schema
 
 CPU = ("spec", "trainer", "resourcesPerNode", "limits", "cpu")
 

@@ -20,8 +20,8 @@ from trainc.load.source import SourceFile
 from trainc.model.decode import decode
 from trainc.model.schematree import load_kind_schema
 from trainc.records import dataclass
-from trainc.schema.defaults import apply_defaults, drop_nulls
-from trainc.schema.structural import check_schema
+from trainc.schema.defaults import store
+from trainc.schema.structural import check_stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +77,15 @@ def load_config(
         return ConfigResult(None, tuple(diagnostics), sources, root=root)
     data = documents[0].data if documents else {}
     schema = load_kind_schema("Config")
-    cleaned = drop_nulls(data if data is not None else {})
-    findings = check_schema(cleaned, schema)
+    stored = store(data if data is not None else {}, schema)
+    findings = check_stored(stored, schema)
     if findings:
         document = documents[0]
         located = tuple(
             document.finding(f.path, "config.invalid", f.message, hint=f.hint) for f in findings
         )
         return ConfigResult(None, located, sources, root=root)
-    file = decode(RepoConfigFile, apply_defaults(cleaned, schema))
+    file = decode(RepoConfigFile, stored.defaulted)
     config = build_config(
         root, file, config_file=relative, environment=environment, overrides=overrides
     )

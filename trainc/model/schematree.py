@@ -35,7 +35,9 @@ class Children:
     it comes without ``properties``: the value is kept whole; ``other`` governs
     any undeclared key: ``additional``, an empty node when unknown fields are preserved,
     else None. ``defaults`` lists, in declaration order, the properties whose node has a
-    ``default``. ``node`` is the node itself: holding it keeps its ``id`` from being
+    ``default``. ``map_keys`` names, for a map-type list (``x-kubernetes-list-map-keys``),
+    each key with the default its item schema gives it (None without one), else is None.
+    ``node`` is the node itself: holding it keeps its ``id`` from being
     reused while the table is cached.
     """
 
@@ -47,6 +49,7 @@ class Children:
     opaque: bool
     other: SchemaNode | None
     defaults: tuple[tuple[str, SchemaNode], ...]
+    map_keys: tuple[tuple[str, JsonValue], ...] | None
 
     def get(self, key: str) -> SchemaNode | None:
         """Schema of property ``key`` (declared or not), or None if unknown here."""
@@ -132,15 +135,29 @@ class KindSchema:
             other: SchemaNode | None = _EMPTY
         else:
             other = additional
+        item_node = self.resolve(items) if isinstance(items, dict) else None
         return Children(
             node=node,
             properties=properties,
-            items=self.resolve(items) if isinstance(items, dict) else None,
+            items=item_node,
             additional=additional,
             preserve_unknown=preserve_unknown,
             opaque=preserve_unknown and "properties" not in node,
             other=other,
             defaults=tuple((key, sub) for key, sub in properties.items() if "default" in sub),
+            map_keys=self._map_keys(node, item_node),
+        )
+
+    def _map_keys(
+        self, node: SchemaNode, item_node: SchemaNode | None
+    ) -> tuple[tuple[str, JsonValue], ...] | None:
+        keys = node.get("x-kubernetes-list-map-keys")
+        if node.get("x-kubernetes-list-type") != "map" or not isinstance(keys, list):
+            return None
+        table = self.children(item_node) if item_node is not None else None
+        return tuple(
+            (str(key), found.get("default") if table and (found := table.get(str(key))) else None)
+            for key in keys
         )
 
 

@@ -33,15 +33,19 @@ def upsert_env(
     trace: Trace, container: JsonObject, entries: Iterable[JsonObject], origin: Origin
 ) -> None:
     """Set environment variables by name: replaced in place, else appended."""
-    _upsert(trace, container, "env", entries, origin, same=_same_name)
+    _upsert_by(trace, container, "env", "name", ((entry, origin) for entry in entries), origin)
 
 
 def upsert_traced_env(
     trace: Trace, container: JsonObject, entries: Iterable[tuple[JsonObject, Origin]]
 ) -> None:
-    """:func:`upsert_env` for entries that each have their own origin (a TrainJob's env)."""
-    for entry, origin in entries:
-        upsert_env(trace, container, (entry,), origin)
+    """:func:`upsert_env` for entries that each have their own origin (a TrainJob's env).
+
+    A missing list is created from the first entry's origin; no entry, no list.
+    """
+    pending = list(entries)
+    if pending:
+        _upsert_by(trace, container, "env", "name", pending, pending[0][1])
 
 
 def upsert_ports(
@@ -61,13 +65,8 @@ def upsert_volume_mounts(
     trace: Trace, container: JsonObject, entries: Iterable[JsonObject], origin: Origin
 ) -> None:
     """Set volume mounts, matching an existing one by mountPath (not by name)."""
-    _upsert(
-        trace,
-        container,
-        "volumeMounts",
-        entries,
-        origin,
-        same=lambda old, new: old.get("mountPath") == new.get("mountPath"),
+    _upsert_by(
+        trace, container, "volumeMounts", "mountPath", ((e, origin) for e in entries), origin
     )
 
 
@@ -75,7 +74,7 @@ def upsert_volumes(
     trace: Trace, pod: JsonObject, entries: Iterable[JsonObject], origin: Origin
 ) -> None:
     """Set pod volumes by name."""
-    _upsert(trace, pod, "volumes", entries, origin, same=_same_name)
+    _upsert_by(trace, pod, "volumes", "name", ((entry, origin) for entry in entries), origin)
 
 
 def append_items(
@@ -86,10 +85,6 @@ def append_items(
     for entry in entries:
         trace.node(entry, origin)
         items.append(entry)
-
-
-def _same_name(old: JsonObject, new: JsonObject) -> bool:
-    return old.get("name") == new.get("name")
 
 
 def _upsert(
@@ -111,6 +106,44 @@ def _upsert(
                 break
         else:
             items.append(entry)
+
+
+def _upsert_by(
+    trace: Trace,
+    parent: JsonObject,
+    key: str,
+    field: str,
+    entries: Iterable[tuple[JsonObject, Origin]],
+    origin: Origin,
+) -> None:
+    """:func:`_upsert` where entries are the same when their ``field`` is equal.
+
+    The list is indexed by that field once, instead of searched for every entry (a
+    container's environment takes dozens of upserts). Resolution runs on schema-valid
+    objects only, so the field is a string or missing, and a dictionary finds what ``==``
+    would: the first item with an equal value.
+    """
+    items = _list(trace, parent, key, origin)
+    first: dict[str | None, int] = {}
+    for index, existing in enumerate(items):
+        if isinstance(existing, dict):
+            first.setdefault(_text(existing, field), index)
+    for entry, entry_origin in entries:
+        trace.node(entry, entry_origin)
+        name = _text(entry, field)
+        at = first.get(name)
+        if at is None:
+            first[name] = len(items)
+            items.append(entry)
+        else:
+            replaced = items[at]
+            trace.superseded(items, at, replaced, trace.recorded(replaced))
+            items[at] = entry
+
+
+def _text(entry: JsonObject, field: str) -> str | None:
+    value = entry.get(field)
+    return value if isinstance(value, str) else None
 
 
 def _list(trace: Trace, parent: JsonObject, key: str, origin: Origin) -> list[JsonValue]:

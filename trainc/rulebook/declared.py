@@ -31,6 +31,7 @@ DECLARING_MODULES: tuple[str, ...] = (
     "trainc.config.cluster",
     "trainc.config.judgement",
     "trainc.schema.structural",
+    "trainc.schema.defaults",
     "trainc.schema.metadata",
     "trainc.schema.cel.evaluate",
     "trainc.schema.cel.declared",

@@ -18,10 +18,10 @@ from trainc.model.kinds import KINDS_BY_NAME
 from trainc.model.labels import API_VERSION
 from trainc.model.schematree import load_kind_schema
 from trainc.schema.cel.rules import check_rules
-from trainc.schema.defaults import apply_defaults, drop_nulls
+from trainc.schema.defaults import store
 from trainc.schema.metadata import check_metadata
 from trainc.schema.migrations import check_migrations
-from trainc.schema.structural import check_schema
+from trainc.schema.structural import check_stored
 
 
 def prepare_object(
@@ -58,11 +58,11 @@ def _prepare(
         return diagnostics, None, frozenset()
     info = KINDS_BY_NAME[obj.kind]
     schema = load_kind_schema(obj.kind)
-    data = drop_nulls(obj.data)
+    stored = store(obj.data, schema)
     # A value kubectl cannot decode was reported by the loader; its stand-in text is no
     # value to judge, and the object as a whole never reaches the API server.
     refused = obj.document.refused
-    findings = check_schema(data, schema, skip=migration.handled_paths | refused)
+    findings = check_stored(stored, schema, skip=migration.handled_paths | refused)
     diagnostics.extend(obj.finding(f.path, f.code, f.message, hint=f.hint) for f in findings)
     refused_fields = {format_path(path) for path in refused}
     diagnostics.extend(
@@ -70,7 +70,7 @@ def _prepare(
         for finding in check_metadata(obj, namespaced=info.namespaced)
         if finding.field_path not in refused_fields
     )
-    defaulted_data = apply_defaults(data, schema)
+    defaulted_data = stored.defaulted
     defaulted = DefaultedObject(
         loaded=obj,
         data=defaulted_data if isinstance(defaulted_data, dict) else {},

@@ -1,10 +1,11 @@
 """Structural validation: the generated JSON Schema, as the API server's schema check.
 
 jsonschema-rs does the validating; this module turns its errors into findings that name
-the field, say what was expected and suggest the field the user probably meant, and adds
-what JSON Schema cannot express: integer formats, and duplicate keys in map-type lists.
-It is trainc's one adapter around jsonschema-rs, which :mod:`.output` also uses, through
-:class:`ReferencedSchemas`, for the core kinds' schemas. jsonschema-rs is imported on
+the field, say what was expected and suggest the field the user probably meant, beside
+what JSON Schema cannot express, which the walk of :mod:`.defaults` finds: integer
+formats, and duplicate keys in map-type lists. It is trainc's one adapter around
+jsonschema-rs, which :mod:`.output` also uses, through :class:`ReferencedSchemas`, for
+the core kinds' schemas. jsonschema-rs is imported on
 first use, so commands that validate nothing do not load it.
 """
 
@@ -23,14 +24,13 @@ from trainc.model.json import (
     FieldPath,
     JsonObject,
     JsonValue,
-    PathChain,
-    chain_path,
     format_path,
     get_path,
 )
 from trainc.model.scalars import FORMAT_NOUNS
 from trainc.model.schematree import KindSchema, SchemaNode
 from trainc.records import dataclass
+from trainc.schema.defaults import SchemaFinding, Stored, store
 
 if TYPE_CHECKING:
     import jsonschema_rs
@@ -102,17 +102,6 @@ SCHEMA_UNIQUE = Rule(
     "a set-type list holds the same item twice",
 )
 
-SCHEMA_DUPLICATE_LIST_KEY = Rule(
-    "schema.duplicate-list-key",
-    Severity.ERROR,
-    "a map-type list holds two items with the same key",
-)
-
-SCHEMA_INT_RANGE = Rule(
-    "schema.int-range",
-    Severity.ERROR,
-    "an integer does not fit the field's integer format",
-)
 
 SCHEMA_INVALID = Rule(
     "schema.invalid",
@@ -123,7 +112,6 @@ SCHEMA_INVALID = Rule(
 
 #: The ``ResourceList`` maps of a ``resources`` field, whose keys are resource names.
 _RESOURCE_LISTS = frozenset({"limits", "requests"})
-_INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 _KIND_CODES = {
     "Type": SCHEMA_TYPE.code,
@@ -146,30 +134,29 @@ _KIND_CODES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class SchemaFinding:
-    """A structural problem at a path, independent of which file holds the document."""
-
-    code: str
-    path: FieldPath
-    message: str
-    hint: str | None = None
-
-
 def check_schema(
     data: JsonValue, schema: KindSchema, *, skip: frozenset[FieldPath] = frozenset()
 ) -> list[SchemaFinding]:
-    """Every structural problem of ``data`` (nulls already pruned) against ``schema``.
+    """Every structural problem of ``data`` against ``schema``.
 
     ``skip`` holds paths another layer already explained (a migration diagnostic for
     ``spec.datasetConfig`` replaces the generic unknown-field error there).
     """
+    return check_stored(store(data, schema), schema, skip=skip)
+
+
+def check_stored(
+    stored: Stored, schema: KindSchema, *, skip: frozenset[FieldPath] = frozenset()
+) -> list[SchemaFinding]:
+    """:func:`check_schema` of an object already walked by :func:`store`, which found the
+    integer-format and list-key problems; jsonschema-rs judges the rest, without nulls."""
+    data = stored.null_free
     findings = [
         finding
         for error in _validator(schema).iter_errors(data)
         for finding in _translate(error, schema, data)
     ]
-    findings.extend(_extra_checks(data, schema))
+    findings.extend(stored.findings)
     return [f for f in findings if not any(f.path[: len(s)] == s for s in skip)]
 
 
@@ -388,116 +375,3 @@ def _json_type(value: object) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         return f"a float ({'.nan' if math.isnan(value) else '.inf' if value > 0 else '-.inf'})"
     return next((name for cls, name in _TYPE_NAMES if isinstance(value, cls)), "a value")
-
-
-def _extra_checks(data: JsonValue, schema: KindSchema) -> list[SchemaFinding]:
-    """Integer formats and map-type list keys: what JSON Schema cannot say.
-
-    One recursive pass in document order, parents before children; values the schema
-    does not describe are skipped with their subtree. It runs over every node of every
-    object (inputs and compile's output), so the walk keeps its path as a chain of
-    ``(parent, key)`` pairs, made into a :data:`FieldPath` only for a finding, and skips
-    strings (which hold no finding) before looking their schema up.
-    """
-    found: list[SchemaFinding] = []
-    _check_value(data, schema.root, None, schema, found)
-    return found
-
-
-def _check_value(
-    value: JsonValue,
-    node: SchemaNode,
-    chain: PathChain,
-    schema: KindSchema,
-    found: list[SchemaFinding],
-) -> None:
-    if isinstance(value, dict):
-        _check_mapping(value, node, chain, schema, found)
-    elif isinstance(value, list):
-        _check_list(value, node, chain, schema, found)
-    elif isinstance(value, int) and not isinstance(value, bool):
-        _check_int(chain, value, node, found)
-
-
-def _check_mapping(
-    value: JsonObject,
-    node: SchemaNode,
-    chain: PathChain,
-    schema: KindSchema,
-    found: list[SchemaFinding],
-) -> None:
-    table = schema.children(node)
-    properties, other = table.properties, table.other
-    for key, item in value.items():
-        # Strings (most values) hold no finding: they are passed over before any lookup.
-        if isinstance(item, str):
-            continue
-        child = properties.get(key, other)
-        if child is not None:
-            _check_value(item, child, (chain, key), schema, found)
-
-
-def _check_list(
-    value: list[JsonValue],
-    node: SchemaNode,
-    chain: PathChain,
-    schema: KindSchema,
-    found: list[SchemaFinding],
-) -> None:
-    if node.get("x-kubernetes-list-type") == "map":
-        found.extend(_duplicate_keys(chain, value, node, schema))
-    item_node = schema.children(node).items
-    if item_node is not None:
-        for index, item in enumerate(value):
-            if not isinstance(item, str):
-                _check_value(item, item_node, (chain, index), schema, found)
-
-
-def _check_int(chain: PathChain, value: int, node: SchemaNode, found: list[SchemaFinding]) -> None:
-    low, high = _INT_RANGES.get(str(node.get("format")), _INT_RANGES["int64"])
-    if not low <= value <= high:
-        path = chain_path(chain)
-        found.append(
-            SchemaFinding(
-                SCHEMA_INT_RANGE.code,
-                path,
-                f"{format_path(path)} is {value}, outside the {node.get('format', 'int64')} "
-                f"range [{low}, {high}]",
-            )
-        )
-
-
-def _duplicate_keys(
-    chain: PathChain, items: list[JsonValue], node: SchemaNode, schema: KindSchema
-) -> Iterator[SchemaFinding]:
-    keys = node.get("x-kubernetes-list-map-keys")
-    if not isinstance(keys, list):
-        return
-    names = [str(key) for key in keys]
-    item_node = schema.child(node, 0) or {}
-    seen: dict[tuple[JsonValue, ...], int] = {}
-    for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            continue
-        identity = tuple(
-            item[name] if name in item else _key_default(name, item_node, schema) for name in names
-        )
-        if any(isinstance(value, dict | list) for value in identity):
-            continue  # a key that is no scalar has its type finding; it identifies nothing
-        if identity in seen:
-            path = chain_path(chain)
-            shown = ", ".join(f"{key}={value!r}" for key, value in zip(keys, identity, strict=True))
-            yield SchemaFinding(
-                SCHEMA_DUPLICATE_LIST_KEY.code,
-                (*path, index),
-                f"{format_path(path)}[{index}] repeats {shown} of item {seen[identity]}; "
-                "items of this list are merged by key, so each key must be unique",
-            )
-        else:
-            seen[identity] = index
-
-
-def _key_default(key: str, node: SchemaNode, schema: KindSchema) -> JsonValue:
-    """The default of a list-map key an item leaves out (the server fills it in)."""
-    key_node = schema.child(node, key) or {}
-    return key_node.get("default")

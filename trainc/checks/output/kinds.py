@@ -26,9 +26,9 @@ from trainc.model.schemafiles import OUTPUT_SCHEMAS
 from trainc.model.schematree import KindSchema, load_kind_schema
 from trainc.resolve.childjobs import child_jobs
 from trainc.schema.cel.rules import check_rules
-from trainc.schema.defaults import apply_defaults, drop_nulls
+from trainc.schema.defaults import store
 from trainc.schema.metadata import check_metadata
-from trainc.schema.structural import check_schema
+from trainc.schema.structural import check_stored
 
 #: Stand-in file name of emitted objects in the diagnostics the shared layers produce.
 _OUTPUT_FILE = "<output>"
@@ -62,10 +62,10 @@ def check_object_metadata(obj: JsonObject) -> list[str]:
 
 def check_custom_resource(obj: JsonObject, schema: KindSchema) -> list[str]:
     """Schema, then CEL rules on the defaulted object; for a JobSet also its name budgets."""
-    data = drop_nulls(obj)
+    stored = store(obj, schema)
     # Structural messages already name their field.
-    problems = [f"{finding.message} [{finding.code}]" for finding in check_schema(data, schema)]
-    defaulted = apply_defaults(data, schema)
+    problems = [f"{finding.message} [{finding.code}]" for finding in check_stored(stored, schema)]
+    defaulted = stored.defaulted
     if not isinstance(defaulted, dict):
         return [*problems, "the object is not a mapping"]
     loaded = as_loaded(obj)
