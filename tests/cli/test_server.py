@@ -1,0 +1,314 @@
+"""``trainc server``: a command run by the preloaded server prints, writes and exits as the
+same command run in its own process, byte for byte; and whenever the server cannot serve
+(none, a dead one, new code, another user or interpreter), the command runs in process.
+
+Every command here runs as the console script runs (``trainc.cli.client.main``) in a new
+process, with the server's directory in a short private temporary directory of its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+from tests.support.manifests import trainjob_yaml, write
+from trainc.cache.keys import code_fingerprint
+from trainc.cli.client import served
+from trainc.cli.forkserver import refusal_of
+from trainc.cli.server_wire import LOG_NAME, SOCKET_NAME, interpreter
+
+#: The console script (pyproject.toml's ``trainc``), under the name a shell gives it.
+_CONSOLE = "import sys; from trainc.cli.client import main; sys.argv[0] = 'trainc'; main()"
+
+
+class Run(NamedTuple):
+    """A command's exit code and the bytes of its two streams."""
+
+    code: int
+    out: bytes
+    err: bytes
+
+
+class Trainc:
+    """Runs ``trainc`` in a repository, with or without the test's server."""
+
+    def __init__(self, runtime: Path, cache: Path) -> None:
+        self.runtime = runtime
+        self.environ = {
+            name: value
+            for name, value in os.environ.items()
+            if not name.startswith(("TRAINC_", "NO_COLOR", "FORCE_COLOR", "XDG_"))
+        }
+        self.environ |= {"XDG_RUNTIME_DIR": str(runtime), "TRAINC_CACHE_DIR": str(cache)}
+        self.directory = runtime / "trainc"
+
+    def __call__(
+        self, cwd: Path, *args: str, served: bool = True, stdin: bytes = b"", **environ: str
+    ) -> Run:
+        """``trainc ARGS`` in ``cwd``; with ``served=False`` where no server listens."""
+        runtime = self.runtime if served else self.runtime / "none"
+        completed = subprocess.run(
+            [sys.executable, "-c", _CONSOLE, *args],
+            cwd=cwd,
+            env={**self.environ, "XDG_RUNTIME_DIR": str(runtime), **environ},
+            input=stdin,
+            capture_output=True,
+            check=False,
+        )
+        return Run(completed.returncode, completed.stdout, completed.stderr)
+
+    def log(self) -> str:
+        """What the server wrote to its log."""
+        return (self.directory / LOG_NAME).read_text()
+
+    def served_commands(self) -> list[str]:
+        """The command lines the server ran, in order."""
+        return re.findall(r"^command \d+: (.*)$", self.log(), re.MULTILINE)
+
+
+@pytest.fixture
+def trainc(tmp_path: Path) -> Iterator[Trainc]:
+    """The runner, with a server directory short enough for a socket's path."""
+    runtime = Path(tempfile.mkdtemp(prefix="trs", dir="/tmp"))
+    runtime.chmod(0o700)
+    try:
+        yield Trainc(runtime, tmp_path / "cache")
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+@pytest.fixture
+def server(trainc: Trainc) -> Iterator[int]:
+    """A started server's pid; stopped, and killed if need be, whatever the test did."""
+    started = trainc(Path("/"), "server", "start", "--idle-timeout", "120")
+    assert started.code == 0, started.err
+    match = re.search(rb"pid (\d+)", started.out)
+    assert match is not None, started.out
+    pid = int(match.group(1))
+    try:
+        yield pid
+    finally:
+        trainc(Path("/"), "server", "stop")
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+
+
+@pytest.fixture
+def findings(repo: Path) -> Path:
+    """The conftest repository and a TrainJob on a runtime nobody defines: an error."""
+    write(repo, "jobs/b.yaml", trainjob_yaml("beta", runtime="nowhere"))
+    return repo
+
+
+def _both(trainc: Trainc, cwd: Path, *args: str, **environ: str) -> tuple[Run, Run]:
+    """The same command in process and by the server."""
+    return trainc(cwd, *args, served=False, **environ), trainc(cwd, *args, **environ)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate",),
+        ("validate", "jobs/b.yaml"),
+        ("validate", "--format", "json"),
+        ("validate", "--bogus"),
+        ("validate", "--help"),
+        ("--debug", "compile", "-o", "-"),
+    ],
+    ids=["findings", "one-file", "json", "usage-error", "help", "stream"],
+)
+def test_a_served_command_prints_what_it_prints_in_process(
+    trainc: Trainc, server: int, findings: Path, args: tuple[str, ...]
+) -> None:
+    del server
+    here, there = _both(trainc, findings, *args)
+    assert there == here
+    assert here.code in {0, 1, 2}
+    assert trainc.served_commands() == [" ".join(args)]
+
+
+def test_compile_to_a_directory_writes_the_same_files(
+    trainc: Trainc, server: int, repo: Path
+) -> None:
+    del server
+    here = trainc(repo, "compile", "-o", "out", served=False)
+    written = {
+        p.relative_to(repo): p.read_bytes() for p in (repo / "out").rglob("*") if p.is_file()
+    }
+    shutil.rmtree(repo / "out")
+    there = trainc(repo, "compile", "-o", "out")
+    assert (there, trainc.served_commands()) == (here, ["compile -o out"])
+    assert {
+        p.relative_to(repo): p.read_bytes() for p in (repo / "out").rglob("*") if p.is_file()
+    } == written
+    assert written
+
+
+@pytest.mark.parametrize(
+    "environ", [{"FORCE_COLOR": "1"}, {"FORCE_COLOR": "1", "NO_COLOR": "1"}], ids=["force", "no"]
+)
+def test_the_command_sees_the_clients_environment(
+    trainc: Trainc, server: int, findings: Path, environ: dict[str, str]
+) -> None:
+    del server
+    here, there = _both(trainc, findings, "validate", **environ)
+    assert there == here
+    assert (b"\x1b[" in there.out) == ("NO_COLOR" not in environ)
+
+
+def test_the_command_uses_the_clients_cache_and_directory(
+    trainc: Trainc, server: int, findings: Path, tmp_path: Path
+) -> None:
+    del server
+    cache = tmp_path / "elsewhere"
+    run = trainc(findings / "jobs", "validate", "b.yaml", TRAINC_CACHE_DIR=str(cache))
+    assert run == trainc(findings / "jobs", "validate", "b.yaml", served=False)
+    assert b"jobs/b.yaml" in run.out
+    assert cache.is_dir()
+    assert trainc.served_commands() == ["validate b.yaml"]
+
+
+def test_the_command_reads_the_clients_standard_input(
+    trainc: Trainc, server: int, repo: Path
+) -> None:
+    del server
+    text = trainjob_yaml("gamma", runtime="nowhere").encode()
+    here, there = (
+        trainc(repo, "validate", "-", stdin=text, served=False),
+        trainc(repo, "validate", "-", stdin=text),
+    )
+    assert (there, here.code) == (here, 1)
+
+
+def test_new_code_makes_the_server_refuse_and_stop(
+    trainc: Trainc, server: int, findings: Path
+) -> None:
+    del server
+    here = trainc(findings, "validate", served=False)
+    module = Path(sys.modules["trainc.cli"].__file__ or "")
+    before = module.stat()
+    try:
+        os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+        there = trainc(findings, "validate")
+    finally:
+        os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert there == here
+    assert "refused: trainc's code changed" in trainc.log()
+    assert trainc.served_commands() == []
+    assert trainc(Path("/"), "server", "status").code == 1
+
+
+def test_a_dead_servers_socket_is_removed_and_the_command_runs(
+    trainc: Trainc, findings: Path
+) -> None:
+    trainc.directory.mkdir(mode=0o700)
+    path = trainc.directory / SOCKET_NAME
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as dead:
+        dead.bind(str(path))
+    assert path.exists()
+    here, there = _both(trainc, findings, "validate")
+    assert (there, path.exists()) == (here, False)
+
+
+def test_a_socket_in_a_directory_others_can_enter_is_not_used(
+    trainc: Trainc, server: int, findings: Path
+) -> None:
+    del server
+    trainc.directory.chmod(0o755)
+    try:
+        here, there = _both(trainc, findings, "validate")
+    finally:
+        trainc.directory.chmod(0o700)
+    assert there == here
+    assert trainc.served_commands() == []
+
+
+def test_a_request_from_another_user_or_interpreter_is_refused() -> None:
+    request = {"kind": "run", "interpreter": interpreter()}
+    fingerprint = code_fingerprint()
+    assert refusal_of(request, os.getuid(), fingerprint) is None
+    assert (
+        refusal_of(request, os.getuid() + 1, fingerprint) == f"a request of user {os.getuid() + 1}"
+    )
+    assert refusal_of({"kind": "status"}, os.getuid() + 1, fingerprint) is not None
+    other = {**request, "interpreter": {**interpreter(), "executable": "/usr/bin/python3.99"}}
+    assert "interpreter" in (refusal_of(other, os.getuid(), fingerprint) or "")
+    assert "code changed" in (refusal_of(request, os.getuid(), "0" * 40) or "")
+
+
+def test_the_server_runs_only_commands_that_read_a_repository() -> None:
+    assert served(["validate", "jobs/a.yaml"])
+    assert served(["--debug", "compile", "-o", "-"])
+    assert not served(["server", "status"])
+    assert not served(["sweep", "--once"])
+    assert not served(["--version"])
+    assert not served([])
+
+
+def test_status_stop_and_the_idle_timeout(trainc: Trainc) -> None:
+    assert trainc(Path("/"), "server", "status") == Run(1, b"trainc server: not running\n", b"")
+    started = trainc(Path("/"), "server", "start", "--idle-timeout", "1")
+    assert started.code == 0, started.err
+    pid = int(re.findall(rb"pid (\d+)", started.out)[0])
+    try:
+        status = trainc(Path("/"), "server", "status")
+        assert status.code == 0
+        assert f"pid {pid}, version".encode() in status.out
+        assert str(trainc.directory / SOCKET_NAME).encode() in status.out
+        again = trainc(Path("/"), "server", "start")
+        assert again.out.startswith(b"trainc server: already running, pid " + str(pid).encode())
+        deadline = time.monotonic() + 30
+        while trainc(Path("/"), "server", "status").code == 0 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert "stopping: idle" in trainc.log()
+        assert not (trainc.directory / SOCKET_NAME).exists()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+
+
+def test_stop(trainc: Trainc, server: int) -> None:
+    stopped = trainc(Path("/"), "server", "stop")
+    assert stopped.out.startswith(f"trainc server: stopping, pid {server}".encode())
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    assert trainc(Path("/"), "server", "stop").out == b"trainc server: not running\n"
+
+
+def test_sigint_to_the_client_interrupts_the_command(
+    trainc: Trainc, server: int, repo: Path
+) -> None:
+    del server
+    client = subprocess.Popen(
+        [sys.executable, "-c", _CONSOLE, "validate", "-"],
+        cwd=repo,
+        env=trainc.environ,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while "command" not in trainc.log() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1)  # for the command to wait on its standard input
+    client.send_signal(signal.SIGINT)
+    out, err = client.communicate(timeout=30)
+    assert (client.returncode, out, err) == (2, b"", b"\nAborted.\n")
