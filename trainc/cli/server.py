@@ -47,7 +47,15 @@ def server_group() -> None:
     `explain`, `migrate` and `prune` then run in a fresh fork of it, with the caller's
     directory, environment and terminal, and print what they print without it. It stops
     after --idle-timeout seconds without a command, on `trainc server stop`, and when
-    trainc's code changes.
+    trainc's code changes. Without a server, every command runs in its own process, as
+    always (see docs/server.md).
+
+    \b
+    Examples:
+      trainc server start                     # then commit away
+      trainc server start --idle-timeout 600  # gone after ten quiet minutes
+      trainc server status                    # pid, version and socket; exit 1 if none
+      trainc server stop
     """
 
 
