@@ -312,3 +312,41 @@ def test_sigint_to_the_client_interrupts_the_command(
     client.send_signal(signal.SIGINT)
     out, err = client.communicate(timeout=30)
     assert (client.returncode, out, err) == (2, b"", b"\nAborted.\n")
+
+
+_NO_SERVER = """
+import sys, os
+before = set(sys.modules)
+from trainc.cli.client import delegate
+assert delegate(["trainc", "validate", "jobs/a.yaml"]) is None
+print(*sorted(set(sys.modules) - before))
+"""
+
+
+def test_without_a_server_the_client_costs_a_stat_and_two_small_modules(
+    trainc: Trainc, tmp_path: Path
+) -> None:
+    completed = subprocess.run(
+        ["strace", "-f", "-e", "trace=%file,%network", sys.executable, "-c", _NO_SERVER]
+        if shutil.which("strace")
+        else [sys.executable, "-c", _NO_SERVER],
+        cwd=tmp_path,
+        env=trainc.environ,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert completed.stdout.split() == [
+        "__future__",
+        "trainc",
+        "trainc.cli",
+        "trainc.cli.client",
+        "trainc.cli.server_wire",
+    ]
+    if shutil.which("strace"):
+        socket_path = str(trainc.directory / SOCKET_NAME)
+        touched = [line for line in completed.stderr.splitlines() if str(trainc.runtime) in line]
+        assert len(touched) == 1, touched
+        assert socket_path in touched[0]
+        assert "ENOENT" in touched[0]
+        assert "socket(" not in completed.stderr

@@ -21,10 +21,8 @@ command runs there and only there, never twice.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
 
 from trainc.cli.server_wire import (
     SOCKET_NAME,
@@ -38,8 +36,12 @@ from trainc.cli.server_wire import (
     server_directory,
 )
 
+#: Not ``typing.TYPE_CHECKING``: importing typing costs a run without a server more than
+#: the rest of this module (mypy knows the name).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import socket
+    from typing import Any, NoReturn
 
 #: The commands a server runs: those that read a repository, where imports are most of a
 #: small run. Not ``server`` (it manages the server), ``sweep`` and ``cluster`` (they talk
@@ -134,8 +136,10 @@ def _outcome(connection: socket.socket, pid: int) -> int:
     import signal  # noqa: PLC0415 - see the module docstring
 
     def forward(signum: int, _frame: object) -> None:
-        with contextlib.suppress(OSError):  # ended already: its status is on the way
+        try:  # noqa: SIM105 - contextlib is not imported (see TYPE_CHECKING)
             os.kill(pid, signum)
+        except OSError:
+            pass  # ended already: its status is on the way
 
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, forward)
@@ -161,9 +165,11 @@ def _stream_settings() -> list[list[object]] | None:
 
 def _remove_stale(path: str, found: os.stat_result) -> None:
     """Remove the socket of a server that is gone, unless a new one replaced it since."""
-    with contextlib.suppress(OSError):
+    try:
         if os.stat(path).st_ino == found.st_ino:
             os.unlink(path)
+    except OSError:
+        pass
 
 
 def _die_by(signum: int) -> NoReturn:

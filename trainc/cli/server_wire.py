@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
+#: Not ``typing.TYPE_CHECKING``: see :mod:`.client` (mypy knows the name).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import socket
+    from typing import Any
 
 #: The server's socket, in its directory (:func:`server_directory`).
 SOCKET_NAME = "server.sock"
