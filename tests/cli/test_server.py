@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pty
 import re
 import shutil
 import signal
@@ -56,14 +57,19 @@ class Trainc:
         self.directory = runtime / "trainc"
 
     def __call__(
-        self, cwd: Path, *args: str, served: bool = True, stdin: bytes = b"", **environ: str
+        self,
+        cwd: Path,
+        *args: str,
+        served: bool = True,
+        stdin: bytes = b"",
+        environ: dict[str, str] | None = None,
     ) -> Run:
         """``trainc ARGS`` in ``cwd``; with ``served=False`` where no server listens."""
         runtime = self.runtime if served else self.runtime / "none"
         completed = subprocess.run(
             [sys.executable, "-c", _CONSOLE, *args],
             cwd=cwd,
-            env={**self.environ, "XDG_RUNTIME_DIR": str(runtime), **environ},
+            env={**self.environ, "XDG_RUNTIME_DIR": str(runtime), **(environ or {})},
             input=stdin,
             capture_output=True,
             check=False,
@@ -113,9 +119,11 @@ def findings(repo: Path) -> Path:
     return repo
 
 
-def _both(trainc: Trainc, cwd: Path, *args: str, **environ: str) -> tuple[Run, Run]:
+def _both(
+    trainc: Trainc, cwd: Path, *args: str, environ: dict[str, str] | None = None
+) -> tuple[Run, Run]:
     """The same command in process and by the server."""
-    return trainc(cwd, *args, served=False, **environ), trainc(cwd, *args, **environ)
+    return trainc(cwd, *args, served=False, environ=environ), trainc(cwd, *args, environ=environ)
 
 
 @pytest.mark.parametrize(
@@ -164,7 +172,7 @@ def test_the_command_sees_the_clients_environment(
     trainc: Trainc, server: int, findings: Path, environ: dict[str, str]
 ) -> None:
     del server
-    here, there = _both(trainc, findings, "validate", **environ)
+    here, there = _both(trainc, findings, "validate", environ=environ)
     assert there == here
     assert (b"\x1b[" in there.out) == ("NO_COLOR" not in environ)
 
@@ -174,7 +182,7 @@ def test_the_command_uses_the_clients_cache_and_directory(
 ) -> None:
     del server
     cache = tmp_path / "elsewhere"
-    run = trainc(findings / "jobs", "validate", "b.yaml", TRAINC_CACHE_DIR=str(cache))
+    run = trainc(findings / "jobs", "validate", "b.yaml", environ={"TRAINC_CACHE_DIR": str(cache)})
     assert run == trainc(findings / "jobs", "validate", "b.yaml", served=False)
     assert b"jobs/b.yaml" in run.out
     assert cache.is_dir()
@@ -350,3 +358,36 @@ def test_without_a_server_the_client_costs_a_stat_and_two_small_modules(
         assert socket_path in touched[0]
         assert "ENOENT" in touched[0]
         assert "socket(" not in completed.stderr
+
+
+def _on_a_terminal(trainc: Trainc, cwd: Path, *args: str, served: bool) -> Run:
+    """``trainc ARGS`` with its standard output on a pseudo-terminal, read to the end."""
+    main, terminal = pty.openpty()
+    environ = {**trainc.environ, "TERM": "xterm"}
+    if not served:
+        environ["XDG_RUNTIME_DIR"] = str(trainc.runtime / "none")
+    with subprocess.Popen(
+        [sys.executable, "-c", _CONSOLE, *args],
+        cwd=cwd,
+        env=environ,
+        stdin=subprocess.DEVNULL,
+        stdout=terminal,
+        stderr=subprocess.PIPE,
+    ) as process:
+        os.close(terminal)
+        chunks = []
+        with contextlib.suppress(OSError):  # EIO once the terminal's last writer is gone
+            while chunk := os.read(main, 65536):
+                chunks.append(chunk)
+        err = process.stderr.read() if process.stderr else b""
+    os.close(main)
+    return Run(process.returncode, b"".join(chunks), err)
+
+
+def test_a_terminal_stays_a_terminal(trainc: Trainc, server: int, findings: Path) -> None:
+    del server
+    here = _on_a_terminal(trainc, findings, "validate", served=False)
+    there = _on_a_terminal(trainc, findings, "validate", served=True)
+    assert there == here
+    assert b"\x1b[" in there.out
+    assert trainc.served_commands() == ["validate"]
