@@ -252,6 +252,8 @@ def test_a_request_from_another_user_or_interpreter_is_refused() -> None:
         refusal_of(request, os.getuid() + 1, fingerprint) == f"a request of user {os.getuid() + 1}"
     )
     assert refusal_of({"kind": "status"}, os.getuid() + 1, fingerprint) is not None
+    assert refusal_of({"kind": "status"}, os.getuid(), "0" * 40) is not None
+    assert refusal_of({"kind": "stop"}, os.getuid(), "0" * 40) is None
     other = {**request, "interpreter": {**interpreter(), "executable": "/usr/bin/python3.99"}}
     assert "interpreter" in (refusal_of(other, os.getuid(), fingerprint) or "")
     assert "code changed" in (refusal_of(request, os.getuid(), "0" * 40) or "")
@@ -266,18 +268,21 @@ def test_the_server_runs_only_commands_that_read_a_repository() -> None:
     assert not served([])
 
 
-def test_status_stop_and_the_idle_timeout(trainc: Trainc) -> None:
+def test_status_and_a_second_start(trainc: Trainc, server: int) -> None:
+    status = trainc(Path("/"), "server", "status")
+    assert status.code == 0
+    assert f"trainc server: running, pid {server}, version".encode() in status.out
+    assert str(trainc.directory / SOCKET_NAME).encode() in status.out
+    again = trainc(Path("/"), "server", "start")
+    assert again.out.startswith(f"trainc server: already running, pid {server}".encode())
+
+
+def test_an_idle_server_stops(trainc: Trainc) -> None:
     assert trainc(Path("/"), "server", "status") == Run(1, b"trainc server: not running\n", b"")
     started = trainc(Path("/"), "server", "start", "--idle-timeout", "1")
     assert started.code == 0, started.err
     pid = int(re.findall(rb"pid (\d+)", started.out)[0])
     try:
-        status = trainc(Path("/"), "server", "status")
-        assert status.code == 0
-        assert f"pid {pid}, version".encode() in status.out
-        assert str(trainc.directory / SOCKET_NAME).encode() in status.out
-        again = trainc(Path("/"), "server", "start")
-        assert again.out.startswith(b"trainc server: already running, pid " + str(pid).encode())
         deadline = time.monotonic() + 30
         while trainc(Path("/"), "server", "status").code == 0 and time.monotonic() < deadline:
             time.sleep(0.5)

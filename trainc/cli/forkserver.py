@@ -288,17 +288,17 @@ _FORWARDED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 def refusal_of(request: dict[str, Any], uid: int, fingerprint: str) -> str | None:
     """Why the server must not serve ``request`` from a process of user ``uid``, or None.
 
-    Another user's process must not run as this one; a client of another interpreter or
-    trainc package, or one whose Python started with other flags, would get other
-    results; and after trainc's code changed on disk the preloaded modules are stale."""
+    Another user's process must not run as this one; after trainc's code changed on disk
+    the preloaded modules are stale (so a ``status`` finds no server and ``start`` starts
+    a new one; ``stop`` is always served); a command from another interpreter or trainc
+    package, or a Python started with other flags, would get other results."""
     if uid != os.getuid():
         return f"a request of user {uid}"
-    if request.get("kind") != "run":
-        return None
-    if request.get("interpreter") != interpreter():
-        return "another Python interpreter, trainc package or interpreter flags"
-    if code_fingerprint.__wrapped__() != fingerprint:
+    kind = request.get("kind")
+    if kind != "stop" and code_fingerprint.__wrapped__() != fingerprint:
         return _CODE_CHANGED + " since the server started"
+    if kind == "run" and request.get("interpreter") != interpreter():
+        return "another Python interpreter, trainc package or interpreter flags"
     return None
 
 

@@ -75,6 +75,11 @@ def start_command(*, idle_timeout: int) -> None:
     if len(os.fsencode(path)) + len(".4194304") > _MAX_SOCKET_PATH:  # see _listen
         raise UsageError(f"the server's socket path is too long for a Unix socket: {path}")
     running = _ask(path, "status")
+    if running is not None and running.get("python") != sys.executable:
+        raise UsageError(
+            f"a server of another Python runs ({running.get('python')}, pid "
+            f"{running.get('pid')}): one server per user; `trainc server stop` it first"
+        )
     if running is not None:
         click.echo(_describe("already running", running))
         return
