@@ -243,14 +243,16 @@ class ForkServer:
         command = self._commands.pop(pidfd)
         self._selector.unregister(pidfd)
         os.close(pidfd)
-        _, status = os.waitpid(command.pid, 0)
+        _, status, usage = os.wait4(command.pid, 0)
         self._last_seen = time.monotonic()
+        signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        outcome = {"signal": signum} if signum else {"exit": os.waitstatus_to_exitcode(status)}
+        cpu = usage.ru_utime + usage.ru_stime  # its workers included, as they were waited for
+        _log(f"ended {command.pid}: {outcome}, {cpu * 1000:.0f} ms of CPU")
         connection = command.connection
         if connection is None:
             return
         self._selector.unregister(connection)
-        signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        outcome = {"signal": signum} if signum else {"exit": os.waitstatus_to_exitcode(status)}
         with contextlib.suppress(OSError):
             send(connection, outcome)
         connection.close()
