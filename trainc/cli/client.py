@@ -7,8 +7,8 @@ imports and no request sees another's state. Before click or trainc's modules lo
 module looks for the server's socket: one ``stat`` when there is none, the whole cost of
 the feature to a user who never starts a server. When there is one, it hands the server
 the command line, working directory, environment, umask and its standard streams' file
-descriptors (so a terminal is still a terminal), forwards SIGINT and SIGTERM to the
-command's process and exits with its status.
+descriptors (so a terminal is still a terminal), forwards SIGINT, SIGTERM and SIGHUP to
+the command's process and exits with its status.
 
 Anything else runs here, as before: no server, a dead server's socket (removed), a server
 of another user, of other code or another interpreter (it refuses), a closed standard
@@ -43,11 +43,11 @@ if TYPE_CHECKING:
     import socket
     from typing import Any, NoReturn
 
-#: The commands a server runs: those that read a repository, where imports are most of a
-#: small run. Not ``server`` (it manages the server), ``sweep`` and ``cluster`` (they talk
-#: to a cluster, for minutes), ``init`` (it asks questions once), ``cache`` and
-#: ``schemas`` (rare, maintenance).
-SERVED = frozenset({"validate", "compile", "diff", "explain", "migrate", "prune"})
+#: The commands a server runs: those that read a repository and nothing else, where
+#: imports are most of a small run. Not ``server`` (it manages the server), ``sweep``,
+#: ``prune`` and ``cluster`` (they talk to a cluster, whose client the server does not
+#: import), ``init`` (once per repository), ``cache`` and ``schemas`` (maintenance).
+SERVED = frozenset({"validate", "compile", "diff", "explain", "migrate"})
 #: How long the client waits for the server to accept or refuse before it runs the
 #: command itself: a server that is stopped (SIGSTOP) or swapped out must not hang a commit.
 HANDSHAKE_SECONDS = 5.0

@@ -47,9 +47,10 @@ from trainc.cli.server_wire import (
     send,
 )
 
-#: What a served command may import late (inside the function that needs it): imported
-#: up front too. trainc's own modules are all imported, but for these, which serve
-#: commands the server does not run (or generate code) and pull in the Kubernetes client.
+#: trainc's modules the server does not import itself: ``__main__`` modules (importing
+#: one runs it), the code generators, the server's own, and the commands it never runs
+#: with what only they import (the Kubernetes client). Every other module is imported,
+#: those a served command imports late (inside the function that needs it) included.
 _NOT_PRELOADED = (
     "trainc.__main__",
     "trainc.rulebook",
@@ -63,6 +64,8 @@ _NOT_PRELOADED = (
     "trainc.cli.server",
     "trainc.cli.forkserver",
 )
+#: Libraries and standard modules trainc imports late, for some commands or inputs only
+#: (templates, round-trip YAML, worker pools, ``syncfs``, diffs).
 _LIBRARIES = ("jsonschema_rs", "ruamel.yaml", "jinja2", "multiprocessing", "ctypes", "difflib")
 #: How long the server waits for a connected client's request before it drops it.
 _REQUEST_SECONDS = 5.0
@@ -85,7 +88,8 @@ def preload() -> list[str]:
 
 
 def _skip(name: str) -> None:
-    """``walk_packages``' handler of a package that failed to import: noted by preload."""
+    """``walk_packages``' handler of a package that fails to import: its modules are not
+    listed, and preload's import of the package itself reports it."""
     del name
 
 
@@ -347,7 +351,7 @@ def _take_over(request: dict[str, Any], fds: list[int]) -> None:
 def _console(argv: list[str], streams: list[list[Any]]) -> int:
     """Run the console script's entry point as Python would run it: standard streams
     set up as the client's were, ``SystemExit`` and ``KeyboardInterrupt`` ending the
-    process as they end an interpreter; the status (negative: the signal to die by)."""
+    process as they end an interpreter; the status to exit with."""
     sys.stdin, sys.stdout, sys.stderr = (
         _standard_stream(fd, mode, streams[fd]) for fd, mode in enumerate("rww")
     )

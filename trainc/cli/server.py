@@ -44,7 +44,7 @@ def server_group() -> None:
     """Run commands in a preloaded server: a pre-commit hook without the start-up cost.
 
     A started server has imported trainc; `trainc validate`, `compile`, `diff`,
-    `explain`, `migrate` and `prune` then run in a fresh fork of it, with the caller's
+    `explain` and `migrate` then run in a fresh fork of it, with the caller's
     directory, environment and terminal, and print what they print without it. It stops
     after --idle-timeout seconds without a command, on `trainc server stop`, and when
     trainc's code changes. Without a server, every command runs in its own process, as
