@@ -63,6 +63,7 @@ class Trainc:
         served: bool = True,
         stdin: bytes = b"",
         environ: dict[str, str] | None = None,
+        umask: int = 0o022,
     ) -> Run:
         """``trainc ARGS`` in ``cwd``; with ``served=False`` where no server listens."""
         runtime = self.runtime if served else self.runtime / "none"
@@ -73,6 +74,7 @@ class Trainc:
             input=stdin,
             capture_output=True,
             check=False,
+            umask=umask,
         )
         return Run(completed.returncode, completed.stdout, completed.stderr)
 
@@ -135,8 +137,10 @@ def _both(
         ("validate", "--bogus"),
         ("validate", "--help"),
         ("--debug", "compile", "-o", "-"),
+        ("explain", "jobs/a.yaml"),
+        ("migrate",),
     ],
-    ids=["findings", "one-file", "json", "usage-error", "help", "stream"],
+    ids=["findings", "one-file", "json", "usage-error", "help", "stream", "explain", "migrate"],
 )
 def test_a_served_command_prints_what_it_prints_in_process(
     trainc: Trainc, server: int, findings: Path, args: tuple[str, ...]
@@ -148,21 +152,59 @@ def test_a_served_command_prints_what_it_prints_in_process(
     assert trainc.served_commands() == [" ".join(args)]
 
 
-def test_compile_to_a_directory_writes_the_same_files(
-    trainc: Trainc, server: int, repo: Path
+def _tree(root: Path) -> dict[Path, bytes]:
+    """The files under ``root`` and their bytes."""
+    return {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def _modes(root: Path) -> set[int]:
+    """The permission bits of everything under ``root``."""
+    return {path.stat().st_mode & 0o777 for path in root.rglob("*")}
+
+
+def test_compile_to_a_directory_writes_the_same_files_and_a_cache_by_the_clients_umask(
+    trainc: Trainc, server: int, repo: Path, tmp_path: Path
 ) -> None:
     del server
-    here = trainc(repo, "compile", "-o", "out", served=False)
-    written = {
-        p.relative_to(repo): p.read_bytes() for p in (repo / "out").rglob("*") if p.is_file()
-    }
+    caches = tmp_path / "here", tmp_path / "there"
+    here = trainc(
+        repo,
+        *("compile", "-o", "out"),
+        served=False,
+        umask=0o077,
+        environ={"TRAINC_CACHE_DIR": str(caches[0])},
+    )
+    written = _tree(repo / "out")
     shutil.rmtree(repo / "out")
-    there = trainc(repo, "compile", "-o", "out")
+    there = trainc(
+        repo, "compile", "-o", "out", umask=0o077, environ={"TRAINC_CACHE_DIR": str(caches[1])}
+    )
     assert (there, trainc.served_commands()) == (here, ["compile -o out"])
-    assert {
-        p.relative_to(repo): p.read_bytes() for p in (repo / "out").rglob("*") if p.is_file()
-    } == written
-    assert written
+    assert _tree(repo / "out") == written
+    assert _modes(caches[1]) == _modes(caches[0]) == {0o700, 0o600}
+
+
+def test_commands_at_the_same_time_each_get_their_own_process(
+    trainc: Trainc, server: int, findings: Path
+) -> None:
+    """As pre-commit runs the validate hook: several processes, each with some files."""
+    del server
+    files = ["jobs/a.yaml", "jobs/b.yaml", "runtime.yaml", "jobs/b.yaml"]
+    alone = [trainc(findings, "validate", name, served=False) for name in files]
+    environ = {**trainc.environ, "XDG_RUNTIME_DIR": str(trainc.runtime)}
+    clients = [
+        subprocess.Popen(
+            [sys.executable, "-c", _CONSOLE, "validate", name],
+            cwd=findings,
+            env=environ,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for name in files
+    ]
+    together = [Run(c.wait(timeout=120), *c.communicate()) for c in clients]
+    assert together == alone
+    assert sorted(trainc.served_commands()) == sorted(f"validate {name}" for name in files)
 
 
 @pytest.mark.parametrize(
