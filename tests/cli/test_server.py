@@ -28,7 +28,7 @@ import pytest
 from tests.support.manifests import trainjob_yaml, write
 from trainc.cache.keys import code_fingerprint
 from trainc.cli.client import served
-from trainc.cli.forkserver import refusal_of
+from trainc.cli.forkserver import refusal_of, standard_stream
 from trainc.cli.server_wire import LOG_NAME, SOCKET_NAME, interpreter
 
 #: The console script (pyproject.toml's ``trainc``), under the name a shell gives it.
@@ -217,6 +217,33 @@ def test_the_command_sees_the_clients_environment(
     here, there = _both(trainc, findings, "validate", environ=environ)
     assert there == here
     assert (b"\x1b[" in there.out) == ("NO_COLOR" not in environ)
+
+
+def _pending(read: int) -> bytes:
+    """What a non-blocking pipe holds now."""
+    try:
+        return os.read(read, 64)
+    except BlockingIOError:
+        return b""
+
+
+@pytest.mark.parametrize("write_through", [True, False], ids=["unbuffered", "buffered"])
+def test_the_commands_streams_buffer_as_the_clients_did(*, write_through: bool) -> None:
+    """``PYTHONUNBUFFERED`` (or ``python -u``) in the client: what the command writes
+    reaches the pipe at once, as it would in process; otherwise at a flush."""
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    try:
+        stream = standard_stream(write, "w", ["utf-8", "strict", False, write_through])
+        stream.write("report")
+        arrived = _pending(read)
+        stream.flush()
+        assert (arrived, _pending(read)) == (
+            (b"report", b"") if write_through else (b"", b"report")
+        )
+    finally:
+        os.close(read)
+        os.close(write)
 
 
 def test_the_command_uses_the_clients_cache_and_directory(

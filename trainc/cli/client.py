@@ -152,14 +152,16 @@ def _outcome(connection: socket.socket, pid: int) -> int:
 
 
 def _stream_settings() -> list[list[object]] | None:
-    """How this Python set up its standard streams (encoding, errors, line buffering),
-    for the server's child to set up its own alike; None if one is closed."""
+    """How this Python set up its standard streams (encoding, errors, line buffering,
+    write through), for the server's child to set up its own alike; None if one is closed."""
     settings: list[list[object]] = []
     for name in STANDARD_STREAMS:
         stream: Any = getattr(sys, name)
         if stream is None:
             return None
-        settings.append([stream.encoding, stream.errors, stream.line_buffering])
+        settings.append(
+            [stream.encoding, stream.errors, stream.line_buffering, stream.write_through]
+        )
     return settings
 
 

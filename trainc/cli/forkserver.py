@@ -353,7 +353,7 @@ def _console(argv: list[str], streams: list[list[Any]]) -> int:
     set up as the client's were, ``SystemExit`` and ``KeyboardInterrupt`` ending the
     process as they end an interpreter; the status to exit with."""
     sys.stdin, sys.stdout, sys.stderr = (
-        _standard_stream(fd, mode, streams[fd]) for fd, mode in enumerate("rww")
+        standard_stream(fd, mode, streams[fd]) for fd, mode in enumerate("rww")
     )
     sys.argv = list(argv)
     from trainc.cli.main import main  # noqa: PLC0415 - imported by preload already
@@ -385,11 +385,18 @@ def _exit_status(run: Callable[[], None]) -> int:
     return 0
 
 
-def _standard_stream(fd: int, mode: str, setting: list[Any]) -> io.TextIOWrapper:
+def standard_stream(fd: int, mode: str, setting: list[Any]) -> io.TextIOWrapper:
     """A standard stream on ``fd`` as Python makes one at start (no newline translation
-    on POSIX), with the client's ``setting``: encoding, errors and line buffering."""
-    encoding, errors, line_buffering = setting
-    binary = open(fd, mode + "b", closefd=False)  # noqa: SIM115 - lives as long as the process
+    on POSIX), with the client's ``setting``: encoding, errors, line buffering and write
+    through (``python -u`` or ``PYTHONUNBUFFERED``: then no binary buffer either)."""
+    encoding, errors, line_buffering, write_through = setting
+    unbuffered = write_through and mode == "w"
+    binary = open(fd, mode + "b", buffering=0 if unbuffered else -1, closefd=False)  # noqa: SIM115 - lives as long as the process
     return io.TextIOWrapper(
-        binary, encoding=encoding, errors=errors, newline="\n", line_buffering=line_buffering
+        binary,
+        encoding=encoding,
+        errors=errors,
+        newline="\n",
+        line_buffering=line_buffering,
+        write_through=write_through,
     )

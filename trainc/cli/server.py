@@ -192,6 +192,10 @@ def _serve(directory: Path, path: str, idle_timeout: int, ready: int) -> int:
     os.close(null)
     os.close(log)
     os.chdir("/")
+    # Forked from `trainc server start`, inside its click contexts: a served command must
+    # start with none, as a process of its own does (click.echo reads the innermost).
+    while click.get_current_context(silent=True) is not None:
+        click.globals.pop_context()
     failed = preload()
     sys.stdout.write(f"trainc server {os.getpid()}: failed to preload: {failed or 'none'}\n")
     listener = _listen(Path(path))
