@@ -10,12 +10,15 @@ always installs into a fresh store of its own, so one test uses it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +31,8 @@ from trainc.emit.writer import check_tree, write_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 HOOK_IDS = ("trainc-validate", "trainc-compile-check", "trainc-compile")
+#: Hooks of the manual stage, run only by name: not checks.
+MANUAL_HOOK_IDS = ("trainc-server",)
 #: A TrainJob with a misspelt field (``numNode``), line 9 of jobs/bad.yaml.
 BAD_TRAINJOB = trainjob_yaml("bad") + "  trainer:\n    numNode: 4\n"
 BAD_DIAGNOSTIC = "jobs/bad.yaml:9:5: error[schema.unknown-field]: unknown field 'numNode'"
@@ -111,7 +116,7 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory, env: dict[str, str]) -> 
 def config(tmp_path_factory: pytest.TempPathFactory, hook_repo: Path, env: dict[str, str]) -> Path:
     """A ``.pre-commit-config.yaml`` with every hook, pinned to the hook repository's commit."""
     rev = git(hook_repo, env, "rev-parse", "HEAD").strip()
-    hooks = [{"id": hook} for hook in HOOK_IDS]
+    hooks = [{"id": hook} for hook in (*HOOK_IDS, *MANUAL_HOOK_IDS)]
     path = tmp_path_factory.mktemp("config") / ".pre-commit-config.yaml"
     # JSON is YAML: no YAML writer needed.
     path.write_text(json.dumps({"repos": [{"repo": str(hook_repo), "rev": rev, "hooks": hooks}]}))
@@ -150,7 +155,7 @@ def test_the_tests_and_the_guide_name_the_hooks_the_manifest_defines() -> None:
     manifest = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     guide = (ROOT / "docs" / "pre-commit.md").read_text(encoding="utf-8")
     defined = set(re.findall(r"^- id: (\S+)$", manifest, re.MULTILINE))
-    assert defined == set(HOOK_IDS)
+    assert defined == {*HOOK_IDS, *MANUAL_HOOK_IDS}
     assert set(re.findall(r"- id: (trainc-[\w-]+)", guide)) <= defined
 
 
@@ -160,6 +165,34 @@ def test_validate_passes_a_trainjob_named_without_its_runtime(
     run = run_hook(repo, env, config, "trainc-validate", "--files", "jobs/train.yaml")
     assert run.returncode == 0, run.stdout
     assert outcome(run, "trainc validate") == "Passed"
+
+
+def test_the_server_hook_starts_a_server_the_validate_hook_runs_in(
+    repo: Path, env: dict[str, str], config: Path
+) -> None:
+    """docs/pre-commit.md: ``pre-commit run trainc-server --hook-stage manual``, then a
+    commit's hook runs in that server (its log names the command) and says what it says
+    without it."""
+    runtime = Path(tempfile.mkdtemp(prefix="trs", dir="/tmp"))  # a socket's path is short
+    runtime.chmod(0o700)
+    served = {**env, "XDG_RUNTIME_DIR": str(runtime)}
+    alone = run_hook(repo, env, config, "trainc-validate", "--files", "jobs/train.yaml")
+    started = run_hook(repo, served, config, "trainc-server", "--hook-stage", "manual", "-v")
+    pid = re.search(r"trainc server: started, pid (\d+)", started.stdout)
+    try:
+        assert started.returncode == 0, started.stdout
+        assert pid is not None, started.stdout
+        run = run_hook(repo, served, config, "trainc-validate", "--files", "jobs/train.yaml")
+        assert (run.returncode, run.stdout) == (alone.returncode, alone.stdout)
+        log = (runtime / "trainc" / "server.log").read_text()
+        assert re.search(r"^command \d+: validate jobs/train.yaml$", log, re.MULTILINE), log
+        # A plain commit never starts one: the hook's stage is manual.
+        assert "trainc server start" not in run_hook(repo, env, config, "--all-files").stdout
+    finally:
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid.group(1)), signal.SIGTERM)
+        shutil.rmtree(runtime, ignore_errors=True)
 
 
 def test_validate_fails_a_staged_bad_trainjob_with_its_diagnostic(

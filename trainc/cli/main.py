@@ -41,6 +41,7 @@ _COMMANDS = {
     "migrate": ("trainc.cli.migrate", "migrate_command"),
     "prune": ("trainc.cli.prune", "prune_command"),
     "schemas": ("trainc.cli.schemas", "schemas_command"),
+    "server": ("trainc.cli.server", "server_group"),
     "sweep": ("trainc.cli.sweep", "sweep_command"),
     "validate": ("trainc.cli.validate", "validate_command"),
 }
