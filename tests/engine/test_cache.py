@@ -23,6 +23,7 @@ from trainc.app import ValidationReport, validate_paths
 from trainc.cache import stat_index
 from trainc.cache.packed import HEADS, MAX_PACKS, Head
 from trainc.cache.store import LAYOUT, Store
+from trainc.emit.tree_index import bytes_digest, read_index
 
 JOBS = 24
 
@@ -320,6 +321,12 @@ def test_compile_into_a_directory_is_byte_identical_cold_warm_and_without_cache(
     assert len(rewritten) == 1
     assert rewritten[0].endswith(".yaml")
     assert job.stem in rewritten[0]
+    # What the next compile links unread: every file of the tree, as the last one wrote it.
+    records = Store.open(tmp_path / "cache")
+    assert isinstance(records, Store)
+    recorded = read_index(records, out.resolve()).previous
+    assert recorded.keys() == _tree(out).keys()
+    assert all(recorded[path][1] == bytes_digest(data) for path, data in _tree(out).items())
 
 
 def test_concurrent_runs_sharing_a_cache_write_the_same_output(repo: Path, tmp_path: Path) -> None:
