@@ -170,3 +170,29 @@ def test_an_unchanged_tree_leaves_the_record_as_it_was(out: Path, records: Store
     _write(out, OLD, records)
     assert entry().st_ino == second.st_ino
     assert entry().st_mtime_ns == second.st_mtime_ns
+
+
+@pytest.mark.usefixtures("fine_timestamps")
+@pytest.mark.parametrize("between", ["a write without the cache", "a write cut short"])
+def test_a_record_older_than_the_tree_never_keeps_a_stale_file(
+    out: Path, records: Store, between: str
+) -> None:
+    """The record names the tree its write swapped in; when another write changed the
+    tree since (``--no-cache``), or one was cut short after staging, the record
+    proves nothing about the changed files, and the next write still makes the tree it
+    is given."""
+    _write(out, OLD, records)
+    _write(out, OLD, records)
+    changed = {**OLD, "team-a/a.yaml": b"kind: JobSet\nname: A\n"}  # the same size
+    if between == "a write without the cache":
+        write_tree(out, changed)
+    else:
+        with TreeWriter(out, records=records) as tree:
+            for path in sorted(changed):
+                tree.add(path, changed[path])
+            # no commit: the staged tree is removed, the old one and its record stay
+    time.sleep(1.2 * _GRANULARITY_NS / 1e9)
+    _write(out, OLD, records)
+    assert file_contents(out) == expected_files(OLD)
+    _write(out, changed, records)
+    assert file_contents(out) == expected_files(changed)
