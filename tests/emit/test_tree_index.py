@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.emit.trees import OLD, expected_files, file_contents
+from tests.support.cached import open_store
 from trainc.cache import stat_index
 from trainc.cache.store import Store
 from trainc.emit import writer
@@ -23,9 +24,7 @@ def out(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def records(tmp_path: Path) -> Store:
-    store = Store.open(tmp_path / "cache")
-    assert isinstance(store, Store)
-    return store
+    return open_store(tmp_path / "cache")
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.generate import generate
+from tests.support.cached import bench_repository, open_store
 from trainc.app import CompileReport, ValidationReport, compile_paths, validate_paths
 from trainc.cache import stat_index
 from trainc.cache.store import Store
@@ -38,10 +38,7 @@ EDITS = ("deadline", "too long", "delete", "move", "clash", "runtime", "policy",
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("template") / "repo"
-    generate(root, jobs=JOBS, runtimes=2, namespaces=2)
-    (root / ".git").mkdir()
-    return root
+    return bench_repository(tmp_path_factory.mktemp("template") / "repo", jobs=JOBS, runtimes=2)
 
 
 def _jobs(repo: Path) -> list[Path]:
@@ -114,8 +111,7 @@ def test_warm_re_runs_after_random_edits_match_runs_without_the_cache(
         work = Path(scratch)
         repo = work / "repo"
         subprocess.run(["cp", "-a", str(template), str(repo)], check=True)
-        store = Store.open(work / "cache")
-        assert isinstance(store, Store)
+        store = open_store(work / "cache")
         warm_out, plain_out = work / "warm", work / "plain"
         _compile(repo, warm_out, store)
         _compile(repo, plain_out, None)
