@@ -17,22 +17,20 @@ import pytest
 import trainc.engine.file_pass
 import trainc.engine.job_pass
 import trainc.load.inputs
-from bench.generate import generate
+from tests.support.cached import bench_repository, open_store
 from tests.support.compiled import Compiled, compile_collected
 from trainc.app import ValidationReport, validate_paths
 from trainc.cache import stat_index
 from trainc.cache.packed import HEADS, MAX_PACKS, Head
 from trainc.cache.store import LAYOUT, Store
+from trainc.emit.tree_index import bytes_digest, read_index
 
 JOBS = 24
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("template") / "repo"
-    generate(root, jobs=JOBS, runtimes=3, namespaces=2)
-    (root / ".git").mkdir()
-    return root
+    return bench_repository(tmp_path_factory.mktemp("template") / "repo", jobs=JOBS, runtimes=3)
 
 
 @pytest.fixture
@@ -44,9 +42,7 @@ def repo(template: Path, tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
-    opened = Store.open(tmp_path / "cache")
-    assert isinstance(opened, Store)
-    return opened
+    return open_store(tmp_path / "cache")
 
 
 @pytest.fixture
@@ -287,6 +283,33 @@ def test_compile_output_is_the_same_cold_and_warm(repo: Path, store: Store) -> N
     assert validated.exit_code == 0
 
 
+def test_jobs_judged_after_an_error_still_compile_once_the_error_is_gone(
+    repo: Path, store: Store
+) -> None:
+    """A compile that finds an error in its first TrainJob judges the others without
+    making their output; a verdict so judged is not the one a clean run asks for, so
+    the clean compile after the fix writes every TrainJob, as one without the cache.
+    The settings change with the error, so that no verdict of an earlier run serves."""
+    assert _compiled(repo, store)[0] == ()
+    config = repo / "trainc.yaml"
+    config.write_text(config.read_text().replace("maxSeconds: 259200", "maxSeconds: 259201"))
+    plain = _compiled(repo, None)
+    first = min(
+        _files(repo, "jobs/**/*.yaml"), key=lambda path: (path.parent.parent.name, path.stem)
+    )
+    original = first.read_text()
+    first.write_text(
+        re.sub(r"activeDeadlineSeconds: \d+", "activeDeadlineSeconds: 9999999", original)
+    )
+    failed: Compiled = compile_collected([], cwd=repo, cache=store, jobs=1)
+    assert failed.exit_code == 1
+    assert {d.file for d in failed.diagnostics if d.severity == "error"} == {
+        first.relative_to(repo).as_posix()
+    }
+    first.write_text(original)
+    assert _compiled(repo, store) == plain
+
+
 def _tree(directory: Path) -> dict[str, bytes]:
     return {
         path.relative_to(directory).as_posix(): path.read_bytes()
@@ -320,6 +343,10 @@ def test_compile_into_a_directory_is_byte_identical_cold_warm_and_without_cache(
     assert len(rewritten) == 1
     assert rewritten[0].endswith(".yaml")
     assert job.stem in rewritten[0]
+    # What the next compile links unread: every file of the tree, as the last one wrote it.
+    recorded = read_index(open_store(tmp_path / "cache"), out.resolve()).previous
+    assert recorded.keys() == _tree(out).keys()
+    assert all(recorded[path][1] == bytes_digest(data) for path, data in _tree(out).items())
 
 
 def test_concurrent_runs_sharing_a_cache_write_the_same_output(repo: Path, tmp_path: Path) -> None:

@@ -75,7 +75,13 @@ def racy(known: Stamp, since_ns: int) -> bool:
     """Whether the file ``known`` was stamped from could have changed again, within its
     times' granularity, without its stamp changing, when stat-ing began at ``since_ns``."""
     _, mtime_ns, ctime_ns, _, _ = known
-    return max(mtime_ns, ctime_ns) >= since_ns - GRANULARITY_NS
+    return racy_time(max(mtime_ns, ctime_ns), since_ns)
+
+
+def racy_time(time_ns: int, since_ns: int) -> bool:
+    """Whether a file last changed at ``time_ns`` could have changed again within the
+    timestamp's granularity, unseen, by a stat taken from ``since_ns`` on."""
+    return time_ns >= since_ns - GRANULARITY_NS
 
 
 def settled(

@@ -104,7 +104,7 @@ def compile_command(
     elif check:
         sink = DirectoryCheck(directory, inputs.paths)
     else:
-        sink = DirectoryOutput(directory, inputs.paths)
+        sink = DirectoryOutput(directory, inputs.paths, cache)
     with progress_line(sys.stderr, "compiling", enabled=not report.quiet) as progress:
         options = RunOptions(
             cwd=Path.cwd(),

@@ -33,6 +33,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import BinaryIO, Protocol, TypeAlias, TypeVar
 
+from trainc.cache.store import Store
 from trainc.emit.layout import (
     KUSTOMIZATION,
     JobOutput,
@@ -252,16 +253,21 @@ def _same_directory(directory: Path, configured: Path | None) -> bool:
 
 
 class DirectoryOutput(_DirectorySink):
-    """``compile -o DIR``: files written into a staging tree, swapped in at the end."""
+    """``compile -o DIR``: files written into a staging tree, swapped in at the end;
+    ``records``, the cache where each write leaves what it wrote
+    (:mod:`trainc.emit.tree_index`)."""
 
-    def __init__(self, directory: Path | None, inputs: Sequence[Path]) -> None:
+    def __init__(
+        self, directory: Path | None, inputs: Sequence[Path], records: Store | None = None
+    ) -> None:
         super().__init__(directory, inputs)
+        self._records = records
         self._writer: TreeWriter | None = None
         self.result: WriteResult | None = None
         """What the write changed, once complete."""
 
     def _start(self, directory: Path) -> _Tree:
-        self._writer = TreeWriter(directory)
+        self._writer = TreeWriter(directory, records=self._records)
         return self._writer
 
     def _conclude(self) -> None:

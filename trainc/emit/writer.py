@@ -9,7 +9,9 @@ taking the files one at a time, so a compile never holds its whole output in mem
 3. write each file, as it comes, into a new tree in ``<parent>/.<name>.trainc-new``
    (beside the target, so on the same filesystem and renames are atomic), a file whose
    bytes are those of the old tree's as a hard link to that file (no data written, and
-   the old tree is never changed, so a kill before the swap still leaves it whole); on
+   the old tree is never changed, so a kill before the swap still leaves it whole; the
+   bytes proven by the cache's record of the last write, :mod:`trainc.emit.tree_index`,
+   or else read and compared); on
    :meth:`~TreeWriter.commit` the manifest, then the whole tree made durable, by one
    ``syncfs`` on Linux or a sync per file elsewhere (:mod:`trainc.emit.durable`);
 4. rename the directory to ``.<name>.trainc-old``, rename the new tree into its place,
@@ -59,8 +61,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final, Literal, TypeAlias
 
+from trainc.cache.store import Store
 from trainc.config.file import OWNERSHIP_FILE_NAME
 from trainc.emit.durable import Sync, barrier, default_sync, sync_each_file, sync_tree
+from trainc.emit.tree_index import bytes_digest, keep_index, read_index
 from trainc.errors import CompilerBug, UsageError
 
 #: The ownership manifest: every other file of the tree, one sorted relative path a line.
@@ -161,6 +165,12 @@ def _same_file(directory: Path, present: Mapping[str, bool], path: str, data: by
         return False
     with open(_under(directory, path), "rb") as file:  # noqa: PTH123 - see _under
         return os.fstat(file.fileno()).st_size == len(data) and file.read() == data
+
+
+def _same_bytes(file: str, data: bytes) -> bool:
+    """Whether ``file`` (whose size is ``data``'s) holds exactly ``data``."""
+    with open(file, "rb") as opened:  # noqa: PTH123 - see _under
+        return opened.read() == data
 
 
 def _under(directory: Path, path: str) -> str:
@@ -303,8 +313,9 @@ def _locked(directory: Path) -> Iterator[None]:
         os.close(descriptor)
 
 
-def _write_file(path: Path, data: bytes, *, sync: bool) -> None:
-    """Create ``path`` holding ``data``; with ``sync``, on disk before this returns."""
+def _write_file(path: Path, data: bytes, *, sync: bool) -> os.stat_result:
+    """Create ``path`` holding ``data``; with ``sync``, on disk before this returns.
+    Returns what ``stat`` says of the file written."""
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, _FILE_MODE)
     try:
         os.fchmod(descriptor, _FILE_MODE)  # the umask may have cleared bits
@@ -313,6 +324,7 @@ def _write_file(path: Path, data: bytes, *, sync: bool) -> None:
             view = view[os.write(descriptor, view) :]
         if sync:
             os.fsync(descriptor)
+        return os.fstat(descriptor)
     finally:
         os.close(descriptor)
 
@@ -348,10 +360,15 @@ def _swap(new: Path, directory: Path, old: Path) -> None:
 
 
 class _Staging:
-    """An open write: the lock held, the old tree listed and vetted, the new tree begun."""
+    """An open write: the lock held, the old tree listed and vetted, the new tree begun;
+    with a cache (``records``), the record of the old tree read
+    (:mod:`trainc.emit.tree_index`)."""
 
-    def __init__(self, directory: Path, stack: ExitStack, sync: Sync) -> None:
+    def __init__(
+        self, directory: Path, stack: ExitStack, sync: Sync, records: Store | None
+    ) -> None:
         self.sync = sync
+        self.records = records
         self.target = _resolved(directory)
         if self.target == self.target.parent:
             raise UsageError(f"cannot replace the filesystem root {directory}")
@@ -362,6 +379,7 @@ class _Staging:
         self.recovered = _recover(self.target, self.new, self.old)
         self.present = _list_tree(self.target)
         _check_owned(directory, self.target, self.present)
+        self.index = read_index(records, self.target) if records is not None else None
         _make_directory(self.new)
         self.changed: list[str] = []
 
@@ -369,24 +387,38 @@ class _Staging:
         """Write one file of the new tree, creating the ``directories`` it needs first."""
         for directory in directories:
             _make_directory(self.new / directory)
-        if _same_file(self.target, self.present, path, data) and self._linked(path):
-            return
-        _write_file(self.new / path, data, sync=sync_each_file(self.sync))
-        self.changed.append(path)
+        index = self.index
+        data_digest = bytes_digest(data) if index is not None else ""
+        kept = self._linked(path, data, data_digest)
+        if kept is None:
+            kept = _write_file(self.new / path, data, sync=sync_each_file(self.sync))
+            self.changed.append(path)
+        if index is not None:
+            index.record(path, kept, data_digest)
 
-    def _linked(self, path: str) -> bool:
-        """Whether the old tree's file ``path``, whose bytes are the new ones, became the
-        new tree's by a hard link: nothing is written, and the file is on the disk
-        already (the old tree was made durable before it was swapped in). Only a file
-        with the mode trainc gives; a file system without hard links writes a copy."""
+    def _linked(self, path: str, data: bytes, data_digest: str) -> os.stat_result | None:
+        """The old tree's file ``path`` when its bytes are ``data`` and it became the new
+        tree's by a hard link: nothing is written, and the file is on the disk already
+        (the old tree was made durable before it was swapped in); None: write it.
+
+        Only a file with the mode trainc gives; a file system without hard links writes a
+        copy. Its bytes are known from the old tree's record (``data_digest`` is the new
+        bytes') or else read and compared; a file of another size is not read."""
+        if not self.present.get(path, False):
+            return None
         source = _under(self.target, path)
         try:
-            if stat.S_IMODE(os.lstat(source).st_mode) != _FILE_MODE:
-                return False
+            info = os.lstat(source)
+            if stat.S_IMODE(info.st_mode) != _FILE_MODE or info.st_size != len(data):
+                return None
+            known = self.index.known_digest(path, info) if self.index is not None else None
+            same = _same_bytes(source, data) if known is None else known == data_digest
+            if not same:
+                return None
             os.link(source, _under(self.new, path), follow_symlinks=False)
         except OSError:
-            return False
-        return True
+            return None
+        return info
 
 
 class TreeWriter:
@@ -398,12 +430,17 @@ class TreeWriter:
     linked output directory is replaced where it lives and the link stays. Leaving the
     context without a commit removes the new tree and keeps the old one. ``sync`` says
     how the new tree is made durable before the swap (:mod:`trainc.emit.durable`); the
-    default is the fastest way the platform has.
+    default is the fastest way the platform has. ``records`` is the cache that keeps
+    what each write left (:mod:`trainc.emit.tree_index`), so that the next links the
+    unchanged files unread.
     """
 
-    def __init__(self, directory: Path, *, sync: Sync | None = None) -> None:
+    def __init__(
+        self, directory: Path, *, sync: Sync | None = None, records: Store | None = None
+    ) -> None:
         self._directory = directory
         self._sync = default_sync() if sync is None else sync
+        self._records = records
         self._paths = _Paths()
         self._stack = ExitStack()
         self._staging: _Staging | None = None
@@ -425,7 +462,7 @@ class TreeWriter:
             raise CompilerBug("the output tree was already committed")
         if self._staging is None:
             try:
-                self._staging = _Staging(self._directory, self._stack, self._sync)
+                self._staging = _Staging(self._directory, self._stack, self._sync, self._records)
             except BaseException:
                 self._stack.close()
                 raise
@@ -456,6 +493,8 @@ class TreeWriter:
         sync_tree(staging.new, self._paths.directories, self._sync)
         _swap(staging.new, staging.target, staging.old)
         self._committed = True
+        if staging.records is not None and staging.index is not None:
+            keep_index(staging.records, staging.target, staging.index)  # under the lock
         self._stack.close()
         written = {*self._paths.files, OWNERSHIP_FILE}
         return WriteResult(

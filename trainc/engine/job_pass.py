@@ -292,7 +292,9 @@ class _Judge:
                 self._sent, [wholes.handle(job) for job in self.trainjobs], jobs=jobs
             )
             return
-        keys = [self._key(self.verdicts, number) for number in range(count)]
+        # Asked once: the run's clean state changes as the verdicts are taken.
+        make = self.stages.output is not None and self.run.clean
+        keys = [self._key(self.verdicts, number, make=make) for number in range(count)]
         kept = [self.verdicts.cache.store.has(TRAINJOBS, key) for key in keys]
         missing = [
             wholes.handle(job) for job, hit in zip(self.trainjobs, kept, strict=True) if not hit
@@ -303,7 +305,8 @@ class _Judge:
             found = cache.load(TRAINJOBS, key, _Verdict) if kept[number] else None
             if found is None:  # not kept, or an entry that would not read back
                 found = next(judged) if not kept[number] else self.verdict(number)
-                cache.save(TRAINJOBS, key, found)  # here: a pack has one writer
+                if not make or self._made_as_keyed(found):
+                    cache.save(TRAINJOBS, key, found)  # here: a pack has one writer
             yield found
         judged.close()
 
@@ -317,8 +320,18 @@ class _Judge:
         run's outlines (:mod:`trainc.engine.workers`)."""
         return self.judge(self.work.wholes.read(handle)).verdict
 
-    def _key(self, verdicts: _Verdicts, number: int) -> str:
-        """The cache key of the verdict on job ``number`` (see :meth:`_Verdicts.key`)."""
+    def _made_as_keyed(self, verdict: _Verdict) -> bool:
+        """Whether ``verdict``, judged under a key that asks for the job's output, is
+        what that key names: not when the job is clean and resolved but its output was
+        not made, because the run had found an error by the time it was judged (in this
+        process, or in a worker when it forked). Kept, it would give a later clean run
+        the job without its output."""
+        clean = verdict.clean(self.run.judgement)
+        return verdict.product is not None or not verdict.resolved or not clean
+
+    def _key(self, verdicts: _Verdicts, number: int, *, make: bool) -> str:
+        """The cache key of the verdict on job ``number`` (see :meth:`_Verdicts.key`);
+        ``make``: the output stage makes the outputs of clean jobs."""
         trainjob = self.trainjobs[number]
         found = self.work.index.lookup(trainjob)
         runtime = found if isinstance(found, DefaultedObject) else None
@@ -326,7 +339,7 @@ class _Judge:
             trainjob,
             runtime,
             blocked=_blocked_by(self.run, trainjob, runtime),
-            make=self.stages.output is not None and self.run.clean,
+            make=make,
         )
 
 
