@@ -49,6 +49,7 @@ from trainc.checks.admission.created import (
     AdmissionInput,
     CreatedPod,
     Judged,
+    sent,
 )
 from trainc.checks.admission.mutated import mutated_spec
 from trainc.checks.admission.policies.admission import (
@@ -351,7 +352,7 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
             creators.gitops,
             trainjob.data,
             "",
-            _applied_described(trainjob.data, _sent(GITOPS_TOOL, old := found.old(trainjob.data))),
+            _applied_described(trainjob.data, sent(GITOPS_TOOL, old := found.old(trainjob.data))),
             lambda path: Written(trainjob, path),
             old,
         )
@@ -359,7 +360,7 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
         return  # the Trainer controller never sees a TrainJob the API server refused
     for obj in found.applied or (job.stored_jobset(),):
         old = found.updated(obj)
-        described = _applied_described(obj, _sent(found.built_by, old))
+        described = _applied_described(obj, sent(found.built_by, old))
         yield _Seen(obj, found.builder, obj, "", described, _applied_origin(job, obj), old)
     for child in found.child_jobs:
         yield _Seen(
@@ -450,11 +451,6 @@ def _claim_template(job: ResolvedJob, claim: JsonObject) -> FieldPath | None:
 
 def _child_origin(job: ResolvedJob, child: ChildJob) -> Callable[[FieldPath], Origin]:
     return lambda path: child_origin(job, child, path)
-
-
-def _sent(sender: str, old: JsonObject | None) -> str:
-    """How ``sender`` sends an object: as it is, or as an update of the deployed one."""
-    return sender if old is None else f"{sender} as an update of the deployed one"
 
 
 def _applied_described(obj: JsonObject, sender: str) -> str:
