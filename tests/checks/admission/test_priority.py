@@ -171,7 +171,7 @@ def test_a_system_class_the_objects_lack_still_gives_its_built_in_value() -> Non
     [finding] = check_admission(found)
     assert finding.code == "vap.denied"
     assert "node-critical pods are not allowed" in finding.message
-    cluster_critical = {"priorityClassName": "system-cluster-critical"}
+    cluster_critical: JsonObject = {"priorityClassName": "system-cluster-critical"}
     assert check_admission(admission_input(platform, pod=cluster_critical)) == []
 
 

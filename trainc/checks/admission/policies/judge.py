@@ -234,6 +234,9 @@ class RunObject:
     """True when ``named`` are several objects alike (the pods of a Job)."""
     user: UserInfo | None = None
     """Who sends it; None: the GitOps tool."""
+    verdict: Verdict | None = None
+    """The plugin's verdict already given on it (:func:`policy_verdict`: the one that
+    decided whether what it creates is judged), so the plugin judges it once."""
 
 
 def check_run_objects(cluster: ClusterObjects, found: Iterable[RunObject]) -> list[Diagnostic]:
@@ -251,7 +254,7 @@ def check_run_objects(cluster: ClusterObjects, found: Iterable[RunObject]) -> li
         request = request_for(obj, seen.user)
         if request is None:
             continue
-        verdict = admit(policies_of, request)
+        verdict = item.verdict if item.verdict is not None else admit(policies_of, request)
         findings.extend(
             item.place(
                 outcome.where,
@@ -400,13 +403,6 @@ def policy_verdict(
         return Verdict()
     request = request_for(obj, user, old=old)
     return admit(cluster, request) if request is not None else Verdict()
-
-
-def policies_refuse_object(
-    objects: ClusterObjects, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
-) -> bool:
-    """Whether the policies refuse ``obj`` sent by ``user`` (:func:`policy_verdict`)."""
-    return bool(policy_verdict(objects, obj, user, old).denials)
 
 
 def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], Origin]:

@@ -164,18 +164,10 @@ def judge_resource_quotas(found: AdmissionInput) -> Judged:
         )
         if refusal is not None and count > 0:
             refused_alone.add(refusal.quota)
-            uncovered = not refusal.quota
+            code, hint = refusal_rule(refusal)
             findings.append(
                 locate(
-                    origin,
-                    QUOTA_UNCOVERED.code if uncovered else QUOTA_EXCEEDED.code,
-                    f"the API server would refuse {who}: {refusal.message}",
-                    hint=(
-                        "give the namespace a ResourceQuota that covers it, as the API "
-                        "server's ResourceQuota configuration (limitedResources) requires"
-                    )
-                    if uncovered
-                    else f"raise the hard limit of quota {refusal.quota!r}; {ASSUMED_EMPTY}",
+                    origin, code, f"the API server would refuse {who}: {refusal.message}", hint=hint
                 )
             )
     if is_gang(found):
@@ -195,6 +187,21 @@ def judge_resource_quotas(found: AdmissionInput) -> Judged:
                 )
             )
     return Judged(findings, frozenset(pod.replicated_job for _, pod in causes))
+
+
+def refusal_rule(refusal: Refusal) -> tuple[str, str]:
+    """The rule code and hint of a finding about an object (no pod) the quotas refuse:
+    one above a quota's hard limit, or one no quota covers where the plugin's
+    ``limitedResources`` require one."""
+    if refusal.quota:
+        return (
+            QUOTA_EXCEEDED.code,
+            f"raise the hard limit of quota {refusal.quota!r}; {ASSUMED_EMPTY}",
+        )
+    return QUOTA_UNCOVERED.code, (
+        "give the namespace a ResourceQuota that covers it, as the API server's "
+        "ResourceQuota configuration (limitedResources) requires"
+    )
 
 
 def quota_refusal(
