@@ -69,6 +69,20 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     return counts
 
 
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The input files a run reads, by path (a file the stat index trusts is not read)."""
+    read_paths: list[str] = []
+    read = trainc.load.inputs.InputFiles.read
+
+    def counted_read(files: object, path: str) -> object:
+        read_paths.append(path)
+        return read(files, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(trainc.load.inputs.InputFiles, "read", counted_read)
+    return read_paths
+
+
 def _validate(repo: Path, store: Store | None, work: Counter[str]) -> ValidationReport:
     work.clear()
     return validate_paths([], cwd=repo, cache=store, jobs=1)
@@ -204,18 +218,15 @@ def test_damaged_entries_are_ignored_and_rewritten(
 
 
 def test_a_run_writes_one_pack_and_reads_its_files_only_when_they_changed(
-    repo: Path, store: Store, work: Counter[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    repo: Path,
+    store: Store,
+    work: Counter[str],
+    reads: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The stat index: an unchanged file is neither read nor digested; a file the last
     run saw within the timestamps' granularity ("racy") is read again, to be sure."""
-    reads: list[str] = []
-    read = trainc.load.inputs.InputFiles.read
-
-    def counted_read(files: object, path: str) -> object:
-        reads.append(path)
-        return read(files, path)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(trainc.load.inputs.InputFiles, "read", counted_read)
     plain = _validate(repo, None, work)
     # Timestamps an hour coarse: every file was written "a moment" before the run.
     monkeypatch.setattr(stat_index, "GRANULARITY_NS", 3600 * 10**9)
@@ -270,19 +281,16 @@ def test_packs_are_compacted(repo: Path, store: Store, work: Counter[str], tmp_p
 
 
 def test_two_repositories_with_the_same_settings_keep_each_other_s_entries(
-    repo: Path, store: Store, work: Counter[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    repo: Path,
+    store: Store,
+    work: Counter[str],
+    reads: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Two different repositories with the same settings share one head (no key holds a
     root): runs alternating between them, each after a change, read back their own
     entries and trust their own stat index; only the edited file is read and checked."""
-    reads: list[str] = []
-    read = trainc.load.inputs.InputFiles.read
-
-    def counted_read(files: object, path: str) -> object:
-        reads.append(path)
-        return read(files, path)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(trainc.load.inputs.InputFiles, "read", counted_read)
     monkeypatch.setattr(stat_index, "GRANULARITY_NS", 0)
     other = tmp_path / "other"
     generate(other, jobs=JOBS, runtimes=3, namespaces=2, seed=1)

@@ -139,8 +139,9 @@ def test_a_limit_range_maximum_sits_on_the_resources_setting() -> None:
     assert "maximum memory usage per Container is 128Mi, but limit is 256Mi" in refused.message
 
 
-def test_object_count_quotas_count_the_cronjob_and_its_jobs() -> None:
-    quota = f"""\
+def _counts(allowed: int) -> str:
+    """A quota that allows ``allowed`` CronJobs, Jobs and pods in the sweeper's namespace."""
+    return f"""\
 apiVersion: v1
 kind: ResourceQuota
 metadata:
@@ -148,10 +149,14 @@ metadata:
   namespace: {NAMESPACE}
 spec:
   hard:
-    count/cronjobs.batch: "0"
-    count/jobs.batch: "0"
+    count/cronjobs.batch: "{allowed}"
+    count/jobs.batch: "{allowed}"
+    pods: "{allowed}"
 """
-    found = _judge(quota, _objects())
+
+
+def test_object_count_quotas_count_the_cronjob_and_its_jobs() -> None:
+    found = _judge(_counts(0), _objects())
     assert [(setting, d.code) for setting, d in found] == [
         (("sweeper", "namespace"), "quota.exceeded"),
         (("sweeper", "namespace"), "quota.exceeded"),
@@ -206,9 +211,8 @@ spec:
     assert found == [(("sweeper", "namespace"), "quota.exceeded")]
 
 
-#: A policy that admits every object of the sweeper, and quotas that admit them: both
-#: plugins evaluate each object.
-EVERY_OBJECT = f"""\
+#: A policy that admits every object of the sweeper.
+EVERY_OBJECT = """\
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
 metadata:
@@ -230,17 +234,6 @@ metadata:
 spec:
   policyName: named
   validationActions: [Deny]
----
-apiVersion: v1
-kind: ResourceQuota
-metadata:
-  name: counts
-  namespace: {NAMESPACE}
-spec:
-  hard:
-    count/cronjobs.batch: "5"
-    count/jobs.batch: "5"
-    pods: "5"
 """
 
 
@@ -262,7 +255,8 @@ def test_each_plugin_judges_each_object_once(monkeypatch: pytest.MonkeyPatch) ->
     for module in (quotas_judge, sweeper):
         if getattr(module, "admit", None) is quota_admit:
             monkeypatch.setattr(module, "admit", counted_quota)
-    assert _judge(RESTRICTED + "---\n" + EVERY_OBJECT, _objects()) == []
+    platform = f"{RESTRICTED}---\n{EVERY_OBJECT}---\n{_counts(5)}"
+    assert _judge(platform, _objects()) == []  # both plugins judge every object
     assert {"cronjobs", "jobs", "pods"} <= policy_requests.keys()
     assert set(policy_requests.values()) == {1}, policy_requests
     assert {"cronjobs", "jobs", "pods"} <= quota_targets.keys()
