@@ -84,8 +84,7 @@ class PackedStore:
         self.key = key
         self.place = place
         self.lineages = head.lineages if head is not None else ()
-        own = next((lineage for lineage in self.lineages if lineage.place == place), None)
-        self.own = own
+        self.own = own = next((line for line in self.lineages if line.place == place), None)
         # A copy in a new directory has none of its own: it starts from the last run's.
         known = own or next(iter(self.lineages), None)
         self.index = StatIndex() if known is None else StatIndex(known.files, known.since_ns)
