@@ -48,6 +48,12 @@ WORDS: dict[str, tuple[str, str]] = {
         "TrainJob ml/llama: the API server would refuse the pods of replicatedJob 'node', "
         "created by the Job controller: failed quota: compute: must specify limits.cpu for: node",
     ),
+    "quota/invalid/exceeded--update-claim": (
+        "quota.exceeded",
+        "the API server would refuse the PersistentVolumeClaim 'checkpoints-llama', applied "
+        "by the GitOps tool as an update of the deployed one: exceeded quota: storage, "
+        "requested: requests.storage=60Gi, used: requests.storage=0",
+    ),
     "quota/invalid/gang-exceeds": (
         "quota.gang-exceeds",
         "the TrainJob's pods must all run at once, and quota 'gpus' can never admit all 4 "

@@ -2630,6 +2630,32 @@ def _m96(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m97(cls, defaults):
+    def __init__(self, lineages):
+        _object_setattr(self, 'lineages', lineages)
+    def __repr__(self):
+        return f"{self.__class__.__qualname__}(lineages={self.lineages!r})"
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.lineages,) == (other.lineages,)
+        return NotImplemented
+    def __hash__(self):
+        return hash((self.lineages,))
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('lineages',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('lineages',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+    def __getstate__(self):
+        return [self.lineages]
+    def __setstate__(self, state):
+        for name, value in zip(('lineages',), state):
+            _object_setattr(self, name, value)
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
+
+def _m98(cls, defaults):
     def __init__(self, load, objects):
         _object_setattr(self, 'load', load)
         _object_setattr(self, 'objects', objects)
@@ -2656,7 +2682,7 @@ def _m97(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m98(cls, defaults):
+def _m99(cls, defaults):
     _d_whole, _d_cross, = defaults
     def __init__(self, loaded, findings, defaulted, whole=_d_whole, cross=_d_cross):
         _object_setattr(self, 'loaded', loaded)
@@ -2687,7 +2713,7 @@ def _m98(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m99(cls, defaults):
+def _m100(cls, defaults):
     _d_targets, _d_stdin, _d_base, _d_jobs, _d_cache, _d_untracked, _d_progress, = defaults
     def __init__(self, loaded_config, config, targets=_d_targets, stdin=_d_stdin, base=_d_base, jobs=_d_jobs, cache=_d_cache, untracked=_d_untracked, progress=_d_progress):
         _object_setattr(self, 'loaded_config', loaded_config)
@@ -2722,7 +2748,7 @@ def _m99(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m100(cls, defaults):
+def _m101(cls, defaults):
     _d_time, _d_training_runtime_spec, = defaults
     def __init__(self, *, manager, time=_d_time, training_runtime_spec=_d_training_runtime_spec):
         _object_setattr(self, 'manager', manager)
@@ -2751,7 +2777,7 @@ def _m100(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m101(cls, defaults):
+def _m102(cls, defaults):
     _d_manifests, _d_pod_security, _d_identities, _d_resource_quota, = defaults
     def __init__(self, *, manifests=_d_manifests, pod_security=_d_pod_security, identities=_d_identities, resource_quota=_d_resource_quota):
         _object_setattr(self, 'manifests', manifests)
@@ -2781,7 +2807,7 @@ def _m101(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m102(cls, defaults):
+def _m103(cls, defaults):
     _d_manifests, _d_pod_security_defaults, _d_pod_security_exemptions, _d_gitops, _d_jobset_controller, _d_job_controller, _d_limited_resources, _d_cronjob_controller, _d_trainer_controller, = defaults
     def __init__(self, *, manifests=_d_manifests, pod_security_defaults=_FACTORY, pod_security_exemptions=_FACTORY, gitops=_FACTORY, jobset_controller=_FACTORY, job_controller=_FACTORY, limited_resources=_d_limited_resources, cronjob_controller=_FACTORY, trainer_controller=_FACTORY):
         _object_setattr(self, 'manifests', manifests)
@@ -2816,7 +2842,7 @@ def _m102(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m103(cls, defaults):
+def _m104(cls, defaults):
     _d_markers, = defaults
     def __init__(self, markers=_d_markers):
         _object_setattr(self, 'markers', markers)
@@ -2843,7 +2869,7 @@ def _m103(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m104(cls, defaults):
+def _m105(cls, defaults):
     _d_match_constraints, _d_match_conditions, _d_variables, _d_validation_actions, _d_params, = defaults
     def __init__(self, *, match_constraints=_d_match_constraints, match_conditions=_d_match_conditions, variables=_d_variables, validations, validation_actions=_d_validation_actions, params=_d_params):
         _object_setattr(self, 'match_constraints', match_constraints)
@@ -2875,7 +2901,7 @@ def _m104(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m105(cls, defaults):
+def _m106(cls, defaults):
     _d_max_file_bytes, _d_max_yaml_nodes, _d_max_depth, _d_max_documents, = defaults
     def __init__(self, *, max_file_bytes=_d_max_file_bytes, max_yaml_nodes=_d_max_yaml_nodes, max_depth=_d_max_depth, max_documents=_d_max_documents):
         _object_setattr(self, 'max_file_bytes', max_file_bytes)
@@ -2905,7 +2931,7 @@ def _m105(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m106(cls, defaults):
+def _m107(cls, defaults):
     _d_max_restarts, _d_restart_strategy, _d_rules, = defaults
     def __init__(self, *, max_restarts=_d_max_restarts, restart_strategy=_d_restart_strategy, rules=_d_rules):
         _object_setattr(self, 'max_restarts', max_restarts)
@@ -2934,7 +2960,7 @@ def _m106(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m107(cls, defaults):
+def _m108(cls, defaults):
     _d_iteration_limit, _d_unsupported, = defaults
     def __init__(self, message, iteration_limit=_d_iteration_limit, unsupported=_d_unsupported):
         _object_setattr(self, 'message', message)
@@ -2963,7 +2989,7 @@ def _m107(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m108(cls, defaults):
+def _m109(cls, defaults):
     _d_metadata, _d_spec, = defaults
     def __init__(self, *, metadata=_d_metadata, spec=_d_spec):
         _object_setattr(self, 'metadata', metadata)
@@ -2991,7 +3017,7 @@ def _m108(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m109(cls, defaults):
+def _m110(cls, defaults):
     def __init__(self, metadata, spec):
         _object_setattr(self, 'metadata', metadata)
         _object_setattr(self, 'spec', spec)
@@ -3018,7 +3044,7 @@ def _m109(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m110(cls, defaults):
+def _m111(cls, defaults):
     def __init__(self, migrations, handled_paths):
         _object_setattr(self, 'migrations', migrations)
         _object_setattr(self, 'handled_paths', handled_paths)
@@ -3045,7 +3071,7 @@ def _m110(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m111(cls, defaults):
+def _m112(cls, defaults):
     _d_ml_policy, _d_pod_group_policy, _d_template, _d_ttl_seconds_after_finished, = defaults
     def __init__(self, *, ml_policy=_d_ml_policy, pod_group_policy=_d_pod_group_policy, template=_d_template, ttl_seconds_after_finished=_d_ttl_seconds_after_finished):
         _object_setattr(self, 'ml_policy', ml_policy)
@@ -3075,7 +3101,7 @@ def _m111(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m112(cls, defaults):
+def _m113(cls, defaults):
     _d_mode, _d_highest_tier_allowed, = defaults
     def __init__(self, *, mode=_d_mode, highest_tier_allowed=_d_highest_tier_allowed):
         _object_setattr(self, 'mode', mode)
@@ -3103,7 +3129,7 @@ def _m112(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m113(cls, defaults):
+def _m114(cls, defaults):
     def __init__(self, module, attribute):
         _object_setattr(self, 'module', module)
         _object_setattr(self, 'attribute', attribute)
@@ -3130,7 +3156,7 @@ def _m113(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m114(cls, defaults):
+def _m115(cls, defaults):
     def __init__(self, name, ancestor, count, requests, count_origin):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'ancestor', ancestor)
@@ -3160,7 +3186,7 @@ def _m114(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m115(cls, defaults):
+def _m116(cls, defaults):
     def __init__(self, name, default_since):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'default_since', default_since)
@@ -3187,7 +3213,7 @@ def _m115(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m116(cls, defaults):
+def _m117(cls, defaults):
     _d_rewrite, _d_fallback, = defaults
     def __init__(self, name, introduced, functions, rewrite=_d_rewrite, fallback=_d_fallback):
         _object_setattr(self, 'name', name)
@@ -3218,7 +3244,7 @@ def _m116(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m117(cls, defaults):
+def _m118(cls, defaults):
     _d_kind, = defaults
     def __init__(self, name, model_path, path, kind=_d_kind):
         _object_setattr(self, 'name', name)
@@ -3248,7 +3274,7 @@ def _m117(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m118(cls, defaults):
+def _m119(cls, defaults):
     def __init__(self, name, namespace, path, line, runtime_kind, runtime_name):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'namespace', namespace)
@@ -3279,7 +3305,7 @@ def _m118(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m119(cls, defaults):
+def _m120(cls, defaults):
     def __init__(self, name, overloads):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'overloads', overloads)
@@ -3306,7 +3332,7 @@ def _m119(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m120(cls, defaults):
+def _m121(cls, defaults):
     def __init__(self, name, policy, document):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'policy', policy)
@@ -3334,7 +3360,7 @@ def _m120(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m121(cls, defaults):
+def _m122(cls, defaults):
     def __init__(self, name, program):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'program', program)
@@ -3361,7 +3387,7 @@ def _m121(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m122(cls, defaults):
+def _m123(cls, defaults):
     def __init__(self, name, template, retain):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'template', template)
@@ -3389,7 +3415,7 @@ def _m122(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m123(cls, defaults):
+def _m124(cls, defaults):
     def __init__(self, name, type, json_path, description):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'type', type)
@@ -3418,7 +3444,7 @@ def _m123(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m124(cls, defaults):
+def _m125(cls, defaults):
     def __init__(self, name):
         _object_setattr(self, 'name', name)
     def __repr__(self):
@@ -3444,7 +3470,7 @@ def _m124(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m125(cls, defaults):
+def _m126(cls, defaults):
     _d_on_job_failure_reasons, _d_on_job_failure_message_patterns, _d_target_replicated_jobs, = defaults
     def __init__(self, *, name, action, on_job_failure_reasons=_d_on_job_failure_reasons, on_job_failure_message_patterns=_d_on_job_failure_message_patterns, target_replicated_jobs=_d_target_replicated_jobs):
         _object_setattr(self, 'name', name)
@@ -3475,7 +3501,7 @@ def _m125(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m126(cls, defaults):
+def _m127(cls, defaults):
     _d_api_group, _d_kind, = defaults
     def __init__(self, *, name, api_group=_d_api_group, kind=_d_kind):
         _object_setattr(self, 'name', name)
@@ -3504,7 +3530,7 @@ def _m126(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m127(cls, defaults):
+def _m128(cls, defaults):
     _d_env, _d_volume_mounts, _d_security_context, = defaults
     def __init__(self, *, name, env=_d_env, volume_mounts=_d_volume_mounts, security_context=_d_security_context):
         _object_setattr(self, 'name', name)
@@ -3534,7 +3560,7 @@ def _m127(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m128(cls, defaults):
+def _m129(cls, defaults):
     def __init__(self, *, name, expression):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'expression', expression)
@@ -3561,7 +3587,7 @@ def _m128(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m129(cls, defaults):
+def _m130(cls, defaults):
     _d_group_name, _d_replicas, _d_depends_on, = defaults
     def __init__(self, *, name, group_name=_d_group_name, template, replicas=_d_replicas, depends_on=_d_depends_on):
         _object_setattr(self, 'name', name)
@@ -3592,7 +3618,7 @@ def _m129(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m130(cls, defaults):
+def _m131(cls, defaults):
     def __init__(self, *, name, ready, succeeded, failed, active, suspended):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'ready', ready)
@@ -3623,7 +3649,7 @@ def _m130(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m131(cls, defaults):
+def _m132(cls, defaults):
     def __init__(self, *, name, status):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'status', status)
@@ -3650,7 +3676,7 @@ def _m131(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m132(cls, defaults):
+def _m133(cls, defaults):
     _d_template, = defaults
     def __init__(self, *, name, template=_d_template):
         _object_setattr(self, 'name', name)
@@ -3678,7 +3704,7 @@ def _m132(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m133(cls, defaults):
+def _m134(cls, defaults):
     def __init__(self, *, name, value):
         _object_setattr(self, 'name', name)
         _object_setattr(self, 'value', value)
@@ -3705,7 +3731,7 @@ def _m133(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m134(cls, defaults):
+def _m135(cls, defaults):
     _d_checked, = defaults
     def __init__(self, namespace, name, path, line, templates, checked=_d_checked):
         _object_setattr(self, 'namespace', namespace)
@@ -3737,7 +3763,7 @@ def _m134(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m135(cls, defaults):
+def _m136(cls, defaults):
     def __init__(self, namespace, name, source, objects):
         _object_setattr(self, 'namespace', namespace)
         _object_setattr(self, 'name', name)
@@ -3766,7 +3792,7 @@ def _m135(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m136(cls, defaults):
+def _m137(cls, defaults):
     _d_network_topology, = defaults
     def __init__(self, *, network_topology=_d_network_topology):
         _object_setattr(self, 'network_topology', network_topology)
@@ -3793,7 +3819,7 @@ def _m136(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m137(cls, defaults):
+def _m138(cls, defaults):
     _d_nodes, _d_longest_list, _d_longest_string, = defaults
     def __init__(self, nodes=_d_nodes, longest_list=_d_longest_list, longest_string=_d_longest_string):
         _object_setattr(self, 'nodes', nodes)
@@ -3822,7 +3848,7 @@ def _m137(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m138(cls, defaults):
+def _m139(cls, defaults):
     def __init__(self, null_free, defaulted, findings):
         _object_setattr(self, 'null_free', null_free)
         _object_setattr(self, 'defaulted', defaulted)
@@ -3850,7 +3876,7 @@ def _m138(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m139(cls, defaults):
+def _m140(cls, defaults):
     _d_num_nodes, _d_torch, _d_mpi, _d_jax, _d_xgboost, _d_flux, = defaults
     def __init__(self, *, num_nodes=_d_num_nodes, torch=_d_torch, mpi=_d_mpi, jax=_d_jax, xgboost=_d_xgboost, flux=_d_flux):
         _object_setattr(self, 'num_nodes', num_nodes)
@@ -3882,7 +3908,7 @@ def _m139(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m140(cls, defaults):
+def _m141(cls, defaults):
     _d_num_proc_per_node, _d_mpi_implementation, _d_ssh_auth_mount_path, _d_run_launcher_as_node, = defaults
     def __init__(self, *, num_proc_per_node=_d_num_proc_per_node, mpi_implementation=_d_mpi_implementation, ssh_auth_mount_path=_d_ssh_auth_mount_path, run_launcher_as_node=_d_run_launcher_as_node):
         _object_setattr(self, 'num_proc_per_node', num_proc_per_node)
@@ -3912,7 +3938,7 @@ def _m140(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m141(cls, defaults):
+def _m142(cls, defaults):
     _d_num_proc_per_node, = defaults
     def __init__(self, *, num_proc_per_node=_d_num_proc_per_node):
         _object_setattr(self, 'num_proc_per_node', num_proc_per_node)
@@ -3939,7 +3965,7 @@ def _m141(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m142(cls, defaults):
+def _m143(cls, defaults):
     _d_hidden, _d_kept, = defaults
     def __init__(self, objects, diagnostics, index, hidden=_d_hidden, kept=_d_kept):
         _object_setattr(self, 'objects', objects)
@@ -3970,7 +3996,7 @@ def _m142(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m143(cls, defaults):
+def _m144(cls, defaults):
     _d_namespaces, = defaults
     def __init__(self, objects, diagnostics, namespaces=_d_namespaces):
         _object_setattr(self, 'objects', objects)
@@ -3999,7 +4025,7 @@ def _m143(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m144(cls, defaults):
+def _m145(cls, defaults):
     def __init__(self, objects, diagnostics, namespaces):
         _object_setattr(self, 'objects', objects)
         _object_setattr(self, 'diagnostics', diagnostics)
@@ -4027,7 +4053,7 @@ def _m144(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m145(cls, defaults):
+def _m146(cls, defaults):
     def __init__(self, objects, digest, sources, diagnostics):
         _object_setattr(self, 'objects', objects)
         _object_setattr(self, 'digest', digest)
@@ -4056,7 +4082,7 @@ def _m145(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m146(cls, defaults):
+def _m147(cls, defaults):
     _d_cluster, = defaults
     def __init__(self, objects, index, config, policies, wholes, cluster=_d_cluster):
         _object_setattr(self, 'objects', objects)
@@ -4088,7 +4114,7 @@ def _m146(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m147(cls, defaults):
+def _m148(cls, defaults):
     _d_namespaces, = defaults
     def __init__(self, objects, sources, diagnostics, files, namespaces=_d_namespaces):
         _object_setattr(self, 'objects', objects)
@@ -4119,7 +4145,7 @@ def _m147(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m148(cls, defaults):
+def _m149(cls, defaults):
     _d_operations, _d_nesting, _d_outer_equalities, _d_inner_equalities, _d_string_calls, _d_regex_calls, _d_longest_literal, = defaults
     def __init__(self, operations=_d_operations, nesting=_d_nesting, outer_equalities=_d_outer_equalities, inner_equalities=_d_inner_equalities, string_calls=_d_string_calls, regex_calls=_d_regex_calls, longest_literal=_d_longest_literal):
         _object_setattr(self, 'operations', operations)
@@ -4152,7 +4178,7 @@ def _m148(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m149(cls, defaults):
+def _m150(cls, defaults):
     _d_target_replicated_jobs, = defaults
     def __init__(self, *, operator, target_replicated_jobs=_d_target_replicated_jobs):
         _object_setattr(self, 'operator', operator)
@@ -4180,7 +4206,7 @@ def _m149(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m150(cls, defaults):
+def _m151(cls, defaults):
     _d_output, _d_native_volume_claims, _d_mpi_ssh_secret, _d_flux_curve_secret, _d_server_side_apply, _d_emit_namespaces, = defaults
     def __init__(self, *, output=_d_output, native_volume_claims=_d_native_volume_claims, mpi_ssh_secret=_d_mpi_ssh_secret, flux_curve_secret=_d_flux_curve_secret, server_side_apply=_d_server_side_apply, emit_namespaces=_d_emit_namespaces):
         _object_setattr(self, 'output', output)
@@ -4212,7 +4238,7 @@ def _m150(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m151(cls, defaults):
+def _m152(cls, defaults):
     _d_output, _d_volume_claim_policies, _d_mpi, _d_flux, _d_apply, _d_namespaces, = defaults
     def __init__(self, *, output=_d_output, volume_claim_policies=_d_volume_claim_policies, mpi=_d_mpi, flux=_d_flux, apply=_d_apply, namespaces=_d_namespaces):
         _object_setattr(self, 'output', output)
@@ -4244,7 +4270,7 @@ def _m151(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m152(cls, defaults):
+def _m153(cls, defaults):
     def __init__(self, *, output_format, config_file, environment, overrides, verbose, quiet, color):
         _object_setattr(self, 'output_format', output_format)
         _object_setattr(self, 'config_file', config_file)
@@ -4273,34 +4299,6 @@ def _m152(cls, defaults):
         return [self.output_format, self.config_file, self.environment, self.overrides, self.verbose, self.quiet, self.color]
     def __setstate__(self, state):
         for name, value in zip(('output_format','config_file','environment','overrides','verbose','quiet','color',), state):
-            _object_setattr(self, name, value)
-    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
-
-def _m153(cls, defaults):
-    def __init__(self, packs, files, since_ns):
-        _object_setattr(self, 'packs', packs)
-        _object_setattr(self, 'files', files)
-        _object_setattr(self, 'since_ns', since_ns)
-    def __repr__(self):
-        return f"{self.__class__.__qualname__}(packs={self.packs!r}, files={self.files!r}, since_ns={self.since_ns!r})"
-    def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return (self.packs,self.files,self.since_ns,) == (other.packs,other.files,other.since_ns,)
-        return NotImplemented
-    def __hash__(self):
-        return hash((self.packs,self.files,self.since_ns,))
-    def __setattr__(self, name, value):
-        if type(self) is cls or name in ('packs','files','since_ns',):
-            raise FrozenInstanceError(f"cannot assign to field {name!r}")
-        super(cls, self).__setattr__(name, value)
-    def __delattr__(self, name):
-        if type(self) is cls or name in ('packs','files','since_ns',):
-            raise FrozenInstanceError(f"cannot delete field {name!r}")
-        super(cls, self).__delattr__(name)
-    def __getstate__(self):
-        return [self.packs, self.files, self.since_ns]
-    def __setstate__(self, state):
-        for name, value in zip(('packs','files','since_ns',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
@@ -4827,6 +4825,35 @@ def _m171(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m172(cls, defaults):
+    def __init__(self, place, packs, files, since_ns):
+        _object_setattr(self, 'place', place)
+        _object_setattr(self, 'packs', packs)
+        _object_setattr(self, 'files', files)
+        _object_setattr(self, 'since_ns', since_ns)
+    def __repr__(self):
+        return f"{self.__class__.__qualname__}(place={self.place!r}, packs={self.packs!r}, files={self.files!r}, since_ns={self.since_ns!r})"
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.place,self.packs,self.files,self.since_ns,) == (other.place,other.packs,other.files,other.since_ns,)
+        return NotImplemented
+    def __hash__(self):
+        return hash((self.place,self.packs,self.files,self.since_ns,))
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('place','packs','files','since_ns',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('place','packs','files','since_ns',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+    def __getstate__(self):
+        return [self.place, self.packs, self.files, self.since_ns]
+    def __setstate__(self, state):
+        for name, value in zip(('place','packs','files','since_ns',), state):
+            _object_setattr(self, name, value)
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
+
+def _m173(cls, defaults):
     def __init__(self, policies, diagnostics, sources):
         _object_setattr(self, 'policies', policies)
         _object_setattr(self, 'diagnostics', diagnostics)
@@ -4854,7 +4881,7 @@ def _m172(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m173(cls, defaults):
+def _m174(cls, defaults):
     _d_progress_percentage, _d_estimated_remaining_seconds, _d_metrics, _d_last_updated_time, = defaults
     def __init__(self, *, progress_percentage=_d_progress_percentage, estimated_remaining_seconds=_d_estimated_remaining_seconds, metrics=_d_metrics, last_updated_time=_d_last_updated_time):
         _object_setattr(self, 'progress_percentage', progress_percentage)
@@ -4884,7 +4911,7 @@ def _m173(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m174(cls, defaults):
+def _m175(cls, defaults):
     def __init__(self, python_name, wire_name, type, required):
         _object_setattr(self, 'python_name', python_name)
         _object_setattr(self, 'wire_name', wire_name)
@@ -4913,7 +4940,7 @@ def _m174(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m175(cls, defaults):
+def _m176(cls, defaults):
     _d_examples, = defaults
     def __init__(self, regex, noun, rule, examples=_d_examples):
         _object_setattr(self, 'regex', regex)
@@ -4943,7 +4970,7 @@ def _m175(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m176(cls, defaults):
+def _m177(cls, defaults):
     def __init__(self, regex):
         _object_setattr(self, 'regex', regex)
     def __repr__(self):
@@ -4969,7 +4996,7 @@ def _m176(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m177(cls, defaults):
+def _m178(cls, defaults):
     def __init__(self, removed, left_alone):
         _object_setattr(self, 'removed', removed)
         _object_setattr(self, 'left_alone', left_alone)
@@ -4996,7 +5023,7 @@ def _m177(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m178(cls, defaults):
+def _m179(cls, defaults):
     def __init__(self, replicated_job, index, job, added, labels):
         _object_setattr(self, 'replicated_job', replicated_job)
         _object_setattr(self, 'index', index)
@@ -5026,7 +5053,7 @@ def _m178(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m179(cls, defaults):
+def _m180(cls, defaults):
     _d_job_index, _d_pod_index, = defaults
     def __init__(self, *, replicated_job, job_index=_d_job_index, pod_index=_d_pod_index):
         _object_setattr(self, 'replicated_job', replicated_job)
@@ -5055,7 +5082,7 @@ def _m179(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m180(cls, defaults):
+def _m181(cls, defaults):
     _d_replicated_jobs, _d_network, _d_success_policy, _d_failure_policy, _d_startup_policy, _d_suspend, _d_coordinator, _d_managed_by, _d_ttl_seconds_after_finished, _d_volume_claim_policies, = defaults
     def __init__(self, *, replicated_jobs=_d_replicated_jobs, network=_d_network, success_policy=_d_success_policy, failure_policy=_d_failure_policy, startup_policy=_d_startup_policy, suspend=_d_suspend, coordinator=_d_coordinator, managed_by=_d_managed_by, ttl_seconds_after_finished=_d_ttl_seconds_after_finished, volume_claim_policies=_d_volume_claim_policies):
         _object_setattr(self, 'replicated_jobs', replicated_jobs)
@@ -5091,7 +5118,7 @@ def _m180(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m181(cls, defaults):
+def _m182(cls, defaults):
     _d_replicated_jobs, = defaults
     def __init__(self, *, replicated_jobs=_d_replicated_jobs):
         _object_setattr(self, 'replicated_jobs', replicated_jobs)
@@ -5118,7 +5145,7 @@ def _m181(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m182(cls, defaults):
+def _m183(cls, defaults):
     _d_kept, = defaults
     def __init__(self, report, kept=_d_kept):
         _object_setattr(self, 'report', report)
@@ -5146,7 +5173,7 @@ def _m182(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m183(cls, defaults):
+def _m184(cls, defaults):
     _d_requests, _d_limits, = defaults
     def __init__(self, *, requests=_d_requests, limits=_d_limits):
         _object_setattr(self, 'requests', requests)
@@ -5174,7 +5201,7 @@ def _m183(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m184(cls, defaults):
+def _m185(cls, defaults):
     def __init__(self, resolved, built, clean):
         _object_setattr(self, 'resolved', resolved)
         _object_setattr(self, 'built', built)
@@ -5202,7 +5229,7 @@ def _m184(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m185(cls, defaults):
+def _m186(cls, defaults):
     def __init__(self, *, resource_rules):
         _object_setattr(self, 'resource_rules', resource_rules)
     def __repr__(self):
@@ -5228,7 +5255,7 @@ def _m185(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m186(cls, defaults):
+def _m187(cls, defaults):
     def __init__(self, root, disabled):
         _object_setattr(self, 'root', root)
         _object_setattr(self, 'disabled', disabled)
@@ -5255,7 +5282,7 @@ def _m186(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m187(cls, defaults):
+def _m188(cls, defaults):
     _d_config_file, _d_deploy, _d_include, _d_exclude, _d_runtimes, _d_namespace, _d_kubernetes_version, _d_environment, _d_template_values, _d_policies, _d_limits, _d_compile, _d_sweeper, _d_rules, _d_path_rules, _d_overridden_destination, _d_namespaces, _d_cluster, = defaults
     def __init__(self, *, root, config_file=_d_config_file, deploy=_d_deploy, include=_d_include, exclude=_d_exclude, runtimes=_d_runtimes, namespace=_d_namespace, kubernetes_version=_d_kubernetes_version, environment=_d_environment, template_values=_FACTORY, policies=_FACTORY, limits=_FACTORY, compile=_FACTORY, sweeper=_d_sweeper, rules=_FACTORY, path_rules=_d_path_rules, overridden_destination=_d_overridden_destination, namespaces=_d_namespaces, cluster=_d_cluster):
         _object_setattr(self, 'root', root)
@@ -5300,7 +5327,7 @@ def _m187(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m188(cls, defaults):
+def _m189(cls, defaults):
     _d_id, _d_message_expression, _d_field_path, _d_optional_old_self, _d_transition, = defaults
     def __init__(self, rule, message, id=_d_id, message_expression=_d_message_expression, field_path=_d_field_path, optional_old_self=_d_optional_old_self, transition=_d_transition):
         _object_setattr(self, 'rule', rule)
@@ -5333,7 +5360,7 @@ def _m188(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m189(cls, defaults):
+def _m190(cls, defaults):
     _d_message_expression, _d_reason, _d_field_path, = defaults
     def __init__(self, *, rule, message, id, message_expression=_d_message_expression, reason=_d_reason, field_path=_d_field_path):
         _object_setattr(self, 'rule', rule)
@@ -5365,7 +5392,7 @@ def _m189(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m190(cls, defaults):
+def _m191(cls, defaults):
     def __init__(self, runtime, findings):
         _object_setattr(self, 'runtime', runtime)
         _object_setattr(self, 'findings', findings)
@@ -5392,7 +5419,7 @@ def _m190(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m191(cls, defaults):
+def _m192(cls, defaults):
     def __init__(self, *, runtime_name, num_nodes, procs_per_node, gpus, args):
         _object_setattr(self, 'runtime_name', runtime_name)
         _object_setattr(self, 'num_nodes', num_nodes)
@@ -5422,7 +5449,7 @@ def _m191(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m192(cls, defaults):
+def _m193(cls, defaults):
     _d_initializer, _d_trainer, _d_runtime_patches, _d_suspend, _d_active_deadline_seconds, _d_managed_by, = defaults
     def __init__(self, *, runtime_ref, initializer=_d_initializer, trainer=_d_trainer, runtime_patches=_d_runtime_patches, suspend=_d_suspend, active_deadline_seconds=_d_active_deadline_seconds, managed_by=_d_managed_by):
         _object_setattr(self, 'runtime_ref', runtime_ref)
@@ -5455,7 +5482,7 @@ def _m192(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m193(cls, defaults):
+def _m194(cls, defaults):
     _d_schedule_timeout_seconds, = defaults
     def __init__(self, *, schedule_timeout_seconds=_d_schedule_timeout_seconds):
         _object_setattr(self, 'schedule_timeout_seconds', schedule_timeout_seconds)
@@ -5482,7 +5509,7 @@ def _m193(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m194(cls, defaults):
+def _m195(cls, defaults):
     _d_values, = defaults
     def __init__(self, scope_name, operator, values=_d_values):
         _object_setattr(self, 'scope_name', scope_name)
@@ -5511,7 +5538,7 @@ def _m194(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m195(cls, defaults):
+def _m196(cls, defaults):
     _d_values, = defaults
     def __init__(self, *, scope_name, operator, values=_d_values):
         _object_setattr(self, 'scope_name', scope_name)
@@ -5540,7 +5567,7 @@ def _m195(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m196(cls, defaults):
+def _m197(cls, defaults):
     _d_service_account_name, _d_volumes, _d_init_containers, _d_containers, _d_image_pull_secrets, _d_security_context, _d_node_selector, _d_affinity, _d_tolerations, _d_scheduling_gates, _d_termination_grace_period_seconds, = defaults
     def __init__(self, *, service_account_name=_d_service_account_name, volumes=_d_volumes, init_containers=_d_init_containers, containers=_d_containers, image_pull_secrets=_d_image_pull_secrets, security_context=_d_security_context, node_selector=_d_node_selector, affinity=_d_affinity, tolerations=_d_tolerations, scheduling_gates=_d_scheduling_gates, termination_grace_period_seconds=_d_termination_grace_period_seconds):
         _object_setattr(self, 'service_account_name', service_account_name)
@@ -5577,7 +5604,7 @@ def _m196(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m197(cls, defaults):
+def _m198(cls, defaults):
     _d_namespaces, = defaults
     def __init__(self, source, objects, diagnostics, namespaces=_d_namespaces):
         _object_setattr(self, 'source', source)
@@ -5607,7 +5634,7 @@ def _m197(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m198(cls, defaults):
+def _m199(cls, defaults):
     _d_manager, = defaults
     def __init__(self, source, path, manager=_d_manager):
         _object_setattr(self, 'source', source)
@@ -5636,7 +5663,7 @@ def _m198(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m199(cls, defaults):
+def _m200(cls, defaults):
     _d_ssh_auth_secret, = defaults
     def __init__(self, *, ssh_auth_secret=_d_ssh_auth_secret):
         _object_setattr(self, 'ssh_auth_secret', ssh_auth_secret)
@@ -5663,7 +5690,7 @@ def _m199(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m200(cls, defaults):
+def _m201(cls, defaults):
     def __init__(self, *, startup_policy_order):
         _object_setattr(self, 'startup_policy_order', startup_policy_order)
     def __repr__(self):
@@ -5689,7 +5716,7 @@ def _m200(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m201(cls, defaults):
+def _m202(cls, defaults):
     _d_storage_uri, _d_env, _d_secret_ref, = defaults
     def __init__(self, *, storage_uri=_d_storage_uri, env=_d_env, secret_ref=_d_secret_ref):
         _object_setattr(self, 'storage_uri', storage_uri)
@@ -5718,7 +5745,7 @@ def _m201(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m202(cls, defaults):
+def _m203(cls, defaults):
     def __init__(self, store, scope):
         _object_setattr(self, 'store', store)
         _object_setattr(self, 'scope', scope)
@@ -5745,7 +5772,7 @@ def _m202(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m203(cls, defaults):
+def _m204(cls, defaults):
     _d_targets, = defaults
     def __init__(self, *, targets=_d_targets):
         _object_setattr(self, 'targets', targets)
@@ -5772,7 +5799,7 @@ def _m203(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m204(cls, defaults):
+def _m205(cls, defaults):
     _d_template, = defaults
     def __init__(self, *, template=_d_template):
         _object_setattr(self, 'template', template)
@@ -5799,7 +5826,7 @@ def _m204(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m205(cls, defaults):
+def _m206(cls, defaults):
     def __init__(self, template, patches):
         _object_setattr(self, 'template', template)
         _object_setattr(self, 'patches', patches)
@@ -5826,7 +5853,7 @@ def _m205(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m206(cls, defaults):
+def _m207(cls, defaults):
     _d_templates, _d_retention_policy, = defaults
     def __init__(self, *, templates=_d_templates, retention_policy=_d_retention_policy):
         _object_setattr(self, 'templates', templates)
@@ -5854,7 +5881,7 @@ def _m206(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m207(cls, defaults):
+def _m208(cls, defaults):
     _d_verdicts, = defaults
     def __init__(self, trainjobs, work, run, stages, target, specs, verdicts=_d_verdicts):
         _object_setattr(self, 'trainjobs', trainjobs)
@@ -5887,7 +5914,7 @@ def _m207(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m208(cls, defaults):
+def _m209(cls, defaults):
     _d_value, _d_detail, _d_hint, _d_cause, = defaults
     def __init__(self, type, path, code, value=_d_value, detail=_d_detail, hint=_d_hint, cause=_d_cause):
         _object_setattr(self, 'type', type)
@@ -5920,7 +5947,7 @@ def _m208(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m209(cls, defaults):
+def _m210(cls, defaults):
     _d_groups, = defaults
     def __init__(self, username, groups=_d_groups):
         _object_setattr(self, 'username', username)
@@ -5948,7 +5975,7 @@ def _m209(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m210(cls, defaults):
+def _m211(cls, defaults):
     _d_groups, = defaults
     def __init__(self, *, username, groups=_d_groups):
         _object_setattr(self, 'username', username)
@@ -5976,7 +6003,7 @@ def _m210(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m211(cls, defaults):
+def _m212(cls, defaults):
     _d_usernames, _d_runtime_classes, _d_namespaces, = defaults
     def __init__(self, *, usernames=_d_usernames, runtime_classes=_d_runtime_classes, namespaces=_d_namespaces):
         _object_setattr(self, 'usernames', usernames)
@@ -6005,7 +6032,7 @@ def _m211(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m212(cls, defaults):
+def _m213(cls, defaults):
     def __init__(self, validate_runtime, validate_used_runtime, validate_trainjob, validate_resolved, apply_trainjob, enforce_ml_policy, enforce_pod_group_policy, pre_build_sync, settle, build):
         _object_setattr(self, 'validate_runtime', validate_runtime)
         _object_setattr(self, 'validate_used_runtime', validate_used_runtime)
@@ -6040,7 +6067,7 @@ def _m212(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m213(cls, defaults):
+def _m214(cls, defaults):
     _d_jobs, = defaults
     def __init__(self, validation, diagnostics, jobs=_d_jobs):
         _object_setattr(self, 'validation', validation)
@@ -6069,7 +6096,7 @@ def _m213(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m214(cls, defaults):
+def _m215(cls, defaults):
     def __init__(self, value, binary):
         _object_setattr(self, 'value', value)
         _object_setattr(self, 'binary', binary)
@@ -6096,7 +6123,7 @@ def _m214(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m215(cls, defaults):
+def _m216(cls, defaults):
     _d_markers, = defaults
     def __init__(self, value, markers=_d_markers):
         _object_setattr(self, 'value', value)
@@ -6124,7 +6151,7 @@ def _m215(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m216(cls, defaults):
+def _m217(cls, defaults):
     def __init__(self, value, origin):
         _object_setattr(self, 'value', value)
         _object_setattr(self, 'origin', origin)
@@ -6151,7 +6178,7 @@ def _m216(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m217(cls, defaults):
+def _m218(cls, defaults):
     def __init__(self, value):
         _object_setattr(self, 'value', value)
     def __repr__(self):
@@ -6177,7 +6204,7 @@ def _m217(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m218(cls, defaults):
+def _m219(cls, defaults):
     _d_values, = defaults
     def __init__(self, *, values=_d_values):
         _object_setattr(self, 'values', values)
@@ -6204,7 +6231,7 @@ def _m218(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m219(cls, defaults):
+def _m220(cls, defaults):
     _d_markers, = defaults
     def __init__(self, values, markers=_d_markers):
         _object_setattr(self, 'values', values)
@@ -6232,7 +6259,7 @@ def _m219(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m220(cls, defaults):
+def _m221(cls, defaults):
     _d_verbose, _d_color, _d_quiet, = defaults
     def __init__(self, *, verbose=_d_verbose, color=_d_color, quiet=_d_quiet):
         _object_setattr(self, 'verbose', verbose)
@@ -6261,7 +6288,7 @@ def _m220(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m221(cls, defaults):
+def _m222(cls, defaults):
     _d_resolved, _d_built, = defaults
     def __init__(self, verdict, resolved=_d_resolved, built=_d_built):
         _object_setattr(self, 'verdict', verdict)
@@ -6290,7 +6317,7 @@ def _m221(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m222(cls, defaults):
+def _m223(cls, defaults):
     _d_judgement, _d_sweeper_schedule, = defaults
     def __init__(self, version, judgement=_FACTORY, sweeper_schedule=_d_sweeper_schedule):
         _object_setattr(self, 'version', version)
@@ -6319,7 +6346,7 @@ def _m222(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m223(cls, defaults):
+def _m224(cls, defaults):
     def __init__(self, version, volumes, declared_volumes, dropped_volumes, grace_period, restart_never, host_users, host_network):
         _object_setattr(self, 'version', version)
         _object_setattr(self, 'volumes', volumes)
@@ -6352,7 +6379,7 @@ def _m223(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m224(cls, defaults):
+def _m225(cls, defaults):
     _d_when_deleted, = defaults
     def __init__(self, *, when_deleted=_d_when_deleted):
         _object_setattr(self, 'when_deleted', when_deleted)
@@ -6379,7 +6406,7 @@ def _m224(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m225(cls, defaults):
+def _m226(cls, defaults):
     _d_spill, = defaults
     def __init__(self, whole_by_outline, cache, config, spill=_d_spill):
         _object_setattr(self, 'whole_by_outline', whole_by_outline)
@@ -6409,7 +6436,7 @@ def _m225(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m226(cls, defaults):
+def _m227(cls, defaults):
     def __init__(self):
         pass
     def __repr__(self):
@@ -6435,7 +6462,7 @@ def _m226(cls, defaults):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
-def _m227(cls, defaults):
+def _m228(cls, defaults):
     def __init__(self, mtime, path, size, removable):
         _object_setattr(self, 'mtime', mtime)
         _object_setattr(self, 'path', path)
@@ -6578,63 +6605,63 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, True, False, True, True, False, (('labels', 'required', True, True, True, None, False), ('annotations', 'required', True, True, True, None, False))): _m94,
     (True, True, True, False, True, True, False, (('limited_resources', 'default', True, True, True, None, True),)): _m95,
     (True, True, True, False, True, True, False, (('line', 'required', True, True, True, None, False), ('column', 'required', True, True, True, None, False))): _m96,
-    (True, True, True, False, True, True, False, (('load', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False))): _m97,
-    (True, True, True, False, True, True, False, (('loaded', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False), ('defaulted', 'required', True, True, True, None, False), ('whole', 'default', True, True, True, None, False), ('cross', 'default', True, True, True, None, False))): _m98,
-    (True, True, True, False, True, True, False, (('loaded_config', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('targets', 'default', True, True, True, None, False), ('stdin', 'default', True, True, True, None, False), ('base', 'default', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False), ('cache', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False), ('progress', 'default', True, True, True, None, False))): _m99,
-    (True, True, True, False, True, True, False, (('manager', 'required', True, True, True, None, True), ('time', 'default', True, True, True, None, True), ('training_runtime_spec', 'default', True, True, True, None, True))): _m100,
-    (True, True, True, False, True, True, False, (('manifests', 'default', True, True, True, None, True), ('pod_security', 'default', True, True, True, None, True), ('identities', 'default', True, True, True, None, True), ('resource_quota', 'default', True, True, True, None, True))): _m101,
-    (True, True, True, False, True, True, False, (('manifests', 'default', True, True, True, None, True), ('pod_security_defaults', 'factory', True, True, True, None, True), ('pod_security_exemptions', 'factory', True, True, True, None, True), ('gitops', 'factory', True, True, True, None, True), ('jobset_controller', 'factory', True, True, True, None, True), ('job_controller', 'factory', True, True, True, None, True), ('limited_resources', 'default', True, True, True, None, True), ('cronjob_controller', 'factory', True, True, True, None, True), ('trainer_controller', 'factory', True, True, True, None, True))): _m102,
-    (True, True, True, False, True, True, False, (('markers', 'default', True, True, True, None, False),)): _m103,
-    (True, True, True, False, True, True, False, (('match_constraints', 'default', True, True, True, None, True), ('match_conditions', 'default', True, True, True, None, True), ('variables', 'default', True, True, True, None, True), ('validations', 'required', True, True, True, None, True), ('validation_actions', 'default', True, True, True, None, True), ('params', 'default', True, True, True, None, True))): _m104,
-    (True, True, True, False, True, True, False, (('max_file_bytes', 'default', True, True, True, None, True), ('max_yaml_nodes', 'default', True, True, True, None, True), ('max_depth', 'default', True, True, True, None, True), ('max_documents', 'default', True, True, True, None, True))): _m105,
-    (True, True, True, False, True, True, False, (('max_restarts', 'default', True, True, True, None, True), ('restart_strategy', 'default', True, True, True, None, True), ('rules', 'default', True, True, True, None, True))): _m106,
-    (True, True, True, False, True, True, False, (('message', 'required', True, True, True, None, False), ('iteration_limit', 'default', True, True, True, None, False), ('unsupported', 'default', True, True, True, None, False))): _m107,
-    (True, True, True, False, True, True, False, (('metadata', 'default', True, True, True, None, True), ('spec', 'default', True, True, True, None, True))): _m108,
-    (True, True, True, False, True, True, False, (('metadata', 'required', True, True, True, None, False), ('spec', 'required', True, True, True, None, False))): _m109,
-    (True, True, True, False, True, True, False, (('migrations', 'required', True, True, True, None, False), ('handled_paths', 'required', True, True, True, None, False))): _m110,
-    (True, True, True, False, True, True, False, (('ml_policy', 'default', True, True, True, None, True), ('pod_group_policy', 'default', True, True, True, None, True), ('template', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True))): _m111,
-    (True, True, True, False, True, True, False, (('mode', 'default', True, True, True, None, True), ('highest_tier_allowed', 'default', True, True, True, None, True))): _m112,
-    (True, True, True, False, True, True, False, (('module', 'required', True, True, True, None, False), ('attribute', 'required', True, True, True, None, False))): _m113,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('ancestor', 'required', True, True, True, None, False), ('count', 'required', True, True, True, None, False), ('requests', 'required', True, True, True, None, False), ('count_origin', 'required', True, True, True, None, False))): _m114,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('default_since', 'required', True, True, True, None, False))): _m115,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('introduced', 'required', True, True, True, None, False), ('functions', 'required', True, True, True, None, False), ('rewrite', 'default', True, True, True, None, False), ('fallback', 'default', True, True, True, None, False))): _m116,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('model_path', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('kind', 'default', True, True, True, None, False))): _m117,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('namespace', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('runtime_kind', 'required', True, True, True, None, False), ('runtime_name', 'required', True, True, True, None, False))): _m118,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('overloads', 'required', True, True, True, None, False))): _m119,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('policy', 'required', True, True, True, None, False), ('document', 'required', True, True, True, None, False))): _m120,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('program', 'required', True, True, True, None, False))): _m121,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('template', 'required', True, True, True, None, False), ('retain', 'required', True, True, True, None, False))): _m122,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('type', 'required', True, True, True, None, False), ('json_path', 'required', True, True, True, None, False), ('description', 'required', True, True, True, None, False))): _m123,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False),)): _m124,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('action', 'required', True, True, True, None, True), ('on_job_failure_reasons', 'default', True, True, True, None, True), ('on_job_failure_message_patterns', 'default', True, True, True, None, True), ('target_replicated_jobs', 'default', True, True, True, None, True))): _m125,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('api_group', 'default', True, True, True, None, True), ('kind', 'default', True, True, True, None, True))): _m126,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('volume_mounts', 'default', True, True, True, None, True), ('security_context', 'default', True, True, True, None, True))): _m127,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('expression', 'required', True, True, True, None, True))): _m128,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('group_name', 'default', True, True, True, None, True), ('template', 'required', True, True, True, None, True), ('replicas', 'default', True, True, True, None, True), ('depends_on', 'default', True, True, True, None, True))): _m129,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('ready', 'required', True, True, True, None, True), ('succeeded', 'required', True, True, True, None, True), ('failed', 'required', True, True, True, None, True), ('active', 'required', True, True, True, None, True), ('suspended', 'required', True, True, True, None, True))): _m130,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('status', 'required', True, True, True, None, True))): _m131,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('template', 'default', True, True, True, None, True))): _m132,
-    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('value', 'required', True, True, True, None, True))): _m133,
-    (True, True, True, False, True, True, False, (('namespace', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('templates', 'required', True, True, True, None, False), ('checked', 'default', True, True, True, None, False))): _m134,
-    (True, True, True, False, True, True, False, (('namespace', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False))): _m135,
-    (True, True, True, False, True, True, False, (('network_topology', 'default', True, True, True, None, True),)): _m136,
-    (True, True, True, False, True, True, False, (('nodes', 'default', True, True, True, None, False), ('longest_list', 'default', True, True, True, None, False), ('longest_string', 'default', True, True, True, None, False))): _m137,
-    (True, True, True, False, True, True, False, (('null_free', 'required', True, True, True, None, False), ('defaulted', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False))): _m138,
-    (True, True, True, False, True, True, False, (('num_nodes', 'default', True, True, True, None, True), ('torch', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('jax', 'default', True, True, True, None, True), ('xgboost', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True))): _m139,
-    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True), ('mpi_implementation', 'default', True, True, True, None, True), ('ssh_auth_mount_path', 'default', True, True, True, None, True), ('run_launcher_as_node', 'default', True, True, True, None, True))): _m140,
-    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True),)): _m141,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('hidden', 'default', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m142,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m143,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'required', True, True, True, None, False))): _m144,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m145,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('policies', 'required', True, True, True, None, False), ('wholes', 'required', True, True, True, None, False), ('cluster', 'default', True, True, True, None, False))): _m146,
-    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m147,
-    (True, True, True, False, True, True, False, (('operations', 'default', True, True, True, None, False), ('nesting', 'default', True, True, True, None, False), ('outer_equalities', 'default', True, True, True, None, False), ('inner_equalities', 'default', True, True, True, None, False), ('string_calls', 'default', True, True, True, None, False), ('regex_calls', 'default', True, True, True, None, False), ('longest_literal', 'default', True, True, True, None, False))): _m148,
-    (True, True, True, False, True, True, False, (('operator', 'required', True, True, True, None, True), ('target_replicated_jobs', 'default', True, True, True, None, True))): _m149,
-    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('native_volume_claims', 'default', True, True, True, None, True), ('mpi_ssh_secret', 'default', True, True, True, None, True), ('flux_curve_secret', 'default', True, True, True, None, True), ('server_side_apply', 'default', True, True, True, None, True), ('emit_namespaces', 'default', True, True, True, None, True))): _m150,
-    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True), ('apply', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m151,
-    (True, True, True, False, True, True, False, (('output_format', 'required', True, True, True, None, True), ('config_file', 'required', True, True, True, None, True), ('environment', 'required', True, True, True, None, True), ('overrides', 'required', True, True, True, None, True), ('verbose', 'required', True, True, True, None, True), ('quiet', 'required', True, True, True, None, True), ('color', 'required', True, True, True, None, True))): _m152,
-    (True, True, True, False, True, True, False, (('packs', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('since_ns', 'required', True, True, True, None, False))): _m153,
+    (True, True, True, False, True, True, False, (('lineages', 'required', True, True, True, None, False),)): _m97,
+    (True, True, True, False, True, True, False, (('load', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False))): _m98,
+    (True, True, True, False, True, True, False, (('loaded', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False), ('defaulted', 'required', True, True, True, None, False), ('whole', 'default', True, True, True, None, False), ('cross', 'default', True, True, True, None, False))): _m99,
+    (True, True, True, False, True, True, False, (('loaded_config', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('targets', 'default', True, True, True, None, False), ('stdin', 'default', True, True, True, None, False), ('base', 'default', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False), ('cache', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False), ('progress', 'default', True, True, True, None, False))): _m100,
+    (True, True, True, False, True, True, False, (('manager', 'required', True, True, True, None, True), ('time', 'default', True, True, True, None, True), ('training_runtime_spec', 'default', True, True, True, None, True))): _m101,
+    (True, True, True, False, True, True, False, (('manifests', 'default', True, True, True, None, True), ('pod_security', 'default', True, True, True, None, True), ('identities', 'default', True, True, True, None, True), ('resource_quota', 'default', True, True, True, None, True))): _m102,
+    (True, True, True, False, True, True, False, (('manifests', 'default', True, True, True, None, True), ('pod_security_defaults', 'factory', True, True, True, None, True), ('pod_security_exemptions', 'factory', True, True, True, None, True), ('gitops', 'factory', True, True, True, None, True), ('jobset_controller', 'factory', True, True, True, None, True), ('job_controller', 'factory', True, True, True, None, True), ('limited_resources', 'default', True, True, True, None, True), ('cronjob_controller', 'factory', True, True, True, None, True), ('trainer_controller', 'factory', True, True, True, None, True))): _m103,
+    (True, True, True, False, True, True, False, (('markers', 'default', True, True, True, None, False),)): _m104,
+    (True, True, True, False, True, True, False, (('match_constraints', 'default', True, True, True, None, True), ('match_conditions', 'default', True, True, True, None, True), ('variables', 'default', True, True, True, None, True), ('validations', 'required', True, True, True, None, True), ('validation_actions', 'default', True, True, True, None, True), ('params', 'default', True, True, True, None, True))): _m105,
+    (True, True, True, False, True, True, False, (('max_file_bytes', 'default', True, True, True, None, True), ('max_yaml_nodes', 'default', True, True, True, None, True), ('max_depth', 'default', True, True, True, None, True), ('max_documents', 'default', True, True, True, None, True))): _m106,
+    (True, True, True, False, True, True, False, (('max_restarts', 'default', True, True, True, None, True), ('restart_strategy', 'default', True, True, True, None, True), ('rules', 'default', True, True, True, None, True))): _m107,
+    (True, True, True, False, True, True, False, (('message', 'required', True, True, True, None, False), ('iteration_limit', 'default', True, True, True, None, False), ('unsupported', 'default', True, True, True, None, False))): _m108,
+    (True, True, True, False, True, True, False, (('metadata', 'default', True, True, True, None, True), ('spec', 'default', True, True, True, None, True))): _m109,
+    (True, True, True, False, True, True, False, (('metadata', 'required', True, True, True, None, False), ('spec', 'required', True, True, True, None, False))): _m110,
+    (True, True, True, False, True, True, False, (('migrations', 'required', True, True, True, None, False), ('handled_paths', 'required', True, True, True, None, False))): _m111,
+    (True, True, True, False, True, True, False, (('ml_policy', 'default', True, True, True, None, True), ('pod_group_policy', 'default', True, True, True, None, True), ('template', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True))): _m112,
+    (True, True, True, False, True, True, False, (('mode', 'default', True, True, True, None, True), ('highest_tier_allowed', 'default', True, True, True, None, True))): _m113,
+    (True, True, True, False, True, True, False, (('module', 'required', True, True, True, None, False), ('attribute', 'required', True, True, True, None, False))): _m114,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('ancestor', 'required', True, True, True, None, False), ('count', 'required', True, True, True, None, False), ('requests', 'required', True, True, True, None, False), ('count_origin', 'required', True, True, True, None, False))): _m115,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('default_since', 'required', True, True, True, None, False))): _m116,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('introduced', 'required', True, True, True, None, False), ('functions', 'required', True, True, True, None, False), ('rewrite', 'default', True, True, True, None, False), ('fallback', 'default', True, True, True, None, False))): _m117,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('model_path', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('kind', 'default', True, True, True, None, False))): _m118,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('namespace', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('runtime_kind', 'required', True, True, True, None, False), ('runtime_name', 'required', True, True, True, None, False))): _m119,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('overloads', 'required', True, True, True, None, False))): _m120,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('policy', 'required', True, True, True, None, False), ('document', 'required', True, True, True, None, False))): _m121,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('program', 'required', True, True, True, None, False))): _m122,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('template', 'required', True, True, True, None, False), ('retain', 'required', True, True, True, None, False))): _m123,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False), ('type', 'required', True, True, True, None, False), ('json_path', 'required', True, True, True, None, False), ('description', 'required', True, True, True, None, False))): _m124,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, False),)): _m125,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('action', 'required', True, True, True, None, True), ('on_job_failure_reasons', 'default', True, True, True, None, True), ('on_job_failure_message_patterns', 'default', True, True, True, None, True), ('target_replicated_jobs', 'default', True, True, True, None, True))): _m126,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('api_group', 'default', True, True, True, None, True), ('kind', 'default', True, True, True, None, True))): _m127,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('volume_mounts', 'default', True, True, True, None, True), ('security_context', 'default', True, True, True, None, True))): _m128,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('expression', 'required', True, True, True, None, True))): _m129,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('group_name', 'default', True, True, True, None, True), ('template', 'required', True, True, True, None, True), ('replicas', 'default', True, True, True, None, True), ('depends_on', 'default', True, True, True, None, True))): _m130,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('ready', 'required', True, True, True, None, True), ('succeeded', 'required', True, True, True, None, True), ('failed', 'required', True, True, True, None, True), ('active', 'required', True, True, True, None, True), ('suspended', 'required', True, True, True, None, True))): _m131,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('status', 'required', True, True, True, None, True))): _m132,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('template', 'default', True, True, True, None, True))): _m133,
+    (True, True, True, False, True, True, False, (('name', 'required', True, True, True, None, True), ('value', 'required', True, True, True, None, True))): _m134,
+    (True, True, True, False, True, True, False, (('namespace', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('line', 'required', True, True, True, None, False), ('templates', 'required', True, True, True, None, False), ('checked', 'default', True, True, True, None, False))): _m135,
+    (True, True, True, False, True, True, False, (('namespace', 'required', True, True, True, None, False), ('name', 'required', True, True, True, None, False), ('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False))): _m136,
+    (True, True, True, False, True, True, False, (('network_topology', 'default', True, True, True, None, True),)): _m137,
+    (True, True, True, False, True, True, False, (('nodes', 'default', True, True, True, None, False), ('longest_list', 'default', True, True, True, None, False), ('longest_string', 'default', True, True, True, None, False))): _m138,
+    (True, True, True, False, True, True, False, (('null_free', 'required', True, True, True, None, False), ('defaulted', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False))): _m139,
+    (True, True, True, False, True, True, False, (('num_nodes', 'default', True, True, True, None, True), ('torch', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('jax', 'default', True, True, True, None, True), ('xgboost', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True))): _m140,
+    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True), ('mpi_implementation', 'default', True, True, True, None, True), ('ssh_auth_mount_path', 'default', True, True, True, None, True), ('run_launcher_as_node', 'default', True, True, True, None, True))): _m141,
+    (True, True, True, False, True, True, False, (('num_proc_per_node', 'default', True, True, True, None, True),)): _m142,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('hidden', 'default', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m143,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m144,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'required', True, True, True, None, False))): _m145,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m146,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('policies', 'required', True, True, True, None, False), ('wholes', 'required', True, True, True, None, False), ('cluster', 'default', True, True, True, None, False))): _m147,
+    (True, True, True, False, True, True, False, (('objects', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m148,
+    (True, True, True, False, True, True, False, (('operations', 'default', True, True, True, None, False), ('nesting', 'default', True, True, True, None, False), ('outer_equalities', 'default', True, True, True, None, False), ('inner_equalities', 'default', True, True, True, None, False), ('string_calls', 'default', True, True, True, None, False), ('regex_calls', 'default', True, True, True, None, False), ('longest_literal', 'default', True, True, True, None, False))): _m149,
+    (True, True, True, False, True, True, False, (('operator', 'required', True, True, True, None, True), ('target_replicated_jobs', 'default', True, True, True, None, True))): _m150,
+    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('native_volume_claims', 'default', True, True, True, None, True), ('mpi_ssh_secret', 'default', True, True, True, None, True), ('flux_curve_secret', 'default', True, True, True, None, True), ('server_side_apply', 'default', True, True, True, None, True), ('emit_namespaces', 'default', True, True, True, None, True))): _m151,
+    (True, True, True, False, True, True, False, (('output', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True), ('mpi', 'default', True, True, True, None, True), ('flux', 'default', True, True, True, None, True), ('apply', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m152,
+    (True, True, True, False, True, True, False, (('output_format', 'required', True, True, True, None, True), ('config_file', 'required', True, True, True, None, True), ('environment', 'required', True, True, True, None, True), ('overrides', 'required', True, True, True, None, True), ('verbose', 'required', True, True, True, None, True), ('quiet', 'required', True, True, True, None, True), ('color', 'required', True, True, True, None, True))): _m153,
     (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('edits', 'required', True, True, True, None, False), ('note', 'default', True, True, True, None, False), ('manual', 'default', True, True, True, None, False))): _m154,
     (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False))): _m155,
     (True, True, True, False, True, True, False, (('path', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False), ('digest', 'required', True, True, True, None, False), ('runtime', 'default', True, True, True, None, False), ('key', 'default', True, True, True, None, False))): _m156,
@@ -6653,60 +6680,61 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('rules', 'required', True, True, True, None, False))): _m169,
     (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, False), ('stdin', 'required', True, True, True, None, False))): _m170,
     (True, True, True, False, True, True, False, (('paths', 'required', True, True, True, None, True), ('rules', 'required', True, True, True, None, True))): _m171,
-    (True, True, True, False, True, True, False, (('policies', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False))): _m172,
-    (True, True, True, False, True, True, False, (('progress_percentage', 'default', True, True, True, None, True), ('estimated_remaining_seconds', 'default', True, True, True, None, True), ('metrics', 'default', True, True, True, None, True), ('last_updated_time', 'default', True, True, True, None, True))): _m173,
-    (True, True, True, False, True, True, False, (('python_name', 'required', True, True, True, None, False), ('wire_name', 'required', True, True, True, None, False), ('type', 'required', True, True, True, None, False), ('required', 'required', True, True, True, None, False))): _m174,
-    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False), ('noun', 'required', True, True, True, None, False), ('rule', 'required', True, True, True, None, False), ('examples', 'default', True, True, True, None, False))): _m175,
-    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False),)): _m176,
-    (True, True, True, False, True, True, False, (('removed', 'required', True, True, True, None, False), ('left_alone', 'required', True, True, True, None, False))): _m177,
-    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('job', 'required', True, True, True, None, False), ('added', 'required', True, True, True, None, False), ('labels', 'required', True, True, True, None, False))): _m178,
-    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, True), ('job_index', 'default', True, True, True, None, True), ('pod_index', 'default', True, True, True, None, True))): _m179,
-    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True), ('network', 'default', True, True, True, None, True), ('success_policy', 'default', True, True, True, None, True), ('failure_policy', 'default', True, True, True, None, True), ('startup_policy', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('coordinator', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True))): _m180,
-    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True),)): _m181,
-    (True, True, True, False, True, True, False, (('report', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m182,
-    (True, True, True, False, True, True, False, (('requests', 'default', True, True, True, None, True), ('limits', 'default', True, True, True, None, True))): _m183,
-    (True, True, True, False, True, True, False, (('resolved', 'required', True, True, True, None, False), ('built', 'required', True, True, True, None, False), ('clean', 'required', True, True, True, None, False))): _m184,
-    (True, True, True, False, True, True, False, (('resource_rules', 'required', True, True, True, None, True),)): _m185,
-    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, False), ('disabled', 'required', True, True, True, None, False))): _m186,
-    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, True), ('config_file', 'default', True, True, True, None, True), ('deploy', 'default', True, True, True, None, True), ('include', 'default', True, True, True, None, True), ('exclude', 'default', True, True, True, None, True), ('runtimes', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True), ('environment', 'default', True, True, True, None, True), ('template_values', 'factory', True, True, True, None, True), ('policies', 'factory', True, True, True, None, True), ('limits', 'factory', True, True, True, None, True), ('compile', 'factory', True, True, True, None, True), ('sweeper', 'default', True, True, True, None, True), ('rules', 'factory', True, True, True, None, True), ('path_rules', 'default', True, True, True, None, True), ('overridden_destination', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True), ('cluster', 'default', True, True, True, None, True))): _m187,
-    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('id', 'default', True, True, True, None, False), ('message_expression', 'default', True, True, True, None, False), ('field_path', 'default', True, True, True, None, False), ('optional_old_self', 'default', True, True, True, None, False), ('transition', 'default', True, True, True, None, False))): _m188,
-    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, True), ('message', 'required', True, True, True, None, True), ('id', 'required', True, True, True, None, True), ('message_expression', 'default', True, True, True, None, True), ('reason', 'default', True, True, True, None, True), ('field_path', 'default', True, True, True, None, True))): _m189,
-    (True, True, True, False, True, True, False, (('runtime', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False))): _m190,
-    (True, True, True, False, True, True, False, (('runtime_name', 'required', True, True, True, None, True), ('num_nodes', 'required', True, True, True, None, True), ('procs_per_node', 'required', True, True, True, None, True), ('gpus', 'required', True, True, True, None, True), ('args', 'required', True, True, True, None, True))): _m191,
-    (True, True, True, False, True, True, False, (('runtime_ref', 'required', True, True, True, None, True), ('initializer', 'default', True, True, True, None, True), ('trainer', 'default', True, True, True, None, True), ('runtime_patches', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('active_deadline_seconds', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True))): _m192,
-    (True, True, True, False, True, True, False, (('schedule_timeout_seconds', 'default', True, True, True, None, True),)): _m193,
-    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, False), ('operator', 'required', True, True, True, None, False), ('values', 'default', True, True, True, None, False))): _m194,
-    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, True), ('operator', 'required', True, True, True, None, True), ('values', 'default', True, True, True, None, True))): _m195,
-    (True, True, True, False, True, True, False, (('service_account_name', 'default', True, True, True, None, True), ('volumes', 'default', True, True, True, None, True), ('init_containers', 'default', True, True, True, None, True), ('containers', 'default', True, True, True, None, True), ('image_pull_secrets', 'default', True, True, True, None, True), ('security_context', 'default', True, True, True, None, True), ('node_selector', 'default', True, True, True, None, True), ('affinity', 'default', True, True, True, None, True), ('tolerations', 'default', True, True, True, None, True), ('scheduling_gates', 'default', True, True, True, None, True), ('termination_grace_period_seconds', 'default', True, True, True, None, True))): _m196,
-    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m197,
-    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('manager', 'default', True, True, True, None, False))): _m198,
-    (True, True, True, False, True, True, False, (('ssh_auth_secret', 'default', True, True, True, None, True),)): _m199,
-    (True, True, True, False, True, True, False, (('startup_policy_order', 'required', True, True, True, None, True),)): _m200,
-    (True, True, True, False, True, True, False, (('storage_uri', 'default', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('secret_ref', 'default', True, True, True, None, True))): _m201,
-    (True, True, True, False, True, True, False, (('store', 'required', True, True, True, None, False), ('scope', 'required', True, True, True, None, False))): _m202,
-    (True, True, True, False, True, True, False, (('targets', 'default', True, True, True, None, True),)): _m203,
-    (True, True, True, False, True, True, False, (('template', 'default', True, True, True, None, True),)): _m204,
-    (True, True, True, False, True, True, False, (('template', 'required', True, True, True, None, False), ('patches', 'required', True, True, True, None, False))): _m205,
-    (True, True, True, False, True, True, False, (('templates', 'default', True, True, True, None, True), ('retention_policy', 'default', True, True, True, None, True))): _m206,
-    (True, True, True, False, True, True, False, (('trainjobs', 'required', True, True, True, None, False), ('work', 'required', True, True, True, None, False), ('run', 'required', True, True, True, None, False), ('stages', 'required', True, True, True, None, False), ('target', 'required', True, True, True, None, False), ('specs', 'required', True, True, True, None, False), ('verdicts', 'default', True, True, True, None, False))): _m207,
-    (True, True, True, False, True, True, False, (('type', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('value', 'default', True, True, True, None, False), ('detail', 'default', True, True, True, None, False), ('hint', 'default', True, True, True, None, False), ('cause', 'default', True, True, True, None, False))): _m208,
-    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, False), ('groups', 'default', True, True, True, None, False))): _m209,
-    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, True), ('groups', 'default', True, True, True, None, True))): _m210,
-    (True, True, True, False, True, True, False, (('usernames', 'default', True, True, True, None, True), ('runtime_classes', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m211,
-    (True, True, True, False, True, True, False, (('validate_runtime', 'required', True, True, True, None, False), ('validate_used_runtime', 'required', True, True, True, None, False), ('validate_trainjob', 'required', True, True, True, None, False), ('validate_resolved', 'required', True, True, True, None, False), ('apply_trainjob', 'required', True, True, True, None, False), ('enforce_ml_policy', 'required', True, True, True, None, False), ('enforce_pod_group_policy', 'required', True, True, True, None, False), ('pre_build_sync', 'required', True, True, True, None, False), ('settle', 'required', True, True, True, None, False), ('build', 'required', True, True, True, None, False))): _m212,
-    (True, True, True, False, True, True, False, (('validation', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False))): _m213,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('binary', 'required', True, True, True, None, False))): _m214,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m215,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False))): _m216,
-    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False),)): _m217,
-    (True, True, True, False, True, True, False, (('values', 'default', True, True, True, None, True),)): _m218,
-    (True, True, True, False, True, True, False, (('values', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m219,
-    (True, True, True, False, True, True, False, (('verbose', 'default', True, True, True, None, True), ('color', 'default', True, True, True, None, True), ('quiet', 'default', True, True, True, None, True))): _m220,
-    (True, True, True, False, True, True, False, (('verdict', 'required', True, True, True, None, False), ('resolved', 'default', True, True, True, None, False), ('built', 'default', True, True, True, None, False))): _m221,
-    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('judgement', 'factory', True, True, True, None, False), ('sweeper_schedule', 'default', True, True, True, None, False))): _m222,
-    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('volumes', 'required', True, True, True, None, False), ('declared_volumes', 'required', True, True, True, None, False), ('dropped_volumes', 'required', True, True, True, None, False), ('grace_period', 'required', True, True, True, None, False), ('restart_never', 'required', True, True, True, None, False), ('host_users', 'required', True, True, True, None, False), ('host_network', 'required', True, True, True, None, False))): _m223,
-    (True, True, True, False, True, True, False, (('when_deleted', 'default', True, True, True, None, True),)): _m224,
-    (True, True, True, False, True, True, False, (('whole_by_outline', 'required', True, True, True, None, False), ('cache', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('spill', 'default', True, True, True, None, False))): _m225,
-    (True, True, True, False, True, True, False, ()): _m226,
-    (True, True, True, True, True, True, False, (('mtime', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('removable', 'required', True, True, True, None, False))): _m227,
+    (True, True, True, False, True, True, False, (('place', 'required', True, True, True, None, False), ('packs', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('since_ns', 'required', True, True, True, None, False))): _m172,
+    (True, True, True, False, True, True, False, (('policies', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False))): _m173,
+    (True, True, True, False, True, True, False, (('progress_percentage', 'default', True, True, True, None, True), ('estimated_remaining_seconds', 'default', True, True, True, None, True), ('metrics', 'default', True, True, True, None, True), ('last_updated_time', 'default', True, True, True, None, True))): _m174,
+    (True, True, True, False, True, True, False, (('python_name', 'required', True, True, True, None, False), ('wire_name', 'required', True, True, True, None, False), ('type', 'required', True, True, True, None, False), ('required', 'required', True, True, True, None, False))): _m175,
+    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False), ('noun', 'required', True, True, True, None, False), ('rule', 'required', True, True, True, None, False), ('examples', 'default', True, True, True, None, False))): _m176,
+    (True, True, True, False, True, True, False, (('regex', 'required', True, True, True, None, False),)): _m177,
+    (True, True, True, False, True, True, False, (('removed', 'required', True, True, True, None, False), ('left_alone', 'required', True, True, True, None, False))): _m178,
+    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('job', 'required', True, True, True, None, False), ('added', 'required', True, True, True, None, False), ('labels', 'required', True, True, True, None, False))): _m179,
+    (True, True, True, False, True, True, False, (('replicated_job', 'required', True, True, True, None, True), ('job_index', 'default', True, True, True, None, True), ('pod_index', 'default', True, True, True, None, True))): _m180,
+    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True), ('network', 'default', True, True, True, None, True), ('success_policy', 'default', True, True, True, None, True), ('failure_policy', 'default', True, True, True, None, True), ('startup_policy', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('coordinator', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True), ('ttl_seconds_after_finished', 'default', True, True, True, None, True), ('volume_claim_policies', 'default', True, True, True, None, True))): _m181,
+    (True, True, True, False, True, True, False, (('replicated_jobs', 'default', True, True, True, None, True),)): _m182,
+    (True, True, True, False, True, True, False, (('report', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m183,
+    (True, True, True, False, True, True, False, (('requests', 'default', True, True, True, None, True), ('limits', 'default', True, True, True, None, True))): _m184,
+    (True, True, True, False, True, True, False, (('resolved', 'required', True, True, True, None, False), ('built', 'required', True, True, True, None, False), ('clean', 'required', True, True, True, None, False))): _m185,
+    (True, True, True, False, True, True, False, (('resource_rules', 'required', True, True, True, None, True),)): _m186,
+    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, False), ('disabled', 'required', True, True, True, None, False))): _m187,
+    (True, True, True, False, True, True, False, (('root', 'required', True, True, True, None, True), ('config_file', 'default', True, True, True, None, True), ('deploy', 'default', True, True, True, None, True), ('include', 'default', True, True, True, None, True), ('exclude', 'default', True, True, True, None, True), ('runtimes', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True), ('environment', 'default', True, True, True, None, True), ('template_values', 'factory', True, True, True, None, True), ('policies', 'factory', True, True, True, None, True), ('limits', 'factory', True, True, True, None, True), ('compile', 'factory', True, True, True, None, True), ('sweeper', 'default', True, True, True, None, True), ('rules', 'factory', True, True, True, None, True), ('path_rules', 'default', True, True, True, None, True), ('overridden_destination', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True), ('cluster', 'default', True, True, True, None, True))): _m188,
+    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, False), ('message', 'required', True, True, True, None, False), ('id', 'default', True, True, True, None, False), ('message_expression', 'default', True, True, True, None, False), ('field_path', 'default', True, True, True, None, False), ('optional_old_self', 'default', True, True, True, None, False), ('transition', 'default', True, True, True, None, False))): _m189,
+    (True, True, True, False, True, True, False, (('rule', 'required', True, True, True, None, True), ('message', 'required', True, True, True, None, True), ('id', 'required', True, True, True, None, True), ('message_expression', 'default', True, True, True, None, True), ('reason', 'default', True, True, True, None, True), ('field_path', 'default', True, True, True, None, True))): _m190,
+    (True, True, True, False, True, True, False, (('runtime', 'required', True, True, True, None, False), ('findings', 'required', True, True, True, None, False))): _m191,
+    (True, True, True, False, True, True, False, (('runtime_name', 'required', True, True, True, None, True), ('num_nodes', 'required', True, True, True, None, True), ('procs_per_node', 'required', True, True, True, None, True), ('gpus', 'required', True, True, True, None, True), ('args', 'required', True, True, True, None, True))): _m192,
+    (True, True, True, False, True, True, False, (('runtime_ref', 'required', True, True, True, None, True), ('initializer', 'default', True, True, True, None, True), ('trainer', 'default', True, True, True, None, True), ('runtime_patches', 'default', True, True, True, None, True), ('suspend', 'default', True, True, True, None, True), ('active_deadline_seconds', 'default', True, True, True, None, True), ('managed_by', 'default', True, True, True, None, True))): _m193,
+    (True, True, True, False, True, True, False, (('schedule_timeout_seconds', 'default', True, True, True, None, True),)): _m194,
+    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, False), ('operator', 'required', True, True, True, None, False), ('values', 'default', True, True, True, None, False))): _m195,
+    (True, True, True, False, True, True, False, (('scope_name', 'required', True, True, True, None, True), ('operator', 'required', True, True, True, None, True), ('values', 'default', True, True, True, None, True))): _m196,
+    (True, True, True, False, True, True, False, (('service_account_name', 'default', True, True, True, None, True), ('volumes', 'default', True, True, True, None, True), ('init_containers', 'default', True, True, True, None, True), ('containers', 'default', True, True, True, None, True), ('image_pull_secrets', 'default', True, True, True, None, True), ('security_context', 'default', True, True, True, None, True), ('node_selector', 'default', True, True, True, None, True), ('affinity', 'default', True, True, True, None, True), ('tolerations', 'default', True, True, True, None, True), ('scheduling_gates', 'default', True, True, True, None, True), ('termination_grace_period_seconds', 'default', True, True, True, None, True))): _m197,
+    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('namespaces', 'default', True, True, True, None, False))): _m198,
+    (True, True, True, False, True, True, False, (('source', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('manager', 'default', True, True, True, None, False))): _m199,
+    (True, True, True, False, True, True, False, (('ssh_auth_secret', 'default', True, True, True, None, True),)): _m200,
+    (True, True, True, False, True, True, False, (('startup_policy_order', 'required', True, True, True, None, True),)): _m201,
+    (True, True, True, False, True, True, False, (('storage_uri', 'default', True, True, True, None, True), ('env', 'default', True, True, True, None, True), ('secret_ref', 'default', True, True, True, None, True))): _m202,
+    (True, True, True, False, True, True, False, (('store', 'required', True, True, True, None, False), ('scope', 'required', True, True, True, None, False))): _m203,
+    (True, True, True, False, True, True, False, (('targets', 'default', True, True, True, None, True),)): _m204,
+    (True, True, True, False, True, True, False, (('template', 'default', True, True, True, None, True),)): _m205,
+    (True, True, True, False, True, True, False, (('template', 'required', True, True, True, None, False), ('patches', 'required', True, True, True, None, False))): _m206,
+    (True, True, True, False, True, True, False, (('templates', 'default', True, True, True, None, True), ('retention_policy', 'default', True, True, True, None, True))): _m207,
+    (True, True, True, False, True, True, False, (('trainjobs', 'required', True, True, True, None, False), ('work', 'required', True, True, True, None, False), ('run', 'required', True, True, True, None, False), ('stages', 'required', True, True, True, None, False), ('target', 'required', True, True, True, None, False), ('specs', 'required', True, True, True, None, False), ('verdicts', 'default', True, True, True, None, False))): _m208,
+    (True, True, True, False, True, True, False, (('type', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('code', 'required', True, True, True, None, False), ('value', 'default', True, True, True, None, False), ('detail', 'default', True, True, True, None, False), ('hint', 'default', True, True, True, None, False), ('cause', 'default', True, True, True, None, False))): _m209,
+    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, False), ('groups', 'default', True, True, True, None, False))): _m210,
+    (True, True, True, False, True, True, False, (('username', 'required', True, True, True, None, True), ('groups', 'default', True, True, True, None, True))): _m211,
+    (True, True, True, False, True, True, False, (('usernames', 'default', True, True, True, None, True), ('runtime_classes', 'default', True, True, True, None, True), ('namespaces', 'default', True, True, True, None, True))): _m212,
+    (True, True, True, False, True, True, False, (('validate_runtime', 'required', True, True, True, None, False), ('validate_used_runtime', 'required', True, True, True, None, False), ('validate_trainjob', 'required', True, True, True, None, False), ('validate_resolved', 'required', True, True, True, None, False), ('apply_trainjob', 'required', True, True, True, None, False), ('enforce_ml_policy', 'required', True, True, True, None, False), ('enforce_pod_group_policy', 'required', True, True, True, None, False), ('pre_build_sync', 'required', True, True, True, None, False), ('settle', 'required', True, True, True, None, False), ('build', 'required', True, True, True, None, False))): _m213,
+    (True, True, True, False, True, True, False, (('validation', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('jobs', 'default', True, True, True, None, False))): _m214,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('binary', 'required', True, True, True, None, False))): _m215,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m216,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False))): _m217,
+    (True, True, True, False, True, True, False, (('value', 'required', True, True, True, None, False),)): _m218,
+    (True, True, True, False, True, True, False, (('values', 'default', True, True, True, None, True),)): _m219,
+    (True, True, True, False, True, True, False, (('values', 'required', True, True, True, None, False), ('markers', 'default', True, True, True, None, False))): _m220,
+    (True, True, True, False, True, True, False, (('verbose', 'default', True, True, True, None, True), ('color', 'default', True, True, True, None, True), ('quiet', 'default', True, True, True, None, True))): _m221,
+    (True, True, True, False, True, True, False, (('verdict', 'required', True, True, True, None, False), ('resolved', 'default', True, True, True, None, False), ('built', 'default', True, True, True, None, False))): _m222,
+    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('judgement', 'factory', True, True, True, None, False), ('sweeper_schedule', 'default', True, True, True, None, False))): _m223,
+    (True, True, True, False, True, True, False, (('version', 'required', True, True, True, None, False), ('volumes', 'required', True, True, True, None, False), ('declared_volumes', 'required', True, True, True, None, False), ('dropped_volumes', 'required', True, True, True, None, False), ('grace_period', 'required', True, True, True, None, False), ('restart_never', 'required', True, True, True, None, False), ('host_users', 'required', True, True, True, None, False), ('host_network', 'required', True, True, True, None, False))): _m224,
+    (True, True, True, False, True, True, False, (('when_deleted', 'default', True, True, True, None, True),)): _m225,
+    (True, True, True, False, True, True, False, (('whole_by_outline', 'required', True, True, True, None, False), ('cache', 'required', True, True, True, None, False), ('config', 'required', True, True, True, None, False), ('spill', 'default', True, True, True, None, False))): _m226,
+    (True, True, True, False, True, True, False, ()): _m227,
+    (True, True, True, True, True, True, False, (('mtime', 'required', True, True, True, None, False), ('path', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('removable', 'required', True, True, True, None, False))): _m228,
 }

@@ -90,3 +90,37 @@ def test_the_comment_never_exceeds_the_limit_and_says_what_it_left_out(
         assert f"_{missing} of {count} changed object" in text
     else:
         assert "not shown" not in text
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    count=st.integers(min_value=0, max_value=5),
+    base=st.text(alphabet="ab`é😀/~^", max_size=3000),
+    limit=st.integers(min_value=0, max_value=1200),
+)
+@example(count=3, base="HEAD", limit=0)
+@example(count=3, base="HEAD", limit=1)
+@example(count=0, base="origin/" + "x" * 2000, limit=299)
+def test_the_limit_holds_whatever_the_base_and_however_small(
+    count: int, base: str, limit: int
+) -> None:
+    """Even when the heading and the note alone pass the limit (a huge base revision, a
+    limit under 300), the comment stays within it, and never halves a character."""
+    text = render_markdown(
+        [change(f"job-{i}") for i in range(count)], base=base, head="w", limit=limit
+    )
+    units = text.encode("utf-16-le", errors="strict")  # no lone surrogate
+    assert len(units) // 2 <= limit
+
+
+def test_a_huge_base_is_shortened_in_the_heading_and_the_note_leaving_room_for_the_table() -> None:
+    base = "origin/" + "very-long-branch-name-" * 5000  # 110,007 characters
+    changes = [change("a"), change("b")]
+    text = render_markdown(changes, base=base, head="w")
+    assert len(text.encode("utf-16-le")) // 2 <= COMMENT_LIMIT
+    heading = text.splitlines()[0]
+    assert heading.startswith("### trainc diff against `origin/very-long-branch-name-")
+    assert heading.endswith("…`")
+    assert sum(1 for kind, _, _ in tokens(text) if kind == "tr_open") == 3  # the table is whole
+    assert "_2 of 2 changed objects not shown" in text
+    assert "run `trainc diff --base origin/very-long-branch-name-" in text

@@ -65,6 +65,20 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     return counts
 
 
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The input files a run reads, by path (a file the stat index trusts is not read)."""
+    read_paths: list[str] = []
+    read = trainc.load.inputs.InputFiles.read
+
+    def counted_read(files: object, path: str) -> object:
+        read_paths.append(path)
+        return read(files, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(trainc.load.inputs.InputFiles, "read", counted_read)
+    return read_paths
+
+
 def _validate(repo: Path, store: Store | None, work: Counter[str]) -> ValidationReport:
     work.clear()
     return validate_paths([], cwd=repo, cache=store, jobs=1)
@@ -200,18 +214,15 @@ def test_damaged_entries_are_ignored_and_rewritten(
 
 
 def test_a_run_writes_one_pack_and_reads_its_files_only_when_they_changed(
-    repo: Path, store: Store, work: Counter[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    repo: Path,
+    store: Store,
+    work: Counter[str],
+    reads: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The stat index: an unchanged file is neither read nor digested; a file the last
     run saw within the timestamps' granularity ("racy") is read again, to be sure."""
-    reads: list[str] = []
-    read = trainc.load.inputs.InputFiles.read
-
-    def counted_read(files: object, path: str) -> object:
-        reads.append(path)
-        return read(files, path)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(trainc.load.inputs.InputFiles, "read", counted_read)
     plain = _validate(repo, None, work)
     # Timestamps an hour coarse: every file was written "a moment" before the run.
     monkeypatch.setattr(stat_index, "GRANULARITY_NS", 3600 * 10**9)
@@ -254,15 +265,53 @@ def test_packs_are_compacted(repo: Path, store: Store, work: Counter[str], tmp_p
     """Each run that computes something writes a pack; past :data:`MAX_PACKS`, the run
     copies what it read into its own, and its head names that one alone."""
     plain = _validate(repo, None, work)
-    job = next(_files(repo, "jobs/**/*.yaml"))
-    for number in range(MAX_PACKS + 2):
-        job.write_text(job.read_text() + f"# edit {number}\n")
+    _validate(repo, store, work)
+    for job in list(_files(repo, "jobs/**/*.yaml"))[: MAX_PACKS + 2]:  # each pack stays read
+        job.write_text(job.read_text() + "# edited\n")
         assert _validate(repo, store, work).diagnostics == plain.diagnostics
     head = store.load(HEADS, next(iter(_head_keys(tmp_path))), Head)
     assert head is not None
-    assert 1 <= len(head.packs) <= MAX_PACKS
+    assert 1 <= len(head.lineages[0].packs) <= MAX_PACKS
     assert _validate(repo, store, work).diagnostics == plain.diagnostics
     assert work == {}
+
+
+def test_two_repositories_with_the_same_settings_keep_each_other_s_entries(
+    repo: Path,
+    store: Store,
+    work: Counter[str],
+    reads: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two different repositories with the same settings share one head (no key holds a
+    root): runs alternating between them, each after a change, read back their own
+    entries and trust their own stat index; only the edited file is read and checked."""
+    monkeypatch.setattr(stat_index, "GRANULARITY_NS", 0)
+    other = tmp_path / "other"
+    generate(other, jobs=JOBS, runtimes=3, namespaces=2, seed=1)
+    (other / ".git").mkdir()
+    for root in (repo, other):
+        _validate(root, store, work)
+        assert work["trainjobs"] == JOBS
+    for number in range(MAX_PACKS + 2):  # a job each: their packs stay read, then compacted
+        for root in (repo, other):
+            job = list(_files(root, "jobs/**/*.yaml"))[number]
+            job.write_text(job.read_text() + "# edited\n")
+            reads.clear()
+            _validate(root, store, work)
+            assert set(reads) == {job.relative_to(root).as_posix()}
+            assert work == {"files": 1, "trainjobs": 1}
+    for root in (repo, other):
+        assert _validate(root, store, work).diagnostics == _validate(root, None, work).diagnostics
+    copy = tmp_path / "elsewhere"  # a fresh copy continues the original's lineage
+    shutil.copytree(repo, copy)
+    _validate(copy, store, work)
+    assert work == {}
+    (key,) = _head_keys(tmp_path)
+    head = store.load(HEADS, key, Head)
+    assert head is not None
+    assert len(head.lineages) == 2
 
 
 def _head_keys(tmp_path: Path) -> list[str]:

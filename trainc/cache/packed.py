@@ -1,7 +1,7 @@
 """A whole-repository run's cache: its entries in a few packs, its files in a stat index.
 
 A run over a whole repository knows, from the last run with the same settings (its
-*head*, a small entry keyed by the repository and the settings), which packs hold the
+*head*, a small entry keyed by the settings and the command), which packs hold the
 entries it used (:mod:`.pack`) and what each input file was (:mod:`.stat_index`). It
 reads its entries from those packs, writes what it computes to one new pack, and at the
 end writes a new head naming the packs it used, newest first. Packs are never changed,
@@ -10,8 +10,16 @@ and whole packs: when two runs of one repository overlap, the last head written 
 the other run's pack is no longer named; the size bound (:mod:`.budget`) removes it in
 time, as it removes the packs of heads no run reads any more, least recently used first.
 
-A head naming more than :data:`MAX_PACKS` packs is compacted: the entries the run read
-from the old packs are copied into its new one, and the head names that one alone, so
+No key holds the repository's place, so a copy elsewhere (Argo CD extracts every
+generation into a new directory) starts from what the original left; and so two
+different repositories with the same settings share a head too. The head therefore keeps
+a :class:`Lineage` per repository, up to :data:`MAX_LINEAGES`, newest first: a run reads
+entries from the packs of every lineage, and its own is the one of its directory (the
+root's device and inode), else, for a copy, the one whose files mostly have its bytes. Runs
+alternating between two repositories each keep their own packs and stat index.
+
+A lineage naming more than :data:`MAX_PACKS` packs is compacted: the entries the run read
+from the old packs are copied into its new one, and its lineage names that one alone, so
 what a repository keeps does not grow with the number of its runs.
 """
 
@@ -31,17 +39,31 @@ from trainc.records import dataclass
 
 HEADS = "heads"
 PACKS = "packs"
-#: How many packs a head may name before a run compacts them into one.
+#: How many packs a lineage may name before a run compacts them into one.
 MAX_PACKS = 4
+#: How many repositories with the same settings a head remembers.
+MAX_LINEAGES = 4
+
+#: Where a repository lies, without its path: its root directory's device and inode.
+Place = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Lineage:
+    """What the last run of one repository left: its packs, newest first, its files, and
+    the directory it ran in."""
+
+    place: Place
+    packs: tuple[str, ...]
+    files: dict[str, Indexed]
+    since_ns: int
 
 
 @dataclass(frozen=True, slots=True)
 class Head:
-    """What the last run of a repository left: its packs, newest first, and its files."""
+    """The lineages of the repositories that share a head, the last run's first."""
 
-    packs: tuple[str, ...]
-    files: dict[str, Indexed]
-    since_ns: int
+    lineages: tuple[Lineage, ...]
 
 
 @dataclass(slots=True)
@@ -57,15 +79,22 @@ class PackedStore:
     """The entries of one whole-repository run (see the module docstring); :meth:`finish`
     writes its pack and head, :meth:`close` releases what it holds."""
 
-    def __init__(self, store: Store, key: str, head: Head | None) -> None:
+    def __init__(self, store: Store, key: str, head: Head | None, place: Place) -> None:
         self.store = store
         self.key = key
-        self.head = head
-        self.index = StatIndex() if head is None else StatIndex(head.files, head.since_ns)
+        self.place = place
+        self.lineages = head.lineages if head is not None else ()
+        self.own = own = next((line for line in self.lineages if line.place == place), None)
+        # A copy in a new directory has none of its own: it starts from the last run's.
+        known = own or next(iter(self.lineages), None)
+        self.index = StatIndex() if known is None else StatIndex(known.files, known.since_ns)
         self._opened: list[_Opened] = []
         self._writer: PackWriter | None = None
         self._owner = os.getpid()
-        for name in head.packs if head is not None else ():
+        names = (own.packs if own is not None else ()) + tuple(
+            name for lineage in self.lineages for name in lineage.packs
+        )
+        for name in dict.fromkeys(names):  # its own packs first
             path = store.path(PACKS, name)
             reader = PackReader.open(path)
             if reader is not None:
@@ -73,9 +102,11 @@ class PackedStore:
                 self._opened.append(_Opened(name, reader))
 
     @classmethod
-    def open(cls, store: Store, key: str) -> PackedStore:
-        """The run keyed ``key`` (the repository and the settings) on ``store``."""
-        return cls(store, key, store.load(HEADS, key, Head))
+    def open(cls, store: Store, key: str, root: Path) -> PackedStore:
+        """The run keyed ``key`` (the settings and the command) on ``store``, of the
+        repository at ``root``."""
+        info = root.stat()
+        return cls(store, key, store.load(HEADS, key, Head), (info.st_dev, info.st_ino))
 
     def get(self, section: str, key: str) -> bytes | None:
         """The payload of an intact entry, or None."""
@@ -145,10 +176,36 @@ class PackedStore:
         except OSError as error:
             self._failed(error)
             return
-        head = Head(packs, self.index.current, self.index.started_ns)
-        previous = self.head
-        if previous is None or previous.packs != packs or self.index.changed:
-            self.store.save(HEADS, self.key, head)
+        replaced = self._lineage()
+        mine = Lineage(self.place, packs, self.index.current, self.index.started_ns)
+        others = tuple(lineage for lineage in self.lineages if lineage is not replaced)
+        unchanged = (
+            replaced is not None
+            and self.lineages[0] is replaced
+            and replaced.place == self.place
+            and replaced.packs == packs
+            and not self.index.changed
+        )
+        if not unchanged:
+            self.store.save(HEADS, self.key, Head((mine, *others[: MAX_LINEAGES - 1])))
+
+    def _lineage(self) -> Lineage | None:
+        """The lineage this run continues: its directory's, else the one of which it is a
+        copy (more than half of its files have the same bytes there, at the same paths),
+        else none: a repository of its own."""
+        if self.own is not None:
+            return self.own
+        current = self.index.current
+        best, shared = None, len(current) // 2
+        for lineage in self.lineages:
+            same = sum(
+                known[1] == current[path][1]
+                for path, known in lineage.files.items()
+                if path in current
+            )
+            if same > shared:
+                best, shared = lineage, same
+        return best
 
     def close(self) -> None:
         """Release the packs; an unfinished pack is removed. Safe to repeat."""

@@ -4,7 +4,9 @@ A summary line and a table of every changed object come first, then one collapsi
 section per object holding its unified diff. GitHub refuses a comment body over
 65,536 characters (counted as JavaScript counts them, in UTF-16 code units), so the
 comment is cut before that, whole sections at a time, with a note saying how many
-objects are left out and the command that shows them all.
+objects are left out and the command that shows them all. A base revision too long for
+the heading and the note to fit is shortened in them (``…`` marks the cut), and a limit
+too small for even those words cuts the comment itself, so the limit always holds.
 """
 
 from __future__ import annotations
@@ -30,7 +32,14 @@ def render_markdown(
     The table is kept whole when it fits and the diffs are added while they fit; a
     table too long on its own is cut too. Either way the note counts what is left out.
     """
-    top = f"### trainc diff against `{_code(base)}`\n\n{DiffSummary.of(changes).sentence(base)}\n"
+    named = _fitting_base(changes, base, limit)
+    return _clipped(_comment(changes, named, base, head, limit), limit)
+
+
+def _comment(changes: Sequence[ObjectChange], named: str, base: str, head: str, limit: int) -> str:
+    """:func:`render_markdown` with the base revision as the heading and note name it
+    (``named``); the diffs show ``base`` itself."""
+    top = _top(changes, named)
     if not changes:
         return top
     total = len(changes)
@@ -42,12 +51,39 @@ def render_markdown(
     sections = [_section(change, base, head) for change in changes]
     if _length(table + "".join(sections)) <= limit:
         return table + "".join(sections)
-    note = _note(total, total, base)
+    note = _note(total, total, named)
     if _length(table + note) > limit:
         shown = _fitting(body, rows, note, limit)
         return (body + "".join(rows[:shown]) if shown else top) + note
     shown = _fitting(table, sections, note, limit)
-    return table + "".join(sections[:shown]) + _note(total - shown, total, base)
+    return table + "".join(sections[:shown]) + _note(total - shown, total, named)
+
+
+def _top(changes: Sequence[ObjectChange], base: str) -> str:
+    """The heading and the summary sentence."""
+    return f"### trainc diff against `{_code(base)}`\n\n{DiffSummary.of(changes).sentence(base)}\n"
+
+
+def _fitting_base(changes: Sequence[ObjectChange], base: str, limit: int) -> str:
+    """``base`` as the heading and the note name it: whole when they fit in ``limit``
+    with it; else its longest beginning, followed by ``…``, that leaves them half the
+    limit (the other half is for the table and the diffs), or failing that the limit."""
+
+    def frame(named: str) -> int:
+        note = _note(len(changes), len(changes), named) if changes else ""
+        return _length(_top(changes, named) + note)
+
+    if frame(base) <= limit:
+        return base
+    budget = next((budget for budget in (limit // 2, limit) if frame("…") <= budget), 0)
+    low, high = 0, len(base)  # the frame grows with the beginning kept
+    while low < high:
+        middle = (low + high + 1) // 2
+        if frame(base[:middle] + "…") <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return base[:low] + "…"
 
 
 def _fitting(body: str, parts: Sequence[str], note: str, limit: int) -> int:
@@ -84,6 +120,17 @@ def _note(missing: int, total: int, base: str) -> str:
         f"\n_{missing} of {plural(total, 'changed object')} not shown, to stay within "
         f"GitHub's comment limit: run `trainc diff --base {_code(base)}` to see them all._\n"
     )
+
+
+def _clipped(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` UTF-16 code units, ending in ``…`` when cut (never
+    halving a character): the last resort of a limit too small for the heading."""
+    if _length(text) <= limit:
+        return text
+    if limit <= 0:
+        return ""
+    kept = text.encode("utf-16-le")[: 2 * (limit - 1)]
+    return kept.decode("utf-16-le", errors="ignore") + "…"
 
 
 def _length(text: str) -> int:

@@ -128,7 +128,8 @@ def run_cache(run: Run, stages: JobStages) -> Iterator[Cache | None]:
 
     with collected_again():
         with collection_paused():  # the head's stat index: one record per input file
-            packed = PackedStore.open(run.cache, head_key(run.config, _command_parts(run, stages)))
+            key = head_key(run.config, _command_parts(run, stages))
+            packed = PackedStore.open(run.cache, key, run.config.root)
         try:
             yield Cache.for_run(packed, run.config)
             packed.finish()

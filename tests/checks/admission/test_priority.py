@@ -155,6 +155,26 @@ def test_the_system_classes_need_no_manifest() -> None:
     assert [finding.code for finding in check_admission(found)] == ["vap.denied"]
 
 
+def test_a_system_class_the_objects_lack_still_gives_its_built_in_value() -> None:
+    assert prioritized({"priorityClassName": "system-cluster-critical"}, CLASSES) == {
+        "priorityClassName": "system-cluster-critical",
+        "priority": 2000000000,
+        "preemptionPolicy": "PreemptLowerPriority",
+    }
+    platform = policy(
+        "no-critical-pods",
+        "pods",
+        "object.spec.priority < 2000001000",
+        message="node-critical pods are not allowed",
+    )
+    found = admission_input(platform, pod={"priorityClassName": "system-node-critical"})
+    [finding] = check_admission(found)
+    assert finding.code == "vap.denied"
+    assert "node-critical pods are not allowed" in finding.message
+    cluster_critical: JsonObject = {"priorityClassName": "system-cluster-critical"}
+    assert check_admission(admission_input(platform, pod=cluster_critical)) == []
+
+
 def test_a_class_the_snapshot_defines_is_admitted() -> None:
     found = admission_input(PULLED, pod={"priorityClassName": "training"})
     assert check_admission(found) == []

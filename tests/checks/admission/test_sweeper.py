@@ -4,8 +4,18 @@ each finding placed at a path of the CronJob for the engine to map onto trainc.y
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
+import pytest
+
 from trainc.build.sweeper import sweeper_objects, sweeper_setting
+from trainc.checks.admission import sweeper
 from trainc.checks.admission.cluster import cluster_objects
+from trainc.checks.admission.policies import judge as policies_judge
+from trainc.checks.admission.policies.admission import admit as policy_admit
+from trainc.checks.admission.resource_quotas import judge as quotas_judge
+from trainc.checks.admission.resource_quotas.admission import admit as quota_admit
 from trainc.checks.admission.sweeper import POD_TEMPLATE, SweeperInput, check_sweeper
 from trainc.config.limits import InputLimits
 from trainc.config.settings import ClusterSettings, SweeperSettings
@@ -129,8 +139,9 @@ def test_a_limit_range_maximum_sits_on_the_resources_setting() -> None:
     assert "maximum memory usage per Container is 128Mi, but limit is 256Mi" in refused.message
 
 
-def test_object_count_quotas_count_the_cronjob_and_its_jobs() -> None:
-    quota = f"""\
+def _counts(allowed: int) -> str:
+    """A quota that allows ``allowed`` CronJobs, Jobs and pods in the sweeper's namespace."""
+    return f"""\
 apiVersion: v1
 kind: ResourceQuota
 metadata:
@@ -138,10 +149,14 @@ metadata:
   namespace: {NAMESPACE}
 spec:
   hard:
-    count/cronjobs.batch: "0"
-    count/jobs.batch: "0"
+    count/cronjobs.batch: "{allowed}"
+    count/jobs.batch: "{allowed}"
+    pods: "{allowed}"
 """
-    found = _judge(quota, _objects())
+
+
+def test_object_count_quotas_count_the_cronjob_and_its_jobs() -> None:
+    found = _judge(_counts(0), _objects())
     assert [(setting, d.code) for setting, d in found] == [
         (("sweeper", "namespace"), "quota.exceeded"),
         (("sweeper", "namespace"), "quota.exceeded"),
@@ -194,3 +209,55 @@ spec:
     )
     found = [(setting, d.code) for setting, d in _judge(platform, _objects())]
     assert found == [(("sweeper", "namespace"), "quota.exceeded")]
+
+
+#: A policy that admits every object of the sweeper.
+EVERY_OBJECT = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: named
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: ["*"]
+        apiVersions: ["*"]
+        operations: [CREATE]
+        resources: ["*"]
+  validations:
+    - expression: "true"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: named
+spec:
+  policyName: named
+  validationActions: [Deny]
+"""
+
+
+def test_each_plugin_judges_each_object_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verdict that decides whether a Job creates pods is the one its findings come
+    from: the policies and the quotas evaluate each object of the sweeper once."""
+    policy_requests: Counter[str] = Counter()
+    quota_targets: Counter[str] = Counter()
+
+    def counted_policy(cluster: Any, request: Any) -> Any:
+        policy_requests[request.resource.resource] += 1
+        return policy_admit(cluster, request)
+
+    def counted_quota(quotas: Any, target: Any, *args: Any, **kwargs: Any) -> Any:
+        quota_targets[target.resource] += 1
+        return quota_admit(quotas, target, *args, **kwargs)
+
+    monkeypatch.setattr(policies_judge, "admit", counted_policy)
+    for module in (quotas_judge, sweeper):
+        if getattr(module, "admit", None) is quota_admit:
+            monkeypatch.setattr(module, "admit", counted_quota)
+    platform = f"{RESTRICTED}---\n{EVERY_OBJECT}---\n{_counts(5)}"
+    assert _judge(platform, _objects()) == []  # both plugins judge every object
+    assert {"cronjobs", "jobs", "pods"} <= policy_requests.keys()
+    assert set(policy_requests.values()) == {1}, policy_requests
+    assert {"cronjobs", "jobs", "pods"} <= quota_targets.keys()
+    assert set(quota_targets.values()) == {1}, quota_targets

@@ -40,6 +40,12 @@ GITOPS_TOOL: Final = "applied by the GitOps tool"
 TRAINER_CONTROLLER: Final = "created by the Trainer controller"
 
 
+def sent(sender: str, old: JsonObject | None) -> str:
+    """How ``sender`` sends an object, as a finding says it: as it is (a CREATE), or as
+    an update of the deployed one ``old`` (an UPDATE, with ``--base``)."""
+    return sender if old is None else f"{sender} as an update of the deployed one"
+
+
 @dataclass(frozen=True, slots=True)
 class CreatedPod:
     """The pods of one child Job, as the Job controller creates them from its template.

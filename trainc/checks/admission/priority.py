@@ -26,6 +26,7 @@ pods would be refused unless it holds the class (``priority.class-unknown``, a w
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final
 
 from trainc.checks.admission.cluster import PriorityClass
@@ -75,8 +76,17 @@ PRIORITY_CLASS_UNKNOWN = Rule(
     ),
 )
 
-#: The classes the API server creates at start-up, which every cluster holds.
-SYSTEM_CLASSES: Final = frozenset({"system-node-critical", "system-cluster-critical"})
+#: The classes the API server creates at start-up, which every cluster holds, with the
+#: values it gives them (``systemPriorityClasses`` in
+#: https://github.com/kubernetes/kubernetes/blob/v1.36.0/pkg/apis/scheduling/v1/helpers.go:
+#: ``SystemCriticalPriority``, twice the highest user-definable priority, and 1000 above):
+#: a pod naming one gets its value even when the cluster's objects here lack it.
+SYSTEM_CLASSES: Final[Mapping[str, PriorityClass]] = MappingProxyType(
+    {
+        "system-node-critical": PriorityClass("system-node-critical", 2_000_001_000),
+        "system-cluster-critical": PriorityClass("system-cluster-critical", 2_000_000_000),
+    }
+)
 
 #: The priority of a pod without a class in a cluster without a default
 #: (``scheduling.DefaultPriorityWhenNoDefaultClassExists``).
@@ -92,13 +102,14 @@ def global_default(classes: Mapping[str, PriorityClass]) -> PriorityClass | None
 def prioritized(spec: JsonObject, classes: Mapping[str, PriorityClass]) -> JsonObject:
     """The pod ``spec`` after the Priority plugin, the cluster holding ``classes``.
 
-    A class the pod names but the cluster does not hold is left as written: the plugin
-    refuses such a pod (:func:`judge_priority` reports it), or the repository may simply
-    not keep every class of the cluster.
+    A built-in class the objects lack still gives its value (:data:`SYSTEM_CLASSES`).
+    Another class the pod names but the cluster does not hold is left as written: the
+    plugin refuses such a pod (:func:`judge_priority` reports it), or the repository may
+    simply not keep every class of the cluster.
     """
     named = text(spec.get("priorityClassName"))
     if named:
-        chosen = classes.get(named)
+        chosen = classes.get(named) or SYSTEM_CLASSES.get(named)
         if chosen is None:
             return spec
         return {**spec, "priority": chosen.value, "preemptionPolicy": chosen.preemption_policy}
@@ -118,7 +129,7 @@ def judge_priority(found: AdmissionInput) -> Judged:
     does not hold (warnings when trainc cannot tell), at the ``priorityClassName`` line;
     the pods refused when the cluster's objects list every class."""
     classes = found.cluster.priority_classes
-    complete = SYSTEM_CLASSES.issubset(classes)
+    complete = SYSTEM_CLASSES.keys() <= classes.keys()
     causes: list[tuple[Cause, CreatedPod]] = []
     for pod in found.pods:
         named = text(pod.spec.get("priorityClassName"))

@@ -41,16 +41,14 @@ from trainc.checks.admission.policies.judge import (
     Place,
     RunObject,
     check_run_objects,
-    policies_refuse_object,
+    policy_verdict,
 )
-from trainc.checks.admission.resource_quotas.admission import admit
 from trainc.checks.admission.resource_quotas.evaluators import Target
 from trainc.checks.admission.resource_quotas.judge import (
-    ASSUMED_EMPTY,
-    QUOTA_EXCEEDED,
     QUOTA_MUST_SPECIFY,
     pod_quota_causes,
     quota_refusal,
+    refusal_rule,
 )
 from trainc.checks.workload.jsonfields import text
 from trainc.checks.workload.version import KubeVersion
@@ -136,15 +134,17 @@ def _check_runs(
     def at_pod(path: FieldPath, code: str, message: str, hint: str | None) -> Diagnostic:
         return found.place(cron_job, (*POD_TEMPLATE, *path), code, message, hint)
 
+    job_verdict = policy_verdict(cluster, job, cluster.creators.cronjob_controller)
     job_sent = RunObject(
         job,
         jobs,
         _placer(found, cron_job, JOB_TEMPLATE),
         plural=True,
         user=cluster.creators.cronjob_controller,
+        verdict=job_verdict,
     )
     counts = _object_counts(found, [(job, jobs)], cron_job)
-    if _job_refused(found, job, namespace):  # the Job is never created, nor its pods
+    if job_verdict.denials or counts:  # the Job is never created, nor its pods
         return [], [job_sent], counts
     limit_ranges = list(cluster.limit_ranges.get(namespace, ()))
     refused = list(pod_causes(limit_ranges, written, release))
@@ -168,8 +168,11 @@ def _check_runs(
     pod: JsonObject = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
     if any(finding.code == PSA_FORBIDDEN.code for finding in findings):
         return findings, [job_sent], counts
-    pod_sent = RunObject(pod, pods, at_pod, plural=True, user=cluster.creators.job_controller)
-    if not policies_refuse_object(cluster, pod, cluster.creators.job_controller):
+    pod_verdict = policy_verdict(cluster, pod, cluster.creators.job_controller)
+    pod_sent = RunObject(
+        pod, pods, at_pod, plural=True, user=cluster.creators.job_controller, verdict=pod_verdict
+    )
+    if not pod_verdict.denials:  # a refusal by the policies ends the pod's request
         target = Target("", "pods", {"metadata": metadata, "spec": spec})
         quotas = list(cluster.quotas.get(namespace, ()))
         findings.extend(
@@ -182,15 +185,6 @@ def _check_runs(
             for cause in pod_quota_causes(quotas, target, written, release, cluster.limited)
         )
     return findings, [pod_sent, job_sent], counts
-
-
-def _job_refused(found: SweeperInput, job: JsonObject, namespace: str) -> bool:
-    """Whether the policies or the quotas refuse the Jobs the CronJob controller creates."""
-    cluster = found.cluster
-    if policies_refuse_object(cluster, job, cluster.creators.cronjob_controller):
-        return True
-    job_target = Target("batch", "jobs", job)
-    return quota_refusal(cluster, namespace, job_target, found.release) is not None
 
 
 def _resources(code: str, path: FieldPath) -> FieldPath:
@@ -213,16 +207,12 @@ def _object_counts(
         if resource is None or not resource.namespaced:
             continue
         namespace = text(get_path(obj, ("metadata", "namespace"))) or found.default_namespace
-        quotas = list(found.cluster.quotas.get(namespace, ()))
-        refusal = admit(quotas, Target(resource.group, resource.resource, obj), found.release)
+        target = Target(resource.group, resource.resource, obj)
+        refusal = quota_refusal(found.cluster, namespace, target, found.release)
         if refusal is not None:
+            code, hint = refusal_rule(refusal)
+            message = f"the API server would refuse {named}: {refusal.message}"
             findings.append(
-                found.place(
-                    cron_job or obj,
-                    ("metadata", "namespace"),
-                    QUOTA_EXCEEDED.code,
-                    f"the API server would refuse {named}: {refusal.message}",
-                    f"raise the hard limit of quota {refusal.quota!r}; {ASSUMED_EMPTY}",
-                )
+                found.place(cron_job or obj, ("metadata", "namespace"), code, message, hint)
             )
     return findings

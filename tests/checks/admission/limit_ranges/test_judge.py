@@ -41,6 +41,30 @@ def test_a_limit_above_the_max_is_refused_at_the_trainjobs_limit() -> None:
     assert finding.hint == "lower resources.limits.cpu to the max of LimitRange 'cpu-bounds'"
 
 
+def test_of_several_limit_ranges_only_the_first_that_refuses_is_reported() -> None:
+    """The plugin asks the namespace's LimitRanges in turn and refuses with the first that
+    fails: the API server's message names that one alone."""
+    memory_max = """\
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: memory-bounds, namespace: research}
+spec:
+  limits:
+    - type: Container
+      max: {memory: 8Gi}
+"""
+    limits: JsonObject = {"cpu": "16", "memory": "64Gi"}
+    found = admission_input(
+        CPU_MAX + memory_max, resourcesPerNode={"requests": limits, "limits": limits}
+    )
+    [finding] = judge_limit_ranges(found).findings
+    assert finding.message == (
+        f"the API server would refuse {POD}: maximum cpu usage per Container is 8, but "
+        "limit is 16 (LimitRange 'cpu-bounds')"
+    )
+
+
 def test_a_default_limit_below_the_written_request_is_refused_by_pod_validation() -> None:
     found = admission_input(CPU_MAX, resourcesPerNode={"requests": {"cpu": "16"}})
     [finding] = judge_limit_ranges(found).findings

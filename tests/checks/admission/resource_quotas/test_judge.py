@@ -228,8 +228,8 @@ def test_a_claim_applied_over_the_deployed_one_is_charged_only_what_it_grows() -
     ]
     assert _claim_refusals("200Gi", deployed="80Gi") == [
         "the API server would refuse the PersistentVolumeClaim 'data-llama', applied by the "
-        "GitOps tool: exceeded quota: storage, requested: requests.storage=120Gi, used: "
-        "requests.storage=0, limited: requests.storage=100Gi"
+        "GitOps tool as an update of the deployed one: exceeded quota: storage, requested: "
+        "requests.storage=120Gi, used: requests.storage=0, limited: requests.storage=100Gi"
     ]
     # Neither the claim count nor a storage request that stays or shrinks is charged.
     assert _claim_refusals("150Gi", deployed="150Gi") == []

@@ -202,14 +202,18 @@ def judge_limit_ranges(found: AdmissionInput) -> Judged:
 def pod_causes(
     limit_ranges: list[LimitRange], written: JsonObject, release: KubeVersion
 ) -> Iterator[PodCause]:
-    """LimitRanger's refusals of a pod whose creator wrote the spec ``written``."""
-    spec = admit_pod(limit_ranges, written, release).spec
+    """LimitRanger's refusals of a pod whose creator wrote the spec ``written``: those of
+    the first LimitRange that refuses it, the one the API server's message names (the
+    plugin stops there), each at the value at fault."""
+    decision = admit_pod(limit_ranges, written, release)
+    spec = decision.spec
     below = list(_defaults_below_requests(limit_ranges, written, spec))
     if below:  # pod validation refuses it before LimitRanger's checks run
         yield from below
         return
     for limit_range in limit_ranges:
-        yield from _refusals(limit_ranges, limit_range, written, spec, release)
+        if limit_range.name == decision.refused_by:
+            yield from _refusals(limit_ranges, limit_range, written, spec, release)
 
 
 def _containers(spec: JsonObject) -> Iterator[tuple[FieldPath, JsonObject]]:

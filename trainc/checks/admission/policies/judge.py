@@ -49,6 +49,7 @@ from trainc.checks.admission.created import (
     AdmissionInput,
     CreatedPod,
     Judged,
+    sent,
 )
 from trainc.checks.admission.mutated import mutated_spec
 from trainc.checks.admission.policies.admission import (
@@ -233,6 +234,9 @@ class RunObject:
     """True when ``named`` are several objects alike (the pods of a Job)."""
     user: UserInfo | None = None
     """Who sends it; None: the GitOps tool."""
+    verdict: Verdict | None = None
+    """The plugin's verdict already given on it (:func:`policy_verdict`: the one that
+    decided whether what it creates is judged), so the plugin judges it once."""
 
 
 def check_run_objects(cluster: ClusterObjects, found: Iterable[RunObject]) -> list[Diagnostic]:
@@ -250,7 +254,7 @@ def check_run_objects(cluster: ClusterObjects, found: Iterable[RunObject]) -> li
         request = request_for(obj, seen.user)
         if request is None:
             continue
-        verdict = admit(policies_of, request)
+        verdict = item.verdict if item.verdict is not None else admit(policies_of, request)
         findings.extend(
             item.place(
                 outcome.where,
@@ -351,7 +355,7 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
             creators.gitops,
             trainjob.data,
             "",
-            _applied_described(trainjob.data, _sent(GITOPS_TOOL, old := found.old(trainjob.data))),
+            _applied_described(trainjob.data, sent(GITOPS_TOOL, old := found.old(trainjob.data))),
             lambda path: Written(trainjob, path),
             old,
         )
@@ -359,7 +363,7 @@ def _objects(found: AdmissionInput) -> Iterator[_Seen]:
         return  # the Trainer controller never sees a TrainJob the API server refused
     for obj in found.applied or (job.stored_jobset(),):
         old = found.updated(obj)
-        described = _applied_described(obj, _sent(found.built_by, old))
+        described = _applied_described(obj, sent(found.built_by, old))
         yield _Seen(obj, found.builder, obj, "", described, _applied_origin(job, obj), old)
     for child in found.child_jobs:
         yield _Seen(
@@ -399,13 +403,6 @@ def policy_verdict(
         return Verdict()
     request = request_for(obj, user, old=old)
     return admit(cluster, request) if request is not None else Verdict()
-
-
-def policies_refuse_object(
-    objects: ClusterObjects, obj: JsonObject, user: UserInfo, old: JsonObject | None = None
-) -> bool:
-    """Whether the policies refuse ``obj`` sent by ``user`` (:func:`policy_verdict`)."""
-    return bool(policy_verdict(objects, obj, user, old).denials)
 
 
 def _applied_origin(job: ResolvedJob, obj: JsonObject) -> Callable[[FieldPath], Origin]:
@@ -450,11 +447,6 @@ def _claim_template(job: ResolvedJob, claim: JsonObject) -> FieldPath | None:
 
 def _child_origin(job: ResolvedJob, child: ChildJob) -> Callable[[FieldPath], Origin]:
     return lambda path: child_origin(job, child, path)
-
-
-def _sent(sender: str, old: JsonObject | None) -> str:
-    """How ``sender`` sends an object: as it is, or as an update of the deployed one."""
-    return sender if old is None else f"{sender} as an update of the deployed one"
 
 
 def _applied_described(obj: JsonObject, sender: str) -> str:

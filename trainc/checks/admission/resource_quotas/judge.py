@@ -24,7 +24,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from trainc.checks.admission.cluster import ClusterObjects
-from trainc.checks.admission.created import GITOPS_TOOL, AdmissionInput, CreatedPod, Judged
+from trainc.checks.admission.created import (
+    GITOPS_TOOL,
+    AdmissionInput,
+    CreatedPod,
+    Judged,
+    sent,
+)
 from trainc.checks.admission.limit_ranges.judge import (
     Cause,
     PodCause,
@@ -158,18 +164,10 @@ def judge_resource_quotas(found: AdmissionInput) -> Judged:
         )
         if refusal is not None and count > 0:
             refused_alone.add(refusal.quota)
-            uncovered = not refusal.quota
+            code, hint = refusal_rule(refusal)
             findings.append(
                 locate(
-                    origin,
-                    QUOTA_UNCOVERED.code if uncovered else QUOTA_EXCEEDED.code,
-                    f"the API server would refuse {who}: {refusal.message}",
-                    hint=(
-                        "give the namespace a ResourceQuota that covers it, as the API "
-                        "server's ResourceQuota configuration (limitedResources) requires"
-                    )
-                    if uncovered
-                    else f"raise the hard limit of quota {refusal.quota!r}; {ASSUMED_EMPTY}",
+                    origin, code, f"the API server would refuse {who}: {refusal.message}", hint=hint
                 )
             )
     if is_gang(found):
@@ -189,6 +187,21 @@ def judge_resource_quotas(found: AdmissionInput) -> Judged:
                 )
             )
     return Judged(findings, frozenset(pod.replicated_job for _, pod in causes))
+
+
+def refusal_rule(refusal: Refusal) -> tuple[str, str]:
+    """The rule code and hint of a finding about an object (no pod) the quotas refuse:
+    one above a quota's hard limit, or one no quota covers where the plugin's
+    ``limitedResources`` require one."""
+    if refusal.quota:
+        return (
+            QUOTA_EXCEEDED.code,
+            f"raise the hard limit of quota {refusal.quota!r}; {ASSUMED_EMPTY}",
+        )
+    return QUOTA_UNCOVERED.code, (
+        "give the namespace a ResourceQuota that covers it, as the API server's "
+        "ResourceQuota configuration (limitedResources) requires"
+    )
 
 
 def quota_refusal(
@@ -378,25 +391,28 @@ def _container_field(quota_name: str) -> tuple[str, str]:
 
 def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin, str]]:
     """Every object the TrainJob creates but its pods: (target, how many, line, who). An
-    object the GitOps tool applies over the deployed one (``--base``) is an UPDATE of it."""
+    object the GitOps tool applies over the deployed one (``--base``) is an UPDATE of it,
+    and its finding says so."""
     job = found.job
     named = Written(job.trainjob, ("metadata", "name"))
     if found.through_trainer:
         trainjob = job.trainjob.data
+        old = found.old(trainjob)
         yield (
-            Target(TRAINJOB.group, TRAINJOB.plural, trainjob, found.old(trainjob)),
+            Target(TRAINJOB.group, TRAINJOB.plural, trainjob, old),
             1,
             named,
-            f"the TrainJob {job.name!r}, {GITOPS_TOOL}",
+            f"the TrainJob {job.name!r}, {sent(GITOPS_TOOL, old)}",
         )
     if found.trainjob_refused:
         return  # nothing is created after a refused TrainJob
     jobset = job.stored_jobset()
+    old = found.updated(jobset)
     yield (
-        Target("jobset.x-k8s.io", "jobsets", jobset, found.updated(jobset)),
+        Target("jobset.x-k8s.io", "jobsets", jobset, old),
         1,
         named,
-        f"the JobSet {job.name!r}, {found.built_by}",
+        f"the JobSet {job.name!r}, {sent(found.built_by, old)}",
     )
     for pod in (CreatedPod(job, child) for child in found.child_jobs):
         origin = job.origin(("replicatedJobs", pod.child.index, "name"))
@@ -411,20 +427,21 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
         kind = obj.get("kind")
         api_version = text(obj.get("apiVersion")) or ""
         name = text(get_path(obj, ("metadata", "name"))) or ""
+        old = found.updated(obj)
         if kind == "PodGroup":
             group = api_version.split("/", 1)[0]
             yield (
-                Target(group, "podgroups", obj, found.updated(obj)),
+                Target(group, "podgroups", obj, old),
                 1,
                 named,
-                f"the PodGroup {name!r}, {found.built_by}",
+                f"the PodGroup {name!r}, {sent(found.built_by, old)}",
             )
         elif kind == "ConfigMap":
             yield (
-                Target("", "configmaps", obj, found.updated(obj)),
+                Target("", "configmaps", obj, old),
                 1,
                 named,
-                f"the ConfigMap {name!r}, {found.built_by}",
+                f"the ConfigMap {name!r}, {sent(found.built_by, old)}",
             )
         elif kind == "PersistentVolumeClaim":
             claims[name] = obj
@@ -433,7 +450,7 @@ def _other_objects(found: AdmissionInput) -> Iterator[tuple[Target, int, Origin,
         # replace the deployed one.
         applied = claims.get(text(get_path(claim, ("metadata", "name"))) or "")
         old = found.updated(applied) if applied is not None else None
-        yield Target("", "persistentvolumeclaims", claim, old), 1, origin, who
+        yield Target("", "persistentvolumeclaims", claim, old), 1, origin, sent(who, old)
 
 
 def _pod_count_origin(found: AdmissionInput, pod: CreatedPod) -> Origin:
