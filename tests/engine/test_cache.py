@@ -288,9 +288,7 @@ def test_two_repositories_with_the_same_settings_keep_each_other_s_entries(
     root): runs alternating between them, each after a change, read back their own
     entries and trust their own stat index; only the edited file is read and checked."""
     monkeypatch.setattr(stat_index, "GRANULARITY_NS", 0)
-    other = tmp_path / "other"
-    generate(other, jobs=JOBS, runtimes=3, namespaces=2, seed=1)
-    (other / ".git").mkdir()
+    other = bench_repository(tmp_path / "other", jobs=JOBS, runtimes=3, seed=1)
     for root in (repo, other):
         _validate(root, store, work)
         assert work["trainjobs"] == JOBS

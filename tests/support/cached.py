@@ -15,9 +15,11 @@ def open_store(directory: Path) -> Store:
     return opened
 
 
-def bench_repository(root: Path, *, jobs: int, runtimes: int, namespaces: int = 2) -> Path:
+def bench_repository(
+    root: Path, *, jobs: int, runtimes: int, namespaces: int = 2, seed: int = 0
+) -> Path:
     """A repository as the bench generates one, under ``root``, taken for a git work tree
     (a ``.git`` directory) so that runs read it as a whole repository."""
-    generate(root, jobs=jobs, runtimes=runtimes, namespaces=namespaces)
+    generate(root, jobs=jobs, runtimes=runtimes, namespaces=namespaces, seed=seed)
     (root / ".git").mkdir()
     return root
