@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from trainc.load.defaulted import DefaultedObject
 from trainc.load.documents import LoadedObject
+from trainc.load.source import SourceFile
 from trainc.model.json import FieldPath, JsonObject, JsonValue, get_path
 from trainc.model.kinds import TRAINJOB
 
@@ -77,8 +78,9 @@ class OutlinePositions(Mapping[FieldPath, tuple[int, int]]):
         return OutlinePositions, (self._flat,)
 
 
-def outline(obj: DefaultedObject) -> DefaultedObject:
-    """``obj`` with only :data:`OUTLINE_FIELDS` and their positions.
+def outline(obj: DefaultedObject, source: SourceFile | None = None) -> DefaultedObject:
+    """``obj`` with only :data:`OUTLINE_FIELDS` and their positions, in ``source`` when
+    given (its file with the text released, :meth:`SourceFile.released_copy`).
 
     A run keeps an outline of every TrainJob until its end, so it is made small: the
     positions in one tuple (:class:`OutlinePositions`), and the defaulted fields share
@@ -87,7 +89,12 @@ def outline(obj: DefaultedObject) -> DefaultedObject:
     loaded = obj.loaded
     document = loaded.document
     written = _fields(loaded.data)
-    outlined = replace(document, data=written, positions=OutlinePositions.of(document.positions))
+    outlined = replace(
+        document,
+        source=source or document.source,
+        data=written,
+        positions=OutlinePositions.of(document.positions),
+    )
     return replace(
         obj,
         loaded=LoadedObject(
