@@ -20,7 +20,7 @@ from trainc.checks.webhooks.cross_object import check_trainjob, document_order
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.engine.cache import FILES, WHOLES, Cache, ObjectKeys
-from trainc.engine.outlines import can_outline, outline
+from trainc.engine.outlines import can_outline, outline, share_strings
 from trainc.engine.progress import Progress
 from trainc.engine.workers import ordered, workers_for
 from trainc.errors import CompilerBug, UsageError
@@ -402,6 +402,9 @@ def _with_wholes(outlined: CheckedFile, whole: Whole) -> CheckedFile:
     """``outlined`` with each outline told where its whole object is (``whole``, at the
     outline's place in the file)."""
     path, digest, key = whole.path, whole.digest, whole.key
+    for obj in outlined.objects:
+        if obj.defaulted is not None and can_outline(obj.defaulted):
+            share_strings(obj.defaulted)
     # Made directly, not with ``replace``: a warm run does this for every TrainJob.
     objects = tuple(
         CheckedObject(
