@@ -179,26 +179,27 @@ def _m6(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m7(cls, defaults):
-    _d_original, _d_line_map, = defaults
-    def __init__(self, path, text, original=_d_original, line_map=_d_line_map):
+    _d_original, _d_line_map, _d_released, = defaults
+    def __init__(self, path, text, original=_d_original, line_map=_d_line_map, released=_d_released):
         _object_setattr(self, 'path', path)
         _object_setattr(self, 'text', text)
         _object_setattr(self, 'original', original)
         _object_setattr(self, 'line_map', line_map)
+        _object_setattr(self, 'released', released)
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(path={self.path!r}, text={self.text!r}, original={self.original!r}, line_map={self.line_map!r})"
+        return f"{self.__class__.__qualname__}(path={self.path!r}, text={self.text!r}, original={self.original!r}, line_map={self.line_map!r}, released={self.released!r})"
     def __setattr__(self, name, value):
-        if type(self) is cls or name in ('path','text','original','line_map',):
+        if type(self) is cls or name in ('path','text','original','line_map','released',):
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
     def __delattr__(self, name):
-        if type(self) is cls or name in ('path','text','original','line_map',):
+        if type(self) is cls or name in ('path','text','original','line_map','released',):
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     def __getstate__(self):
-        return [self.path, self.text, self.original, self.line_map]
+        return [self.path, self.text, self.original, self.line_map, self.released]
     def __setstate__(self, state):
-        for name, value in zip(('path','text','original','line_map',), state):
+        for name, value in zip(('path','text','original','line_map','released',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
@@ -1481,8 +1482,8 @@ def _m57(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m58(cls, defaults):
-    _d_policy_files_checked, _d_tool, _d_root_from_top, = defaults
-    def __init__(self, *, diagnostics, sources, files_checked, objects_checked, policy_files_checked=_d_policy_files_checked, version, tool=_d_tool, root_from_top=_d_root_from_top):
+    _d_policy_files_checked, _d_tool, _d_root_from_top, _d_root, = defaults
+    def __init__(self, *, diagnostics, sources, files_checked, objects_checked, policy_files_checked=_d_policy_files_checked, version, tool=_d_tool, root_from_top=_d_root_from_top, root=_d_root):
         _object_setattr(self, 'diagnostics', diagnostics)
         _object_setattr(self, 'sources', sources)
         _object_setattr(self, 'files_checked', files_checked)
@@ -1491,26 +1492,27 @@ def _m58(cls, defaults):
         _object_setattr(self, 'version', version)
         _object_setattr(self, 'tool', tool)
         _object_setattr(self, 'root_from_top', root_from_top)
+        _object_setattr(self, 'root', root)
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(diagnostics={self.diagnostics!r}, sources={self.sources!r}, files_checked={self.files_checked!r}, objects_checked={self.objects_checked!r}, policy_files_checked={self.policy_files_checked!r}, version={self.version!r}, tool={self.tool!r}, root_from_top={self.root_from_top!r})"
+        return f"{self.__class__.__qualname__}(diagnostics={self.diagnostics!r}, sources={self.sources!r}, files_checked={self.files_checked!r}, objects_checked={self.objects_checked!r}, policy_files_checked={self.policy_files_checked!r}, version={self.version!r}, tool={self.tool!r}, root_from_top={self.root_from_top!r}, root={self.root!r})"
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.diagnostics,self.sources,self.files_checked,self.objects_checked,self.policy_files_checked,self.version,self.tool,self.root_from_top,) == (other.diagnostics,other.sources,other.files_checked,other.objects_checked,other.policy_files_checked,other.version,other.tool,other.root_from_top,)
+            return (self.diagnostics,self.sources,self.files_checked,self.objects_checked,self.policy_files_checked,self.version,self.tool,self.root_from_top,self.root,) == (other.diagnostics,other.sources,other.files_checked,other.objects_checked,other.policy_files_checked,other.version,other.tool,other.root_from_top,other.root,)
         return NotImplemented
     def __hash__(self):
-        return hash((self.diagnostics,self.sources,self.files_checked,self.objects_checked,self.policy_files_checked,self.version,self.tool,self.root_from_top,))
+        return hash((self.diagnostics,self.sources,self.files_checked,self.objects_checked,self.policy_files_checked,self.version,self.tool,self.root_from_top,self.root,))
     def __setattr__(self, name, value):
-        if type(self) is cls or name in ('diagnostics','sources','files_checked','objects_checked','policy_files_checked','version','tool','root_from_top',):
+        if type(self) is cls or name in ('diagnostics','sources','files_checked','objects_checked','policy_files_checked','version','tool','root_from_top','root',):
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
     def __delattr__(self, name):
-        if type(self) is cls or name in ('diagnostics','sources','files_checked','objects_checked','policy_files_checked','version','tool','root_from_top',):
+        if type(self) is cls or name in ('diagnostics','sources','files_checked','objects_checked','policy_files_checked','version','tool','root_from_top','root',):
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     def __getstate__(self):
-        return [self.diagnostics, self.sources, self.files_checked, self.objects_checked, self.policy_files_checked, self.version, self.tool, self.root_from_top]
+        return [self.diagnostics, self.sources, self.files_checked, self.objects_checked, self.policy_files_checked, self.version, self.tool, self.root_from_top, self.root]
     def __setstate__(self, state):
-        for name, value in zip(('diagnostics','sources','files_checked','objects_checked','policy_files_checked','version','tool','root_from_top',), state):
+        for name, value in zip(('diagnostics','sources','files_checked','objects_checked','policy_files_checked','version','tool','root_from_top','root',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
@@ -6515,7 +6517,7 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, False, False, True, True, False, (('loaded', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False), ('namespace', 'required', True, True, True, None, False), ('schema_valid', 'required', True, True, True, None, False))): _m4,
     (True, True, False, False, True, True, False, (('name', 'required', True, True, True, None, False), ('kinds', 'required', True, True, True, None, False), ('severity', 'required', True, True, True, None, False), ('params', 'required', True, True, True, None, False), ('match_conditions', 'required', True, True, True, None, False), ('variables', 'required', True, True, True, None, False), ('validations', 'required', True, True, True, None, False), ('reads', 'required', True, True, True, None, False))): _m5,
     (True, True, False, False, True, True, False, (('node', 'required', True, True, True, None, False), ('properties', 'required', True, True, True, None, False), ('items', 'required', True, True, True, None, False), ('additional', 'required', True, True, True, None, False), ('preserve_unknown', 'required', True, True, True, None, False), ('opaque', 'required', True, True, True, None, False), ('other', 'required', True, True, True, None, False), ('defaults', 'required', True, True, True, None, False), ('map_keys', 'required', True, True, True, None, False))): _m6,
-    (True, True, False, False, True, True, False, (('path', 'required', True, True, True, None, False), ('text', 'required', True, True, True, None, False), ('original', 'default', True, True, True, None, False), ('line_map', 'default', True, True, True, None, False))): _m7,
+    (True, True, False, False, True, True, False, (('path', 'required', True, True, True, None, False), ('text', 'required', True, True, True, None, False), ('original', 'default', True, True, True, None, False), ('line_map', 'default', True, True, True, None, False), ('released', 'default', True, True, True, None, False))): _m7,
     (True, True, False, False, True, True, False, (('source', 'required', True, True, True, None, False), ('index', 'required', True, True, True, None, False), ('data', 'required', True, True, True, None, False), ('positions', 'required', True, True, True, None, False), ('refused', 'default', True, True, True, None, False))): _m8,
     (True, True, False, False, True, True, False, (('trainjob', 'required', True, True, True, None, False), ('runtime', 'required', True, True, True, None, False), ('spec', 'required', True, True, True, None, False), ('runtime_spec', 'required', True, True, True, None, False), ('template', 'required', True, True, True, None, False), ('jobset_metadata', 'required', True, True, True, None, False), ('jobset_spec', 'required', True, True, True, None, False), ('pod_sets', 'required', True, True, True, None, False), ('trace', 'required', True, True, True, None, False), ('findings', 'default', True, True, True, None, False), ('claims', 'default', True, True, True, None, False), ('extensions', 'default', True, True, True, None, False))): _m9,
     (True, True, False, False, True, True, False, (('trainjob', 'required', True, True, True, None, False), ('runtime', 'required', True, True, True, None, False), ('spec', 'required', True, True, True, None, False), ('runtime_spec', 'required', True, True, True, None, False), ('template', 'required', True, True, True, None, False), ('pod_sets', 'required', True, True, True, None, False))): _m10,
@@ -6566,7 +6568,7 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m55,
     (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False))): _m56,
     (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, False), ('sources', 'required', True, True, True, None, False), ('files', 'required', True, True, True, None, False), ('objects', 'required', True, True, True, None, False), ('policy_files', 'default', True, True, True, None, False), ('root', 'default', True, True, True, None, False), ('untracked', 'default', True, True, True, None, False))): _m57,
-    (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, True), ('sources', 'required', True, True, True, None, True), ('files_checked', 'required', True, True, True, None, True), ('objects_checked', 'required', True, True, True, None, True), ('policy_files_checked', 'default', True, True, True, None, True), ('version', 'required', True, True, True, None, True), ('tool', 'default', True, True, True, None, True), ('root_from_top', 'default', True, True, True, None, True))): _m58,
+    (True, True, True, False, True, True, False, (('diagnostics', 'required', True, True, True, None, True), ('sources', 'required', True, True, True, None, True), ('files_checked', 'required', True, True, True, None, True), ('objects_checked', 'required', True, True, True, None, True), ('policy_files_checked', 'default', True, True, True, None, True), ('version', 'required', True, True, True, None, True), ('tool', 'default', True, True, True, None, True), ('root_from_top', 'default', True, True, True, None, True), ('root', 'default', True, True, True, None, True))): _m58,
     (True, True, True, False, True, True, False, (('directory', 'required', True, True, True, None, False), ('marker', 'required', True, True, True, None, False))): _m59,
     (True, True, True, False, True, True, False, (('documents', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False), ('findings', 'factory', True, True, True, None, False))): _m60,
     (True, True, True, False, True, True, False, (('enable_dns_hostnames', 'default', True, True, True, None, True), ('subdomain', 'default', True, True, True, None, True), ('publish_not_ready_addresses', 'default', True, True, True, None, True))): _m61,

@@ -10,9 +10,10 @@ from pathlib import Path
 from tests.support.manifests import TORCH_RUNTIME, trainjob_yaml, write
 from trainc.config.settings import RepoConfig
 from trainc.engine.file_pass import check_files, whole_object
-from trainc.engine.outlines import OUTLINE_FIELDS, outline
+from trainc.engine.outlines import OUTLINE_FIELDS, outline, share_strings
 from trainc.load.defaulted import DefaultedObject
 from trainc.load.inputs import find_inputs
+from trainc.model.json import get_path
 
 
 def _trainjob(root: Path) -> DefaultedObject:
@@ -51,3 +52,18 @@ def test_an_outline_shares_its_mappings_through_a_pickle(tmp_path: Path) -> None
     positions = shape.loaded.document.positions
     assert dict(positions) == dict(made.loaded.document.positions)
     assert len(positions) == 9  # the root, its two fields, metadata and spec, and below
+
+
+def test_outlines_read_back_share_their_keys_and_common_values(tmp_path: Path) -> None:
+    shape = outline(_trainjob(tmp_path))
+    first, second = (pickle.loads(pickle.dumps(shape)) for _ in range(2))  # noqa: S301
+    runtime = ("spec", "runtimeRef", "name")
+    assert get_path(first.data, runtime) is not get_path(second.data, runtime)
+    share_strings(first)
+    share_strings(second)
+    for copy in (first, second):  # the same fields, in the same order
+        assert list(copy.loaded.data.items()) == list(shape.loaded.data.items())
+        assert copy.data == shape.data
+    assert get_path(first.data, runtime) is get_path(second.data, runtime)
+    first_keys, second_keys = (list(copy.loaded.data) for copy in (first, second))
+    assert all(a is b for a, b in zip(first_keys, second_keys, strict=True))

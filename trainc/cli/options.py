@@ -80,6 +80,7 @@ class ReportOptions:
             policy_files_checked=run.policy_files,
             version=version,
             root_from_top=path_from_git_top(run.root) if run.root is not None else "",
+            root=run.root,
         )
         with os_errors_as_usage("write to", getattr(stream, "name", "the report stream")):
             reporter.write(report, stream)

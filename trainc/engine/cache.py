@@ -134,8 +134,9 @@ def object_key(obj: LoadedObject, file_key: str | None = None) -> str:
 
 
 def source_key(source: SourceFile) -> str:
-    """A digest of a file's path and text (and template, for a rendered one)."""
-    return digest((source.path, source.text, source.original or ""))
+    """A digest of a file's path and text (and template, for a rendered one), kept when
+    the run releases the text (:attr:`SourceFile.key`)."""
+    return source.key
 
 
 @dataclass(slots=True)

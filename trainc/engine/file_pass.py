@@ -20,7 +20,7 @@ from trainc.checks.webhooks.cross_object import check_trainjob, document_order
 from trainc.config.settings import RepoConfig
 from trainc.diagnostics import Diagnostic
 from trainc.engine.cache import FILES, WHOLES, Cache, ObjectKeys
-from trainc.engine.outlines import can_outline, outline
+from trainc.engine.outlines import can_outline, outline, share_strings
 from trainc.engine.progress import Progress
 from trainc.engine.workers import ordered, workers_for
 from trainc.errors import CompilerBug, UsageError
@@ -30,6 +30,8 @@ from trainc.load.inputs import STDIN_NAME, FileLoad, InputFiles, load_file
 from trainc.load.pathnames import os_name
 from trainc.load.prefilter import may_define_runtime
 from trainc.load.reader import read_input
+from trainc.load.source import SourceFile
+from trainc.load.suppressions import MARKER
 from trainc.model.kinds import RUNTIME_KINDS, TRAINJOB
 from trainc.records import dataclass
 from trainc.resolve.index import RuntimeIndex
@@ -171,18 +173,44 @@ def whole_object(
     return found
 
 
-def _outlined(checked: CheckedFile) -> CheckedFile:
-    """``checked`` with each TrainJob as its outline, in its load as well."""
-    objects = tuple(_outlined_object(obj) for obj in checked.objects)
-    load = replace(checked.load, objects=tuple(obj.loaded for obj in objects))
+def _outlined(checked: CheckedFile, config: RepoConfig) -> CheckedFile:
+    """``checked`` with each TrainJob as its outline, in its load as well; the file's
+    text released when the run will most likely never read it again (:func:`_releasable`)."""
+    source = checked.load.source
+    if source is not None and _releasable(checked, config):
+        source = source.released_copy()
+    objects = tuple(_outlined_object(obj, source) for obj in checked.objects)
+    load = replace(checked.load, source=source, objects=tuple(obj.loaded for obj in objects))
     return CheckedFile(load, objects)
 
 
-def _outlined_object(obj: CheckedObject) -> CheckedObject:
+def _outlined_object(obj: CheckedObject, source: SourceFile | None) -> CheckedObject:
     if obj.defaulted is None or not can_outline(obj.defaulted):
         return obj
-    shape = outline(obj.defaulted)
+    shape = outline(obj.defaulted, source)
     return replace(obj, loaded=shape.loaded, defaulted=shape)
+
+
+def _releasable(checked: CheckedFile, config: RepoConfig) -> bool:
+    """Whether a run keeps ``checked``'s file without its text: a file of TrainJobs
+    alone, each an outline whose whole object is kept elsewhere, with no finding so far
+    and no suppression marker (the run looks for suppressions in every file's text), read
+    from disk as it is (a template's lines map to its own; the standard input cannot be
+    read again), in a run without ``cluster:`` (whose admission scans every input's
+    text for the cluster's objects). A finding the job pass makes about one of its
+    TrainJobs quotes the file read again (:meth:`SourceFile.quote`)."""
+    load, source = checked.load, checked.load.source
+    if source is None or config.cluster is not None or load.diagnostics:
+        return False
+    if source.path == STDIN_NAME or source.original is not None or MARKER in source.text:
+        return False
+    return bool(checked.objects) and all(
+        obj.defaulted is not None
+        and can_outline(obj.defaulted)
+        and not obj.findings
+        and (obj.cross is None or not obj.cross.findings)
+        for obj in checked.objects
+    )
 
 
 def check_files(
@@ -335,7 +363,9 @@ class _FileWork:
         result = check_file(read.path, data, self._config)
         if self._index is not None:
             result = self._cross_checked(result, self._index)
-        return _outlined(result), pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        return _outlined(result, self._config), pickle.dumps(
+            result, protocol=pickle.HIGHEST_PROTOCOL
+        )
 
     def _kept(self, number: int, outlined: CheckedFile, whole: bytes) -> Spilled | None:
         """Keep file ``number``'s check in the cache, here in the run's process (a pack
@@ -372,6 +402,9 @@ def _with_wholes(outlined: CheckedFile, whole: Whole) -> CheckedFile:
     """``outlined`` with each outline told where its whole object is (``whole``, at the
     outline's place in the file)."""
     path, digest, key = whole.path, whole.digest, whole.key
+    for obj in outlined.objects:
+        if obj.defaulted is not None and can_outline(obj.defaulted):
+            share_strings(obj.defaulted)
     # Made directly, not with ``replace``: a warm run does this for every TrainJob.
     objects = tuple(
         CheckedObject(

@@ -11,11 +11,13 @@ whole object, which the run fetches again when it needs it
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from trainc.load.defaulted import DefaultedObject
 from trainc.load.documents import LoadedObject
+from trainc.load.source import SourceFile
 from trainc.model.json import FieldPath, JsonObject, JsonValue, get_path
 from trainc.model.kinds import TRAINJOB
 
@@ -77,8 +79,9 @@ class OutlinePositions(Mapping[FieldPath, tuple[int, int]]):
         return OutlinePositions, (self._flat,)
 
 
-def outline(obj: DefaultedObject) -> DefaultedObject:
-    """``obj`` with only :data:`OUTLINE_FIELDS` and their positions.
+def outline(obj: DefaultedObject, source: SourceFile | None = None) -> DefaultedObject:
+    """``obj`` with only :data:`OUTLINE_FIELDS` and their positions, in ``source`` when
+    given (its file with the text released, :meth:`SourceFile.released_copy`).
 
     A run keeps an outline of every TrainJob until its end, so it is made small: the
     positions in one tuple (:class:`OutlinePositions`), and the defaulted fields share
@@ -87,7 +90,12 @@ def outline(obj: DefaultedObject) -> DefaultedObject:
     loaded = obj.loaded
     document = loaded.document
     written = _fields(loaded.data)
-    outlined = replace(document, data=written, positions=OutlinePositions.of(document.positions))
+    outlined = replace(
+        document,
+        source=source or document.source,
+        data=written,
+        positions=OutlinePositions.of(document.positions),
+    )
     return replace(
         obj,
         loaded=LoadedObject(
@@ -127,3 +135,29 @@ def _fields(data: JsonObject) -> JsonObject:
             target = inner
         target[last] = value
     return kept
+
+
+def share_strings(obj: DefaultedObject) -> None:
+    """Make ``obj``'s outline hold the one copy of each of its keys and common values.
+
+    An outline that crossed a pickle (from a worker, or read back from the cache) holds
+    new strings, a copy of ``apiVersion``, ``metadata``, ``runtimeRef`` and the runtime's
+    name for each TrainJob: about 0.7 KB a TrainJob for the whole run. The mappings are
+    the outline's own (just unpickled, or made by :func:`outline`), so they are rebuilt in
+    place with interned strings (:func:`sys.intern`); the TrainJob's name stays as it is.
+    """
+    _intern(obj.loaded.data)
+    if obj.data is not obj.loaded.data:
+        _intern(obj.data)
+
+
+def _intern(data: dict[str, JsonValue], unique: str | None = None) -> None:
+    """``data`` with interned keys and strings, but for the value at ``unique`` (the
+    name in ``metadata``: each TrainJob's own)."""
+    items = list(data.items())
+    data.clear()
+    for key, value in items:
+        if isinstance(value, dict):
+            _intern(value, "name" if key == "metadata" else None)
+        common = isinstance(value, str) and key != unique
+        data[sys.intern(key)] = sys.intern(value) if common else value  # type: ignore[arg-type]

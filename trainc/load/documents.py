@@ -43,7 +43,9 @@ class Document:
         field's own position when that cannot be told."""
         value = get_path(self.data, path)
         key = self.positions.get(path)
-        if isinstance(value, str) and key is not None:
+        # A released text (an outline's file, :meth:`SourceFile.released_copy`) has
+        # nothing to read the value in: the field's own position stands.
+        if isinstance(value, str) and key is not None and self.source.released is None:
             # Only a finding inside a value reads it again: a clean run (the pre-commit
             # hook) never needs the module (startup time, tests/cli/test_startup.py).
             from trainc.load.scalar_text import position_in_value  # noqa: PLC0415

@@ -11,6 +11,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Protocol, TextIO, TypeAlias, runtime_checkable
 
 from trainc.diagnostics import Diagnostic, Rule, Severity, rule_for
@@ -32,6 +33,8 @@ class ReportInput:
     policy files the command was named (they are no input files). ``root_from_top`` is
     the repository root's path from the top of its git checkout (``ml`` for
     ``ml/trainc.yaml``), which the machine formats put before every path (:func:`from_top`).
+    ``root`` is the repository root the paths are relative to: where a file whose text
+    the run released (:meth:`SourceFile.quote`) is read again to quote it.
     """
 
     diagnostics: tuple[Diagnostic, ...]
@@ -42,6 +45,7 @@ class ReportInput:
     version: str
     tool: str = "trainc"
     root_from_top: str = ""
+    root: Path | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -10,6 +10,7 @@ import os
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TextIO, assert_never
 
 from trainc.diagnostics import Diagnostic, Severity, counted, rule_for
@@ -27,6 +28,9 @@ _DIM = "2"
 #: Lines after a message's first (the caret diagram of a CEL compile error) are indented
 #: by this much, so that none can pass for the heading of another finding.
 _CONTINUATION = "    "
+
+#: Where the quoted line would be, for a file changed since the run released its text.
+_CHANGED = "(line not quoted: the file changed after trainc read it)"
 
 
 def _severity_style(severity: Severity) -> str:
@@ -123,13 +127,19 @@ def _render(line: str, column: int | None) -> tuple[str, int | None]:
     return "".join(pieces), width + column - 1 - len(line)
 
 
-def _snippet(diagnostic: Diagnostic, source: SourceFile | None, palette: _Palette) -> list[str]:
+def _snippet(
+    diagnostic: Diagnostic, source: SourceFile | None, root: Path | None, palette: _Palette
+) -> list[str]:
     """The gutter, the quoted line and the caret line; empty when the line is not known, or
-    when it may hold secret text (a sensitive rule's)."""
+    when it may hold secret text (a sensitive rule's). A file changed since the run
+    released its text (:meth:`SourceFile.quote`) is said to be, not quoted."""
     if source is None or diagnostic.line is None or rule_for(diagnostic.code).sensitive:
         return []
-    quoted = source.quote(diagnostic.line)
+    quoted = source.quote(diagnostic.line, root)
     if quoted is None:
+        if source.changed(root):
+            gutter = " " * len(str(diagnostic.line))
+            return [palette.paint(f"{gutter} | {_CHANGED}", _DIM)]
         return []
     text, caret = _render(quoted, diagnostic.column)
     number = str(diagnostic.line)
@@ -142,16 +152,17 @@ def _snippet(diagnostic: Diagnostic, source: SourceFile | None, palette: _Palett
     return lines
 
 
-def _block(diagnostic: Diagnostic, sources: Mapping[str, SourceFile], palette: _Palette) -> str:
+def _block(diagnostic: Diagnostic, report: ReportInput, palette: _Palette) -> str:
     """One finding: heading (the message's further lines indented below it), quoted
     source, then its notes aligned with the gutter."""
+    sources = report.sources
     source = sources.get(diagnostic.file) if diagnostic.file is not None else None
     first, *more = diagnostic.message.split("\n")
     clean = _printable_fields(replace(diagnostic, message=first))
     style = _severity_style(diagnostic.severity)
     lines = [headline(clean, style=lambda label: palette.paint(label, style))]
     lines += [f"{_CONTINUATION}{_printable(line)}" for line in more]
-    lines += _snippet(diagnostic, source, palette)
+    lines += _snippet(diagnostic, source, report.root, palette)
     gutter = " " * len(str(diagnostic.line or 0))
     lines += [f"{gutter} = {label}: {text}" for label, text in notes(clean)]
     return "\n".join(lines)
@@ -217,6 +228,6 @@ class TextReporter:
         if self.options.quiet and not diagnostics:
             return
         for diagnostic in _grouped_by_file(diagnostics):
-            stream.write(_block(diagnostic, report.sources, palette) + "\n\n")
+            stream.write(_block(diagnostic, report, palette) + "\n\n")
         summary = Summary.of(diagnostics)
         stream.write(_summary_line(report, summary) + "\n")
