@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from trainc.cache import stat_index
 from trainc.cache.store import Store
 from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
@@ -73,6 +74,29 @@ def test_unchanged_files_are_read_once_and_runtimes_every_time(
     assert sorted(reads.take()) == ["jobs/a.yaml", "jobs/b.yaml", "runtimes/torch.yaml"]
     assert reads.found(cfg, store) == ["runtimes/torch.yaml:torch"]
     assert reads.take() == ["runtimes/torch.yaml"]
+
+
+def test_an_index_that_learned_nothing_is_not_judged_again(
+    tmp_path: Path, store: Store, reads: Reads, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Judging every entry racy or not costs milliseconds at 10,000 files: a warm run
+    # that read no changed file keeps the index as it is, unjudged and unwritten.
+    cfg = repository(tmp_path / "repo")
+    reads.later_ns = 10**10
+    judged: list[int] = []
+
+    def spy(entries: dict[str, tuple[bytes, bool]], *, since_ns: int) -> object:
+        judged.append(len(entries))
+        return stat_index.settled(entries, since_ns=since_ns)
+
+    monkeypatch.setattr(runtime_files, "settled", spy)
+    reads.found(cfg, store)
+    assert judged == [3]
+    reads.found(cfg, store)
+    assert judged == [3]
+    (tmp_path / "repo/jobs/b.yaml").unlink()  # a file gone: rewritten without it
+    reads.found(cfg, store)
+    assert judged == [3, 2]
 
 
 def test_edits_additions_deletions_and_renames_are_seen(
