@@ -16,7 +16,7 @@ from trainc.load import word_filter as word_filter_module
 from trainc.load.declared import declared_trainjobs
 from trainc.load.word_filter import EVERY_WORD, FilterTable, is_word, word_filter
 
-from .files import TRAINJOB, IndexReads, config, write
+from .files import TRAINJOB, IndexReads, calls_of, config, write
 
 
 class Reads(IndexReads):
@@ -77,13 +77,7 @@ def test_a_one_off_run_builds_no_filter(
 ) -> None:
     cfg = repository(tmp_path / "repo")
     reads.later_ns = 10**10
-    built: list[bytes] = []
-
-    def spy(data: bytes) -> bytes:
-        built.append(data)
-        return word_filter(data)
-
-    monkeypatch.setattr(named_files, "word_filter", spy)
+    built = calls_of(monkeypatch, named_files, "word_filter")
     reads.found(cfg, store, "job-7")
     assert built == []
     reads.found(cfg, store, "job-7")
@@ -114,17 +108,9 @@ def test_edits_additions_and_files_in_the_racy_window_are_read(
 
 
 @pytest.fixture
-def file_by_file(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the runs that compared the index file by file (something changed)."""
-    calls: list[int] = []
-    compare = named_files._Index._changed
-
-    def spy(index: named_files._Index, *args: list[str]) -> list[str]:
-        calls.append(1)
-        return compare(index, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(named_files._Index, "_changed", spy)
-    return calls
+def file_by_file(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """The runs that compared the index file by file (something changed)."""
+    return calls_of(monkeypatch, named_files._Index, "_changed")
 
 
 def settled_index(root: Path, store: Store, reads: Reads) -> RepoConfig:
@@ -138,7 +124,7 @@ def settled_index(root: Path, store: Store, reads: Reads) -> RepoConfig:
 
 
 def test_a_warm_run_on_an_unchanged_repository_compares_the_index_whole(
-    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[int]
+    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[tuple[object, ...]]
 ) -> None:
     root = tmp_path / "repo"
     cfg = settled_index(root, store, reads)
@@ -153,7 +139,7 @@ def test_a_warm_run_on_an_unchanged_repository_compares_the_index_whole(
 
 @pytest.mark.parametrize("change", ["edited in place", "added", "deleted", "renamed"])
 def test_every_change_to_the_files_is_seen_after_a_whole_index_run(
-    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[int], change: str
+    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[tuple[object, ...]], change: str
 ) -> None:
     root = tmp_path / "repo"
     cfg = settled_index(root, store, reads)
@@ -175,14 +161,14 @@ def test_every_change_to_the_files_is_seen_after_a_whole_index_run(
         expected, read = ["jobs/moved.yaml:job-7"], ["jobs/moved.yaml"]
     assert reads.found(cfg, store, "job-7") == expected
     assert [path for path in reads.take() if path != "jobs/job-7.yaml"] == read
-    assert file_by_file == [1]  # the indexed run found the change
+    assert len(file_by_file) == 1  # the indexed run found the change
     # The changed file is entered, old enough to trust: the next run compares whole again.
     assert reads.found(cfg, store, "job-7") == expected
-    assert file_by_file == [1]
+    assert len(file_by_file) == 1
 
 
 def test_a_file_rewritten_in_the_racy_window_is_read_until_its_stamp_is_old(
-    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[int]
+    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[tuple[object, ...]]
 ) -> None:
     root = tmp_path / "repo"
     cfg = settled_index(root, store, reads)
@@ -203,7 +189,7 @@ def test_a_file_rewritten_in_the_racy_window_is_read_until_its_stamp_is_old(
 
 
 def test_templates_and_names_that_are_no_word_are_read_as_without_the_index(
-    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[int]
+    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[tuple[object, ...]]
 ) -> None:
     root = tmp_path / "repo"
     repository(root, jobs=3)

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from trainc.cache import stat_index
 from trainc.cache.store import Store
 from trainc.config.limits import InputLimits
 from trainc.config.settings import RepoConfig
@@ -17,7 +16,7 @@ from trainc.load import reader, runtime_files
 from trainc.load.inputs import LoadResult, load_context
 from trainc.load.runtime_files import runtime_candidates
 
-from .files import TRAINJOB, IndexReads, config, write
+from .files import TRAINJOB, IndexReads, calls_of, config, write
 
 RUNTIME = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -83,20 +82,14 @@ def test_an_index_that_learned_nothing_is_not_judged_again(
     # that read no changed file keeps the index as it is, unjudged and unwritten.
     cfg = repository(tmp_path / "repo")
     reads.later_ns = 10**10
-    judged: list[int] = []
-
-    def spy(entries: dict[str, tuple[bytes, bool]], *, since_ns: int) -> object:
-        judged.append(len(entries))
-        return stat_index.settled(entries, since_ns=since_ns)
-
-    monkeypatch.setattr(runtime_files, "settled", spy)
+    judged = calls_of(monkeypatch, runtime_files, "settled")
     reads.found(cfg, store)
-    assert judged == [3]
+    assert [len(entries) for (entries,) in judged] == [3]  # type: ignore[arg-type]
     reads.found(cfg, store)
-    assert judged == [3]
+    assert len(judged) == 1
     (tmp_path / "repo/jobs/b.yaml").unlink()  # a file gone: rewritten without it
     reads.found(cfg, store)
-    assert judged == [3, 2]
+    assert [len(entries) for (entries,) in judged] == [3, 2]  # type: ignore[arg-type]
 
 
 def test_edits_additions_deletions_and_renames_are_seen(
