@@ -117,7 +117,6 @@ class _Index:
         self._entries: _Entries | None = None
         self._stats: dict[str, PackedStamp | None] = {}
         self._seen = seen
-        self._learned = False
         self._names = names
         self._directory = os.path.join(config.root, "")  # noqa: PTH118  # no Path per file
 
@@ -135,7 +134,9 @@ class _Index:
         paths, packed, table = self._found
         unindexed = _positions(paths, skipped)
         kept, kept_stamps = _without(paths, packed, unindexed)
-        if kept == tuple(looked_at) and None not in stamps and b"".join(stamps) == kept_stamps:  # type: ignore[arg-type]  # None is not in stamps
+        present = [stamp for stamp in stamps if stamp is not None]
+        unchanged = len(present) == len(stamps) and b"".join(present) == kept_stamps
+        if unchanged and kept == tuple(looked_at):
             hits = set(table.holding(self._names)).difference(unindexed)
             return [paths[position] for position in sorted(hits)]
         return self._changed(looked_at, skipped, stamps)
@@ -156,7 +157,6 @@ class _Index:
             for path, stat in stats.items()
             if (entry := known.get(path)) is not None and entry[0] == stat
         ]
-        self._learned = True
         entries = self._entries = {path: known[path] for path in unchanged}
         entries.update((path, known[path]) for path in skipped if path in known)
         may_hold = FilterTable.of(known[path][1] for path in unchanged).holding(self._names)
