@@ -15,6 +15,7 @@ from trainc.config.settings import RepoConfig
 from trainc.load.discover import Discovery, discover_files
 from trainc.load.globs import path_filter
 from trainc.load.listings import Listings
+from trainc.load.seen import Seen
 
 from .files import config, write
 
@@ -151,3 +152,17 @@ def test_directories_with_links_or_reached_through_one_and_packages_are_always_l
     (root / "runtimes/torch.yaml").unlink()
     write(root, "runtimes/torch.yaml/inner.yaml", "kind: ClusterTrainingRuntime\n")
     walks.walk()
+
+
+def test_a_listing_another_walk_of_the_run_took_is_not_kept(walks: Walks) -> None:
+    # It was taken before this walk stamped the directory: a change in between would be
+    # kept under the new stamp. So only listings a walk takes itself are kept.
+    cfg = walks.cfg
+    select = path_filter(cfg.include, cfg.exclude)
+    seen = Seen()
+    discover_files([cfg.root], root=cfg.root, select=select, seen=seen)
+    listings = Listings(walks.store, cfg, since_ns=time.time_ns() + LATER_NS)
+    discover_files([cfg.root], root=cfg.root, select=select, seen=seen, listings=listings)
+    listings.save()
+    walks.walk()
+    assert sorted(walks.listed) == [".", "jobs", "jobs/nlp", "jobs/vision", "runtimes"]

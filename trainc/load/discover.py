@@ -171,8 +171,10 @@ class _Walk:
         if outcome is not None:
             self._replay(directory, prefix, real_dir, outcome)
             return
+        # A listing another walk of this run took is older than the stamp: not kept.
+        fresh = real_dir not in self._listings
         listed = self._listed(directory, prefix, real_dir)
-        if kept is not None and listed is not None:
+        if kept is not None and listed is not None and fresh:
             kept.record(prefix, stamp, listed)
 
     def _listed(self, directory: Path, prefix: str, real_dir: Path) -> Outcome | None:
