@@ -81,7 +81,8 @@ HOOK_MODULES = """
     errors
     load load.convert load.declared load.defaulted load.discover load.documents
     load.fastyaml load.file_indexes load.globs load.input_settings load.inputs
-    load.left_out_runtimes load.named_files load.objects load.packages load.pathnames
+    load.left_out_runtimes load.listings load.named_files load.objects load.packages
+    load.pathnames
     load.prefilter load.reader load.runtime_files load.scalars load.seen load.shallow
     load.source load.suppressions load.word_filter load.yamlsrc
     model model.decode model.introspect model.jobset model.json model.k8s model.kinds

@@ -29,6 +29,9 @@ _DAY = 24 * _HOUR
         ("0 0 1,15 * 1", 7 * _DAY),  # both day fields restricted: either matches
         ("0 0 */2 * 1", 2 * _DAY),  # a stepped day is restricted: odd days or Mondays
         ("0 0 * * 1", 7 * _DAY),  # a starred day of month: the weekday decides
+        ("0 0 1-31 1-12 0-6", _DAY),  # every day, each field spelled out
+        ("0 0 1-31 1-12 1-6", _DAY),  # both restricted: every day of the month matches
+        ("0 0 * 1-11 *", 32 * _DAY),  # no December
     ],
 )
 def test_the_longest_gap_between_runs(schedule: str, gap: int) -> None:

@@ -78,3 +78,17 @@ class IndexReads:
         """The paths read since the last call, in order."""
         taken, self.paths = self.paths, []
         return taken
+
+
+def calls_of(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[tuple[object, ...]]:
+    """The positional arguments of each call of ``owner.name`` from now on, which still
+    does its work."""
+    calls: list[tuple[object, ...]] = []
+    real = getattr(owner, name)
+
+    def spy(*args: object, **keywords: object) -> object:
+        calls.append(args)
+        return real(*args, **keywords)
+
+    monkeypatch.setattr(owner, name, spy)
+    return calls

@@ -3,6 +3,8 @@ exactly as reading every file does, and reads only the files that may name one."
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -12,9 +14,9 @@ from trainc.config.settings import RepoConfig
 from trainc.load import named_files
 from trainc.load import word_filter as word_filter_module
 from trainc.load.declared import declared_trainjobs
-from trainc.load.word_filter import Words, is_word, word_filter
+from trainc.load.word_filter import EVERY_WORD, FilterTable, is_word, word_filter
 
-from .files import TRAINJOB, IndexReads, config, write
+from .files import TRAINJOB, IndexReads, calls_of, config, write
 
 
 class Reads(IndexReads):
@@ -75,13 +77,7 @@ def test_a_one_off_run_builds_no_filter(
 ) -> None:
     cfg = repository(tmp_path / "repo")
     reads.later_ns = 10**10
-    built: list[bytes] = []
-
-    def spy(data: bytes) -> bytes:
-        built.append(data)
-        return word_filter(data)
-
-    monkeypatch.setattr(named_files, "word_filter", spy)
+    built = calls_of(monkeypatch, named_files, "word_filter")
     reads.found(cfg, store, "job-7")
     assert built == []
     reads.found(cfg, store, "job-7")
@@ -111,8 +107,89 @@ def test_edits_additions_and_files_in_the_racy_window_are_read(
     assert reads.take() == ["jobs/job-2.yaml", "jobs/job-7.yaml", "jobs/new.yaml"]
 
 
+@pytest.fixture
+def file_by_file(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """The runs that compared the index file by file (something changed)."""
+    return calls_of(monkeypatch, named_files._Index, "_changed")
+
+
+def settled_index(root: Path, store: Store, reads: Reads) -> RepoConfig:
+    """A repository whose index holds every file, old enough to be trusted."""
+    cfg = repository(root)
+    reads.later_ns = 10**10
+    for _ in range(3):
+        reads.found(cfg, store, "job-7")
+    reads.take()
+    return cfg
+
+
+def test_a_warm_run_on_an_unchanged_repository_compares_the_index_whole(
+    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[tuple[object, ...]]
+) -> None:
+    root = tmp_path / "repo"
+    cfg = settled_index(root, store, reads)
+    file_by_file.clear()
+    # The named file itself changes before every run (the pre-commit hook's case).
+    for name in ("job-3", "job-7", "job-12"):
+        write(root, "jobs/named.yaml", TRAINJOB.format(name=name))
+        assert reads.found(cfg, store, name) == [f"jobs/{name}.yaml:{name}"]
+        assert reads.take() == [f"jobs/{name}.yaml"]
+    assert file_by_file == []
+
+
+@pytest.mark.parametrize("change", ["edited in place", "added", "deleted", "renamed"])
+def test_every_change_to_the_files_is_seen_after_a_whole_index_run(
+    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[tuple[object, ...]], change: str
+) -> None:
+    root = tmp_path / "repo"
+    cfg = settled_index(root, store, reads)
+    reads.found(cfg, store, "job-7")
+    reads.take()
+    file_by_file.clear()
+    jobs = root / "jobs"
+    if change == "edited in place":  # the same size: only the times and inode's data tell
+        (jobs / "job-2.yaml").write_text(TRAINJOB.format(name="job-7"))
+        expected, read = ["jobs/job-2.yaml:job-7", "jobs/job-7.yaml:job-7"], ["jobs/job-2.yaml"]
+    elif change == "added":
+        write(root, "jobs/copy.yaml", TRAINJOB.format(name="job-7"))
+        expected, read = ["jobs/copy.yaml:job-7", "jobs/job-7.yaml:job-7"], ["jobs/copy.yaml"]
+    elif change == "deleted":
+        (jobs / "job-7.yaml").unlink()
+        expected, read = [], []
+    else:
+        (jobs / "job-7.yaml").rename(jobs / "moved.yaml")
+        expected, read = ["jobs/moved.yaml:job-7"], ["jobs/moved.yaml"]
+    assert reads.found(cfg, store, "job-7") == expected
+    assert [path for path in reads.take() if path != "jobs/job-7.yaml"] == read
+    assert len(file_by_file) == 1  # the indexed run found the change
+    # The changed file is entered, old enough to trust: the next run compares whole again.
+    assert reads.found(cfg, store, "job-7") == expected
+    assert len(file_by_file) == 1
+
+
+def test_a_file_rewritten_in_the_racy_window_is_read_until_its_stamp_is_old(
+    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[tuple[object, ...]]
+) -> None:
+    root = tmp_path / "repo"
+    cfg = settled_index(root, store, reads)
+    # Rewritten with a modification time as late as the moment the runs begin stat-ing.
+    write(root, "jobs/job-2.yaml", TRAINJOB.format(name="job-2"))
+    late = time.time_ns() + reads.later_ns
+    os.utime(root / "jobs/job-2.yaml", ns=(late, late))
+    for _ in range(2):
+        reads.found(cfg, store, "job-7")
+        assert reads.take() == ["jobs/job-2.yaml", "jobs/job-7.yaml"]
+    reads.later_ns *= 2
+    reads.found(cfg, store, "job-7")
+    reads.take()
+    file_by_file.clear()
+    assert reads.found(cfg, store, "job-7") == ["jobs/job-7.yaml:job-7"]
+    assert reads.take() == ["jobs/job-7.yaml"]
+    assert file_by_file == []
+
+
 def test_templates_and_names_that_are_no_word_are_read_as_without_the_index(
-    tmp_path: Path, store: Store, reads: Reads
+    tmp_path: Path, store: Store, reads: Reads, file_by_file: list[tuple[object, ...]]
 ) -> None:
     root = tmp_path / "repo"
     repository(root, jobs=3)
@@ -123,8 +200,11 @@ def test_templates_and_names_that_are_no_word_are_read_as_without_the_index(
     reads.found(cfg, store, "job-7", "name")
     reads.found(cfg, store, "job-7", "name")
     reads.take()
+    file_by_file.clear()
     assert reads.found(cfg, store, "job-7", "name") == ["jobs/templated.yaml.j2:job-7"]
     assert reads.take() == ["jobs/templated.yaml.j2"]
+    # Its entry holds every word: it is read, yet the index still compares whole.
+    assert file_by_file == []
     # An invalid name with "_" is searched for in every file, as without an index.
     reads.found(cfg, store, "job_1")
     assert len(reads.take()) == 4
@@ -144,17 +224,23 @@ def test_the_filter_holds_every_word_of_its_file_but_keys() -> None:
 
 def may_hold(found: bytes, word: bytes) -> bool:
     """Whether the file of filter ``found`` may hold ``word``, as the index asks."""
-    return not Words(frozenset({word})).lacking({"file": found})
+    return FilterTable.of([found]).holding(frozenset({word})) == [0]
 
 
-def test_the_files_lacking_every_name_are_told_at_once() -> None:
-    filters = {
-        f"jobs/{name}.yaml": word_filter(TRAINJOB.format(name=name).encode())
-        for name in ("a", "b", "c")
-    }
-    assert Words(frozenset({b"b", b"c"})).lacking(filters) == {"jobs/a.yaml"}
-    assert Words(frozenset({b"absent"})).lacking(filters) == set(filters)
-    assert Words(frozenset({b"absent"})).lacking({}) == frozenset()
+def test_the_files_that_may_hold_a_name_are_told_at_once() -> None:
+    # Filters of several sizes, in a mixed order: the table groups them by size and
+    # answers by position, as one filter at a time would.
+    texts = [TRAINJOB.format(name=name) for name in ("a", "b", "c")]
+    texts.insert(1, TRAINJOB.format(name="d") + "# " + " ".join(f"w{n}" for n in range(50)))
+    filters = [word_filter(text.encode()) for text in texts]
+    assert len({len(found) for found in filters}) == 2
+    table = FilterTable.of(filters)
+    assert table.holding(frozenset({b"b", b"c", b"d"})) == [1, 2, 3]
+    assert table.holding(frozenset({b"absent"})) == []
+    assert table.holding(frozenset({b"w7"})) == [1]
+    assert FilterTable.of([]).holding(frozenset({b"absent"})) == []
+    assert FilterTable.of([EVERY_WORD, *filters]).holding(frozenset({b"absent"})) == [0]
+    assert table.filters() == dict(enumerate(filters))
 
 
 def test_few_files_are_read_for_a_word_they_lack() -> None:

@@ -16,7 +16,7 @@ from trainc.load import reader, runtime_files
 from trainc.load.inputs import LoadResult, load_context
 from trainc.load.runtime_files import runtime_candidates
 
-from .files import TRAINJOB, IndexReads, config, write
+from .files import TRAINJOB, IndexReads, calls_of, config, write
 
 RUNTIME = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -73,6 +73,23 @@ def test_unchanged_files_are_read_once_and_runtimes_every_time(
     assert sorted(reads.take()) == ["jobs/a.yaml", "jobs/b.yaml", "runtimes/torch.yaml"]
     assert reads.found(cfg, store) == ["runtimes/torch.yaml:torch"]
     assert reads.take() == ["runtimes/torch.yaml"]
+
+
+def test_an_index_that_learned_nothing_is_not_judged_again(
+    tmp_path: Path, store: Store, reads: Reads, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Judging every entry racy or not costs milliseconds at 10,000 files: a warm run
+    # that read no changed file keeps the index as it is, unjudged and unwritten.
+    cfg = repository(tmp_path / "repo")
+    reads.later_ns = 10**10
+    judged = calls_of(monkeypatch, runtime_files, "settled")
+    reads.found(cfg, store)
+    assert [len(entries) for (entries,) in judged] == [3]  # type: ignore[arg-type]
+    reads.found(cfg, store)
+    assert len(judged) == 1
+    (tmp_path / "repo/jobs/b.yaml").unlink()  # a file gone: rewritten without it
+    reads.found(cfg, store)
+    assert [len(entries) for (entries,) in judged] == [3, 2]  # type: ignore[arg-type]
 
 
 def test_edits_additions_deletions_and_renames_are_seen(

@@ -50,6 +50,8 @@ Stamp: TypeAlias = tuple[int, int, int, int, int]
 #: named files keep it.
 PackedStamp: TypeAlias = bytes
 _PACKED = struct.Struct("=5q")
+#: The length of a :data:`PackedStamp`: an index can keep many end to end.
+STAMP_SIZE = _PACKED.size
 _Fact = TypeVar("_Fact")
 #: What the index keeps of a file: its stamp, the digest of its bytes, and whether it
 #: may define a runtime (which decides when it is checked,

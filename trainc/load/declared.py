@@ -28,6 +28,7 @@ from trainc.load.documents import LoadedObject
 from trainc.load.globs import path_filter
 from trainc.load.input_settings import InputSettings
 from trainc.load.inputs import load_file
+from trainc.load.listings import Listings
 from trainc.load.named_files import files_naming
 from trainc.load.seen import Seen
 from trainc.model.json import get_path
@@ -67,8 +68,9 @@ def declared_trainjobs(
 ) -> tuple[Declared, ...]:
     """The TrainJobs of the repository's input files but those in ``skip``, in file order,
     of every file whose bytes contain one of ``needles`` (none without needles); a cache
-    ``store`` spares reading the files that cannot, and what the run has ``seen`` of the
-    file system listing directories and taking stats again (:mod:`.seen`).
+    ``store`` spares reading the files that cannot (:mod:`.named_files`) and listing the
+    directories that did not change (:mod:`.listings`), and what the run has ``seen`` of
+    the file system listing directories and taking stats again (:mod:`.seen`).
 
     A file that cannot be read declares nothing here: a run on it reports why.
     """
@@ -76,7 +78,13 @@ def declared_trainjobs(
     if not wanted:
         return ()
     select = path_filter(config.include, config.exclude)
-    found = discover_files([config.root], root=config.root, select=select, seen=seen)
+    seen = seen or Seen()
+    listings = Listings(store, config, since_ns=seen.since_ns) if store is not None else None
+    found = discover_files(
+        [config.root], root=config.root, select=select, seen=seen, listings=listings
+    )
+    if listings is not None:
+        listings.save()
     declared: list[Declared] = []
     named = files_naming(found.files, wanted, skip=set(skip), config=config, store=store, seen=seen)
     for path, data in named:

@@ -20,9 +20,11 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from trainc.cache.stat_index import file_stamp
 from trainc.diagnostics import Diagnostic, Rule, Severity, finding
 from trainc.errors import UsageError
 from trainc.load.globs import PathFilter
+from trainc.load.listings import Listings, Outcome
 from trainc.load.packages import Package, enclosing_package, package_of, package_on_disk
 from trainc.load.pathnames import repo_name
 from trainc.load.reader import LOAD_UNREADABLE
@@ -53,6 +55,7 @@ def discover_files(
     root: Path,
     select: PathFilter,
     seen: Seen | None = None,
+    listings: Listings | None = None,
 ) -> Discovery:
     """Expand ``paths`` (files or directories) into the input files under ``root``.
 
@@ -61,12 +64,14 @@ def discover_files(
     Helm charts a repository excludes), or it lies in a package (a kustomize directory,
     a Helm chart: see :mod:`trainc.load.packages`); a named directory is walked with
     ``select``, and packages met on the way are left out.
-    ``seen``, shared by the walks of one run, spares listing a directory twice.
+    ``seen``, shared by the walks of one run, spares listing a directory twice;
+    ``listings``, kept between runs, spares listing the directories that did not change
+    (:mod:`.listings`).
     Raises UsageError for a path that does not exist or lies outside the root: the
     command line is wrong, not the repository. A path inside the root that is a link out
     of it is a ``load.symlink-escape`` finding instead.
     """
-    walk = _Walk(Path(os.path.realpath(root)), select, seen or Seen())
+    walk = _Walk(Path(os.path.realpath(root)), select, seen or Seen(), listings)
     for given in paths:
         absolute = Path(os.path.abspath(given))  # noqa: PTH100  # lexical on purpose
         relative = repo_path(given, root)
@@ -111,10 +116,11 @@ _Pending = tuple[Path, str, Path]  # directory as listed, repo-relative, real pa
 class _Walk:
     """Accumulates the files and findings of one discovery run."""
 
-    def __init__(self, root: Path, select: PathFilter, seen: Seen) -> None:
+    def __init__(self, root: Path, select: PathFilter, seen: Seen, kept: Listings | None) -> None:
         self.root = root
         self.select = select
         self._listings = seen.listings
+        self._kept = kept
         self.files: set[str] = set()
         self.diagnostics: list[Diagnostic] = []
         self.named: set[str] = set()
@@ -158,6 +164,22 @@ class _Walk:
                 self._list(directory, relative, real)
 
     def _list(self, directory: Path, prefix: str, real_dir: Path) -> None:
+        # Only a directory reached without a link is judged by its own stamp (.listings).
+        kept = self._kept if real_dir == self.root / prefix else None
+        stamp = file_stamp(str(real_dir)) if kept is not None else None
+        outcome = kept.known(prefix, stamp) if kept is not None else None
+        if outcome is not None:
+            self._replay(directory, prefix, real_dir, outcome)
+            return
+        # A listing another walk of this run took is older than the stamp: not kept.
+        fresh = real_dir not in self._listings
+        listed = self._listed(directory, prefix, real_dir)
+        if kept is not None and listed is not None and fresh:
+            kept.record(prefix, stamp, listed)
+
+    def _listed(self, directory: Path, prefix: str, real_dir: Path) -> Outcome | None:
+        """List the directory and take in its entries; what a later run may replay of it,
+        None when its listing must be taken again (unreadable, a package, links in it)."""
         try:
             entries = self._listings.get(real_dir)
             if entries is None:
@@ -171,15 +193,19 @@ class _Walk:
                     hint="exclude it with inputs.exclude in trainc.yaml if it holds no inputs",
                 )
             )
-            return
+            return None
         package = package_of(prefix, {entry.name for entry in entries})
         if package is not None:
             self.diagnostics.append(package.finding(named=prefix in self.named))
-            return
+            return None
+        entered: list[str] = []
+        selected: list[str] = []
+        any_link = False
         for entry in entries:
             name = repo_name(entry.name)
             relative = f"{prefix}/{name}" if prefix else name
             linked = entry.is_symlink()
+            any_link = any_link or linked
             real = Path(os.path.realpath(entry.path)) if linked else None
             if real is not None and not real.is_relative_to(self.root):
                 if self.select.selects(relative) or real.is_dir():
@@ -188,9 +214,20 @@ class _Walk:
                 if entry.name != _GIT_DIR and not self.select.prunes(relative):
                     real = real or real_dir / entry.name
                     self.queue(Path(entry.path), relative, real, linked=linked)
+                    entered.append(entry.name)
             elif self.select.selects(relative):
                 # Regular files, and also dangling links or special files: reading reports those.
-                self.files.add(relative)
+                selected.append(relative)
+        self.files.update(selected)
+        return None if any_link else (tuple(entered), tuple(selected))
+
+    def _replay(self, directory: Path, prefix: str, real_dir: Path, outcome: Outcome) -> None:
+        """What :meth:`_list` made of the unchanged directory, as a former run kept it."""
+        entered, selected = outcome
+        for name in entered:
+            relative = f"{prefix}/{repo_name(name)}" if prefix else repo_name(name)
+            self.queue(directory / name, relative, real_dir / name, linked=False)
+        self.files.update(selected)
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

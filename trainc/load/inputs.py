@@ -20,6 +20,7 @@ from trainc.load.discover import discover_files
 from trainc.load.documents import Document, LoadedObject
 from trainc.load.globs import literal_directory, path_filter
 from trainc.load.input_settings import InputSettings
+from trainc.load.listings import Listings
 from trainc.load.objects import classify_documents
 from trainc.load.reader import decode_input, read_file, read_input, read_stream
 from trainc.load.runtime_files import runtime_candidates
@@ -276,7 +277,15 @@ def load_context(
     """
     select = path_filter(config.runtimes or config.include, config.exclude)
     walked = _glob_directories(config.root, config.runtimes) if config.runtimes else [config.root]
-    found = discover_files(walked, root=config.root, select=select, seen=seen)
+    seen = seen or Seen()
+    # Without inputs.runtimes this is the walk of the clashes' search (.declared): the
+    # same globs, the same kept listings.
+    listings = None
+    if store is not None and not config.runtimes:
+        listings = Listings(store, config, since_ns=seen.since_ns)
+    found = discover_files(walked, root=config.root, select=select, seen=seen, listings=listings)
+    if listings is not None:
+        listings.save()
     loader = _Loader(config)
     candidates = runtime_candidates(
         found.files, skip=set(skip), config=config, store=store, seen=seen

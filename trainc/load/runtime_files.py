@@ -64,11 +64,13 @@ def runtime_candidates(
     directory = os.path.join(config.root, "")  # noqa: PTH118  # a str prefix: no Path per file
     # Stat-ed all at once: one call for thousands of files, not one each.
     stats = seen.stamps_of(directory, looked_at) if store is not None else [None] * len(looked_at)
+    learned = False
     for path, stat in zip(looked_at, stats, strict=True):
         entry = known.get(path)
         if entry is not None and entry == (stat, False):
             entries[path] = entry
             continue
+        learned = learned or entry is None or entry[0] != stat
         data = read_input(config.root, path, config.limits)
         if not isinstance(data, bytes):
             continue
@@ -77,7 +79,9 @@ def runtime_candidates(
             entries[path] = (stat, verdict)
         if verdict:
             yield path, data
-    if store is not None:
+    # Nothing learned and no file gone: the index holds just these entries, each trusted
+    # when it was written (a later start only makes a stamp safer), so it stays as it is.
+    if store is not None and (learned or len(entries) != len(known)):
         trusted = settled(entries, since_ns=seen.since_ns)
         if trusted != known:
             store.save(SECTION, key, trusted)
