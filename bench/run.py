@@ -13,8 +13,8 @@ process (bench/README.md says exactly how):
   ``inputs.runtimes``, warm and cold, alternating with check-jsonschema on the same file:
   the median of several runs, each after a fresh edit, one warm-up run first; then the
   same with ``inputs.runtimes`` and a preloaded server (``trainc server start``) running,
-  in a private runtime directory of the work directory, stopped afterwards whatever
-  happened (skipped for a trainc without ``server``);
+  in a new private runtime directory, stopped afterwards whatever happened (skipped
+  for a trainc without ``server``);
 - Argo CD's ``generate`` (the command of ``deploy/argocd/plugin.yaml``, its cache named by
   ``TRAINC_CACHE_DIR`` as the sidecar's is), on a fresh copy of the repository each time
   as Argo CD's CMP server extracts one: cold, then warm on the unchanged repository; the

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,38 @@ def server_home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     shutil.rmtree(home, ignore_errors=True)
 
 
+@dataclass(frozen=True)
+class UsersServer:
+    """A server the user started before the bench, in the runtime directory ``runtime``."""
+
+    command: list[str]
+    runtime: Path
+
+    def status(self) -> int:
+        """``trainc server status``'s exit code: 0 while it runs."""
+        return subprocess.run(
+            [*self.command, "status"], capture_output=True, check=False
+        ).returncode
+
+    def log(self) -> str:
+        return (self.runtime / "trainc/server.log").read_text()
+
+
+@pytest.fixture
+def users_server(server_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[UsersServer]:
+    """A server of the user's, running when the bench starts (XDG_RUNTIME_DIR names its
+    directory), stopped after the test."""
+    trainc = executable("trainc")
+    assert trainc is not None
+    runtime = Path(tempfile.mkdtemp(prefix="trainc-user-", dir=server_home.parent))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    server = UsersServer([trainc, "server"], runtime)
+    subprocess.run([*server.command, "start"], check=True, capture_output=True)
+    yield server
+    subprocess.run([*server.command, "stop"], capture_output=True, check=False)
+    shutil.rmtree(runtime, ignore_errors=True)
+
+
 def processes_started_in(directory: Path) -> list[int]:
     """The processes whose environment names ``directory``: the runner's server was
     started with its runtime directory in it."""
@@ -62,6 +95,7 @@ def test_one_run_measures_every_row_and_judges_every_target(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     server_home: Path,
+    users_server: UsersServer,
 ) -> None:
     if executable("check-jsonschema") is None:
         pytest.skip("check-jsonschema is not installed (pip install -r bench/requirements.txt)")
@@ -76,6 +110,10 @@ def test_one_run_measures_every_row_and_judges_every_target(
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
 
     assert main([*argv, "--out", str(results)]) == 0
+
+    # The user's own server served none of the runs, and still runs.
+    assert users_server.status() == 0
+    assert "command " not in users_server.log()
 
     # The runner's server (it checked that its log shows every served run) is gone, and
     # its runtime directory with it.
