@@ -11,7 +11,10 @@ process (bench/README.md says exactly how):
   trainc's generated TrainJob schema (up to N = 10,000);
 - ``trainc validate FILE`` on one changed file (the pre-commit case), with and without
   ``inputs.runtimes``, warm and cold, alternating with check-jsonschema on the same file:
-  the median of several runs, each after a fresh edit, one warm-up run first;
+  the median of several runs, each after a fresh edit, one warm-up run first; then the
+  same with ``inputs.runtimes`` and a preloaded server (``trainc server start``) running,
+  in a new private runtime directory, stopped afterwards whatever happened (skipped
+  for a trainc without ``server``);
 - Argo CD's ``generate`` (the command of ``deploy/argocd/plugin.yaml``, its cache named by
   ``TRAINC_CACHE_DIR`` as the sidecar's is), on a fresh copy of the repository each time
   as Argo CD's CMP server extracts one: cold, then warm on the unchanged repository; the
@@ -40,11 +43,13 @@ import importlib.util
 import itertools
 import json
 import os
+import re
 import shlex
 import shutil
 import statistics
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +78,11 @@ CHECK_JSONSCHEMA_MAX = 10_000
 CACHE_VARIABLES = ("TRAINC_CACHE_DIR", "TRAINC_NO_CACHE")
 #: The Argo CD plugin whose ``generate`` command the runner times.
 PLUGIN = REPO / "deploy/argocd/plugin.yaml"
+#: The bench's server stops by itself after this long without a command, should the
+#: runner be killed before it stops it.
+SERVER_IDLE_SECONDS = 300
+#: How long the runner waits for a stopped server to exit.
+SERVER_STOP_SECONDS = 10.0
 _T = TypeVar("_T")
 
 
@@ -91,6 +101,7 @@ class Setup:
     code: str  # the digest of that package's modules when the run began
     env: Mapping[str, str]  # for the measured processes
     cached: bool  # the measured trainc has --cache-dir and --no-cache
+    served: bool  # the measured trainc has `trainc server`
     seed: int
     runs: int
     repeat: int
@@ -173,6 +184,9 @@ def _setup(options: argparse.Namespace) -> Setup:
     cached = _has_cache(trainc, env)
     if not cached:
         say("this trainc has no --cache-dir: measuring it without a cache, no warm runs")
+    served = has_server(trainc, env)
+    if not served:
+        say("this trainc has no `trainc server`: the preloaded server's row is not measured")
     return Setup(
         trainc=trainc,
         check_jsonschema=check,
@@ -181,6 +195,7 @@ def _setup(options: argparse.Namespace) -> Setup:
         code=code_digest(package),
         env=env,
         cached=cached,
+        served=served,
         seed=options.seed,
         runs=options.runs,
         repeat=options.repeat,
@@ -225,11 +240,14 @@ def _measured_environment(package: Path, source: Path | None, work: Path) -> dic
     PYTHONDONTWRITEBYTECODE, would recompile all of them at every start and measure that
     instead. The bytecode is written here, once, before anything is timed. The user's
     cache settings are dropped and the default cache home points into ``work``: a run
-    that names no cache still never reads or fills the user's.
+    that names no cache still never reads or fills the user's. The runtime directory
+    points there too, where no server runs: a user's preloaded server (docs/server.md)
+    would otherwise run the commands measured without one.
     """
     dropped = {"PYTHONDONTWRITEBYTECODE", *CACHE_VARIABLES}
     env = {name: value for name, value in os.environ.items() if name not in dropped}
     env["XDG_CACHE_HOME"] = str(work / "xdg-cache")
+    env["XDG_RUNTIME_DIR"] = str(work / "xdg-runtime-without-server")
     if source is not None:
         env["PYTHONPATH"] = str(source.resolve())
     compileall.compile_dir(package, quiet=1)
@@ -240,6 +258,13 @@ def _has_cache(trainc: str, env: Mapping[str, str]) -> bool:
     """Whether the measured trainc's compile has the cache options (older commits do not)."""
     helped = _checked(run([trainc, "compile", "--help"], cwd=REPO, env=env), "trainc --help")
     return "--cache-dir" in helped.stdout and "--no-cache" in helped.stdout
+
+
+def has_server(trainc: str, env: Mapping[str, str]) -> bool:
+    """Whether the measured trainc has the preloaded server (older commits do not: click
+    refuses the unknown command)."""
+    helped = run([trainc, "server", "--help"], cwd=REPO, env=env)
+    return helped.returncode == 0 and "start" in helped.stdout
 
 
 def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
@@ -275,6 +300,7 @@ def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
     config.write_text(render_yaml(unscoped, comment=CONFIG_COMMENT))
     anywhere = bench.single_file(caches, label="no `inputs.runtimes`")
     config.write_text(CONFIG_TEXT)
+    served = bench.served_single_file(caches) if setup.served else None
     argocd = bench.argocd_generate(cache=caches / "argocd")
     outputs = _files(output)
     cache = _files(caches / "compile") if setup.cached else None
@@ -292,6 +318,7 @@ def _measure_size(jobs: int, work: Path, setup: Setup) -> SizeResult:
         check_jsonschema=check,
         single_file=single,
         single_file_anywhere=anywhere,
+        single_file_served=served,
         argocd=argocd,
     )
 
@@ -351,14 +378,18 @@ class _Repository:
             ),
         )
 
-    def single_file(self, caches: Path, *, label: str) -> SingleFile:
+    def single_file(
+        self, caches: Path, *, label: str, env: Mapping[str, str] | None = None
+    ) -> SingleFile:
         """``trainc validate FILE`` as the pre-commit hook runs it: ``runs`` timed runs
-        after one warm-up, each after a fresh edit of the file.
+        after one warm-up, each after a fresh edit of the file, in ``env`` (default the
+        measured processes' environment).
 
         Warm runs use the cache of the whole-repository validations (``caches/validate``);
         cold runs, and check-jsonschema on the same file, alternate with them, the cold
         ones each from an empty cache. A trainc without a cache gives cold runs only.
         """
+        env = self.setup.env if env is None else env
         file = self.changed.relative_to(self.root).as_posix()
         argv = [self.setup.trainc, "validate", file]
         warm_cache, cold_cache = caches / "validate", caches / "single-file-cold"
@@ -375,7 +406,7 @@ class _Repository:
             for (command, before), found in zip(ways, samples, strict=True):
                 before()
                 self.edit()
-                sample = _checked(run(command, cwd=self.root, env=self.setup.env), label)
+                sample = _checked(run(command, cwd=self.root, env=env), label)
                 if attempt:
                     found.append(sample)
         check, *warm, cold = (tuple(found) for found in samples)
@@ -385,6 +416,38 @@ class _Repository:
             if runs:
                 median = statistics.median(sample.wall for sample in runs)
                 say(f"  trainc validate FILE, {label}, {way}: median {median:.3f} s")
+        return result
+
+    def served_single_file(self, caches: Path) -> SingleFile:
+        """:meth:`single_file` with ``inputs.runtimes`` while a preloaded server runs.
+
+        The server's directory is ``$XDG_RUNTIME_DIR/trainc`` (docs/server.md), so a fresh
+        private runtime directory gives the bench a server of its own: a user's server is
+        neither used nor stopped. It is a new temporary directory (mode 0700), not one in
+        the work directory: a Unix socket's path has at most 107 bytes, which a checkout's
+        path can use up. The client runs a command itself whenever the server refuses it,
+        silently, so the server's log must show every trainc run, or the row would time
+        processes of their own; the server is stopped even when a run fails.
+        """
+        with tempfile.TemporaryDirectory(prefix="trainc-bench-") as runtime:
+            env = {**self.setup.env, "XDG_RUNTIME_DIR": runtime}
+            server = [self.setup.trainc, "server"]
+            idle = ["--idle-timeout", str(SERVER_IDLE_SECONDS)]
+            start = run([*server, "start", *idle], cwd=self.root, env=env)
+            pid = _server_pid(_checked(start, "trainc server start").stdout)
+            try:
+                result = self.single_file(caches, label="`inputs.runtimes` set, server", env=env)
+            finally:
+                _stop_server(server, pid, cwd=self.root, env=env)
+            log = (Path(runtime) / "trainc" / "server.log").read_text()
+        served = sum(line.startswith("command ") for line in log.splitlines())
+        expected = (self.setup.runs + 1) * (2 if self.setup.cached else 1)
+        if served != expected:
+            raise BenchError(
+                f"the preloaded server ran {served} of the {expected} `trainc validate FILE` "
+                "runs; the client ran the others itself, so the row would not measure the "
+                f"server. Its log:\n{log[-3000:]}"
+            )
         return result
 
     def argocd_generate(self, *, cache: Path) -> Runs:
@@ -421,6 +484,40 @@ class _Repository:
         if any(sample.stdout != cold.stdout for sample in warm):
             raise BenchError("Argo CD generate printed other manifests warm than cold")
         return Runs(cold=cold, warm=_highest_memory(_middle(warm, key=lambda s: s.wall), warm))
+
+
+def _server_pid(started: str) -> int:
+    """The pid in ``trainc server start``'s line (``trainc server: started, pid N, ...``)."""
+    found = re.search(r"\bpid (\d+)\b", started)
+    if found is None:
+        raise BenchError(f"`trainc server start` named no pid: {started!r}")
+    return int(found.group(1))
+
+
+def _stop_server(server: list[str], pid: int, *, cwd: Path, env: Mapping[str, str]) -> None:
+    """Stop the bench's server and wait until its process ``pid`` has exited; say so if
+    it has not.
+
+    Runs in a ``finally``: it raises nothing, so the error that ended the runs, if one
+    did, is the one the runner reports.
+    """
+    run([*server, "stop"], cwd=cwd, env=env)
+    deadline = time.monotonic() + SERVER_STOP_SECONDS
+    while _running(pid):
+        if time.monotonic() > deadline:
+            say(f"  the bench's server, pid {pid}, still runs after `trainc server stop`")
+            return
+        time.sleep(0.05)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs: it exists and is no zombie (the server is no child of
+    the runner: whoever adopted it reaps it, if anyone does)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"  # the state follows the command's name
 
 
 def _commit_all(repo: Path) -> None:

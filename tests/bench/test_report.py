@@ -48,6 +48,7 @@ def result(jobs: int = 10_000, /, **changes: object) -> SizeResult:
         check_jsonschema=sample(50.0),
         single_file=hook(0.1, 0.11, 0.5),
         single_file_anywhere=hook(0.14),
+        single_file_served=hook(0.05, 0.06, 0.3),
         argocd=Runs(cold=sample(10.0), warm=sample(0.15)),
     )
     return dataclasses.replace(measured, **changes)  # type: ignore[arg-type]
@@ -59,6 +60,10 @@ TARGETS = (
     "one changed file, N = 10,000, no `inputs.runtimes` / check-jsonschema on it",
     "one changed file, N = 10,000, with `inputs.runtimes`: median",
     "one changed file, N = 10,000, with `inputs.runtimes` / check-jsonschema on it",
+    "hook `validate FILE`, warm, preloaded server (`trainc server start`), N = 10,000, with "
+    "`inputs.runtimes`: median",
+    "hook `validate FILE`, warm, preloaded server (`trainc server start`), N = 10,000, with "
+    "`inputs.runtimes` / check-jsonschema on it",
     "compile again after changing one file (warm cache) / cold",
     "validate again after changing one file (warm cache) / cold",
     "Argo CD `generate`, repository unchanged (warm cache) / cold",
@@ -82,13 +87,15 @@ def test_each_target_fails_on_its_own_measurement() -> None:
         TARGETS[1]: {"single_file_anywhere": hook(0.14, check=0.34)},
         TARGETS[2]: {"single_file": hook(0.151, check=1.0)},
         TARGETS[3]: {"single_file": hook(0.1, check=0.24)},
-        TARGETS[4]: {"compile": Runs(cold=sample(9.0), warm=sample(0.28))},
-        TARGETS[5]: {"validate": Runs(cold=sample(3.0), warm=sample(0.1))},
-        TARGETS[6]: {"argocd": Runs(cold=sample(10.0), warm=sample(0.21))},
-        TARGETS[7]: {"compile": Runs(cold=sample(9.0), warm=sample(0.2, memory=151 * MB))},
-        TARGETS[8]: {"compile": Runs(cold=sample(10.5), warm=sample(0.2))},
-        TARGETS[9]: {"validate": Runs(cold=sample(4.1), warm=sample(0.1))},
-        TARGETS[10]: {"check_jsonschema": sample(29.0)},
+        TARGETS[4]: {"single_file_served": hook(0.151, check=1.0)},
+        TARGETS[5]: {"single_file_served": hook(0.1, check=0.24)},
+        TARGETS[6]: {"compile": Runs(cold=sample(9.0), warm=sample(0.28))},
+        TARGETS[7]: {"validate": Runs(cold=sample(3.0), warm=sample(0.1))},
+        TARGETS[8]: {"argocd": Runs(cold=sample(10.0), warm=sample(0.21))},
+        TARGETS[9]: {"compile": Runs(cold=sample(9.0), warm=sample(0.2, memory=151 * MB))},
+        TARGETS[10]: {"compile": Runs(cold=sample(10.5), warm=sample(0.2))},
+        TARGETS[11]: {"validate": Runs(cold=sample(4.1), warm=sample(0.1))},
+        TARGETS[12]: {"check_jsonschema": sample(29.0)},
     }
     for name, changes in slow.items():
         found = targets([result(**changes)])
@@ -152,9 +159,19 @@ def test_check_jsonschema_skipped_is_not_measured() -> None:
 
 
 def test_the_rows_show_the_ratios_the_targets_judge() -> None:
-    rows = cells(render([result()], [], machine={}, command="c", date="d"))
+    served = hook(0.05, 0.06, 0.3, check=0.6)
+    rows = cells(render([result(single_file_served=served)], [], machine={}, command="c", date="d"))
     hook_ratio = "`trainc validate FILE` / check-jsonschema FILE, with (without) `inputs.runtimes`"
     assert rows[hook_ratio] == ["0.27x (0.35x)"]  # 0.11 s and 0.14 s over 0.4 s
+    with_server = "the same, `inputs.runtimes` set, preloaded server (`trainc server start`)"
+    assert rows[with_server] == ["0.10x"]  # 0.06 s over its own run's 0.6 s
+    server = "preloaded server (`trainc server start`)"
+    assert rows[f"`trainc validate FILE`, `inputs.runtimes` set, {server}, warm"] == [
+        "60 ms [50 ms-300 ms]"
+    ]
+    # check-jsonschema on the file: the runs alongside each way, the server's included
+    check = "check-jsonschema on the same file, alternating with them: median [min-max]"
+    assert rows[check] == ["400 ms [400 ms-600 ms]"]
     assert rows["Argo CD `generate`: warm / cold"] == ["0.01x"]
 
 
@@ -167,3 +184,25 @@ def test_the_readme_summary_holds_each_verdict_of_the_same_run() -> None:
     rerun = next(row for row in rows if row.startswith("| compile again"))
     assert rerun.endswith("| **not met** |")
     assert sum(row.endswith("| met |") for row in rows) == len(rows) - 1
+
+
+def test_a_trainc_without_a_server_has_its_rows_and_targets_not_measured() -> None:
+    # An older commit, measured with --trainc-source, has no `trainc server`: the runner
+    # skips the row, and the report says why instead of judging it.
+    older = result(single_file_served=None)
+    found = targets([older])
+    unmeasured = [(t.name, t.measured, t.status) for t in found if t.met is None]
+    why = "not measured: this trainc has no `trainc server`"
+    assert unmeasured == [
+        (TARGETS[4], why, "not measured"),
+        (f"{TARGETS[5]}, same run", why, "not measured"),
+    ]
+    assert all(t.met for t in found if t.met is not None)  # the rest still judged
+    rows = cells(render([older], [], machine={}, command="c", date="d"))
+    served = [name for name in rows if "preloaded server" in name and "hook" not in name]
+    assert len(served) == 2  # its warm row, and its ratio to check-jsonschema
+    assert all(rows[name] == [why] for name in served)
+    assert rows["the same, cold"] == [why]  # the last row of that name: the served one
+    # check-jsonschema's runs on the file are those of the two ways that ran
+    check = "check-jsonschema on the same file, alternating with them: median [min-max]"
+    assert rows[check] == ["400 ms [400 ms-400 ms]"]
