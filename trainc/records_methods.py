@@ -329,19 +329,21 @@ def _m13(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
 def _m14(cls, defaults):
-    _d_write_failure, _d_account, _d_pending, _d_writer, _d_opened, = defaults
-    def __init__(self, directory, write_failure=_d_write_failure, account=_d_account, pending=_d_pending, writer=_FACTORY, opened=_FACTORY):
+    _d_write_failure, _d_account, _d_live, _d_over_bound, _d_pending, _d_writer, _d_opened, = defaults
+    def __init__(self, directory, write_failure=_d_write_failure, account=_d_account, live=_FACTORY, over_bound=_d_over_bound, pending=_d_pending, writer=_FACTORY, opened=_FACTORY):
         self.directory = directory
         self.write_failure = write_failure
         self.account = account
+        self.live = _d_live() if live is _FACTORY else live
+        self.over_bound = over_bound
         self.pending = pending
         self.writer = _d_writer() if writer is _FACTORY else writer
         self.opened = _d_opened() if opened is _FACTORY else opened
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(directory={self.directory!r}, write_failure={self.write_failure!r}, account={self.account!r}, pending={self.pending!r}, writer={self.writer!r}, opened={self.opened!r})"
+        return f"{self.__class__.__qualname__}(directory={self.directory!r}, write_failure={self.write_failure!r}, account={self.account!r}, live={self.live!r}, over_bound={self.over_bound!r}, pending={self.pending!r}, writer={self.writer!r}, opened={self.opened!r})"
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.directory,self.write_failure,self.account,self.pending,self.writer,self.opened,) == (other.directory,other.write_failure,other.account,other.pending,other.writer,other.opened,)
+            return (self.directory,self.write_failure,self.account,self.live,self.over_bound,self.pending,self.writer,self.opened,) == (other.directory,other.write_failure,other.account,other.live,other.over_bound,other.pending,other.writer,other.opened,)
         return NotImplemented
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
 
@@ -1662,30 +1664,32 @@ def _m63(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
 def _m64(cls, defaults):
-    def __init__(self, entries, size, remaining):
+    _d_kept, = defaults
+    def __init__(self, entries, size, remaining, kept=_d_kept):
         _object_setattr(self, 'entries', entries)
         _object_setattr(self, 'size', size)
         _object_setattr(self, 'remaining', remaining)
+        _object_setattr(self, 'kept', kept)
     def __repr__(self):
-        return f"{self.__class__.__qualname__}(entries={self.entries!r}, size={self.size!r}, remaining={self.remaining!r})"
+        return f"{self.__class__.__qualname__}(entries={self.entries!r}, size={self.size!r}, remaining={self.remaining!r}, kept={self.kept!r})"
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.entries,self.size,self.remaining,) == (other.entries,other.size,other.remaining,)
+            return (self.entries,self.size,self.remaining,self.kept,) == (other.entries,other.size,other.remaining,other.kept,)
         return NotImplemented
     def __hash__(self):
-        return hash((self.entries,self.size,self.remaining,))
+        return hash((self.entries,self.size,self.remaining,self.kept,))
     def __setattr__(self, name, value):
-        if type(self) is cls or name in ('entries','size','remaining',):
+        if type(self) is cls or name in ('entries','size','remaining','kept',):
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
     def __delattr__(self, name):
-        if type(self) is cls or name in ('entries','size','remaining',):
+        if type(self) is cls or name in ('entries','size','remaining','kept',):
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
     def __getstate__(self):
-        return [self.entries, self.size, self.remaining]
+        return [self.entries, self.size, self.remaining, self.kept]
     def __setstate__(self, state):
-        for name, value in zip(('entries','size','remaining',), state):
+        for name, value in zip(('entries','size','remaining','kept',), state):
             _object_setattr(self, name, value)
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__getstate__': __getstate__, '__setstate__': __setstate__}
 
@@ -6524,7 +6528,7 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, True, False, False, True, False, (('_files', 'factory', True, True, True, None, False),)): _m11,
     (True, True, True, False, False, True, False, (('clean', 'required', True, True, True, None, False), ('erroneous', 'required', True, True, True, None, False), ('base', 'default', True, True, True, None, False), ('judgement', 'factory', True, True, True, None, False))): _m12,
     (True, True, True, False, False, True, False, (('directory', 'required', True, True, True, None, False), ('descriptor', 'required', True, True, True, None, False), ('temporary', 'required', True, True, True, None, False), ('index', 'factory', True, True, True, None, False), ('size', 'default', True, True, True, None, False))): _m13,
-    (True, True, True, False, False, True, False, (('directory', 'required', True, True, True, None, False), ('write_failure', 'default', True, True, True, None, False), ('account', 'default', True, True, True, None, False), ('pending', 'default', True, True, True, None, False), ('writer', 'factory', True, True, True, None, False), ('opened', 'factory', True, True, True, None, False))): _m14,
+    (True, True, True, False, False, True, False, (('directory', 'required', True, True, True, None, False), ('write_failure', 'default', True, True, True, None, False), ('account', 'default', True, True, True, None, False), ('live', 'factory', True, True, True, None, False), ('over_bound', 'default', True, True, True, None, False), ('pending', 'default', True, True, True, None, False), ('writer', 'factory', True, True, True, None, False), ('opened', 'factory', True, True, True, None, False))): _m14,
     (True, True, True, False, False, True, False, (('entries', 'default', True, True, True, None, False), ('size', 'default', True, True, True, None, False), ('disk', 'default', True, True, True, None, False), ('foreign', 'default', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m15,
     (True, True, True, False, False, True, False, (('image', 'required', True, True, True, None, False), ('origin', 'required', True, True, True, None, False), ('containers', 'factory', True, True, True, None, False))): _m16,
     (True, True, True, False, False, True, False, (('job', 'required', True, True, True, None, True), ('settings', 'required', True, True, True, None, True), ('jobset_spec', 'required', True, True, True, None, True), ('jobset_metadata', 'required', True, True, True, None, True), ('trace', 'required', True, True, True, None, True), ('pod_sets', 'required', True, True, True, None, True), ('pod_labels', 'factory', True, True, True, None, True), ('pod_annotations', 'factory', True, True, True, None, True), ('findings', 'factory', True, True, True, None, True), ('claims', 'factory', True, True, True, None, True), ('extensions', 'factory', True, True, True, None, True))): _m17,
@@ -6574,7 +6578,7 @@ MAKERS: dict[Shape, Maker] = {
     (True, True, True, False, True, True, False, (('enable_dns_hostnames', 'default', True, True, True, None, True), ('subdomain', 'default', True, True, True, None, True), ('publish_not_ready_addresses', 'default', True, True, True, None, True))): _m61,
     (True, True, True, False, True, True, False, (('enabled', 'required', True, True, True, None, False), ('disabled', 'required', True, True, True, None, False), ('diagnostics', 'required', True, True, True, None, False))): _m62,
     (True, True, True, False, True, True, False, (('enforce', 'default', True, True, True, None, True), ('enforce_version', 'default', True, True, True, None, True), ('warn', 'default', True, True, True, None, True), ('warn_version', 'default', True, True, True, None, True), ('audit', 'default', True, True, True, None, True), ('audit_version', 'default', True, True, True, None, True))): _m63,
-    (True, True, True, False, True, True, False, (('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('remaining', 'required', True, True, True, None, False))): _m64,
+    (True, True, True, False, True, True, False, (('entries', 'required', True, True, True, None, False), ('size', 'required', True, True, True, None, False), ('remaining', 'required', True, True, True, None, False), ('kept', 'default', True, True, True, None, False))): _m64,
     (True, True, True, False, True, True, False, (('env_injection', 'default', True, True, True, None, True),)): _m65,
     (True, True, True, False, True, True, False, (('environment', 'default', True, True, True, None, True), ('environment_source', 'default', True, True, True, None, True), ('namespace', 'default', True, True, True, None, True), ('default_namespace', 'default', True, True, True, None, True), ('kubernetes_version', 'default', True, True, True, None, True))): _m66,
     (True, True, True, False, True, True, False, (('errors', 'required', True, True, True, None, False), ('warnings', 'required', True, True, True, None, False), ('infos', 'required', True, True, True, None, False))): _m67,

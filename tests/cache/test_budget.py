@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 from trainc.cache import budget
-from trainc.cache.budget import DEFAULT_MAX_SIZE, TRIM_TO, account, trim, trim_to_bound
+from trainc.cache.budget import (
+    DEFAULT_MAX_SIZE,
+    TRIM_TO,
+    account,
+    bounded,
+    suggested_bound,
+    trim,
+    trim_to_bound,
+)
 from trainc.cache.layouts import allocated
 from trainc.cache.store import (
     ALLOCATION_UNIT,
@@ -76,6 +84,46 @@ def test_trim_removes_the_least_recently_used_until_the_target(tmp_path: Path) -
         6 * size,
         4 * size,
     )
+
+
+def test_trim_keeps_what_the_run_read_or_wrote_and_removes_the_rest_first(
+    tmp_path: Path,
+) -> None:
+    fill(tmp_path, 10)
+    size = entry_size(tmp_path)
+    own = {str(entry_path(tmp_path, number)) for number in (0, 1, 2)}  # the least recent
+    trimmed = trim(tmp_path / LAYOUT, 4 * size, keep=own, now=NOW)
+    assert remaining(tmp_path) == [0, 1, 2, 9]
+    assert (trimmed.entries, trimmed.remaining, trimmed.kept) == (6, 4 * size, 3 * size)
+    # Over the target with the run's own entries alone: they stay, all others go.
+    trimmed = trim(tmp_path / LAYOUT, size, keep=own, now=NOW)
+    assert remaining(tmp_path) == [0, 1, 2]
+    assert (trimmed.remaining, trimmed.kept) == (3 * size, 3 * size)
+
+
+def test_a_run_over_the_bound_by_itself_is_told_how_to_size_it(tmp_path: Path) -> None:
+    store = fill(tmp_path, 10)
+    size = entry_size(tmp_path)
+    live = {str(entry_path(tmp_path, number)) for number in range(5)}
+    said = bounded(5 * size, live, directory=store.directory, limit=4 * size)
+    assert said == (
+        f"this run keeps {5 * size // 1024}.0 KiB in the cache, more than its bound of "
+        f"{4 * size // 1024}.0 KiB (TRAINC_CACHE_MAX_SIZE): its entries stay, over the "
+        "bound, so that the next run can use them; set TRAINC_CACHE_MAX_SIZE=64Mi or more "
+        '(docs/cache.md, "Size bound")'
+    )
+    assert remaining(tmp_path) == [0, 1, 2, 3, 4]
+    # A bound that holds the run's entries: trimmed as before, nothing to say.
+    assert bounded(size, live, directory=store.directory, limit=6 * size) is None
+    assert remaining(tmp_path) == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("kept", "suggested"),
+    [(1, "64Mi"), (32 * 1024 * 1024, "64Mi"), (33 * 1024 * 1024, "128Mi"), (10**9, "1920Mi")],
+)
+def test_the_bound_suggested_holds_two_sets_of_the_run_s_entries(kept: int, suggested: str) -> None:
+    assert suggested_bound(kept) == suggested
 
 
 def test_a_read_makes_an_entry_recent_once_an_hour(tmp_path: Path) -> None:
@@ -168,15 +216,16 @@ def test_concurrent_runs_add_up(tmp_path: Path) -> None:
 
 
 def test_a_store_hands_its_writes_to_the_budget(tmp_path: Path) -> None:
-    told: list[int] = []
+    told: list[tuple[int, set[str]]] = []
     store = opened(tmp_path)
-    store.account = told.append
+    store.account = lambda written, live: told.append((written, set(live)))
     store.put("files", key(1), PAYLOAD)
     assert told == []  # batched, not one call per write
     store.flush()
-    assert told == [ALLOCATION_UNIT]  # a whole block, as the disk holds it
+    # A whole block, as the disk holds it, and the entry as the run's own.
+    assert told == [(ALLOCATION_UNIT, {str(entry_path(tmp_path, 1))})]
     store.flush()
-    assert told == [ALLOCATION_UNIT]
+    assert len(told) == 1
 
 
 def _write_one_and_flush(store: Store) -> None:
@@ -188,7 +237,7 @@ def test_a_forked_worker_tells_only_its_own_writes(tmp_path: Path) -> None:
     opened(tmp_path)
     (tmp_path / LAYOUT / USAGE_NAME).write_text(f"surveyed={int(time.time())} size=0\n")
     store = opened(tmp_path)
-    store.account = functools.partial(account, store.directory, limit=10**12)
+    store.account = functools.partial(bounded, directory=store.directory, limit=10**12)
     store.put("files", key(1), PAYLOAD)  # the parent's, not yet told
     worker = multiprocessing.get_context("fork").Process(target=_write_one_and_flush, args=(store,))
     worker.start()

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+import trainc.engine.job_pass
 from tests.cli.conftest import Invoke
+from tests.support.cached import bench_repository
 from tests.support.manifests import trainjob_yaml, write
 from trainc.cache import stat_index
 from trainc.cache.layouts import allocated, find_layouts, remove_layout
@@ -413,6 +415,53 @@ def test_trim_removes_the_least_recently_used_down_to_the_bound(
     assert result.out.startswith(f"Removed {40 - len(kept)} entries, ")
     assert invoke(tmp_path, "cache", "clean", "--cache-dir", str(root)).code == 0
     assert not (root / LAYOUT).exists()  # the usage record is trainc's too
+
+
+#: The warning of a run whose own entries are over the bound, its sizes left open.
+OVER_BOUND = re.compile(
+    r"trainc: warning: this run keeps \d+\.\d KiB in the cache, more than its bound of "
+    r"64\.0 KiB \(TRAINC_CACHE_MAX_SIZE\): its entries stay, over the bound, so that the "
+    r"next run can use them; set TRAINC_CACHE_MAX_SIZE=64Mi or more \(docs/cache\.md, "
+    r'"Size bound"\)\n'
+)
+
+
+@pytest.mark.parametrize(("bound", "warned"), [("64Ki", True), ("64Mi", False)])
+def test_a_bound_smaller_than_one_run_still_serves_the_next_run(
+    invoke: Invoke,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    bound: str,
+    warned: bool,
+) -> None:
+    # A repository whose compile keeps more in the cache than the bound: the run used to
+    # trim its own pack away, silently, and every later run judged everything again.
+    repo = bench_repository(tmp_path / "repo", jobs=24, runtimes=3)
+    cache = str(tmp_path / "cache")
+    monkeypatch.setenv("TRAINC_CACHE_MAX_SIZE", bound)
+    resolved: list[object] = []
+    resolve_job = trainc.engine.job_pass.resolve_job  # type: ignore[attr-defined]
+
+    def counted(*args: object, **kwargs: object) -> object:
+        resolved.append(args)
+        return resolve_job(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(trainc.engine.job_pass, "resolve_job", counted)
+    command = ("compile", "-o", "out", "--cache-dir", cache, "--jobs", "1")
+    cold = invoke(repo, *command)
+    assert cold.code == 0, cold.err
+    assert len(resolved) == 24
+    job = sorted(repo.glob("jobs/**/*.yaml"))[0]
+    job.write_text(job.read_text() + "# edited\n")
+    resolved.clear()
+
+    warm = invoke(repo, *command)
+
+    assert warm.code == 0, warm.err
+    assert len(resolved) == 1
+    for run in (cold, warm):  # once per run, after its summary
+        said = [line for line in run.err.splitlines(keepends=True) if line.startswith("trainc:")]
+        assert [bool(OVER_BOUND.fullmatch(line)) for line in said] == ([True] if warned else [])
 
 
 @pytest.mark.parametrize("value", ["lots", "-1Gi", "0"])

@@ -3,6 +3,7 @@ nothing: the findings and the output are a run's without it."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -21,6 +22,7 @@ from tests.support.cached import bench_repository, open_store
 from tests.support.compiled import Compiled, compile_collected
 from trainc.app import ValidationReport, validate_paths
 from trainc.cache import stat_index
+from trainc.cache.budget import bounded
 from trainc.cache.packed import HEADS, MAX_PACKS, Head
 from trainc.cache.store import LAYOUT, Store
 from trainc.emit.tree_index import bytes_digest, read_index
@@ -310,6 +312,39 @@ def test_two_repositories_with_the_same_settings_keep_each_other_s_entries(
     head = store.load(HEADS, key, Head)
     assert head is not None
     assert len(head.lineages) == 2
+
+
+def test_a_trim_removes_other_repositories_packs_never_the_run_s_own(
+    repo: Path, store: Store, work: Counter[str], tmp_path: Path
+) -> None:
+    """Past a bound smaller than anything a run keeps, the run of a second repository
+    keeps its own head and the packs its lineage names (its own, and the first
+    repository's it read from), and trims away what only the first one's lineage
+    names; then says that it is over the bound."""
+    other = bench_repository(tmp_path / "other", jobs=JOBS, runtimes=3, seed=1)
+    _validate(repo, store, work)
+    edited = next(_files(repo, "jobs/**/*.yaml"))
+    edited.write_text(edited.read_text() + "# edited\n")
+    _validate(repo, store, work)  # a second pack, of the edited TrainJob alone
+    store = open_store(tmp_path / "cache")  # a command of its own, as on the command line
+    store.account = functools.partial(bounded, directory=store.directory, limit=1)
+
+    _validate(other, store, work)
+    store.flush()
+
+    (key,) = _head_keys(tmp_path)
+    head = store.load(HEADS, key, Head)
+    assert head is not None
+    mine, theirs = head.lineages
+    left = {path.parent.name + path.name for path in _cache_files(tmp_path, "packs")}
+    assert set(theirs.packs) - set(mine.packs)
+    assert left == set(mine.packs)
+    assert store.over_bound is not None
+    assert store.over_bound.startswith("this run keeps ")
+    _validate(other, store, work)
+    assert work == {}
+    _validate(repo, store, work)
+    assert work == {"files": 1, "trainjobs": 1}  # only what the removed pack held
 
 
 def _head_keys(tmp_path: Path) -> list[str]:

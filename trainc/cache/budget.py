@@ -23,6 +23,13 @@ walk and measure the cache. The record is read and written under an exclusive ``
 so concurrent runs add up; a run trimming meanwhile is safe for the others, which
 compute again what they find gone, and the temporary files of writes in flight are
 never removed.
+
+A trim never removes what the run that triggers it read or wrote (its ``keep``: the
+head, the packs it named, the pack it wrote, :attr:`trainc.cache.store.Store.live`).
+Removing them made a bound smaller than one run's entries a silent cliff: a run of a
+large repository wrote its pack, trimmed it away with everything else, and every later
+run was cold. What a trim had to keep counts as :attr:`Trimmed.kept`; when that alone
+is over the bound, :func:`bounded` says so, with a bound to set instead.
 """
 
 from __future__ import annotations
@@ -31,12 +38,14 @@ import contextlib
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import BinaryIO, Final, cast
 
 from trainc.cache.layouts import allocated, is_cache_file
+from trainc.cache.location import MAX_SIZE_VARIABLE
 from trainc.cache.store import TEMPORARY_PREFIX, USAGE_NAME
+from trainc.diagnostics import counted
 from trainc.records import dataclass
 
 _MIB: Final = 1024 * 1024
@@ -48,6 +57,10 @@ TRIM_TO: Final = 0.75
 SURVEY_SECONDS: Final = 3600
 #: How old a temporary file must be to be the leftover of a dead run, not a write.
 STALE_TEMPORARY_SECONDS: Final = 3600
+#: What a bound suggested to the user is rounded up to.
+_SUGGESTION_STEP: Final = 64 * _MIB
+_KIB: Final = 1024
+_UNITS: Final = ("KiB", "MiB", "GiB", "TiB")
 _RECORD: Final = re.compile(r"surveyed=(\d+) size=(\d+)\n")
 
 try:  # POSIX; elsewhere runs add up without a lock, and a survey corrects them hourly
@@ -63,6 +76,8 @@ class Trimmed:
     entries: int
     size: int
     remaining: int
+    #: The disk space of the entries the trim was told to keep (the run's own).
+    kept: int = 0
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -76,11 +91,56 @@ class _Entry:
 
 
 def account(
-    directory: Path, written: int, limit: int, *, now: float | None = None
+    directory: Path,
+    written: int,
+    limit: int,
+    *,
+    keep: Collection[str] = (),
+    now: float | None = None,
 ) -> Trimmed | None:
-    """Add ``written`` bytes to the usage of the cache in ``directory`` (``<root>/v1``);
-    trim when over. OSError is the caller's: the cache only saves time."""
-    return _settle(directory, written, limit, now=now, always=False)
+    """Add ``written`` bytes to the usage of the cache in ``directory`` (``<root>/v2``);
+    trim when over, never removing the entry files in ``keep``. OSError is the caller's:
+    the cache only saves time."""
+    return _settle(directory, written, limit, keep=keep, now=now, always=False)
+
+
+def bounded(written: int, live: Collection[str], *, directory: Path, limit: int) -> str | None:
+    """:func:`account` as a run's store calls it (:attr:`Store.account`): ``live`` are the
+    entry files the run read or wrote. Returns what to tell the user when those alone are
+    over the bound: the run keeps them, so the cache stays over it until the bound is
+    raised (docs/cache.md, "Size bound")."""
+    trimmed = account(directory, written, limit, keep=frozenset(live))
+    if trimmed is None or trimmed.kept <= limit:
+        return None
+    return over_bound_warning(trimmed.kept, limit)
+
+
+def over_bound_warning(kept: int, limit: int) -> str:
+    """What a run whose own entries take ``kept`` bytes, over the bound ``limit``, says."""
+    return (
+        f"this run keeps {readable_size(kept)} in the cache, more than its bound of "
+        f"{readable_size(limit)} ({MAX_SIZE_VARIABLE}): its entries stay, over the bound, "
+        f"so that the next run can use them; set {MAX_SIZE_VARIABLE}="
+        f'{suggested_bound(kept)} or more (docs/cache.md, "Size bound")'
+    )
+
+
+def suggested_bound(kept: int) -> str:
+    """A bound for runs keeping ``kept`` bytes, as ``TRAINC_CACHE_MAX_SIZE`` is written:
+    twice that (a run that compacts its packs, or changes the settings, writes a second
+    set beside the first), rounded up to a multiple of 64 MiB."""
+    steps = -(-2 * kept // _SUGGESTION_STEP)
+    return f"{steps * _SUGGESTION_STEP // _MIB}Mi"
+
+
+def readable_size(size: int) -> str:
+    """``512 bytes``, ``48.0 KiB``, ``5.6 MiB``: a size for people, in binary units."""
+    if size < _KIB:
+        return counted(size, "byte")
+    amount, unit = size / _KIB, 0
+    while amount >= _KIB and unit < len(_UNITS) - 1:
+        amount, unit = amount / _KIB, unit + 1
+    return f"{amount:.1f} {_UNITS[unit]}"
 
 
 def trim_to_bound(directory: Path, limit: int, *, now: float | None = None) -> Trimmed:
@@ -91,7 +151,13 @@ def trim_to_bound(directory: Path, limit: int, *, now: float | None = None) -> T
 
 
 def _settle(
-    directory: Path, written: int, limit: int, *, now: float | None, always: bool
+    directory: Path,
+    written: int,
+    limit: int,
+    *,
+    keep: Collection[str] = (),
+    now: float | None,
+    always: bool,
 ) -> Trimmed | None:
     """Update the usage record under its lock, measuring and trimming as needed."""
     now = time.time() if now is None else now
@@ -103,7 +169,7 @@ def _settle(
             size += written
         trimmed = None
         if always or size > limit:
-            trimmed = trim(directory, int(limit * TRIM_TO), now=now)
+            trimmed = trim(directory, int(limit * TRIM_TO), keep=keep, now=now)
             surveyed, size = int(now), trimmed.remaining
         record.seek(0)
         record.truncate()
@@ -111,8 +177,11 @@ def _settle(
     return trimmed
 
 
-def trim(directory: Path, target: int, *, now: float | None = None) -> Trimmed:
-    """Remove the least recently used entries of ``directory`` until ``target`` bytes remain.
+def trim(
+    directory: Path, target: int, *, keep: Collection[str] = (), now: float | None = None
+) -> Trimmed:
+    """Remove the least recently used entries of ``directory`` until ``target`` bytes remain,
+    never the entry files in ``keep`` (paths as :meth:`Store.path` names them).
 
     Entries a concurrent run removes meanwhile count as removed; temporary files of
     writes in flight stay (those of dead runs go first).
@@ -120,18 +189,19 @@ def trim(directory: Path, target: int, *, now: float | None = None) -> Trimmed:
     now = time.time() if now is None else now
     entries = sorted(_entries(directory, now))
     remaining = sum(entry.size for entry in entries)
+    kept = sum(entry.size for entry in entries if entry.path in keep)
     removed = freed = 0
     for entry in entries:
         if remaining <= target:
             break
-        if not entry.removable:
+        if not entry.removable or entry.path in keep:
             continue
         with contextlib.suppress(FileNotFoundError):
             Path(entry.path).unlink()
         remaining -= entry.size
         removed += 1
         freed += entry.size
-    return Trimmed(removed, freed, remaining)
+    return Trimmed(removed, freed, remaining, kept)
 
 
 @contextlib.contextmanager

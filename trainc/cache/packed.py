@@ -8,7 +8,8 @@ end writes a new head naming the packs it used, newest first. Packs are never ch
 heads are replaced whole (:meth:`Store.put`), so runs sharing a cache see a whole head
 and whole packs: when two runs of one repository overlap, the last head written wins and
 the other run's pack is no longer named; the size bound (:mod:`.budget`) removes it in
-time, as it removes the packs of heads no run reads any more, least recently used first.
+time, as it removes the packs of heads no run reads any more, least recently used first,
+but never the head a run read nor the packs its new head names (:attr:`Store.live`).
 
 No key holds the repository's place, so a copy elsewhere (Argo CD extracts every
 generation into a new directory) starts from what the original left; and so two
@@ -166,11 +167,14 @@ class PackedStore:
                 self._compact(kept)
                 kept = []
             packs = tuple(opened.name for opened in kept)
+            # The packs its lineage names: a trim this run triggers keeps them.
+            self.store.live.update(self.store.path(PACKS, name) for name in packs)
             if self._writer is not None:
                 name = uuid.uuid4().hex
-                target = Path(self.store.path(PACKS, name))
-                target.parent.mkdir(mode=0o700, exist_ok=True)
-                self.store.count(self._writer.finish(target))
+                target = self.store.path(PACKS, name)
+                self.store.live.add(target)
+                Path(target).parent.mkdir(mode=0o700, exist_ok=True)
+                self.store.count(self._writer.finish(Path(target)))
                 self._writer = None
                 packs = (name, *packs)
         except OSError as error:

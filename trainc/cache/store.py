@@ -9,7 +9,8 @@ cache each see a whole entry or none; two runs writing one key write the same by
 Nothing is synced to disk: an entry lost in a crash is a miss. A read refreshes the
 entry's modification time (at most hourly), and the bytes written are handed to
 :attr:`Store.account` every few MiB and at :meth:`Store.flush`: the cache's size bound
-(:mod:`.budget`) removes the least recently used entries.
+(:mod:`.budget`) removes the least recently used entries, never those the run itself
+read or wrote (:attr:`Store.live`).
 
 Payloads are pickles of trainc's own data, so the directory must be the user's own:
 the versioned directory is created private (0700) and a store whose directory belongs
@@ -24,7 +25,7 @@ import os
 import pickle
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import field
 from pathlib import Path
 from typing import TypeVar
@@ -66,8 +67,16 @@ class Store:
     directory: Path
     #: Why writing stopped (a read-only or full disk), for the caller to tell once.
     write_failure: str | None = field(default=None)
-    #: Told the bytes written, now and then (see :mod:`.budget`); None keeps no count.
-    account: Callable[[int], object] | None = field(default=None)
+    #: Told the bytes written, now and then, and :attr:`live` (see :mod:`.budget`); None
+    #: keeps no count. Returns what to tell the user, if anything.
+    account: Callable[[int, Collection[str]], str | None] | None = field(default=None)
+    #: The entry files this run read or wrote (the head and packs of a whole-repository
+    #: run, the entries of a run on named files): a trim the run triggers keeps them,
+    #: or the next run would find nothing of this one.
+    live: set[str] = field(default_factory=set)
+    #: Why the cache is over its bound after this run (its own entries alone are), for
+    #: the caller to tell once.
+    over_bound: str | None = field(default=None)
     #: Bytes written and not yet told to :attr:`account`, by the process :attr:`writer`:
     #: a forked worker starts its own count, never telling its parent's bytes again.
     pending: int = field(default=0)
@@ -93,12 +102,14 @@ class Store:
 
     def get(self, section: str, key: str) -> bytes | None:
         """The payload stored for ``key``, or None when there is no intact entry."""
+        path = self.path(section, key)
         try:
-            with open(self.path(section, key), "rb") as entry:  # noqa: PTH123 - see path
+            with open(path, "rb") as entry:  # noqa: PTH123 - see path
                 data = entry.read()
-                self.refresh(self.path(section, key), entry.fileno())
+                self.refresh(path, entry.fileno())
         except OSError:
             return None
+        self.live.add(path)
         start = len(_MAGIC) + _DIGEST_SIZE
         if len(data) < start or not data.startswith(_MAGIC):
             return None
@@ -124,7 +135,8 @@ class Store:
         """Store ``payload`` for ``key``; after a failed write, stop writing."""
         if self.write_failure is not None:
             return
-        path = Path(self.path(section, key))
+        name = self.path(section, key)
+        path = Path(name)
         # One writer per process at a time, so the process id makes the name unique; a
         # name left by a dead process of the same id is simply written over.
         temporary = path.with_name(f"{TEMPORARY_PREFIX}{os.getpid()}-{path.name}")
@@ -138,6 +150,7 @@ class Store:
                 with out:
                     out.write(_MAGIC + entry_digest(key, payload) + payload)
                 temporary.replace(path)
+                self.live.add(name)
             except BaseException:
                 with contextlib.suppress(OSError):
                     temporary.unlink()
@@ -165,7 +178,8 @@ class Store:
         written, self.pending = self.pending, 0
         if written and self.account is not None and self.writer == os.getpid():
             with contextlib.suppress(OSError):  # the bound is kept by a later run
-                self.account(written)
+                said = self.account(written, self.live)
+                self.over_bound = self.over_bound or said
 
     def refresh(self, path: str, descriptor: int) -> None:
         """Mark an entry as used now, unless it was within the last hour: the size bound

@@ -15,14 +15,12 @@ from trainc.app import (
     clean_cache,
     trim_cache,
 )
+from trainc.cache.budget import readable_size
 from trainc.cache.layouts import Layout
 from trainc.cache.location import MAX_SIZE_VARIABLE, NO_CACHE_VARIABLE
 from trainc.cli.options import cache_dir_option
 from trainc.diagnostics import counted
 from trainc.errors import UsageError, os_errors_as_usage
-
-_KIB = 1024
-_UNITS = ("KiB", "MiB", "GiB", "TiB")
 
 
 @click.group("cache")
@@ -88,7 +86,9 @@ def info_command(*, cache_dir: Path | None) -> int:
     if limit is None:
         click.echo(f"bound: none ({MAX_SIZE_VARIABLE}=none)")
     else:
-        click.echo(f"bound: {_size(limit)} on disk, least recently used entries removed past it")
+        click.echo(
+            f"bound: {readable_size(limit)} on disk, least recently used entries removed past it"
+        )
     for layout in layouts:
         click.echo(f"{layout.path.name}: {_describe(layout)}")
     return 0
@@ -153,7 +153,7 @@ def trim_command(*, cache_dir: Path | None) -> int:
         trimmed = trim_cache(root, limit)
     click.echo(
         f"Removed {_amount(trimmed.entries, trimmed.size)}; "
-        f"{_size(trimmed.remaining)} remain (bound {_size(limit)})."
+        f"{readable_size(trimmed.remaining)} remain (bound {readable_size(limit)})."
     )
     return 0
 
@@ -180,18 +180,8 @@ def _disabled(location: CacheLocation) -> str:
 def _describe(layout: Layout) -> str:
     if layout.foreign is not None:
         return f"left alone, not trainc's: {layout.foreign}"
-    return f"{_amount(layout.entries, layout.size)} ({_size(layout.disk)} on disk)"
+    return f"{_amount(layout.entries, layout.size)} ({readable_size(layout.disk)} on disk)"
 
 
 def _amount(entries: int, size: int) -> str:
-    return f"{counted(entries, 'entry', 'entries')}, {_size(size)}"
-
-
-def _size(size: int) -> str:
-    """``512 bytes``, ``48.0 KiB``, ``5.6 MiB``: a size for people, in binary units."""
-    if size < _KIB:
-        return counted(size, "byte")
-    amount, unit = size / _KIB, 0
-    while amount >= _KIB and unit < len(_UNITS) - 1:
-        amount, unit = amount / _KIB, unit + 1
-    return f"{amount:.1f} {_UNITS[unit]}"
+    return f"{counted(entries, 'entry', 'entries')}, {readable_size(size)}"

@@ -15,7 +15,7 @@ import click
 from trainc.app import ValidationReport, cache_max_size
 from trainc.app.options import ConfigChoices
 from trainc.argocd import argocd_overrides
-from trainc.cache.budget import account
+from trainc.cache.budget import bounded
 from trainc.cache.location import NO_CACHE_VARIABLE, cache_root
 from trainc.cache.store import Store
 from trainc.config.settings import Overrides, path_from_git_top
@@ -230,7 +230,8 @@ def cache_options(command: Callable[..., Any]) -> Callable[..., Any]:
     A cache that cannot be used (a read-only home, a directory of another user) is said
     once on the standard error and the run goes on without it: the cache only saves time.
     The bytes the run wrote are added to the cache's usage, which trims it past its
-    bound (``TRAINC_CACHE_MAX_SIZE``, see :mod:`trainc.cache.budget`).
+    bound (``TRAINC_CACHE_MAX_SIZE``, see :mod:`trainc.cache.budget`); when the run's own
+    entries alone are over it, that is said once, as a warning (the exit code stays).
     """
 
     @functools.wraps(command)
@@ -244,7 +245,7 @@ def cache_options(command: Callable[..., Any]) -> Callable[..., Any]:
             click.echo(f"trainc: {store}; running without a cache", err=True)
             store = None
         if store is not None and limit is not None:
-            store.account = functools.partial(account, store.directory, limit=limit)
+            store.account = functools.partial(bounded, directory=store.directory, limit=limit)
         try:
             return command(*args, cache=store, **kwargs)
         finally:
@@ -252,6 +253,8 @@ def cache_options(command: Callable[..., Any]) -> Callable[..., Any]:
                 store.flush()
             if store is not None and store.write_failure is not None:
                 click.echo(f"trainc: {store.write_failure}; later results were not kept", err=True)
+            if store is not None and store.over_bound is not None:
+                click.echo(f"trainc: warning: {store.over_bound}", err=True)
 
     wrapper = click.option(
         "--no-cache",
