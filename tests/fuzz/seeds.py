@@ -122,13 +122,24 @@ def validate_only(case: Path) -> bool:
     return config.is_file() and "\ndeploy: TrainJob" in "\n" + config.read_text("utf-8")
 
 
+def valid_only_as_update(case: Path) -> bool:
+    """Whether the case has a ``base/`` revision and judges the cluster's admission: the
+    API server judges an update by what it changes (a quota charges only its growth, a
+    policy may read ``oldObject``), so such a case may be valid as the update of its base
+    and not as the same objects created anew, which is what a seed is (no ``--base``)."""
+    configs = (case / "trainc.yaml", case / "base" / "trainc.yaml")
+    return (case / "base").is_dir() and any(
+        config.is_file() and "\ncluster:" in "\n" + config.read_text("utf-8") for config in configs
+    )
+
+
 @functools.cache
 def seeds() -> tuple[Seed, ...]:
-    """Every valid case (its ``base/`` revision overlaid by its own files) that compiles,
-    and examples/."""
+    """Every valid case (its ``base/`` revision overlaid by its own files) that compiles
+    and is valid without its base, and examples/."""
     found = []
     for case in sorted(CASES.glob("*/valid/*")):
-        if validate_only(case):
+        if validate_only(case) or valid_only_as_update(case):
             continue
         texts = _read_tree(case / "base", ()) if (case / "base").is_dir() else {}
         texts.update(_read_tree(case, _CASE_EXTRAS))
