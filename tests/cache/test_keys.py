@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
-from trainc.cache.keys import _file_stamps, code_fingerprint, digest
+import pytest
+
+from trainc.cache.keys import _file_stamps, _installed_libraries, code_fingerprint, digest
 
 
 def test_parts_are_not_confused_by_where_one_ends() -> None:
@@ -35,3 +38,19 @@ def test_file_stamps_change_with_a_file_s_size_time_or_name(tmp_path: Path) -> N
     module.rename(module.with_name("other.py"))
     renamed = list(_file_stamps(tmp_path))
     assert len({*before, *touched, *resized, *renamed}) == 4
+
+
+@pytest.mark.parametrize(
+    "library",
+    ["kubernetes_validate-1.38.0", "click-8.6.0", "jsonschema_rs-0.61.0", "pyyaml-6.1.0"],
+)
+def test_an_upgrade_of_a_library_that_shapes_the_results_changes_the_fingerprint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, library: str
+) -> None:
+    """kubernetes-validate's bundled core schemas decide the output check's findings, and
+    click's messages what a served command prints: another version is another trainc."""
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    (tmp_path / "requests-2.0.0.dist-info").mkdir()
+    assert _installed_libraries() == []
+    (tmp_path / f"{library}.dist-info").mkdir()
+    assert _installed_libraries() == [f"{library}.dist-info"]

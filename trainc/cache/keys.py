@@ -21,8 +21,18 @@ import trainc
 from trainc.resources import data_dir
 
 #: The libraries whose behaviour shapes findings or output (parsing, schemas, CEL,
-#: templates), as their installed metadata directories spell them (``name-version``).
-_LIBRARIES = ("cel_expr_python", "jsonschema_rs", "pyyaml", "ruamel_yaml", "jinja2")
+#: templates, the core Kubernetes schemas the output check reads from kubernetes-validate,
+#: the command line's own messages, which a preloaded server must print as a new process
+#: would), as their installed metadata directories spell them (``name-version``).
+_LIBRARIES = (
+    "cel_expr_python",
+    "click",
+    "jinja2",
+    "jsonschema_rs",
+    "kubernetes_validate",
+    "pyyaml",
+    "ruamel_yaml",
+)
 
 
 def digest(parts: Iterable[bytes | str]) -> str:
