@@ -159,18 +159,14 @@ def _list_tree(directory: Path) -> dict[str, bool]:
 
 
 def _same_file(directory: Path, present: Mapping[str, bool], path: str, data: bytes) -> bool:
-    """Whether ``directory`` holds ``path`` as a regular file with exactly ``data``: a
-    file of another size is not read."""
-    if not present.get(path, False):
-        return False
-    with open(_under(directory, path), "rb") as file:  # noqa: PTH123 - see _under
-        return os.fstat(file.fileno()).st_size == len(data) and file.read() == data
+    """Whether ``directory`` holds ``path`` as a regular file with exactly ``data``."""
+    return present.get(path, False) and _same_bytes(_under(directory, path), data)
 
 
 def _same_bytes(file: str, data: bytes) -> bool:
-    """Whether ``file`` (whose size is ``data``'s) holds exactly ``data``."""
+    """Whether ``file`` holds exactly ``data``: a file of another size is not read."""
     with open(file, "rb") as opened:  # noqa: PTH123 - see _under
-        return opened.read() == data
+        return os.fstat(opened.fileno()).st_size == len(data) and opened.read() == data
 
 
 def _under(directory: Path, path: str) -> str:
